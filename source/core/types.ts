@@ -1,0 +1,236 @@
+// The shapes that flow through pleg-top, one layer to the next:
+//   source (I/O) -> Scrape{text} -> parse -> PlegSample -> feed/derive -> Figures -> ui
+// Everything in source/core is free of ink/react and never reads the clock:
+// callers pass `now` (milliseconds since the Unix epoch, local clock).
+
+/** One cumulative histogram bucket: observations <= `le` seconds. */
+export type Bucket = {le: number; count: number};
+
+/** A classic Prometheus histogram, buckets sorted by `le` ascending, the last one `+Inf`. Units: seconds. */
+export type Histogram = {
+	buckets: Bucket[];
+	sum: number;
+	count: number;
+};
+
+/** A Prometheus summary converted to seconds (the µs ones are divided by 1e6 when parsed). */
+export type Summary = {
+	quantiles: Array<{q: number; seconds: number}>;
+	sum: number;
+	count: number;
+};
+
+/** Per-operation CRI latency series (issue 8), seconds. */
+export type RuntimeOperation = {
+	duration: Histogram | null;
+	errors: number | null;
+};
+
+/** The series pleg-top reads from one kubelet /metrics payload. `null` = series absent in that payload. */
+export type PlegSample = {
+	/** kubelet_pleg_relist_duration_seconds (kubelet 1.14+). */
+	relistDuration: Histogram | null;
+	/** kubelet_pleg_relist_interval_seconds (1.14+). */
+	relistInterval: Histogram | null;
+	/** kubelet_pleg_relist_latency_microseconds (before 1.18), converted to seconds. */
+	legacyRelistLatency: Summary | null;
+	/** kubelet_pleg_relist_interval_microseconds (before 1.18), converted to seconds. */
+	legacyRelistInterval: Summary | null;
+	/** kubelet_pleg_last_seen_seconds (1.18+): Unix seconds of the last successful relist start; 0 = none yet. */
+	lastSeenSeconds: number | null;
+	/** kubelet_pleg_discard_events (1.14+; absent before the first discard in 1.14-1.17). */
+	discardEvents: number | null;
+	/** kubernetes_feature_enabled{name="EventedPLEG"} (1.26+ exposes feature gates); null when not exposed. */
+	eventedPlegGate: boolean | null;
+	/** kubelet_evented_pleg_connection_success_count (1.27+). */
+	eventedConnectionSuccess: number | null;
+	/** kubelet_evented_pleg_connection_error_count (1.27+). */
+	eventedConnectionError: number | null;
+	/** gitVersion / git_version label of kubernetes_build_info, e.g. "v1.21.2". */
+	kubeletVersion: string | null;
+};
+
+/** One successful poll: what the source returned and when (local clock). */
+export type Scrape = {
+	/** Local time (ms since epoch) when the response was complete. */
+	at: number;
+	sample: PlegSample;
+	/** How long the request took, ms. */
+	latencyMs: number;
+};
+
+/** What pleg-top knows about the Node object (GET /api/v1/nodes/NODE), refreshed every 10 s. */
+export type NodeInfo = {
+	name: string;
+	kubeletVersion: string | null;
+	ready: {
+		status: 'True' | 'False' | 'Unknown';
+		reason: string | null;
+		message: string | null;
+		/** lastTransitionTime, ms since epoch. */
+		since: number | null;
+	} | null;
+};
+
+/**
+ * The one interface every metrics source implements (API server proxy, demo kubelet, replay).
+ * `fetchMetrics` returns the kubelet /metrics text; `fetchNode` the Node object's summary (optional).
+ */
+export type MetricsSource = {
+	/** Shown in the header, e.g. "worker-1 via https://10.0.0.1:6443" or "demo node". */
+	readonly label: string;
+	/** The node name, for reports. */
+	readonly node: string;
+	fetchMetrics(signal: AbortSignal): Promise<string>;
+	fetchNode?(signal: AbortSignal): Promise<NodeInfo>;
+	close?(): void;
+};
+
+/** Why a request failed, in the user's terms. `kind` decides the exit code (config -> 2, the rest -> 3). */
+export type FailureKind =
+	| 'config'
+	| 'network'
+	| 'timeout'
+	| 'tls'
+	| 'unauthorized'
+	| 'forbidden'
+	| 'not-found'
+	| 'kubelet-unreachable'
+	| 'http'
+	| 'parse';
+
+export type Failure = {
+	kind: FailureKind;
+	/** One line for the status bar. Never contains a credential. */
+	summary: string;
+	/** Further lines: the URL, the server's message, the RBAC rule, the command to check. */
+	details: string[];
+};
+
+/** A histogram quantile answer. `atLeast` = the rank fell in the +Inf bucket: the value is a lower bound. */
+export type Quantile = {seconds: number; atLeast: boolean};
+
+/** Figures from the deltas between two scrapes (a window, or since a baseline mark). */
+export type DeltaFigures = {
+	/** Seconds between the two scrapes. */
+	spanSeconds: number;
+	/** Relists completed in the span (Δcount). */
+	count: number;
+	/** Δsum / Δcount; null when no relist completed. */
+	meanSeconds: number | null;
+	p50: Quantile | null;
+	p90: Quantile | null;
+	p99: Quantile | null;
+	/** Δcount / span. */
+	ratePerSecond: number | null;
+	/** Δsum/Δcount of the interval histogram; null when none completed. */
+	intervalMeanSeconds: number | null;
+	/** New discard events in the span; null when the series is absent. */
+	discardEvents: number | null;
+};
+
+/** A kubelet source constant with where it is written. */
+export type SourceConstant = {
+	seconds: number;
+	/** e.g. "pkg/kubelet/kubelet.go:179" or null when not read for this version. */
+	location: string | null;
+	/** The Go identifier, e.g. "genericPlegRelistThreshold". */
+	name: string;
+	/** Caveat shown beside it: "derived", "between known rows 1.21 and 1.25", ... */
+	note: string | null;
+};
+
+export type KubeletConstants = {
+	/** The table row used, e.g. "v1.28.0". */
+	row: string;
+	period: SourceConstant;
+	threshold: SourceConstant;
+	/** True when the evented-PLEG durations apply (300 s / 10 min). */
+	evented: boolean;
+	/** The Healthy() location, e.g. "pkg/kubelet/pleg/generic.go:173". */
+	healthyLocation: string | null;
+};
+
+export type Verdict = {
+	/** null = cannot be judged (no last-seen and no fallback yet). */
+	healthy: boolean | null;
+	/** The kubelet's own words: "PLEG is not healthy: pleg was last seen active 3m7s ago; threshold is 3m0s", or "PLEG is healthy". */
+	message: string;
+	/** Which age the rule was applied to. */
+	basis: 'last-seen' | 'count-unchanged' | 'none';
+};
+
+/** The last-seen gauge as pleg-top reads it at `now`. */
+export type LastSeen = {
+	/** Raw gauge value (Unix seconds); null when the series is absent (kubelet < 1.18). */
+	gaugeSeconds: number | null;
+	/** now - gauge, seconds, never negative; null when absent or 0 (no successful relist yet). */
+	ageSeconds: number | null;
+	/** Seconds the gauge lies in the future (node clock ahead); null when not. */
+	skewSeconds: number | null;
+	/** Gauge is 0: the kubelet has not completed a successful relist. */
+	neverSucceeded: boolean;
+	/** Fallback when the gauge is absent: seconds since the relist count last changed. */
+	countUnchangedSeconds: number | null;
+};
+
+/** One point of the history chart, one per scrape. */
+export type HistoryPoint = {
+	at: number;
+	windowMeanSeconds: number | null;
+	lastSeenAgeSeconds: number | null;
+	/** A kubelet restart (counter reset) or a baseline mark at this point. */
+	event: 'restart' | 'mark' | null;
+};
+
+/** Everything the screen and the reports show, computed from the feed state at `now`. */
+export type Figures = {
+	now: number;
+	node: string;
+	kubeletVersion: string | null;
+	constants: KubeletConstants;
+	lastSeen: LastSeen;
+	/**
+	 * kubelet_pleg_discard_events as exposed at the last scrape (total since kubelet start);
+	 * null or absent when the series is absent (1.14-1.17 before the first discard). Added for the stats pane.
+	 */
+	discardEventsTotal?: number | null;
+	/** Since kubelet start (sum/count): null when no duration series. */
+	lifetime: {count: number; sum: number; meanSeconds: number | null} | null;
+	/** The windowed figures; null until two scrapes cover part of the window. */
+	window: DeltaFigures | null;
+	/** --window, seconds. */
+	windowTargetSeconds: number;
+	verdict: Verdict;
+	/** threshold / window mean duration; null when no mean. */
+	thresholdToMeanRatio: number | null;
+	/** threshold / period, 180 for the generic PLEG. */
+	thresholdToPeriodRatio: number;
+	/** Figures come from the pre-1.18 microsecond summaries. */
+	legacy: boolean;
+	/** Lines such as "last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18". */
+	unavailable: string[];
+	/** Set after `b`: the window at the mark, the figures since it and since/baseline ratios. */
+	baseline: {
+		markedAt: number;
+		atMark: DeltaFigures | null;
+		sinceMark: DeltaFigures | null;
+		meanRatio: number | null;
+	} | null;
+	/** The Node's Ready condition when the source fetched the Node object (added by the metrics helper). */
+	ready?: NodeInfo['ready'];
+};
+
+/** The health of the polling itself, for the status line. */
+export type FeedStatus = {
+	/** Last failure, null after a success. */
+	failure: Failure | null;
+	/** When failures began (ms), null when healthy. */
+	failingSince: number | null;
+	/** When the last good scrape completed (ms); the figures are stale when failure != null. */
+	lastGoodAt: number | null;
+	consecutiveFailures: number;
+	/** Latency of the last request, ms. */
+	lastLatencyMs: number | null;
+	paused: boolean;
+};
