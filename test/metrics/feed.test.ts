@@ -1,0 +1,343 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {
+	feedReducer,
+	figuresAt,
+	historyPoints,
+	initialFeedState,
+	type FeedAction,
+	type FeedState,
+} from '../../source/core/metrics/feed.js';
+import type {Failure, NodeInfo, Scrape} from '../../source/core/types.js';
+import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
+
+const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump
+const t0 = gauge * 1000; // a scrape at the instant of the last successful relist
+
+type Options = Parameters<typeof initialFeedState>[0];
+
+function run(actions: FeedAction[], options: Options = {node: 'ip-10-0-1-1', windowSeconds: 60}): FeedState {
+	return actions.reduce(feedReducer, initialFeedState(options));
+}
+
+const scrape = (scrape: Scrape): FeedAction => ({type: 'scrape', scrape});
+
+const failure: Failure = {kind: 'network', summary: 'connect ECONNREFUSED 10.0.0.1:6443', details: []};
+
+function assertClose(actual: number | null | undefined, expected: number): void {
+	assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-9, `${actual} ≉ ${expected}`);
+}
+
+describe('figuresAt on the v1.21.2 dump', () => {
+	const state = run([scrape(scrapeOf(readDump('1.21.2'), t0 + 2000))]);
+
+	test('null before the first scrape', () => {
+		assert.equal(figuresAt(initialFeedState({node: 'n', windowSeconds: 60}), t0), null);
+	});
+
+	test('one scrape: lifetime figures, last seen growing with now, no window yet', () => {
+		const figures = figuresAt(state, t0 + 12_400)!;
+		assert.equal(figures.node, 'ip-10-0-1-1');
+		assert.equal(figures.kubeletVersion, 'v1.21.2');
+		assert.deepEqual(figures.lifetime, {count: 1671950, sum: 35470.97548711002, meanSeconds: 35470.97548711002 / 1671950});
+		assert.deepEqual(figures.lastSeen, {
+			gaugeSeconds: gauge,
+			ageSeconds: 12.4, // (t0 + 12400 - gauge × 1000) / 1000
+			skewSeconds: null,
+			neverSucceeded: false,
+			countUnchangedSeconds: null,
+		});
+		assert.equal(figures.window, null);
+		assert.deepEqual(figures.verdict, {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'});
+		assert.equal(figures.constants.threshold.location, 'pkg/kubelet/pleg/generic.go:83');
+		assert.equal(figures.thresholdToPeriodRatio, 180); // 180 s / 1 s
+		assert.equal(figures.thresholdToMeanRatio, null); // no window mean yet
+		assert.equal(figures.legacy, false);
+		assert.deepEqual(figures.unavailable, []);
+		assert.equal(figures.discardEventsTotal, 0);
+		assert.equal(figures.windowTargetSeconds, 60);
+	});
+
+	test('the age keeps growing between scrapes until the kubelet Healthy() rule trips', () => {
+		assert.equal(figuresAt(state, t0 + 180_000)!.verdict.healthy, true); // 180 s: not greater
+		assert.equal(
+			figuresAt(state, t0 + 181_000)!.verdict.message,
+			'PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s',
+		);
+	});
+
+	test('gauge in the future (node clock ahead): age 0 and the skew', () => {
+		const lastSeen = figuresAt(state, t0 - 3000)!.lastSeen;
+		assert.equal(lastSeen.ageSeconds, 0);
+		assert.equal(lastSeen.skewSeconds, 3);
+	});
+
+	test('gauge 0: never succeeded', () => {
+		const zero = run([scrape(scrapeOf(setSamples(readDump('1.21.2'), {kubelet_pleg_last_seen_seconds: '0'}), t0))]);
+		const figures = figuresAt(zero, t0 + 1000)!;
+		assert.equal(figures.lastSeen.neverSucceeded, true);
+		assert.equal(figures.lastSeen.ageSeconds, null);
+		assert.equal(figures.verdict.message, 'PLEG is not healthy: pleg has yet to be successful');
+	});
+
+	test('two scrapes a minute apart: the window and threshold / mean', () => {
+		const later = run([scrape(scrapeOf(readDump('1.21.2'), t0)), scrape(scrapeOf(v121OneMinuteLater(), t0 + 60_000))]);
+		const figures = figuresAt(later, t0 + 60_500)!;
+		assert.equal(figures.window?.count, 60);
+		assert.equal(figures.window?.spanSeconds, 60);
+		const mean = (35471.57548711002 - 35470.97548711002) / 60; // ≈ 10 ms
+		assert.equal(figures.window?.meanSeconds, mean);
+		assert.equal(figures.thresholdToMeanRatio, 180 / mean); // ≈ ×18000
+		assert.equal(figures.lastSeen.ageSeconds, 0.5); // gauge + 60 s, read 0.5 s later
+		assert.equal(figures.discardEventsTotal, 2);
+		assert.equal(figures.window?.discardEvents, 2);
+	});
+});
+
+describe('figuresAt on older kubelets', () => {
+	test('v1.14.10: count unchanged as the fallback age, and the lines saying why', () => {
+		const text = readDump('1.14.10');
+		const state = run([scrape(scrapeOf(text, t0)), scrape(scrapeOf(text, t0 + 5000))]);
+		const figures = figuresAt(state, t0 + 200_000)!;
+		assert.equal(figures.lastSeen.countUnchangedSeconds, 200); // count unchanged since the first scrape at t0
+		assert.deepEqual(figures.verdict, {
+			healthy: false,
+			message: 'PLEG is not healthy: pleg was last seen active 3m20s ago; threshold is 3m0s',
+			basis: 'count-unchanged',
+		});
+		assert.deepEqual(figures.unavailable, [
+			"last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18; using 'count unchanged for 200 s'",
+			'discard events: kubelet_pleg_discard_events exists from kubelet 1.14 (in 1.14-1.17 only after the first discarded event)',
+		]);
+		assert.equal(figures.legacy, false); // the seconds histograms are there
+		assert.equal(figures.constants.row, '1.14 (cf0533c)');
+	});
+
+	test('v1.14.10: a relist count that moves resets the fallback age', () => {
+		const later = setSamples(readDump('1.14.10'), {kubelet_pleg_relist_duration_seconds_count: '42894'});
+		const state = run([scrape(scrapeOf(readDump('1.14.10'), t0)), scrape(scrapeOf(later, t0 + 100_000))]);
+		assert.equal(figuresAt(state, t0 + 103_000)!.lastSeen.countUnchangedSeconds, 3); // changed at t0 + 100 s
+	});
+
+	test('v1.10.0: legacy µs figures, no quantiles', () => {
+		const later = setSamples(readDump('1.10.0'), {
+			kubelet_pleg_relist_latency_microseconds_sum: '7.60184e+06',
+			kubelet_pleg_relist_latency_microseconds_count: '292',
+		});
+		const state = run([scrape(scrapeOf(readDump('1.10.0'), t0)), scrape(scrapeOf(later, t0 + 6000))]);
+		const figures = figuresAt(state, t0 + 6000)!;
+		assert.equal(figures.legacy, true);
+		assert.deepEqual(figures.lifetime, {count: 292, sum: 7.60184e6 / 1e6, meanSeconds: 7.60184e6 / 1e6 / 292});
+		assert.equal(figures.window?.meanSeconds, (7.60184e6 / 1e6 - 7.54184e6 / 1e6) / 6);
+		assert.equal(figures.window?.p99, null);
+		assert.ok(figures.unavailable.includes('quantiles: the µs summaries of kubelet < 1.14 cannot be windowed'));
+		assert.equal(figures.constants.row, 'v1.10.9');
+		assert.equal(figures.lastSeen.countUnchangedSeconds, 0); // the count moved at t0 + 6 s
+	});
+});
+
+describe('feedReducer: the window ring', () => {
+	test('keeps the newest scrape at least windowSeconds older than the latest as the window start', () => {
+		const text = readDump('1.21.2');
+		// 21 scrapes, one a second, window 10 s: at t0 + 20 s the start is the scrape of t0 + 10 s.
+		const actions = Array.from({length: 21}, (_, i) => scrape(scrapeOf(text, t0 + i * 1000)));
+		const state = run(actions, {node: 'n', windowSeconds: 10});
+		assert.equal(state.scrapes.end - state.scrapes.start, 11); // t0 + 10 s … t0 + 20 s
+		assert.equal(state.scrapes.items[state.scrapes.start]?.at, t0 + 10_000);
+		assert.equal(figuresAt(state, t0 + 20_000)!.window?.spanSeconds, 10);
+	});
+
+	test('scrapes 1.5 s apart: the window start is the newest one at least 10 s old (span 10.5 s)', () => {
+		const text = readDump('1.21.2');
+		const actions = Array.from({length: 12}, (_, i) => scrape(scrapeOf(text, t0 + i * 1500)));
+		const state = run(actions, {node: 'n', windowSeconds: 10});
+		// latest t0 + 16.5 s; start by t0 + 6.5 s: scrapes at 6.0 s (newest ≤ 6.5 s) onwards.
+		assert.equal(figuresAt(state, t0 + 16_500)!.window?.spanSeconds, 10.5);
+	});
+
+	test('history is bounded: the oldest points drop', () => {
+		const text = readDump('1.21.2');
+		const actions = Array.from({length: 12}, (_, i) => scrape(scrapeOf(text, t0 + i * 1000)));
+		const points = historyPoints(run(actions, {node: 'n', windowSeconds: 60, historyLimit: 5}));
+		assert.deepEqual(points.map(point => point.at), [7, 8, 9, 10, 11].map(i => t0 + i * 1000));
+		assert.deepEqual(points.map(point => point.lastSeenAgeSeconds), [7, 8, 9, 10, 11]); // scrape time - gauge
+	});
+
+	test('a counter reset (kubelet restart) drops the window and marks the history', () => {
+		const restarted = setSamples(readDump('1.21.2'), {
+			kubelet_pleg_relist_duration_seconds_count: '3',
+			kubelet_pleg_relist_duration_seconds_sum: '0.012',
+		});
+		const state = run([
+			scrape(scrapeOf(readDump('1.21.2'), t0)),
+			scrape(scrapeOf(v121OneMinuteLater(), t0 + 60_000)),
+			scrape(scrapeOf(restarted, t0 + 61_000)),
+		]);
+		assert.equal(state.restarts, 1);
+		assert.equal(state.scrapes.end - state.scrapes.start, 1); // the window starts again from this scrape
+		assert.equal(figuresAt(state, t0 + 61_000)!.window, null);
+		assert.deepEqual(historyPoints(state).map(point => point.event), [null, null, 'restart']);
+		assert.equal(state.lastCountChangeAt, t0 + 61_000);
+	});
+});
+
+describe('feedReducer: failures, node, pause', () => {
+	const good = scrape(scrapeOf(readDump('1.21.2'), t0));
+
+	test('a failure keeps the figures (stale) and sets the status; a success clears it', () => {
+		const before = run([good]);
+		const failing = [{type: 'failure', failure, at: t0 + 1000} as const, {type: 'failure', failure, at: t0 + 2000} as const].reduce(
+			feedReducer,
+			before,
+		);
+		assert.deepEqual(figuresAt(failing, t0 + 3000), figuresAt(before, t0 + 3000));
+		assert.deepEqual(failing.status, {
+			failure,
+			failingSince: t0 + 1000, // the first failure
+			lastGoodAt: t0,
+			consecutiveFailures: 2,
+			lastLatencyMs: 5,
+			paused: false,
+		});
+		const recovered = feedReducer(failing, scrape(scrapeOf(readDump('1.21.2'), t0 + 3000, 42)));
+		assert.deepEqual(recovered.status, {
+			failure: null,
+			failingSince: null,
+			lastGoodAt: t0 + 3000,
+			consecutiveFailures: 0,
+			lastLatencyMs: 42,
+			paused: false,
+		});
+	});
+
+	test('the Node object version wins over build_info, and its Ready condition is passed on', () => {
+		const node: NodeInfo = {
+			name: 'ip-10-0-1-1',
+			kubeletVersion: 'v1.28.0',
+			ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: t0 - 3_600_000},
+		};
+		const figures = figuresAt(run([good, {type: 'node', node}]), t0)!;
+		assert.equal(figures.kubeletVersion, 'v1.28.0');
+		assert.equal(figures.constants.threshold.location, 'pkg/kubelet/kubelet.go:179');
+		assert.deepEqual(figures.ready, node.ready);
+	});
+
+	test('pause is recorded in the status', () => {
+		assert.equal(run([good, {type: 'pause', paused: true}]).status.paused, true);
+		assert.equal(run([good, {type: 'pause', paused: true}, {type: 'pause', paused: false}]).status.paused, false);
+	});
+});
+
+describe('evented PLEG', () => {
+	const withGate = (text: string, value: string) =>
+		`${text}# TYPE kubernetes_feature_enabled gauge\nkubernetes_feature_enabled{name="EventedPLEG",stage="ALPHA"} ${value}\n`;
+	const withConnections = (text: string, count: string) =>
+		`${text}# TYPE kubelet_evented_pleg_connection_success_count counter\nkubelet_evented_pleg_connection_success_count ${count}\n`;
+
+	test('the EventedPLEG gate on: threshold 600 s, printed 10m0s', () => {
+		const state = run([
+			{type: 'node', node: {name: 'n', kubeletVersion: 'v1.28.0', ready: null}},
+			scrape(scrapeOf(withGate(readDump('1.21.2'), '1'), t0)),
+		]);
+		const figures = figuresAt(state, t0 + 601_000)!;
+		assert.equal(figures.constants.evented, true);
+		assert.equal(figures.thresholdToPeriodRatio, 2); // 600 s / 300 s
+		assert.equal(figures.verdict.message, 'PLEG is not healthy: pleg was last seen active 10m1s ago; threshold is 10m0s');
+	});
+
+	test('the gate off: generic constants', () => {
+		const state = run([scrape(scrapeOf(withGate(readDump('1.21.2'), '0'), t0))]);
+		assert.equal(figuresAt(state, t0)!.constants.evented, false);
+	});
+
+	test('the connection success counter rising between scrapes also means evented', () => {
+		const node = {type: 'node', node: {name: 'n', kubeletVersion: 'v1.28.0', ready: null}} as const;
+		const steady = run([node, scrape(scrapeOf(withConnections(readDump('1.21.2'), '1'), t0)), scrape(scrapeOf(withConnections(readDump('1.21.2'), '1'), t0 + 1000))]);
+		assert.equal(figuresAt(steady, t0 + 1000)!.constants.evented, false);
+		const rising = feedReducer(steady, scrape(scrapeOf(withConnections(readDump('1.21.2'), '2'), t0 + 2000)));
+		assert.equal(figuresAt(rising, t0 + 2000)!.constants.evented, true);
+		// It stays evented on the next, unchanged scrape.
+		const after = feedReducer(rising, scrape(scrapeOf(withConnections(readDump('1.21.2'), '2'), t0 + 3000)));
+		assert.equal(figuresAt(after, t0 + 3000)!.constants.threshold.seconds, 600);
+	});
+});
+
+describe('baseline mark', () => {
+	test('figures since the mark and the ratio of means', () => {
+		// Window 60 s: t0 → t0 + 60 s has mean 10 ms. Mark there; then 60 relists of 20 ms, all in (10, 25] ms.
+		const bucket = (le: string) => `kubelet_pleg_relist_duration_seconds_bucket{le="${le}"}`;
+		const slower = setSamples(v121OneMinuteLater(), {
+			[bucket('0.025')]: '1325558', // 1325498 + 60
+			[bucket('0.05')]: '1600066', // 1600006 + 60
+			[bucket('0.1')]: '1670383', // 1670323 + 60
+			[bucket('0.25')]: '1672065', // 1672005 + 60
+			[bucket('0.5')]: '1672066',
+			[bucket('1')]: '1672067',
+			[bucket('2.5')]: '1672068',
+			[bucket('5')]: '1672069',
+			[bucket('10')]: '1672069',
+			[bucket('+Inf')]: '1672070', // 1672010 + 60
+			kubelet_pleg_relist_duration_seconds_sum: '35472.77548711002', // 35471.57548711002 + 1.2 s (60 × 20 ms)
+			kubelet_pleg_relist_duration_seconds_count: '1672070', // + 60
+		});
+		const marked = run([
+			scrape(scrapeOf(readDump('1.21.2'), t0)),
+			scrape(scrapeOf(v121OneMinuteLater(), t0 + 60_000)),
+			{type: 'mark', at: t0 + 60_200},
+		]);
+		assert.equal(historyPoints(marked).at(-1)?.event, 'mark');
+		const state = feedReducer(marked, scrape(scrapeOf(slower, t0 + 120_000)));
+		const baseline = figuresAt(state, t0 + 120_000)!.baseline!;
+		assert.equal(baseline.markedAt, t0 + 60_200);
+		assertClose(baseline.atMark?.meanSeconds, 0.01); // 0.6 s / 60
+		assert.equal(baseline.sinceMark?.count, 60);
+		assert.equal(baseline.sinceMark?.spanSeconds, 60);
+		assertClose(baseline.sinceMark?.meanSeconds, 0.02); // 1.2 s / 60
+		assertClose(baseline.meanRatio, 2); // 20 ms / 10 ms
+		assertClose(baseline.sinceMark?.p50?.seconds, 0.0175); // rank 30 of 60 in (0.01, 0.025]: 0.01 + 0.015 × 30/60
+		assert.deepEqual(historyPoints(state).map(point => point.event), [null, 'mark', null]);
+	});
+
+	test('a mark before any scrape does nothing', () => {
+		const state = run([{type: 'mark', at: t0}]);
+		assert.equal(state.baseline, null);
+	});
+
+	test('after a kubelet restart nothing is computed since the mark', () => {
+		const restarted = setSamples(readDump('1.21.2'), {kubelet_pleg_relist_duration_seconds_count: '3'});
+		const state = run([
+			scrape(scrapeOf(readDump('1.21.2'), t0)),
+			scrape(scrapeOf(v121OneMinuteLater(), t0 + 60_000)),
+			{type: 'mark', at: t0 + 60_000},
+			scrape(scrapeOf(restarted, t0 + 61_000)),
+		]);
+		const baseline = figuresAt(state, t0 + 61_000)!.baseline!;
+		assert.equal(baseline.sinceMark, null);
+		assert.equal(baseline.meanRatio, null);
+		assert.notEqual(baseline.atMark, null);
+	});
+});
+
+describe('state.history', () => {
+	test('an array built once per state on first read; spreading a state does not build it', () => {
+		const text = readDump('1.21.2');
+		const state = run([scrape(scrapeOf(text, t0)), scrape(scrapeOf(text, t0 + 1000))]);
+		assert.ok(!Object.keys(state).includes('history')); // not enumerable: {...state} never copies it
+		assert.deepEqual(state.history.map(point => point.at), [t0, t0 + 1000]);
+		assert.equal(state.history, state.history); // cached
+		assert.equal(historyPoints(state), state.history);
+	});
+});
+
+describe('reducer purity', () => {
+	test('an old state is unchanged by later actions (StrictMode calls reducers twice)', () => {
+		const first = run([scrape(scrapeOf(readDump('1.21.2'), t0))]);
+		const second = scrape(scrapeOf(readDump('1.21.2'), t0 + 1000));
+		const a = feedReducer(first, second);
+		const b = feedReducer(first, second); // same input again
+		assert.equal(historyPoints(first).length, 1);
+		assert.equal(historyPoints(a).length, 2);
+		assert.deepEqual(historyPoints(b), historyPoints(a));
+		assert.equal(first.scrapes.end - first.scrapes.start, 1);
+	});
+});

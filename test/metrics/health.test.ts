@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {formatGoDuration, verdict} from '../../source/core/metrics/health.js';
+import {constantsFor} from '../../source/core/metrics/kubelet-constants.js';
+import type {LastSeen} from '../../source/core/types.js';
+
+describe('formatGoDuration: Go time.Duration.String()', () => {
+	const cases: Array<[number, string]> = [
+		[187, '3m7s'],
+		[180, '3m0s'],
+		[180.5, '3m0.5s'],
+		[181, '3m1s'],
+		[600, '10m0s'],
+		[300, '5m0s'],
+		[3700, '1h1m40s'], // 1 h + 1 min + 40 s
+		[3600, '1h0m0s'], // minutes always printed once there are hours
+		[1, '1s'],
+		[59.999, '59.999s'],
+		[1.000000001, '1.000000001s'],
+		[0.0123, '12.3ms'],
+		[0.5, '500ms'],
+		[0.0000015, '1.5µs'],
+		[5e-9, '5ns'],
+		[0, '0s'],
+		[-1.5, '-1.5s'],
+	];
+	for (const [seconds, expected] of cases) {
+		test(`${seconds} s → ${expected}`, () => {
+			assert.equal(formatGoDuration(seconds), expected);
+		});
+	}
+});
+
+const generic = constantsFor('v1.28.0', false);
+const evented = constantsFor('v1.28.0', true);
+
+function gaugeAge(ageSeconds: number): LastSeen {
+	return {gaugeSeconds: 1_700_000_000, ageSeconds, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: null};
+}
+
+describe('verdict: the kubelet Healthy() rule', () => {
+	test('age exactly 180 s is healthy (the kubelet compares elapsed > threshold)', () => {
+		assert.deepEqual(verdict(gaugeAge(180), generic), {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'});
+	});
+
+	test('age 181 s is unhealthy, in the kubelet words', () => {
+		assert.deepEqual(verdict(gaugeAge(181), generic), {
+			healthy: false,
+			message: 'PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s',
+			basis: 'last-seen',
+		});
+	});
+
+	test('age 180.9 s: the gauge is truncated to the second, so the whole seconds are judged (healthy)', () => {
+		assert.equal(verdict(gaugeAge(180.9), generic).healthy, true);
+	});
+
+	test('a long stall prints a full Go duration', () => {
+		assert.equal(
+			verdict(gaugeAge(3700.4), generic).message,
+			'PLEG is not healthy: pleg was last seen active 1h1m40s ago; threshold is 3m0s',
+		);
+	});
+
+	test('gauge 0: no successful relist yet', () => {
+		const lastSeen: LastSeen = {gaugeSeconds: 0, ageSeconds: null, skewSeconds: null, neverSucceeded: true, countUnchangedSeconds: null};
+		assert.deepEqual(verdict(lastSeen, generic), {
+			healthy: false,
+			message: 'PLEG is not healthy: pleg has yet to be successful',
+			basis: 'last-seen',
+		});
+	});
+
+	test('evented PLEG: threshold 600 s, printed 10m0s', () => {
+		assert.equal(evented.threshold.seconds, 600);
+		assert.equal(verdict(gaugeAge(600), evented).healthy, true);
+		assert.equal(
+			verdict(gaugeAge(601), evented).message,
+			'PLEG is not healthy: pleg was last seen active 10m1s ago; threshold is 10m0s',
+		);
+	});
+
+	test('no gauge (kubelet < 1.18): the same rule on "count unchanged"', () => {
+		const unchanged = (seconds: number): LastSeen => ({
+			gaugeSeconds: null,
+			ageSeconds: null,
+			skewSeconds: null,
+			neverSucceeded: false,
+			countUnchangedSeconds: seconds,
+		});
+		assert.deepEqual(verdict(unchanged(12), generic), {healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'});
+		assert.deepEqual(verdict(unchanged(200), generic), {
+			healthy: false,
+			message: 'PLEG is not healthy: pleg was last seen active 3m20s ago; threshold is 3m0s',
+			basis: 'count-unchanged',
+		});
+	});
+
+	test('nothing to judge by', () => {
+		const none: LastSeen = {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: null};
+		assert.deepEqual(verdict(none, generic), {healthy: null, message: 'cannot judge yet', basis: 'none'});
+	});
+});

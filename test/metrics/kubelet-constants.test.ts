@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {constantsFor, constantsTable, parseKubeletVersion} from '../../source/core/metrics/kubelet-constants.js';
+
+describe('constantsFor: rows of pleg-facts.md', () => {
+	test('v1.28.0 (pristine): kubelet.go:178 / :179, Healthy() generic.go:165', () => {
+		assert.deepEqual(constantsFor('v1.28.0', false), {
+			row: 'v1.28.0',
+			period: {seconds: 1, location: 'pkg/kubelet/kubelet.go:178', name: 'genericPlegRelistPeriod', note: null},
+			threshold: {seconds: 180, location: 'pkg/kubelet/kubelet.go:179', name: 'genericPlegRelistThreshold', note: null},
+			evented: false,
+			healthyLocation: 'pkg/kubelet/pleg/generic.go:165',
+		});
+	});
+
+	test('v1.28.0 with EventedPLEG: 300 s / 10 min at kubelet.go:182 / :183', () => {
+		const constants = constantsFor('v1.28.0', true);
+		assert.deepEqual(constants.period, {seconds: 300, location: 'pkg/kubelet/kubelet.go:182', name: 'eventedPlegRelistPeriod', note: null});
+		assert.deepEqual(constants.threshold, {seconds: 600, location: 'pkg/kubelet/kubelet.go:183', name: 'eventedPlegRelistThreshold', note: null});
+		assert.equal(constants.evented, true);
+	});
+
+	test('v1.21.2: threshold generic.go:83, period value known but its line not read', () => {
+		assert.deepEqual(constantsFor('v1.21.2', false), {
+			row: 'v1.18.6–v1.24.14',
+			period: {seconds: 1, location: null, name: 'plegRelistPeriod', note: 'not read for this version'},
+			threshold: {seconds: 180, location: 'pkg/kubelet/pleg/generic.go:83', name: 'relistThreshold', note: null},
+			evented: false,
+			healthyLocation: 'pkg/kubelet/pleg/generic.go:136',
+		});
+	});
+
+	test('v1.21.2 with evented requested: no Evented PLEG before 1.26', () => {
+		const constants = constantsFor('v1.21.2', true);
+		assert.equal(constants.evented, false);
+		assert.equal(constants.threshold.seconds, 180);
+	});
+
+	test('v1.29.4: derived rows say so', () => {
+		const constants = constantsFor('v1.29.4', false);
+		assert.equal(constants.period.location, 'pkg/kubelet/kubelet.go:180');
+		assert.equal(constants.threshold.location, 'pkg/kubelet/kubelet.go:181');
+		assert.equal(constants.period.note, 'derived');
+		assert.equal(constants.threshold.note, 'derived');
+	});
+
+	test('v1.25.0: the period line is derived, generic.go:83 is not', () => {
+		const constants = constantsFor('v1.25.0', false);
+		assert.equal(constants.period.location, 'pkg/kubelet/kubelet.go:164');
+		assert.equal(constants.period.note, 'derived');
+		assert.equal(constants.threshold.location, 'pkg/kubelet/pleg/generic.go:83');
+		assert.equal(constants.threshold.note, null);
+	});
+
+	test('v1.36.2: kubelet.go:215 / :216, Healthy() generic.go:238', () => {
+		const constants = constantsFor('v1.36.2', false);
+		assert.equal(constants.row, 'v1.36.2');
+		assert.equal(constants.period.location, 'pkg/kubelet/kubelet.go:215');
+		assert.equal(constants.threshold.location, 'pkg/kubelet/kubelet.go:216');
+		assert.equal(constants.threshold.note, null);
+		assert.equal(constants.healthyLocation, 'pkg/kubelet/pleg/generic.go:238');
+	});
+
+	test('a provider suffix is ignored: v1.21.2-eks-0389ca3, v1.28.3+k3s1', () => {
+		assert.equal(constantsFor('v1.21.2-eks-0389ca3', false).row, 'v1.18.6–v1.24.14');
+		assert.equal(constantsFor('v1.28.3+k3s1', false).row, 'v1.28.0'); // the row covers v1.28.0 … v1.28.7
+	});
+
+	test('v1.14.10: the 1.14 row (read at upstream cf0533c)', () => {
+		const constants = constantsFor('v1.14.10', false);
+		assert.equal(constants.row, '1.14 (cf0533c)');
+		assert.equal(constants.period.location, null);
+		assert.equal(constants.threshold.location, 'pkg/kubelet/pleg/generic.go:83');
+	});
+});
+
+describe('constantsFor: versions that are not rows', () => {
+	test('between two rows: the lower row, with a note', () => {
+		const constants = constantsFor('v1.15.3', false);
+		assert.equal(constants.row, '1.14 (cf0533c)');
+		assert.equal(constants.period.note, 'not read for this version; between known rows 1.14 (cf0533c) and v1.15.5');
+		assert.equal(constants.threshold.note, 'between known rows 1.14 (cf0533c) and v1.15.5');
+	});
+
+	test('v1.26.0 lies below the first 1.26 row: the v1.25.0 layout, said so', () => {
+		const constants = constantsFor('v1.26.0', false);
+		assert.equal(constants.row, 'v1.25.0');
+		assert.equal(constants.period.note, 'derived; between known rows v1.25.0 and v1.26.2');
+	});
+
+	test('v1.26.0 with EventedPLEG: evented values, line not read', () => {
+		const constants = constantsFor('v1.26.0', true);
+		assert.equal(constants.evented, true);
+		assert.equal(constants.threshold.seconds, 600);
+		assert.equal(constants.threshold.location, null);
+		assert.equal(constants.threshold.name, 'eventedPlegRelistThreshold');
+	});
+
+	test('newer than v1.36.2', () => {
+		const constants = constantsFor('v1.37.1', false);
+		assert.equal(constants.row, 'v1.36.2');
+		assert.equal(constants.threshold.location, 'pkg/kubelet/kubelet.go:216');
+		assert.equal(constants.threshold.note, 'newer than any version read (v1.36.2)');
+	});
+
+	test('older than v1.10.9: the first row, with the 2016 threshold as a note', () => {
+		const constants = constantsFor('v1.10.0', false);
+		assert.equal(constants.row, 'v1.10.9');
+		assert.equal(constants.threshold.seconds, 180);
+		assert.match(constants.threshold.note ?? '', /^older than any version read \(v1\.10\.9\); the 2016 code .* 2 min$/);
+	});
+
+	test('unknown or garbage version: the current generic constants', () => {
+		for (const version of [null, 'banana', '']) {
+			const constants = constantsFor(version, false);
+			assert.equal(constants.row, 'v1.36.2');
+			assert.equal(constants.period.seconds, 1);
+			assert.equal(constants.threshold.seconds, 180);
+			assert.equal(constants.threshold.name, 'genericPlegRelistThreshold');
+			assert.equal(constants.threshold.note, 'kubelet version unknown');
+		}
+	});
+});
+
+describe('constantsTable', () => {
+	test('rows ascend without overlap; 1.26+ rows have evented lines 3 and 4 below the period', () => {
+		// Every version is 1.x with minor and patch below 1000: one number orders them.
+		const key = (version: string) => {
+			const [major, minor, patch] = parseKubeletVersion(version)!;
+			return major * 1e6 + minor * 1e3 + patch;
+		};
+		for (const [i, row] of constantsTable.entries()) {
+			assert.ok(key(row.from) <= key(row.to), `${row.row}: from ≤ to`);
+			const previous = constantsTable[i - 1];
+			assert.ok(!previous || key(previous.to) < key(row.from), `${row.row} comes after ${previous?.row}`);
+		}
+
+		for (const row of constantsTable) {
+			const isNew = parseKubeletVersion(row.from)![1]! >= 26;
+			assert.equal(row.evented !== null, isNew, row.row);
+			if (row.evented && row.periodLine !== null) {
+				// genericPlegRelistPeriod, genericPlegRelistThreshold, (blank, comment), eventedPlegRelistPeriod, …Threshold
+				assert.equal(row.threshold.line, row.periodLine + 1, row.row);
+				assert.equal(row.evented.periodLine, row.periodLine + 4, row.row);
+				assert.equal(row.evented.thresholdLine, row.periodLine + 5, row.row);
+			}
+		}
+	});
+});

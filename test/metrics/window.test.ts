@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {parsePlegSample} from '../../source/core/metrics/parse.js';
+import {deltaFigures, isCounterReset} from '../../source/core/metrics/window.js';
+import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
+
+const t0 = 1_648_119_280_000; // ms, 3 s after the v1.21.2 dump's last_seen
+
+function assertClose(actual: number | null | undefined, expected: number): void {
+	assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-9, `${actual} ≉ ${expected}`);
+}
+
+const duration = 'kubelet_pleg_relist_duration_seconds';
+
+describe('deltaFigures on the v1.21.2 dump and an edited copy one minute later', () => {
+	const figures = deltaFigures(scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000));
+
+	test('span, count, mean, rate', () => {
+		assert.equal(figures.spanSeconds, 60);
+		assert.equal(figures.count, 60); // 1.67201e+06 - 1.67195e+06
+		assert.equal(figures.meanSeconds, (35471.57548711002 - 35470.97548711002) / 60); // ≈ 0.6 s / 60 = 10 ms
+		assertClose(figures.meanSeconds, 0.01);
+		assert.equal(figures.ratePerSecond, 1); // 60 relists / 60 s
+	});
+
+	test('quantiles interpolated in the bucket deltas 10, 40, 55, 60 … 60', () => {
+		// p50: rank 0.5 × 60 = 30, in (0.005, 0.01] holding 40 - 10: 0.005 + 0.005 × (30 - 10)/(40 - 10)
+		assertClose(figures.p50?.seconds, 0.005 + 0.005 * (20 / 30));
+		// p90: rank 54, in (0.01, 0.025] holding 55 - 40: 0.01 + 0.015 × (54 - 40)/(55 - 40) = 0.024
+		assertClose(figures.p90?.seconds, 0.024);
+		// p99: rank 59.4, in (0.025, 0.05] holding 60 - 55: 0.025 + 0.025 × (59.4 - 55)/5 = 0.047
+		assertClose(figures.p99?.seconds, 0.047);
+		assert.equal(figures.p99?.atLeast, false);
+	});
+
+	test('interval mean and discards', () => {
+		assert.equal(figures.intervalMeanSeconds, (1708747.8835435373 - 1708686.6835435373) / 60); // 61.2 s / 60
+		assertClose(figures.intervalMeanSeconds, 1.02);
+		assert.equal(figures.discardEvents, 2);
+	});
+});
+
+describe('deltaFigures edge cases', () => {
+	test('Δcount 0: mean and quantiles null, rate a measured 0', () => {
+		const text = readDump('1.21.2');
+		const figures = deltaFigures(scrapeOf(text, t0), scrapeOf(text, t0 + 5000));
+		assert.deepEqual(figures, {
+			spanSeconds: 5,
+			count: 0,
+			meanSeconds: null,
+			p50: null,
+			p90: null,
+			p99: null,
+			ratePerSecond: 0,
+			intervalMeanSeconds: null,
+			discardEvents: 0,
+		});
+	});
+
+	test('2 of 100 relists above 10 s: p99 is at least 10 s', () => {
+		// +100 relists: 90 in (5, 10] ms, 8 in (5, 10] s, 2 above 10 s. Deltas 0, 90 … 90, 98 (le=10), 100 (+Inf).
+		const later = setSamples(readDump('1.21.2'), {
+			[`${duration}_bucket{le="0.01"}`]: '112278', // 112188 + 90
+			[`${duration}_bucket{le="0.025"}`]: '1325533', // 1325443 + 90
+			[`${duration}_bucket{le="0.05"}`]: '1600036', // 1599946 + 90
+			[`${duration}_bucket{le="0.1"}`]: '1670353', // 1670263 + 90
+			[`${duration}_bucket{le="0.25"}`]: '1672035', // 1671945 + 90
+			[`${duration}_bucket{le="0.5"}`]: '1672036', // 1671946 + 90
+			[`${duration}_bucket{le="1"}`]: '1672037', // 1671947 + 90
+			[`${duration}_bucket{le="2.5"}`]: '1672038', // 1671948 + 90
+			[`${duration}_bucket{le="5"}`]: '1672039', // 1671949 + 90
+			[`${duration}_bucket{le="10"}`]: '1672047', // 1671949 + 98
+			[`${duration}_bucket{le="+Inf"}`]: '1672050', // 1671950 + 100
+			[`${duration}_sum`]: '35587.69548711002', // + 90 × 0.008 + 8 × 7 + 2 × 30 = 116.72
+			[`${duration}_count`]: '1672050',
+		});
+		const figures = deltaFigures(scrapeOf(readDump('1.21.2'), t0), scrapeOf(later, t0 + 100_000));
+		assert.deepEqual(figures.p99, {seconds: 10, atLeast: true}); // rank 99 > 98
+		assertClose(figures.p90?.seconds, 0.01); // rank 90: 0.005 + 0.005 × 90/90
+		assertClose(figures.p50?.seconds, 0.005 + 0.005 * (50 / 90));
+		assertClose(figures.meanSeconds, 116.72 / 100);
+	});
+
+	test('v1.10.0, µs summaries only: mean, rate and interval from sum/count; quantiles null', () => {
+		const later = setSamples(readDump('1.10.0'), {
+			kubelet_pleg_relist_latency_microseconds_sum: '7.60184e+06', // + 60000 µs = 0.06 s
+			kubelet_pleg_relist_latency_microseconds_count: '292', // + 6
+			kubelet_pleg_relist_interval_microseconds_sum: '2.98831959e+08', // + 6.1e6 µs = 6.1 s
+			kubelet_pleg_relist_interval_microseconds_count: '291', // + 6
+		});
+		const figures = deltaFigures(scrapeOf(readDump('1.10.0'), t0), scrapeOf(later, t0 + 6000));
+		assert.equal(figures.count, 6);
+		assert.equal(figures.meanSeconds, (7.60184e6 / 1e6 - 7.54184e6 / 1e6) / 6); // 0.06 s / 6 = 10 ms
+		assertClose(figures.meanSeconds, 0.01);
+		assert.equal(figures.ratePerSecond, 1); // 6 / 6 s
+		assertClose(figures.intervalMeanSeconds, 6.1 / 6);
+		assert.equal(figures.p50, null);
+		assert.equal(figures.p90, null);
+		assert.equal(figures.p99, null);
+		assert.equal(figures.discardEvents, null); // no discard series before 1.14
+	});
+
+	test('discard counter absent (1.14-1.17 before the first discard) then present counts from 0', () => {
+		const before = readDump('1.14.10');
+		const after = `${before}\n# TYPE kubelet_pleg_discard_events counter\nkubelet_pleg_discard_events 3\n`;
+		assert.equal(deltaFigures(scrapeOf(before, t0), scrapeOf(after, t0 + 1000)).discardEvents, 3);
+	});
+
+	test('no duration series at all: count 0 but mean and rate null', () => {
+		const text = '# TYPE go_goroutines gauge\ngo_goroutines 1\n';
+		const figures = deltaFigures(scrapeOf(text, t0), scrapeOf(text, t0 + 1000));
+		assert.equal(figures.meanSeconds, null);
+		assert.equal(figures.ratePerSecond, null);
+		assert.equal(figures.intervalMeanSeconds, null);
+	});
+});
+
+describe('isCounterReset', () => {
+	const base = parsePlegSample(readDump('1.21.2'));
+
+	test('same or later payload: no reset', () => {
+		assert.equal(isCounterReset(base, base), false);
+		assert.equal(isCounterReset(base, parsePlegSample(v121OneMinuteLater())), false);
+	});
+
+	test('count, sum, a single bucket or the discard counter going down is a reset', () => {
+		const edits: Array<Record<string, string>> = [
+			{[`${duration}_count`]: '1.67194e+06'},
+			{[`${duration}_sum`]: '35470.9'},
+			{[`${duration}_bucket{le="0.5"}`]: '1.671945e+06'},
+			{'kubelet_pleg_relist_interval_seconds_count': '10'},
+		];
+		for (const edit of edits) {
+			assert.equal(isCounterReset(base, parsePlegSample(setSamples(readDump('1.21.2'), edit))), true, JSON.stringify(edit));
+		}
+
+		const discarded = parsePlegSample(setSamples(readDump('1.21.2'), {kubelet_pleg_discard_events: '5'}));
+		assert.equal(isCounterReset(discarded, base), true); // 5 → 0
+	});
+
+	test('legacy summaries going down (v1.10.0 restarted)', () => {
+		const old = parsePlegSample(readDump('1.10.0'));
+		const restarted = parsePlegSample(setSamples(readDump('1.10.0'), {kubelet_pleg_relist_latency_microseconds_count: '3'}));
+		assert.equal(isCounterReset(old, restarted), true);
+	});
+
+	test('a series disappearing is not a reset', () => {
+		assert.equal(isCounterReset(base, {...base, relistDuration: null, discardEvents: null}), false);
+	});
+});

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../source/core/metrics/feed.js';
+import {jsonReport, textReport} from '../source/core/report.js';
+import type {Figures, Scrape} from '../source/core/types.js';
+import {readDump, scrapeOf, v121OneMinuteLater} from './metrics/dump.js';
+
+const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump
+const t0 = gauge * 1000;
+
+function figuresAfter(scrapes: Scrape[], now: number, extra: FeedAction[] = []): Figures {
+	const actions: FeedAction[] = [...scrapes.map(scrape => ({type: 'scrape', scrape}) as const), ...extra];
+	const state = actions.reduce(feedReducer, initialFeedState({node: 'ip-10-0-1-1', windowSeconds: 60}));
+	return figuresAt(state, now)!;
+}
+
+/** The keys the --once JSON contract promises, then the extra keys pleg-top adds. */
+const contractKeys = [
+	'node', 'kubeletVersion', 'healthy', 'verdict', 'lastSeenSeconds', 'lastSeenAgeSeconds', 'constants', 'relist',
+	'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio',
+];
+const extraKeys = ['time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition'];
+const constantsKeys = ['relistPeriodSeconds', 'relistThresholdSeconds', 'periodSource', 'thresholdSource'];
+const relistKeys = [
+	'count', 'sum', 'lifetimeMeanSeconds', 'windowSeconds', 'windowCount', 'windowMeanSeconds', 'windowP50Seconds',
+	'windowP90Seconds', 'windowP99Seconds', 'ratePerSecond', 'intervalMeanSeconds',
+];
+const relistExtraKeys = ['windowP50AtLeast', 'windowP90AtLeast', 'windowP99AtLeast'];
+
+describe('jsonReport', () => {
+	const windowMean = (35471.57548711002 - 35470.97548711002) / 60; // ≈ 0.6 s / 60 relists
+
+	test('v1.21.2, two scrapes a minute apart: every contract key, figures by hand', () => {
+		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000)], t0 + 60_500);
+		const report = jsonReport(figures) as Record<string, Record<string, unknown>>;
+		assert.deepEqual(Object.keys(report), [...contractKeys, ...extraKeys]);
+		assert.deepEqual(Object.keys(report['constants']!), constantsKeys);
+		assert.deepEqual(Object.keys(report['relist']!), [...relistKeys, ...relistExtraKeys]);
+		assert.deepEqual(report, {
+			node: 'ip-10-0-1-1',
+			kubeletVersion: 'v1.21.2',
+			healthy: true,
+			verdict: 'PLEG is healthy',
+			lastSeenSeconds: gauge + 60,
+			lastSeenAgeSeconds: 0.5, // t0 + 60.5 s - (gauge + 60 s)
+			constants: {
+				relistPeriodSeconds: 1,
+				relistThresholdSeconds: 180,
+				periodSource: null, // kubelet.go not read for 1.18-1.24
+				thresholdSource: 'pkg/kubelet/pleg/generic.go:83',
+			},
+			relist: {
+				count: 1672010, // 1671950 + 60
+				sum: 35471.57548711002,
+				lifetimeMeanSeconds: 35471.57548711002 / 1672010,
+				windowSeconds: 60,
+				windowCount: 60,
+				windowMeanSeconds: windowMean,
+				windowP50Seconds: 0.005 + 0.005 * ((30 - 10) / (40 - 10)), // rank 30 in (0.005, 0.01]
+				windowP90Seconds: 0.01 + 0.015 * ((54 - 40) / (55 - 40)), // rank 54 in (0.01, 0.025] = 0.024
+				windowP99Seconds: 0.025 + 0.025 * ((59.4 - 55) / (60 - 55)), // rank 59.4 in (0.025, 0.05] ≈ 0.047
+				ratePerSecond: 1, // 60 / 60 s
+				intervalMeanSeconds: (1708747.8835435373 - 1708686.6835435373) / 60, // ≈ 1.02 s
+				windowP50AtLeast: false,
+				windowP90AtLeast: false,
+				windowP99AtLeast: false,
+			},
+			discardEvents: 2,
+			discardEventsInWindow: 2,
+			thresholdToMeanRatio: 180 / windowMean, // ≈ 18000
+			time: '2022-03-24T10:55:37.500Z', // gauge 10:54:37Z + 60.5 s
+			skewSeconds: null,
+			countUnchangedSeconds: null,
+			unavailable: [],
+			readyCondition: null,
+		});
+	});
+
+	test('v1.10.0, one scrape: what cannot be computed is null, never 0', () => {
+		const report = jsonReport(figuresAfter([scrapeOf(readDump('1.10.0'), t0)], t0 + 12_000)) as Record<string, any>;
+		for (const key of ['lastSeenSeconds', 'lastSeenAgeSeconds', 'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio']) {
+			assert.equal(report[key], null, key);
+		}
+
+		for (const key of relistKeys.filter(key => key.startsWith('window') || key === 'ratePerSecond' || key === 'intervalMeanSeconds')) {
+			assert.equal(report['relist'][key], null, key);
+		}
+
+		// What the µs summary does give: 7.54184e6 µs over 286 relists.
+		assert.equal(report['relist'].count, 286);
+		assert.equal(report['relist'].sum, 7.54184);
+		assert.equal(report['relist'].lifetimeMeanSeconds, 7.54184 / 286);
+		assert.equal(report['countUnchangedSeconds'], 12);
+		assert.equal(report['constants'].periodSource, null);
+	});
+
+	test('no PLEG series at all over two scrapes: relist count and rate null, not 0', () => {
+		const text = '# TYPE go_goroutines gauge\ngo_goroutines 7\n';
+		const report = jsonReport(figuresAfter([scrapeOf(text, t0), scrapeOf(text, t0 + 1000)], t0 + 1000)) as Record<string, any>;
+		assert.equal(report['relist'].count, null);
+		assert.equal(report['relist'].windowCount, null);
+		assert.equal(report['relist'].ratePerSecond, null);
+		assert.equal(report['relist'].windowSeconds, 1); // the span itself is known
+		assert.equal(report['healthy'], null);
+		assert.equal(report['verdict'], 'cannot judge yet');
+		assert.equal(report['kubeletVersion'], null);
+	});
+
+	test('a p99 in the +Inf bucket is flagged as a lower bound', () => {
+		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0)], t0);
+		const overflowing: Figures = {
+			...figures,
+			window: {
+				spanSeconds: 60, count: 100, meanSeconds: 1.1672, ratePerSecond: 100 / 60, intervalMeanSeconds: null, discardEvents: 0,
+				p50: {seconds: 0.0077, atLeast: false}, p90: {seconds: 0.01, atLeast: false}, p99: {seconds: 10, atLeast: true},
+			},
+		};
+		const relist = (jsonReport(overflowing) as Record<string, any>)['relist'];
+		assert.equal(relist.windowP99Seconds, 10);
+		assert.equal(relist.windowP99AtLeast, true);
+		assert.match(textReport(overflowing), /^quantiles +p50 7\.7 ms, p90 10\.0 ms, p99 ≥ 10 s$/m);
+	});
+});
+
+describe('textReport', () => {
+	test('v1.21.2, two scrapes a minute apart', () => {
+		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000)], t0 + 60_500);
+		assert.equal(
+			textReport(figures),
+			[
+				'node            ip-10-0-1-1',
+				'kubelet         v1.21.2',
+				'verdict         PLEG is healthy',
+				'last seen       0 s ago (gauge 1648119337)', // 0.5 s, whole seconds
+				'threshold       3m0s (relistThreshold, pkg/kubelet/pleg/generic.go:83)',
+				'period          1s (plegRelistPeriod; not read for this version)',
+				'lifetime        1,672,010 relists, mean 21.2 ms', // 35471.58 s / 1672010
+				'window          1 minute: 60 relists, mean 10.0 ms, 1.00/s',
+				'quantiles       p50 8.3 ms, p90 24.0 ms, p99 47.0 ms',
+				'interval        1.02 s',
+				'discards        2 total, 2 in window',
+				'threshold/mean  ×18000', // 180 s / 10 ms
+				'',
+			].join('\n'),
+		);
+	});
+
+	test('stale figures and missing ones, with no ANSI escapes', () => {
+		const state = [
+			{type: 'scrape', scrape: scrapeOf(readDump('1.10.0'), t0)},
+			{type: 'failure', failure: {kind: 'timeout', summary: 'request timed out after 5 s', details: []}, at: t0 + 5000},
+		] satisfies FeedAction[];
+		const reduced = state.reduce(feedReducer, initialFeedState({node: 'old', windowSeconds: 60}));
+		const text = textReport(figuresAt(reduced, t0 + 200_000)!, reduced.status);
+		assert.ok(!text.includes('\u001B'));
+		assert.match(text, /^verdict +PLEG is not healthy: pleg was last seen active 3m20s ago; threshold is 3m0s$/m);
+		assert.match(text, /^last seen +no gauge; relist count unchanged for 3 minutes 20 seconds$/m);
+		assert.match(text, /^window +not enough scrapes yet \(target 1 minute\)$/m);
+		assert.match(text, /^discards +—$/m);
+		assert.match(text, /^unavailable +quantiles: the µs summaries of kubelet < 1\.14 cannot be windowed$/m);
+		assert.match(text, /^stale +request timed out after 5 s \(last good scrape 3 minutes 20 seconds ago\)$/m);
+	});
+});
