@@ -1,0 +1,115 @@
+// One GET through a caller-owned keep-alive agent: a whole-request timeout, abort by signal, gzip.
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+
+export type HttpAnswer = {
+	status: number;
+	headers: http.IncomingHttpHeaders;
+	/** The body, decompressed, as UTF-8 text. */
+	body: string;
+};
+
+/** The whole request (connect, headers and body) took longer than `timeoutMs`. */
+export class RequestTimeoutError extends Error {
+	readonly timeoutMs: number;
+
+	constructor(timeoutMs: number) {
+		super(`no answer within ${timeoutMs} ms`);
+		this.name = 'RequestTimeoutError';
+		this.timeoutMs = timeoutMs;
+	}
+}
+
+/** The connection closed or the gzip stream broke before the whole body arrived. */
+export class BodyCutError extends Error {
+	constructor(cause: unknown) {
+		super('the answer was cut off before its end', {cause});
+		this.name = 'BodyCutError';
+	}
+}
+
+/**
+ * A kept-alive socket that the server had already closed failed before any answer: the request never
+ * reached the server and is safe to send again (Node's documented keep-alive race).
+ */
+export class StaleSocketError extends Error {
+	constructor(cause: unknown) {
+		super('a kept-alive connection was closed by the server', {cause});
+		this.name = 'StaleSocketError';
+	}
+}
+
+export type RequestOptions = {
+	url: URL;
+	agent: http.Agent;
+	headers: Record<string, string>;
+	/** Limit for the whole request, ms. */
+	timeoutMs: number;
+	signal: AbortSignal;
+};
+
+function abortReason(signal: AbortSignal): unknown {
+	return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+function readBody(response: http.IncomingMessage, fail: (error: unknown) => void, done: (body: string) => void): void {
+	const gzip = /\bgzip\b/i.test(String(response.headers['content-encoding'] ?? ''));
+	const stream = gzip ? response.pipe(zlib.createGunzip()) : response;
+	const chunks: Buffer[] = [];
+	response.on('error', error => fail(new BodyCutError(error)));
+	response.on('close', () => {
+		if (!response.complete) {
+			fail(new BodyCutError(new Error('connection closed')));
+		}
+	});
+	if (stream !== response) {
+		stream.on('error', error => fail(new BodyCutError(error)));
+	}
+
+	stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+	stream.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+}
+
+/** GET `url`; rejects with the socket/TLS error, RequestTimeoutError, BodyCutError, or the signal's reason. */
+export function getText(options: RequestOptions): Promise<HttpAnswer> {
+	const {url, agent, headers, timeoutMs, signal} = options;
+	return new Promise((resolve, reject) => {
+		if (signal.aborted) {
+			reject(abortReason(signal));
+			return;
+		}
+
+		const request = (url.protocol === 'http:' ? http : https).request(url, {method: 'GET', agent, headers});
+		let settled = false;
+		const settle = (action: () => void) => {
+			if (!settled) {
+				settled = true;
+				clearTimeout(timer);
+				signal.removeEventListener('abort', onAbort);
+				action();
+			}
+		};
+
+		const fail = (error: unknown) => {
+			if (!settled) {
+				settle(() => reject(error));
+				request.destroy();
+			}
+		};
+
+		const timer = setTimeout(() => fail(new RequestTimeoutError(timeoutMs)), timeoutMs);
+		const onAbort = () => fail(abortReason(signal));
+		signal.addEventListener('abort', onAbort, {once: true});
+		let answered = false;
+		request.on('error', error => {
+			const stale = !answered && request.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
+			fail(stale ? new StaleSocketError(error) : error);
+		});
+		request.on('response', response => {
+			answered = true;
+			readBody(response, fail, body => settle(() => resolve({status: response.statusCode ?? 0, headers: response.headers, body})));
+		});
+		request.end();
+	});
+}

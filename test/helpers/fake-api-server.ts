@@ -1,0 +1,423 @@
+// A loopback HTTPS server that answers like kube-apiserver for the three calls pleg-top makes:
+// GET /api/v1/nodes, /api/v1/nodes/NAME and /api/v1/nodes/NAME/proxy/metrics. It authenticates a bearer
+// token or a client certificate signed by the test CA, answers errors with real `Status` bodies, and can
+// be told to misbehave per node or globally while a test runs.
+import fs from 'node:fs';
+import type http from 'node:http';
+import https from 'node:https';
+import type net from 'node:net';
+import path from 'node:path';
+import type tls from 'node:tls';
+import {fileURLToPath} from 'node:url';
+import zlib from 'node:zlib';
+
+const tlsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'tls');
+
+/** The test TLS material (see test/fixtures/tls/README.md), as PEM text. */
+export const testTls = {
+	caCert: fs.readFileSync(path.join(tlsDir, 'ca.crt'), 'utf8'),
+	otherCaCert: fs.readFileSync(path.join(tlsDir, 'other-ca.crt'), 'utf8'),
+	serverCert: fs.readFileSync(path.join(tlsDir, 'server.crt'), 'utf8'),
+	serverKey: fs.readFileSync(path.join(tlsDir, 'server.key'), 'utf8'),
+	wrongHostCert: fs.readFileSync(path.join(tlsDir, 'wrong-host.crt'), 'utf8'),
+	wrongHostKey: fs.readFileSync(path.join(tlsDir, 'wrong-host.key'), 'utf8'),
+	clientCert: fs.readFileSync(path.join(tlsDir, 'client.crt'), 'utf8'),
+	clientKey: fs.readFileSync(path.join(tlsDir, 'client.key'), 'utf8'),
+	dir: tlsDir,
+};
+
+export type FakeNode = {
+	name: string;
+	/** status.nodeInfo.kubeletVersion. @default "v1.28.4" */
+	kubeletVersion?: string;
+	/** The Ready condition. @default True, KubeletReady */
+	ready?: {status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string; lastTransitionTime?: string};
+	/** /metrics body; called once per request with the 1-based number of metrics requests for this node. */
+	metrics?: (requestNumber: number) => string | Buffer;
+};
+
+/** Which of the three endpoints. */
+export type Route = 'list' | 'node' | 'metrics';
+
+export type Fault =
+	/** Answer with this status and a Status body shaped like kube-apiserver's (or `message` when given). */
+	| {type: 'status'; code: number; message?: string; reason?: string}
+	/** Wait before answering normally (or before the next fault in `then`). */
+	| {type: 'delay'; ms: number; then?: Fault}
+	/** 200 with an HTML page, as a login portal or a misrouted proxy would. */
+	| {type: 'html'}
+	/** 200 with only the first half of the normal body (a complete response whose content is cut). */
+	| {type: 'truncated'}
+	| {type: 'empty'}
+	/** 200 with bytes that are not text. */
+	| {type: 'binary'}
+	/** Headers and half the body, then the socket is destroyed. */
+	| {type: 'close-mid-body'}
+	/** The socket is destroyed without any answer (a server closing an idle keep-alive connection). */
+	| {type: 'destroy-socket'};
+
+export type FaultScope = {route?: Route; node?: string};
+
+export type RecordedRequest = {
+	method: string;
+	path: string;
+	headers: http.IncomingHttpHeaders;
+	/** Who the fake server authenticated (token's user or client cert CN); null = anonymous. */
+	user: string | null;
+	status: number;
+	gzipped: boolean;
+};
+
+export type FakeApiServerOptions = {
+	nodes: FakeNode[];
+	/** Accepted bearer tokens and the user name each one authenticates as. */
+	tokens?: Record<string, string>;
+	/** Server certificate; @default the 127.0.0.1/localhost cert signed by the test CA. */
+	cert?: string;
+	key?: string;
+	/** Compress /metrics when the client accepts gzip. @default true */
+	gzip?: boolean;
+};
+
+export type FakeApiServer = {
+	/** e.g. https://127.0.0.1:43121 */
+	url: string;
+	port: number;
+	/**
+	 * Set a fault for a route/node (no scope = every request); null clears it. Most specific scope wins.
+	 * `times`: the fault clears itself after that many requests (default: stays).
+	 */
+	setFault(fault: Fault | null, scope?: FaultScope, times?: number): void;
+	clearFaults(): void;
+	/** Make GET /api/v1/nodes answer 403 (true) or normally (false). */
+	forbidListing(forbidden: boolean): void;
+	/** Replace the /metrics provider of a node. */
+	setMetrics(node: string, metrics: FakeNode['metrics']): void;
+	readonly requests: RecordedRequest[];
+	/** Highest number of requests being answered at the same time. */
+	readonly maxInFlight: number;
+	/** TLS connections accepted so far. */
+	readonly connections: number;
+	/** Resolves when the next request arrives (before any delay fault runs). */
+	nextRequest(): Promise<RecordedRequest['path']>;
+	close(): Promise<void>;
+};
+
+const defaultMetrics = () => '# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1.7e+09\n';
+
+function statusBody(code: number, reason: string, message: string, details?: Record<string, string>): string {
+	return JSON.stringify({kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? {details} : {}), code});
+}
+
+const reasons: Record<number, string> = {
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'NotFound',
+	429: 'TooManyRequests',
+	500: 'InternalError',
+	503: 'ServiceUnavailable',
+};
+
+/** The messages kube-apiserver writes for these cases (apimachinery errors.NewForbidden/NewNotFound, proxy transport). */
+function defaultStatus(code: number, route: Route, node: string | null, user: string | null): {reason: string; message: string; details?: Record<string, string>} {
+	const who = user ?? 'system:anonymous';
+	const named: Record<string, string> = node ? {name: node, kind: 'nodes'} : {kind: 'nodes'};
+	switch (code) {
+		case 401: {
+			return {reason: 'Unauthorized', message: 'Unauthorized'};
+		}
+
+		case 403: {
+			if (route === 'list') {
+				return {reason: 'Forbidden', message: `nodes is forbidden: User "${who}" cannot list resource "nodes" in API group "" at the cluster scope`, details: {kind: 'nodes'}};
+			}
+
+			const resource = route === 'metrics' ? 'nodes/proxy' : 'nodes';
+			return {reason: 'Forbidden', message: `nodes "${node}" is forbidden: User "${who}" cannot get resource "${resource}" in API group "" at the cluster scope`, details: named};
+		}
+
+		case 404: {
+			return {reason: 'NotFound', message: `nodes "${node}" not found`, details: named};
+		}
+
+		case 502: {
+			return {reason: '', message: `error trying to reach service: proxy error from 127.0.0.1:6443 while dialing 10.0.0.5:10250, code 502: 502 Bad Gateway`};
+		}
+
+		case 503: {
+			return {reason: 'ServiceUnavailable', message: 'error trying to reach service: dial tcp 10.0.0.5:10250: connect: connection refused'};
+		}
+
+		default: {
+			return {reason: reasons[code] ?? 'Unknown', message: `the server responded with the status code ${code} but did not return more information`};
+		}
+	}
+}
+
+function nodeObject(node: FakeNode): object {
+	const ready = node.ready ?? {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastTransitionTime: '2024-05-01T10:00:00Z'};
+	return {
+		kind: 'Node',
+		apiVersion: 'v1',
+		metadata: {name: node.name, labels: {'kubernetes.io/hostname': node.name}},
+		status: {
+			nodeInfo: {kubeletVersion: node.kubeletVersion ?? 'v1.28.4', containerRuntimeVersion: 'containerd://1.7.2'},
+			conditions: [
+				{type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastTransitionTime: '2024-05-01T10:00:00Z'},
+				{type: 'Ready', ...ready},
+			],
+		},
+	};
+}
+
+type Parsed = {route: Route; node: string | null} | null;
+
+function parsePath(pathname: string): Parsed {
+	if (pathname === '/api/v1/nodes') {
+		return {route: 'list', node: null};
+	}
+
+	const match = /^\/api\/v1\/nodes\/([^/]+)(\/proxy\/metrics)?$/.exec(pathname);
+	if (!match) {
+		return null;
+	}
+
+	return {route: match[2] ? 'metrics' : 'node', node: decodeURIComponent(match[1]!)};
+}
+
+export async function startFakeApiServer(options: FakeApiServerOptions): Promise<FakeApiServer> {
+	const nodes = new Map(options.nodes.map(node => [node.name, {...node}]));
+	const metricsCount = new Map<string, number>();
+	const tokens = options.tokens ?? {};
+	const faults = new Map<string, Fault>();
+	const remaining = new Map<Fault, number>();
+	const requests: RecordedRequest[] = [];
+	const sockets = new Set<net.Socket>();
+	const timers = new Set<NodeJS.Timeout>();
+	let inFlight = 0;
+	let maxInFlight = 0;
+	let connections = 0;
+	let waiters: Array<(path: string) => void> = [];
+
+	const scopeKey = (scope: FaultScope = {}) => `${scope.route ?? '*'}|${scope.node ?? '*'}`;
+	function faultFor(route: Route, node: string | null): Fault | undefined {
+		const keys = [scopeKey({route, node: node ?? undefined}), scopeKey({node: node ?? undefined}), scopeKey({route}), scopeKey()];
+		const key = keys.find(candidate => faults.has(candidate));
+		const fault = key === undefined ? undefined : faults.get(key);
+		const left = fault === undefined ? undefined : remaining.get(fault);
+		if (key !== undefined && left !== undefined) {
+			if (left <= 1) {
+				faults.delete(key);
+			} else {
+				remaining.set(fault!, left - 1);
+			}
+		}
+
+		return fault;
+	}
+
+	function authenticate(request: http.IncomingMessage): string | null {
+		const header = request.headers.authorization ?? '';
+		const bearer = /^Bearer (.+)$/.exec(header)?.[1];
+		if (bearer !== undefined) {
+			return tokens[bearer] ?? null;
+		}
+
+		const socket = request.socket as tls.TLSSocket;
+		if (socket.authorized) {
+			const subject = socket.getPeerCertificate().subject as unknown as Record<string, string> | undefined;
+			return subject?.['CN'] ?? null;
+		}
+
+		return null;
+	}
+
+	function normalBody(route: Route, node: FakeNode | undefined): {type: string; body: string | Buffer} {
+		if (route === 'list') {
+			return {type: 'application/json', body: JSON.stringify({kind: 'NodeList', apiVersion: 'v1', metadata: {resourceVersion: '1'}, items: [...nodes.values()].map(nodeObject)})};
+		}
+
+		if (route === 'node') {
+			return {type: 'application/json', body: JSON.stringify(nodeObject(node!))};
+		}
+
+		const count = (metricsCount.get(node!.name) ?? 0) + 1;
+		metricsCount.set(node!.name, count);
+		return {type: 'text/plain; version=0.0.4; charset=utf-8', body: (node!.metrics ?? defaultMetrics)(count)};
+	}
+
+	function send(request: http.IncomingMessage, response: http.ServerResponse, status: number, type: string, body: string | Buffer): boolean {
+		const gzip = options.gzip !== false && status === 200 && type.startsWith('text/plain') && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+		const payload = gzip ? zlib.gzipSync(body) : Buffer.from(body);
+		response.writeHead(status, {'Content-Type': type, 'Content-Length': payload.length, ...(gzip ? {'Content-Encoding': 'gzip'} : {})});
+		response.end(payload);
+		return gzip;
+	}
+
+	function answer(request: http.IncomingMessage, response: http.ServerResponse, user: string | null, fault: Fault | undefined, parsed: NonNullable<Parsed>): {status: number; gzipped: boolean} {
+		const node = parsed.node === null ? undefined : nodes.get(parsed.node);
+		if (user === null) {
+			const status = defaultStatus(401, parsed.route, parsed.node, user);
+			send(request, response, 401, 'application/json', statusBody(401, status.reason, status.message));
+			return {status: 401, gzipped: false};
+		}
+
+		if (fault?.type === 'status') {
+			const status = defaultStatus(fault.code, parsed.route, parsed.node, user);
+			send(request, response, fault.code, 'application/json', statusBody(fault.code, fault.reason ?? status.reason, fault.message ?? status.message, status.details));
+			return {status: fault.code, gzipped: false};
+		}
+
+		if (parsed.node !== null && node === undefined) {
+			const status = defaultStatus(404, parsed.route, parsed.node, user);
+			send(request, response, 404, 'application/json', statusBody(404, status.reason, status.message, status.details));
+			return {status: 404, gzipped: false};
+		}
+
+		const normal = normalBody(parsed.route, node);
+		switch (fault?.type) {
+			case 'html': {
+				send(request, response, 200, 'text/html; charset=utf-8', '<!DOCTYPE html><html><head><title>Sign in to Example Corp</title></head><body>Please sign in</body></html>');
+				return {status: 200, gzipped: false};
+			}
+
+			case 'empty': {
+				return {status: 200, gzipped: send(request, response, 200, normal.type, '')};
+			}
+
+			case 'binary': {
+				return {status: 200, gzipped: send(request, response, 200, normal.type, Buffer.from([0x00, 0xff, 0xfe, 0x1f, 0x8b, 0x08, 0x00, 0x80, 0x81]))};
+			}
+
+			case 'truncated': {
+				const full = Buffer.from(normal.body);
+				return {status: 200, gzipped: send(request, response, 200, normal.type, full.subarray(0, Math.floor(full.length / 2)))};
+			}
+
+			case 'close-mid-body': {
+				const full = Buffer.from(normal.body);
+				response.writeHead(200, {'Content-Type': normal.type, 'Content-Length': full.length});
+				response.write(full.subarray(0, Math.floor(full.length / 2)), () => request.socket.destroy());
+				return {status: 200, gzipped: false};
+			}
+
+			default: {
+				return {status: 200, gzipped: send(request, response, 200, normal.type, normal.body)};
+			}
+		}
+	}
+
+	function handle(request: http.IncomingMessage, response: http.ServerResponse, fault: Fault | undefined, parsed: NonNullable<Parsed>): void {
+		if (fault?.type === 'delay') {
+			const timer = setTimeout(() => {
+				timers.delete(timer);
+				if (!response.destroyed) {
+					handle(request, response, fault.then, parsed);
+				}
+			}, fault.ms);
+			timers.add(timer);
+			return;
+		}
+
+		if (fault?.type === 'destroy-socket') {
+			request.socket.destroy();
+			return;
+		}
+
+		const user = authenticate(request);
+		const result = answer(request, response, user, fault, parsed);
+		requests.push({method: request.method ?? 'GET', path: request.url ?? '', headers: request.headers, user, ...result});
+	}
+
+	const server = https.createServer(
+		{
+			cert: options.cert ?? testTls.serverCert,
+			key: options.key ?? testTls.serverKey,
+			ca: testTls.caCert,
+			// Like kube-apiserver: ask for a client cert, accept the connection either way, authenticate per request.
+			requestCert: true,
+			rejectUnauthorized: false,
+		},
+		(request, response) => {
+			inFlight++;
+			maxInFlight = Math.max(maxInFlight, inFlight);
+			response.on('close', () => inFlight--);
+			const waiting = waiters;
+			waiters = [];
+			for (const resolve of waiting) {
+				resolve(request.url ?? '');
+			}
+
+			const url = new URL(request.url ?? '/', 'https://fake');
+			const parsed = parsePath(url.pathname);
+			if (parsed === null) {
+				response.writeHead(404, {'Content-Type': 'text/plain'});
+				response.end('404 page not found\n');
+				return;
+			}
+
+			handle(request, response, faultFor(parsed.route, parsed.node), parsed);
+		},
+	);
+	server.on('secureConnection', socket => {
+		connections++;
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as net.AddressInfo).port;
+
+	return {
+		url: `https://127.0.0.1:${port}`,
+		port,
+		setFault(fault, scope, times) {
+			if (fault === null) {
+				faults.delete(scopeKey(scope));
+			} else {
+				faults.set(scopeKey(scope), fault);
+				if (times !== undefined) {
+					remaining.set(fault, times);
+				}
+			}
+		},
+		clearFaults() {
+			faults.clear();
+		},
+		forbidListing(forbidden) {
+			if (forbidden) {
+				faults.set(scopeKey({route: 'list'}), {type: 'status', code: 403});
+			} else {
+				faults.delete(scopeKey({route: 'list'}));
+			}
+		},
+		setMetrics(node, metrics) {
+			const entry = nodes.get(node);
+			if (entry) {
+				entry.metrics = metrics;
+			}
+		},
+		requests,
+		get maxInFlight() {
+			return maxInFlight;
+		},
+		get connections() {
+			return connections;
+		},
+		async nextRequest() {
+			return new Promise(resolve => waiters.push(resolve));
+		},
+		async close() {
+			for (const timer of timers) {
+				clearTimeout(timer);
+			}
+
+			for (const socket of sockets) {
+				socket.destroy();
+			}
+
+			const closed = new Promise<void>(resolve => server.close(() => resolve()));
+			server.closeAllConnections();
+			await closed;
+		},
+	};
+}
