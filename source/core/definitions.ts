@@ -1,0 +1,69 @@
+// The one definition of every figure pleg-top shows, and of every key it reads.
+// Pure data: the help screen (ui/help-screen.tsx), `--help` and the README all render these,
+// so a formula is written once. The numbers quoted here are the ones the code uses:
+// ui/gauge-scale.ts for the gauge bands, metrics code for the rest.
+
+export type Definition = {
+	/** Stable id, e.g. "last-seen-age". */
+	id: string;
+	/** The label shown on screen. */
+	label: string;
+	/** How it is computed, in one sentence with its units. */
+	formula: string;
+};
+
+export type KeyBinding = {
+	/** As typed, e.g. "q" or "Ctrl-C". */
+	keys: string[];
+	action: string;
+	/** One word for the status row's key hints. */
+	hint: string;
+	/** Only the demo source reacts to it. */
+	demoOnly: boolean;
+};
+
+export const definitions: readonly Definition[] = [
+	{id: 'last-seen-age', label: 'Last seen age', formula: 'now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution)'},
+	{id: 'never-succeeded', label: 'No successful relist yet', formula: 'the gauge is 0: no relist has succeeded since the kubelet started'},
+	{id: 'clock-skew', label: 'Node clock ahead', formula: 'the gauge is in the future of the local clock; the age shows 0, never negative'},
+	{id: 'count-unchanged', label: 'Count unchanged for', formula: 'no gauge (kubelet < 1.18): seconds since the relist count last changed'},
+	{id: 'verdict', label: 'Verdict', formula: "the kubelet's Healthy() rule, age > threshold (strictly) is unhealthy; in its own words"},
+	{id: 'gauge-bands', label: 'Gauge bands', formula: '✓ ok ≤ min(5 × period, threshold / 2) (5 s: period + relist time + 1 s truncation + check cadence; 300 s evented), ! warn above, ✗ unhealthy when age > threshold'},
+	{id: 'gauge-scale', label: 'Gauge scale', formula: 'log scale from 0.5 s to 2 × threshold; ticks at the relist period and the threshold'},
+	{id: 'window-mean', label: 'Mean (window)', formula: 'Δ_sum / Δ_count of kubelet_pleg_relist_duration_seconds over --window'},
+	{id: 'quantiles', label: 'p50 / p90 / p99', formula: 'histogram_quantile on bucket deltas over the window; "≥ 10 s" if the rank is in +Inf'},
+	{id: 'relists-in-window', label: 'Relists in window', formula: 'Δ_count over the window (failed relists count too)'},
+	{id: 'no-relist', label: 'No relist completed', formula: 'Δ_count = 0 in the window: there is no mean, so none is shown (never "0 ms")'},
+	{id: 'rate', label: 'Rate', formula: 'Δ_count / Δt, relists per second (≈ 1 / (period + relist time) when healthy)'},
+	{id: 'interval-mean', label: 'Interval mean', formula: 'Δ_sum / Δ_count of kubelet_pleg_relist_interval_seconds over the window'},
+	{id: 'lifetime-mean', label: 'Lifetime mean', formula: 'sum / count since kubelet start (days of fast relists hide a recent stall)'},
+	{id: 'discard-events', label: 'Discard events', formula: 'kubelet_pleg_discard_events total (+ new in window): events lost to a full channel'},
+	{id: 'threshold-period', label: 'threshold / period', formula: 'relist threshold / relist period from the kubelet source: ×180 (×2 evented)'},
+	{id: 'threshold-mean', label: 'threshold / mean', formula: 'relist threshold / window mean: how many mean relists fit before NotReady'},
+	{id: 'evented', label: 'Evented PLEG', formula: 'gate on: relist every 300 s, unhealthy after 10 min, last seen = health-check time'},
+	{id: 'baseline', label: 'Baseline (b)', formula: 'the window at the mark vs Δ since the mark; ×N = since-mark mean / baseline mean'},
+	{id: 'stale', label: 'STALE', formula: 'the last scrape failed: figures are from the last good one, whose age and time are shown'},
+];
+
+export const keyBindings: readonly KeyBinding[] = [
+	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
+	{keys: ['?'], action: 'this help', hint: 'help', demoOnly: false},
+	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
+	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
+	{keys: ['a'], action: 'relist anatomy', hint: 'anatomy', demoOnly: false},
+	{keys: ['c'], action: 'demo: container churn', hint: 'churn', demoOnly: true},
+	{keys: ['s'], action: 'demo: stall the relist', hint: 'stall', demoOnly: true},
+	{keys: ['r'], action: 'demo: recover', hint: 'recover', demoOnly: true},
+	{keys: ['k'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
+	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
+];
+
+/** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */
+export function definition(id: string): Definition {
+	const found = definitions.find(d => d.id === id);
+	if (!found) {
+		throw new Error(`no definition "${id}"`);
+	}
+
+	return found;
+}

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import React from 'react';
+import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../../source/core/types.js';
+import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
+import {lastSeenAt, makeFigures, okStatus, readyNode, testNow, windowFigures} from '../helpers/figures.js';
+import {cells, frameOf} from '../helpers/ui-frame.js';
+
+process.env.TZ = 'UTC';
+
+const history: HistoryPoint[] = Array.from({length: 60}, (_, index) => ({
+	at: testNow - (60 - index) * 1000,
+	windowMeanSeconds: 0.0042,
+	lastSeenAgeSeconds: 1,
+	event: index === 20 ? 'mark' : null,
+}));
+
+const withBaseline: Figures = makeFigures({
+	baseline: {
+		markedAt: testNow - 40_000,
+		atMark: windowFigures(),
+		sinceMark: windowFigures({spanSeconds: 40, count: 40, meanSeconds: 0.0265}),
+		meanRatio: 0.0265 / 0.0042,
+	},
+});
+
+const unhealthyMessage = 'PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s';
+const unhealthy: Figures = makeFigures({
+	lastSeen: lastSeenAt(181),
+	verdict: {healthy: false, message: unhealthyMessage, basis: 'last-seen'},
+	window: windowFigures({count: 0, meanSeconds: null, p50: null, p90: null, p99: null, ratePerSecond: 0, intervalMeanSeconds: null}),
+	thresholdToMeanRatio: null,
+});
+const notReady: NodeInfo = readyNode({
+	ready: {status: 'False', reason: 'KubeletNotReady', message: unhealthyMessage, since: testNow - 1000},
+});
+const failing: FeedStatus = okStatus({
+	failure: {
+		kind: 'network',
+		summary: 'cannot reach the API server at https://10.0.0.1:6443 (ECONNREFUSED)',
+		details: ['GET https://10.0.0.1:6443/api/v1/nodes/demo-node/proxy/metrics', 'check: kubectl cluster-info'],
+	},
+	failingSince: testNow - 12_000,
+	lastGoodAt: testNow - 12_000,
+	consecutiveFailures: 12,
+});
+
+function dashboard(width: number, height: number, props: Partial<DashboardProps> = {}): string[] {
+	const frame = frameOf(
+		<Dashboard
+			figures={withBaseline}
+			status={okStatus()}
+			history={history}
+			node={readyNode()}
+			sourceLabel="demo node"
+			intervalSeconds={1}
+			now={testNow}
+			width={width}
+			height={height}
+			showHelp={false}
+			{...props}
+		/>,
+		width,
+	);
+	return frame.split('\n');
+}
+
+/** The layout promises: fits the terminal, verdict and age visible, no number cut. */
+function assertScreen(rows: string[], width: number, height: number, verdict: string, age: string): void {
+	assert.ok(rows.length <= height, `${rows.length} rows > ${height}`);
+	for (const row of rows) {
+		assert.ok(cells(row) <= width, `row wider than ${width}: "${row}"`);
+	}
+
+	const text = rows.join('\n');
+	assert.ok(text.includes(verdict), `verdict missing at ${width}×${height}`);
+	assert.ok(text.includes(age), `age missing at ${width}×${height}`);
+	// Every "4.2" on screen is the whole "4.2 ms" (the window mean), never a cut "4.2 m" or "4.".
+	assert.equal(text.split('4.2').length, text.split('4.2 ms').length, 'a figure was cut');
+	// The views' own cuts are " …" after a whole word; ink's truncation (the safety net) would end "…" mid-word.
+	for (const row of rows) {
+		assert.doesNotMatch(row, /[^ ]…$/, `row truncated by the terminal: "${row}"`);
+	}
+}
+
+const sizes: Array<[number, number]> = [
+	[80, 24],
+	[100, 30],
+	[60, 30],
+	[120, 15],
+	[40, 12],
+];
+
+describe('Dashboard at fixed sizes', () => {
+	for (const [width, height] of sizes) {
+		test(`${width}×${height}, healthy: fits, verdict and age visible, no figure cut`, () => {
+			assertScreen(dashboard(width, height), width, height, '✓ PLEG is healthy', 'last seen 1 s');
+		});
+
+		test(`${width}×${height}, unhealthy and failing: STALE, the failure, the kubelet's words`, () => {
+			const rows = dashboard(width, height, {figures: unhealthy, node: notReady, status: failing});
+			assertScreen(rows, width, height, '✗ PLEG is not healthy', '3 minutes 1 second');
+			assert.ok(rows.some(row => row.startsWith('STALE')), 'STALE banner missing');
+			assert.ok(rows.some(row => row.startsWith('✗ cannot reach the API server')), 'failure summary missing');
+		});
+	}
+
+	test('100 wide: the kubelet source pane sits beside the figures', () => {
+		const rows = dashboard(100, 30);
+		const row = rows.find(line => line.startsWith('relist duration'));
+		assert.ok(row?.includes('kubelet source · v1.28.0'), `not beside: "${row}"`);
+		assert.ok(rows.some(line => line.startsWith('mean 4.2 ms · p50 3.8 ms · p90 7.2 ms · p99 9.3 ms')));
+		assert.ok(rows.some(line => line.endsWith('relist period 1s · pkg/kubelet/kubelet.go:178')));
+	});
+
+	test('60 wide: the kubelet source pane goes below the figures', () => {
+		const rows = dashboard(60, 30);
+		const statsRow = rows.findIndex(line => line.startsWith('lifetime mean 38.0 ms'));
+		const paneRow = rows.findIndex(line => line === 'kubelet source · v1.28.0');
+		assert.ok(statsRow >= 0 && paneRow > statsRow, `stats row ${statsRow}, pane row ${paneRow}`);
+	});
+
+	test('100×40 shows everything: figures, kubelet source, baseline, history', () => {
+		const text = dashboard(100, 40).join('\n');
+		for (const part of ['kubelet source', 'baseline · ×6.3 since mark', 'history · last 59 s', 'every 1s  last scrape 320 ms']) {
+			assert.ok(text.includes(part), `missing ${part}`);
+		}
+	});
+
+	test('as the height shrinks, history goes first, then the baseline, then the kubelet source pane', () => {
+		const has = (height: number) => {
+			const text = dashboard(100, height).join('\n');
+			return ['history ·', 'baseline ·', 'kubelet source'].map(part => text.includes(part));
+		};
+
+		// Rows: header 1, verdict + Ready 2, gauge 3, stats beside the source pane max(7, 12) = 12, baseline 7,
+		// history 4, status 1 = 30.
+		assert.deepEqual(has(30), [true, true, true]);
+		assert.deepEqual(has(29), [false, true, true]);
+		// Without history 26 rows; without the baseline too 19.
+		assert.deepEqual(has(25), [false, false, true]);
+		assert.deepEqual(has(19), [false, false, true]);
+		// 18 rows: the stats alone (6 rows at full width) → 13.
+		assert.deepEqual(has(18), [false, false, false]);
+	});
+
+	test('header: tool, node, kubelet version, source, clock', () => {
+		assert.equal(
+			dashboard(100, 30)[0],
+			`pleg-top · demo-node · kubelet v1.28.0 · demo node${' '.repeat(42)}14:02:22`,
+		);
+	});
+});
+
+describe('Dashboard small and special screens', () => {
+	test('below 40 columns: the compact line', () => {
+		// "✓ demo-node last seen 1 s" 25 + " · mean 4.2 ms" 14 = 39 columns.
+		assert.deepEqual(dashboard(39, 12), ['✓ demo-node last seen 1 s · mean 4.2 ms']);
+		assert.deepEqual(dashboard(30, 12), ['✓ demo-node last seen 1 s']);
+	});
+
+	test('too short for the gauge: the compact line, verdict and age first', () => {
+		assert.deepEqual(dashboard(80, 5), ['✓ demo-node last seen 1 s · mean 4.2 ms · p99 9.3 ms']);
+	});
+
+	test('before the first scrape: connecting to the source', () => {
+		const rows = dashboard(80, 24, {figures: null, history: [], node: null, status: okStatus({lastGoodAt: null, lastLatencyMs: null})});
+		assert.equal(rows[1], 'connecting to demo node …');
+	});
+
+	test('? shows the help screen within the terminal', () => {
+		const rows = dashboard(100, 30, {showHelp: true});
+		assert.ok(rows.length <= 30);
+		assert.equal(rows[1], 'pleg-top — what each figure means (? or Esc closes)');
+		assert.ok(rows.includes('Last seen age: now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution)'));
+	});
+
+	test('demo: the scenario in the header and the demo keys in the hints when they fit', () => {
+		const rows = dashboard(120, 30, {demoScenario: 'stall'});
+		assert.match(rows[0]!, /^pleg-top · demo-node · kubelet v1\.28\.0 · demo: stall · demo node/);
+		assert.match(rows.at(-1)!, /a anatomy {2}c churn {2}s stall/);
+	});
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import React from 'react';
+import {LastSeenGauge} from '../../source/ui/last-seen-gauge.js';
+import {lastSeenAt, makeFigures} from '../helpers/figures.js';
+import {frameOf} from '../helpers/ui-frame.js';
+
+const {constants} = makeFigures(); // v1.28.0: period 1 s, threshold 180 s
+const width = 60;
+
+// Scale: ln(age / 0.5) / ln(360 / 0.5), times 60 cells, rounded; ln(720) = 6.5793.
+// Ticks: 1 s → ln 2 / ln 720 × 60 = 6.32 → 6 cells → mark on cell 5; 180 s → 0.8946 × 60 = 53.68 → 54 → cell 53.
+const ticks = `${' '.repeat(5)}╵1s${' '.repeat(45)}╵3m`;
+const bar = (filled: number) => '█'.repeat(filled) + '░'.repeat(width - filled);
+
+function gauge(lastSeen = lastSeenAt(1), stale = false): string {
+	return frameOf(<LastSeenGauge lastSeen={lastSeen} constants={constants} width={width} stale={stale} />, width);
+}
+
+describe('LastSeenGauge at known ages', () => {
+	test('0 s: empty bar, ok', () => {
+		assert.equal(gauge(lastSeenAt(0)), ['✓ last seen 0 s ago · ok ≤ 5s', bar(0), ticks].join('\n'));
+	});
+
+	test('2 s: ln 4 / ln 720 × 60 = 12.64 → 13 cells, ok', () => {
+		assert.equal(gauge(lastSeenAt(2)), ['✓ last seen 2 s ago · ok ≤ 5s', bar(13), ticks].join('\n'));
+	});
+
+	test('45 s: ln 90 / ln 720 × 60 = 41.04 → 41 cells, warn (> 5 s)', () => {
+		assert.equal(gauge(lastSeenAt(45)), ['! last seen 45 s ago · warn > 5s', bar(41), ticks].join('\n'));
+	});
+
+	test('181 s: past the 3-minute threshold, ln 362 / ln 720 × 60 = 53.73 → 54 cells, unhealthy, age in words', () => {
+		assert.equal(
+			gauge(lastSeenAt(181)),
+			['✗ last seen 3 minutes 1 second ago · unhealthy > 3m', bar(54), ticks].join('\n'),
+		);
+	});
+});
+
+describe('LastSeenGauge special readings', () => {
+	test('gauge 0: no successful relist yet, empty bar', () => {
+		const frame = gauge({gaugeSeconds: 0, ageSeconds: null, skewSeconds: null, neverSucceeded: true, countUnchangedSeconds: null});
+		assert.equal(frame.split('\n')[0], '✗ no successful relist yet · last_seen gauge = 0');
+		assert.equal(frame.split('\n')[1], bar(0));
+	});
+
+	test('node clock ahead: bar at 0 and the skew in words, never a negative age', () => {
+		const frame = gauge(lastSeenAt(0, {skewSeconds: 3}));
+		assert.equal(frame.split('\n')[0], '✓ last seen 0 s ago · node clock ahead by 3 s · ok ≤ 5s');
+		assert.equal(frame.split('\n')[1], bar(0));
+		assert.doesNotMatch(frame, /-\d/);
+	});
+
+	test('gauge absent: "count unchanged" fallback, labelled as such', () => {
+		const frame = gauge({gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12});
+		// 12 s: ln 24 / ln 720 × 60 = 28.98 → 29 cells; 12 s > 5 s → warn.
+		assert.equal(frame.split('\n')[0], '! count unchanged for 12 s · no gauge before 1.18');
+		assert.equal(frame.split('\n')[1], bar(29));
+		// Wider, the band follows: 26 + 3 + 20 + 3 + 10 = 62 columns.
+		const wide = frameOf(
+			<LastSeenGauge
+				lastSeen={{gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12}}
+				constants={constants}
+				width={62}
+			/>,
+			62,
+		);
+		assert.equal(wide.split('\n')[0], '! count unchanged for 12 s · no gauge before 1.18 · warn > 5s');
+	});
+
+	test('stale figures say STALE next to the age', () => {
+		assert.equal(gauge(lastSeenAt(2), true).split('\n')[0], '✓ last seen 2 s ago · STALE · ok ≤ 5s');
+	});
+
+	test('a narrow pane keeps the symbol and the age, dropping the band words whole', () => {
+		const frame = frameOf(<LastSeenGauge lastSeen={lastSeenAt(181)} constants={constants} width={40} />, 40);
+		assert.equal(frame.split('\n')[0], '✗ last seen 3 minutes 1 second ago');
+	});
+});
