@@ -1,0 +1,60 @@
+// The live screen: the feed hook in, the dashboard out, keys in between.
+import {useApp, useInput} from 'ink';
+import React, {useState} from 'react';
+import {figuresAt, historyPoints} from './core/metrics/feed.js';
+import type {MetricsSource} from './core/types.js';
+import type {DemoControls} from './core/sources/demo.js';
+import {Dashboard} from './ui/dashboard.js';
+import {usePlegFeed} from './use-pleg-feed.js';
+import {useTerminalSize} from './use-terminal-size.js';
+
+export type AppProps = {
+	source: MetricsSource;
+	intervalMs: number;
+	windowSeconds: number;
+	/** Present with --demo: keys that steer the simulated kubelet. */
+	demo?: DemoControls;
+	now?: () => number;
+};
+
+/** Demo keys: each maps to one simulator control. */
+function steerDemo(input: string, demo: DemoControls): void {
+	if (input === 'c') demo.churn(demo.scenario !== 'churn');
+	else if (input === 's') demo.stall();
+	else if (input === 'r') demo.recover();
+	else if (input === 'k') demo.restart();
+	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
+}
+
+export default function App({source, intervalMs, windowSeconds, demo, now}: AppProps) {
+	const {exit} = useApp();
+	const feed = usePlegFeed({source, intervalMs, windowSeconds, now});
+	const {columns, rows} = useTerminalSize();
+	const [showHelp, setShowHelp] = useState(false);
+
+	useInput((input, key) => {
+		if (input === 'q') exit();
+		else if (input === 'p') feed.togglePause();
+		else if (input === 'b') feed.mark();
+		else if (input === '?') setShowHelp((shown) => !shown);
+		else if (key.escape) setShowHelp(false);
+		else if (demo) steerDemo(input, demo);
+	});
+
+	return (
+		<Dashboard
+			figures={figuresAt(feed.state, feed.now)}
+			status={feed.state.status}
+			history={historyPoints(feed.state)}
+			node={feed.state.node}
+			sourceLabel={source.label}
+			intervalSeconds={intervalMs / 1000}
+			now={feed.now}
+			// One row short of the terminal: a frame as tall as the terminal makes ink clear and redraw the whole screen each time.
+			width={columns}
+			height={Math.max(1, rows - 1)}
+			showHelp={showHelp}
+			demoScenario={demo?.scenario}
+		/>
+	);
+}

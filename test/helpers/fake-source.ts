@@ -1,0 +1,55 @@
+// A MetricsSource whose answers the test hands out one by one, counting calls and aborts.
+import type {MetricsSource, NodeInfo} from '../../source/core/types.js';
+
+type Pending = {resolve(text: string): void; reject(error: unknown): void; signal: AbortSignal};
+
+export class ScriptedSource implements MetricsSource {
+	readonly label = 'scripted test source';
+	readonly node = 'node-a';
+	calls = 0;
+	aborts = 0;
+	inFlight = 0;
+	maxInFlight = 0;
+	nodeCalls = 0;
+	readonly pending: Pending[] = [];
+
+	async fetchMetrics(signal: AbortSignal): Promise<string> {
+		this.calls++;
+		this.inFlight++;
+		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		try {
+			return await new Promise<string>((resolve, reject) => {
+				this.pending.push({resolve, reject, signal});
+				signal.addEventListener('abort', () => {
+					this.aborts++;
+					reject(new Error('aborted'));
+				});
+			});
+		} finally {
+			this.inFlight--;
+		}
+	}
+
+	async fetchNode(): Promise<NodeInfo> {
+		this.nodeCalls++;
+		return {name: this.node, kubeletVersion: 'v1.21.2', ready: null};
+	}
+
+	/** Answer the oldest open request. */
+	answer(text: string): void {
+		const next = this.pending.shift();
+		if (!next) throw new Error('no request is waiting');
+		next.resolve(text);
+	}
+
+	fail(error: unknown): void {
+		const next = this.pending.shift();
+		if (!next) throw new Error('no request is waiting');
+		next.reject(error);
+	}
+}
+
+/** Let resolved promises run their continuations (the poller awaits between steps). */
+export async function flush(): Promise<void> {
+	for (let i = 0; i < 10; i++) await Promise.resolve();
+}
