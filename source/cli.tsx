@@ -106,6 +106,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 
 	if (!options.color) process.env['FORCE_COLOR'] = '0';
 
+	if (!options.node && !options.demo && !options.replay) {
+		process.stderr.write('pleg-top: the cluster overview (no --node) is not built yet: give --node NODE (kubectl get nodes lists them), or --demo\n');
+		return 2;
+	}
+
 	let choice;
 	try {
 		choice = createSource(options, env);

@@ -22,6 +22,29 @@ export type Options = {
 	color: boolean;
 	help: boolean;
 	version: boolean;
+	/** --record FILE: append one JSON line per scrape. */
+	record: string | undefined;
+	/** --replay FILE: show a recording instead of a live node. */
+	replay: string | undefined;
+	/** --speed N: replay speed (recorded seconds per real second). */
+	replaySpeed: number;
+	/** --summary FILE: the write-down as Markdown, on quit. */
+	summary: string | undefined;
+	/** --plot FILE.svg: the history as an SVG plot, on quit (or from --replay). */
+	plot: string | undefined;
+	/** --kubelet-url https://HOST:10250: scrape a kubelet directly (needs get nodes/metrics). */
+	kubeletUrl: string | undefined;
+	/** --prometheus URL: read the figures from a Prometheus-compatible query API. */
+	prometheus: string | undefined;
+	/** Bearer token file for --kubelet-url / --prometheus. */
+	tokenFile: string | undefined;
+	/** CA bundle for --kubelet-url / --prometheus. */
+	kubeletCa: string | undefined;
+	insecureSkipTlsVerify: boolean;
+	/** Overview: at most this many node requests at once. */
+	maxInflight: number;
+	/** Overview: at most this many requests per second in total. */
+	maxRps: number;
 };
 
 export class UsageError extends Error {
@@ -63,7 +86,44 @@ const flagSpec = {
 	'no-color': {type: 'boolean', default: false},
 	help: {type: 'boolean', short: 'h', default: false},
 	version: {type: 'boolean', short: 'V', default: false},
+	record: {type: 'string'},
+	replay: {type: 'string'},
+	speed: {type: 'string', default: '1'},
+	summary: {type: 'string'},
+	plot: {type: 'string'},
+	'kubelet-url': {type: 'string'},
+	prometheus: {type: 'string'},
+	'token-file': {type: 'string'},
+	'kubelet-ca': {type: 'string'},
+	'insecure-skip-tls-verify': {type: 'boolean', default: false},
+	'max-inflight': {type: 'string', default: '8'},
+	'max-rps': {type: 'string', default: '20'},
 } as const;
+
+function positiveNumber(flag: string, text: string, max: number): number {
+	const value = Number(text);
+	if (!Number.isFinite(value) || value <= 0 || value > max) {
+		throw new UsageError(`--${flag} must be a number above 0 and at most ${max}, not "${text}"`);
+	}
+
+	return value;
+}
+
+function httpsUrl(flag: string, text: string | undefined): string | undefined {
+	if (text === undefined) return undefined;
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		throw new UsageError(`--${flag} must be a URL such as https://10.0.0.5:10250, not "${text}"`);
+	}
+
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new UsageError(`--${flag} must start with https:// (or http://), not "${url.protocol}"`);
+	}
+
+	return text;
+}
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Options {
 	let values;
@@ -93,18 +153,28 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Optio
 		throw new UsageError(`--window (${values.window}) must span at least two scrapes (2 × --interval ${values.interval})`);
 	}
 
-	const demoSpeed = Number(values['demo-speed']);
-	if (!Number.isFinite(demoSpeed) || demoSpeed <= 0 || demoSpeed > 3600) {
-		throw new UsageError(`--demo-speed must be a number between 0 and 3600, not "${values['demo-speed']}"`);
+	const demoSpeed = positiveNumber('demo-speed', values['demo-speed'], 3600);
+	const replaySpeed = positiveNumber('speed', values.speed, 3600);
+	const maxInflight = positiveNumber('max-inflight', values['max-inflight'], 1000);
+	const maxRps = positiveNumber('max-rps', values['max-rps'], 10_000);
+	const kubeletUrl = httpsUrl('kubelet-url', values['kubelet-url']);
+	const prometheus = httpsUrl('prometheus', values.prometheus);
+
+	const backends = [values.demo && '--demo', values.replay !== undefined && '--replay', kubeletUrl && '--kubelet-url', prometheus && '--prometheus'].filter(Boolean);
+	if (backends.length > 1) {
+		throw new UsageError(`${backends.join(' and ')} each choose where the metrics come from: give one`);
 	}
 
-	if (values.demo && (values.kubeconfig !== undefined || values.context !== undefined)) {
-		throw new UsageError('--demo reads no kubeconfig: drop --kubeconfig/--context, or drop --demo');
+	if ((values.demo || values.replay !== undefined) && (values.kubeconfig !== undefined || values.context !== undefined)) {
+		throw new UsageError(`${values.demo ? '--demo' : '--replay'} reads no kubeconfig: drop --kubeconfig/--context`);
 	}
 
-	const wantsRun = !values.help && !values.version;
-	if (wantsRun && !values.demo && !values.node) {
-		throw new UsageError('say which node to watch: --node NODE (kubectl get nodes lists them), or --demo');
+	if (values.replay !== undefined && values.record !== undefined) {
+		throw new UsageError('--replay shows a recording; --record makes one: give one of them');
+	}
+
+	if (values.plot !== undefined && !values.plot.endsWith('.svg')) {
+		throw new UsageError(`--plot writes SVG: name the file *.svg, not "${values.plot}"`);
 	}
 
 	return {
@@ -122,5 +192,17 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Optio
 		color: !values['no-color'] && !env['NO_COLOR'],
 		help: values.help,
 		version: values.version,
+		record: values.record,
+		replay: values.replay,
+		replaySpeed,
+		summary: values.summary,
+		plot: values.plot,
+		kubeletUrl,
+		prometheus,
+		tokenFile: values['token-file'],
+		kubeletCa: values['kubelet-ca'],
+		insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+		maxInflight: Math.floor(maxInflight),
+		maxRps,
 	};
 }

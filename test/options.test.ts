@@ -30,10 +30,20 @@ describe('parseOptions', () => {
 		assert.equal(options.color, true);
 	});
 
-	test('a node or --demo is required', () => {
-		assert.throws(() => parseOptions([]), /--node NODE/);
+	test('no --node means the cluster overview; --demo and --help need none', () => {
+		assert.equal(parseOptions([]).node, undefined);
 		assert.equal(parseOptions(['--demo']).demo, true);
 		assert.equal(parseOptions(['--help']).help, true);
+	});
+
+	test('one backend at a time, and no kubeconfig for demo or replay', () => {
+		assert.throws(() => parseOptions(['--demo', '--replay', 'x.ndjson']), /--demo and --replay each choose where the metrics come from/);
+		assert.throws(() => parseOptions(['--replay', 'x.ndjson', '--context', 'prod']), /--replay reads no kubeconfig/);
+		assert.throws(() => parseOptions(['--node', 'n', '--kubelet-url', 'ftp://h']), /must start with https:\/\//);
+		assert.throws(() => parseOptions(['--node', 'n', '--plot', 'out.png']), /--plot writes SVG/);
+		assert.throws(() => parseOptions(['--max-inflight', '0']), /--max-inflight must be a number above 0/);
+		const direct = parseOptions(['--node', 'n', '--kubelet-url', 'https://10.0.0.5:10250', '--token-file', 't', '--kubelet-ca', 'ca.crt']);
+		assert.deepEqual([direct.kubeletUrl, direct.tokenFile, direct.kubeletCa, direct.maxInflight, direct.maxRps], ['https://10.0.0.5:10250', 't', 'ca.crt', 8, 20]);
 	});
 
 	test('-o json, --once, --window and --interval', () => {
