@@ -28,11 +28,13 @@ export function warnAfterSeconds(constants: KubeletConstants): number {
  * before the verdict does.
  */
 export function gaugeBand(ageSeconds: number, constants: KubeletConstants): GaugeBand {
-	if (Math.floor(ageSeconds) > constants.threshold.seconds) {
+	// Whole seconds, as the age is shown: "5 s ago" must not read "warn > 5s".
+	const shown = Math.floor(ageSeconds);
+	if (shown > constants.threshold.seconds) {
 		return 'unhealthy';
 	}
 
-	return ageSeconds > warnAfterSeconds(constants) ? 'warn' : 'ok';
+	return shown > warnAfterSeconds(constants) ? 'warn' : 'ok';
 }
 
 /** Where `seconds` falls on the scale, 0 … 1 (clamped). */

@@ -27,7 +27,9 @@ describe('gauge bands', () => {
 			[0, 'ok'],
 			[2, 'ok'],
 			[5, 'ok'],
-			[5.5, 'warn'],
+			// 5.5 s is shown as "5 s ago": the band follows the shown whole seconds, or the screen would read "5 s ago · warn > 5s".
+			[5.5, 'ok'],
+			[6, 'warn'],
 			[45, 'warn'],
 			[180, 'warn'],
 			// 180.9 s reads as 180 whole seconds: the kubelet's elapsed > 3m0s is not yet true.
