@@ -51,7 +51,7 @@ describe('formatRate, formatRatio, formatCount', () => {
 	test('ratios', () => {
 		assert.equal(formatRatio(180), '×180');
 		assert.equal(formatRatio(2), '×2');
-		assert.equal(formatRatio(180 / 0.0212), '×8491'); // 8490.57 rounded
+		assert.equal(formatRatio(180 / 0.0212), '×8,491'); // 8490.57 rounded
 		assert.equal(formatRatio(2.46), '×2.5');
 		assert.equal(formatRatio(null), '—');
 	});

@@ -139,7 +139,7 @@ describe('textReport', () => {
 				'quantiles       p50 8.3 ms, p90 24.0 ms, p99 47.0 ms',
 				'interval        1.02 s',
 				'discards        2 total, 2 in window',
-				'threshold/mean  ×18000', // 180 s / 10 ms
+				'threshold/mean  ×18,000', // 180 s / 10 ms
 				'',
 			].join('\n'),
 		);

@@ -81,7 +81,7 @@ export function formatRatio(ratio: number | null): string {
 		return missing;
 	}
 
-	return `×${ratio >= 10 ? Math.round(ratio) : Number(ratio.toFixed(1))}`;
+	return `×${ratio >= 10 ? Math.round(ratio).toLocaleString('en-US') : Number(ratio.toFixed(1))}`;
 }
 
 /** A count with thousands separators: "1,671,950". */

@@ -20,7 +20,7 @@ export type ConstantsPaneProps = {
 export function constantsPaneLines({constants, thresholdToPeriodRatio, thresholdToMeanRatio, width}: ConstantsPaneProps): Line[] {
 	const flow = (items: Item[]) => flowItems(items, width, {indent: 2});
 	return [
-		...flow([[seg('kubelet source', 'title')], [seg(constants.row, 'value')]]),
+		...flow([[seg('kubelet source', 'title')], [seg('as of ', 'dim'), seg(constants.row, 'value')]]),
 		...constantLines('relist period', constants.period, width),
 		...constantLines('health threshold', constants.threshold, width),
 		...flow([[seg('Healthy()', 'label')], [seg(constants.healthyLocation ?? 'not read for this version', constants.healthyLocation ? undefined : 'dim')]]),

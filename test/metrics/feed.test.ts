@@ -87,7 +87,7 @@ describe('figuresAt on the v1.21.2 dump', () => {
 		assert.equal(figures.window?.spanSeconds, 60);
 		const mean = (35471.57548711002 - 35470.97548711002) / 60; // ≈ 10 ms
 		assert.equal(figures.window?.meanSeconds, mean);
-		assert.equal(figures.thresholdToMeanRatio, 180 / mean); // ≈ ×18000
+		assert.equal(figures.thresholdToMeanRatio, 180 / mean); // ≈ ×18,000
 		assert.equal(figures.lastSeen.ageSeconds, 0.5); // gauge + 60 s, read 0.5 s later
 		assert.equal(figures.discardEventsTotal, 2);
 		assert.equal(figures.window?.discardEvents, 2);

@@ -24,7 +24,7 @@ describe('ConstantsPane', () => {
 		assert.equal(
 			pane('v1.28.0'),
 			[
-				'kubelet source · v1.28.0',
+				'kubelet source · as of v1.28.0',
 				'relist period 1s',
 				'  pkg/kubelet/kubelet.go:178',
 				'  genericPlegRelistPeriod',
@@ -32,9 +32,9 @@ describe('ConstantsPane', () => {
 				'  pkg/kubelet/kubelet.go:179',
 				'  genericPlegRelistThreshold',
 				'Healthy() · pkg/kubelet/pleg/generic.go:165',
-				// 180 s / 1 s = 180; 180 s / 4.2 ms = 42857.1 → ×42857.
+				// 180 s / 1 s = 180; 180 s / 4.2 ms = 42857.1 → ×42,857.
 				'threshold/period ×180',
-				'threshold/mean ×42857',
+				'threshold/mean ×42,857',
 				"  the lab's finding, live",
 				'evented PLEG off · if on: 5m0s / 10m0s',
 				'  last seen = check time',
@@ -56,7 +56,7 @@ describe('ConstantsPane', () => {
 
 	test('a line not read for this version is said, not invented', () => {
 		const rows = pane('v1.21.2').split('\n');
-		assert.equal(rows[0], 'kubelet source · v1.18.6–v1.24.14');
+		assert.equal(rows[0], 'kubelet source · as of v1.18.6–v1.24.14');
 		assert.deepEqual(rows.slice(1, 3), ['relist period 1s · plegRelistPeriod', '  not read for this version']);
 		assert.equal(rows[4], '  pkg/kubelet/pleg/generic.go:83');
 	});

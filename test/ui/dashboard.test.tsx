@@ -108,7 +108,7 @@ describe('Dashboard at fixed sizes', () => {
 	test('100 wide: the kubelet source pane sits beside the figures', () => {
 		const rows = dashboard(100, 30);
 		const row = rows.find(line => line.startsWith('relist duration'));
-		assert.ok(row?.includes('kubelet source · v1.28.0'), `not beside: "${row}"`);
+		assert.ok(row?.includes('kubelet source · as of v1.28.0'), `not beside: "${row}"`);
 		assert.ok(rows.some(line => line.startsWith('mean 4.2 ms · p50 3.8 ms · p90 7.2 ms · p99 9.3 ms')));
 		assert.ok(rows.some(line => line.endsWith('relist period 1s · pkg/kubelet/kubelet.go:178')));
 	});
@@ -116,7 +116,7 @@ describe('Dashboard at fixed sizes', () => {
 	test('60 wide: the kubelet source pane goes below the figures', () => {
 		const rows = dashboard(60, 30);
 		const statsRow = rows.findIndex(line => line.startsWith('lifetime mean 38.0 ms'));
-		const paneRow = rows.findIndex(line => line === 'kubelet source · v1.28.0');
+		const paneRow = rows.findIndex(line => line === 'kubelet source · as of v1.28.0');
 		assert.ok(statsRow >= 0 && paneRow > statsRow, `stats row ${statsRow}, pane row ${paneRow}`);
 	});
 
