@@ -1,7 +1,7 @@
 // The --once reports: a JSON object with a fixed set of keys (seconds, camelCase; a figure that cannot be
 // computed is null, never 0) and a plain multi-line text using the screen's formatters.
 import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, missing} from './format.js';
-import {formatGoDuration} from './metrics/health.js';
+import {formatGoDuration} from './go-duration.js';
 import type {DeltaFigures, FeedStatus, Figures, Quantile, SourceConstant} from './types.js';
 
 export function jsonReport(figures: Figures): object {

@@ -5,7 +5,7 @@ import {formatRatio} from '../core/format.js';
 import type {KubeletConstants, SourceConstant} from '../core/types.js';
 import {cellWidth, flowItems, seg, wrapWords, type Item, type Line} from './line.js';
 import {Lines} from './line-view.js';
-import {formatGoDuration} from '../core/metrics/health.js';
+import {formatGoDuration} from '../core/go-duration.js';
 import {eventedPeriodSeconds, eventedThresholdSeconds} from '../core/metrics/kubelet-constants.js';
 
 export type ConstantsPaneProps = {

@@ -5,7 +5,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import {createDemoSource} from '../../source/core/sources/demo.js';
 import {formatGoFloat} from '../../source/core/sources/simulated-exposition.js';
 import {RUNTIME_OPERATION_BUCKETS} from '../../source/core/sources/simulated-histogram.js';
-import {formatGoDuration, SimulatedKubelet, type SimulatedKubeletStats} from '../../source/core/sources/simulated-kubelet.js';
+import {SimulatedKubelet, type SimulatedKubeletStats} from '../../source/core/sources/simulated-kubelet.js';
 
 // 2023-11-14T22:13:20Z; any fixed instant works, the simulation only reads this fake clock.
 const t0 = 1_700_000_000_000;
@@ -64,24 +64,6 @@ function criSeconds(stats: SimulatedKubeletStats): number {
 function windowMean(before: SimulatedKubeletStats, after: SimulatedKubeletStats): number {
 	return (after.relistSecondsSum - before.relistSecondsSum) / (after.relists - before.relists);
 }
-
-describe('formatGoDuration (Go time.Duration.String)', () => {
-	test('formats like Go', () => {
-		assert.equal(formatGoDuration(187_000), '3m7s');
-		assert.equal(formatGoDuration(180_500), '3m0.5s');
-		assert.equal(formatGoDuration(180_000), '3m0s');
-		// 2 h + 3 min + 4.005 s = 7 200 000 + 180 000 + 4 005 ms
-		assert.equal(formatGoDuration(7_384_005), '2h3m4.005s');
-		assert.equal(formatGoDuration(3_600_000), '1h0m0s');
-		assert.equal(formatGoDuration(1500), '1.5s');
-		assert.equal(formatGoDuration(250), '250ms');
-		assert.equal(formatGoDuration(1.5), '1.5ms');
-		assert.equal(formatGoDuration(0.001), '1µs');
-		assert.equal(formatGoDuration(0.000_5), '500ns');
-		assert.equal(formatGoDuration(0), '0s');
-		assert.equal(formatGoDuration(-1500), '-1.5s');
-	});
-});
 
 describe('formatGoFloat (expfmt / strconv g -1)', () => {
 	test('uses the exponent form from 1e6 and below 1e-4, like the real dumps', () => {

@@ -2,6 +2,7 @@
 // a relist starts, takes its CRI calls' time, and the next one starts 1 s after it ENDED (wait.Until's sliding
 // period), so start-to-start = 1 s + previous duration. Lazy: every read advances the state from the last read to
 // now() (times `speed`), so it needs no timer. Memory is constant: fixed bucket arrays, one relist in flight.
+import {formatGoDuration} from '../go-duration.js';
 import type {NodeInfo} from '../types.js';
 import {drawRelistPlan, relistOverheadMs, RELIST_OPERATION_TYPES, type RelistOperationType, type RelistPlan, type RuntimeConditions} from './simulated-cri.js';
 import {renderKubeletMetrics, type RunningContainers} from './simulated-exposition.js';
@@ -99,48 +100,6 @@ type RelistInFlight = {
 };
 
 type RuntimeOperationCounters = {duration: FixedHistogram; errors: number};
-
-/**
- * Go's time.Duration.String for a duration in ms (rounded to whole ns): "3m7s", "3m0.5s", "1.5s", "250ms", "0s".
- * The metrics layer has its own formatGoDuration (source/core/metrics/health.ts); fold the two together.
- */
-export function formatGoDuration(ms: number): string {
-	let ns = Math.round(ms * 1e6);
-	const sign = ns < 0 ? '-' : '';
-	ns = Math.abs(ns);
-	if (ns === 0) {
-		return '0s';
-	}
-
-	if (ns < 1e3) {
-		return `${sign}${ns}ns`;
-	}
-
-	if (ns < 1e6) {
-		return `${sign}${fixedPoint(ns, 3)}µs`;
-	}
-
-	if (ns < 1e9) {
-		return `${sign}${fixedPoint(ns, 6)}ms`;
-	}
-
-	const hours = Math.floor(ns / 3.6e12);
-	const minutes = Math.floor((ns % 3.6e12) / 6e10);
-	const seconds = fixedPoint(ns % 6e10, 9);
-	if (hours > 0) {
-		return `${sign}${hours}h${minutes}m${seconds}s`;
-	}
-
-	return minutes > 0 ? `${sign}${minutes}m${seconds}s` : `${sign}${seconds}s`;
-}
-
-/** `value / 10^digits` with the fraction's trailing zeros dropped, as Go's fmtFrac does. */
-function fixedPoint(value: number, digits: number): string {
-	const unit = 10 ** digits;
-	const whole = Math.floor(value / unit);
-	const fraction = String(value % unit).padStart(digits, '0').replace(/0+$/, '');
-	return fraction === '' ? String(whole) : `${whole}.${fraction}`;
-}
 
 export class SimulatedKubelet implements DemoControls {
 	readonly kubeletVersion: string;
@@ -331,7 +290,7 @@ export class SimulatedKubelet implements DemoControls {
 			return {
 				status: 'False',
 				reason: 'KubeletNotReady',
-				message: `PLEG is not healthy: pleg was last seen active ${formatGoDuration(ageMs)} ago; threshold is ${formatGoDuration(relistThresholdMs)}`,
+				message: `PLEG is not healthy: pleg was last seen active ${formatGoDuration(ageMs / 1000)} ago; threshold is ${formatGoDuration(relistThresholdMs / 1000)}`,
 				since: this.#wallMs(this.#lastSuccessMs + relistThresholdMs),
 			};
 		}
