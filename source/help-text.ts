@@ -6,6 +6,7 @@ Usage
   pleg-top --node NODE [options]          live screen (tmux-friendly)
   pleg-top --node NODE --once [-o json]   two scrapes one window apart, a report, an exit code
   pleg-top --demo                         the same screen on an embedded simulated kubelet
+  pleg-top                                every node of the cluster, worst first (the overview)
   kubectl pleg-top --node NODE            as a kubectl plugin (bin kubectl-pleg_top)
 
 Reads GET /api/v1/nodes/NODE/proxy/metrics through the API server (RBAC: get on nodes/proxy,
@@ -25,6 +26,19 @@ Options
   --demo-speed N       simulated seconds per real second in the demo (default 1; 60 shows a stall
                        crossing the 3-minute threshold in 3 s)
   --no-color           no colours (also when NO_COLOR is set); meaning is always in symbols and words
+  --record FILE        append one JSON line per scrape to FILE
+  --replay FILE        show a recording made with --record instead of a live node
+  --speed N            replay speed, recorded seconds per real second (default 1)
+  --summary FILE       on quit, write the session's write-down to FILE as Markdown
+  --plot FILE.svg      on quit (or from --replay), write the history as an SVG plot
+  --kubelet-url URL    scrape a kubelet directly, e.g. https://10.0.0.5:10250 (needs get on nodes/metrics)
+  --prometheus URL     read the figures from a Prometheus-compatible query API
+  --token-file FILE    bearer token file for --kubelet-url / --prometheus
+  --kubelet-ca FILE    CA bundle for --kubelet-url / --prometheus
+  --insecure-skip-tls-verify
+                       do not verify the server certificate of --kubelet-url / --prometheus
+  --max-inflight N     overview (no --node): at most N node requests at once (default 8)
+  --max-rps N          overview: at most N requests per second in total (default 20)
   -h, --help           this help
   -V, --version        the version
 

@@ -125,7 +125,7 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 	const pad = ' '.repeat(Math.min(indent, Math.max(0, width - 1)));
 	const rows: string[] = [];
 	let current = '';
-	const words = text.split(/\s+/).filter(Boolean).map(word => cutWord(word, width - cellWidth(pad)));
+	const words = glueUnits(text.split(/\s+/).filter(Boolean)).map(word => cutWord(word, width - cellWidth(pad)));
 	let index = 0;
 	for (; index < words.length; index++) {
 		const word = words[index]!;
@@ -152,6 +152,21 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 	}
 
 	return rows.map(row => [seg(row, tone)]);
+}
+
+/** A unit word stays on the row of its number: "300 s" never wraps as "300" / "s". */
+function glueUnits(words: string[]): string[] {
+	const glued: string[] = [];
+	for (const word of words) {
+		const previous = glued.at(-1);
+		if (previous !== undefined && /\d$/.test(previous) && /^(?:ns|µs|ms|s|m|h|seconds?|minutes?)[,.;:)]*$/.test(word)) {
+			glued[glued.length - 1] = `${previous} ${word}`;
+		} else {
+			glued.push(word);
+		}
+	}
+
+	return glued;
 }
 
 function cutWord(word: string, width: number): string {

@@ -1,0 +1,153 @@
+// `npm run screenshots`: runs the real CLI (dist/cli.js) in tmux at 100×30, drives it with keys, and writes
+// each captured frame (colours included) to screenshots/NAME.svg. Nothing is drawn by hand: re-run it
+// whenever the screen changes. Scenes wait for text on screen, not for fixed times.
+import {execFileSync} from 'node:child_process';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {hasTmux, startTmux, type TmuxSession} from '../test/helpers/tmux.js';
+import {startFakeCluster, type FakeCluster, type FakeClusterNode} from '../test/package/fake-cluster.js';
+import {ansiToSvg} from './ansi-svg.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'dist', 'cli.js');
+const outDir = path.join(root, 'screenshots');
+const columns = 100;
+const rows = 30;
+/** The window is full once the stats say "relists N in 10 s" (no "so far"). */
+const windowFull = /relists \d+ in 10 s/;
+
+type Context = {
+	/** A fake API server with simulated kubelets, closed when the script ends. */
+	cluster(nodes: FakeClusterNode[]): Promise<FakeCluster>;
+};
+
+export type Scene = {
+	name: string;
+	/** What the picture shows, for the SVG's title (screen readers, hover). */
+	title: string;
+	run(context: Context): Promise<TmuxSession>;
+};
+
+function start(args: string[], env: Record<string, string> = {}): TmuxSession {
+	const command = [process.execPath, cli, ...args].map(word => `'${word}'`).join(' ');
+	return startTmux(command, {columns, rows, env: {HOME: '/nonexistent', ...env}});
+}
+
+/** The pane with its colours (SGR codes), as capture-pane -e gives it. */
+function captureColours(session: TmuxSession): string {
+	return execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', session.name], {encoding: 'utf8'});
+}
+
+const scenes: Scene[] = [
+	{
+		name: 'idle',
+		title: 'pleg-top --demo: an idle node, the 10 s window full',
+		async run() {
+			const session = start(['--demo']);
+			await session.waitFor(windowFull, 20_000);
+			// Two more scrapes so the history shows more than the window.
+			await session.waitFor(/history · last 1[3-9] s/, 10_000);
+			return session;
+		},
+	},
+	{
+		name: 'churn-baseline',
+		title: 'pleg-top --demo: pods churning, compared with a baseline marked while idle',
+		async run() {
+			const session = start(['--demo']);
+			await session.waitFor(windowFull, 20_000);
+			session.keys('b');
+			await session.waitFor('baseline ·');
+			session.keys('c');
+			await session.waitFor(/marked \d\d:\d\d:\d\d, 15 s ago/, 25_000);
+			return session;
+		},
+	},
+	{
+		name: 'stalled',
+		title: 'pleg-top --demo --demo-speed 60: a relist hung past the 3-minute threshold',
+		async run() {
+			const session = start(['--demo', '--demo-speed', '60']);
+			await session.waitFor(windowFull, 20_000);
+			session.keys('s');
+			await session.waitFor('PLEG is not healthy', 15_000);
+			return session;
+		},
+	},
+	{
+		name: 'rbac-error',
+		title: 'pleg-top --node worker-1: nodes/proxy forbidden after good scrapes; the last figures stay, marked STALE',
+		async run(context) {
+			const {api, kubeconfig} = await context.cluster(['worker-1']);
+			const session = start(['--node', 'worker-1'], {KUBECONFIG: kubeconfig});
+			await session.waitFor(windowFull, 20_000);
+			api.setFault({type: 'status', code: 403}, {route: 'metrics', node: 'worker-1'});
+			await session.waitFor('STALE', 10_000);
+			await session.waitFor(/nodes\/proxy/, 10_000);
+			return session;
+		},
+	},
+	{
+		name: 'help',
+		title: 'pleg-top --demo, ? pressed: what each figure means and the keys',
+		async run() {
+			const session = start(['--demo']);
+			await session.waitFor('PLEG is healthy', 10_000);
+			session.keys('?');
+			await session.waitFor('what each figure means');
+			return session;
+		},
+	},
+	{
+		name: 'overview',
+		title: 'pleg-top without --node: every node of the cluster, worst first',
+		async run(context) {
+			// gpu-node-a runs 60× and hangs: past the threshold in 3 s; worker-3 hangs at 1×: "warn" after 5 s; worker-2 churns.
+			const cluster = await context.cluster([
+				'worker-1',
+				'worker-2',
+				'worker-3',
+				'worker-4',
+				{name: 'gpu-node-a', speed: 60},
+				'infra-0',
+			]);
+			cluster.kubelets.get('gpu-node-a')!.stall();
+			cluster.kubelets.get('worker-3')!.stall();
+			cluster.kubelets.get('worker-2')!.churn(true);
+			const session = start([], {KUBECONFIG: cluster.kubeconfig});
+			await session.waitFor(/✗ 1 unhealthy · ! 1 warn · ✓ 4 ok/, 30_000);
+			return session;
+		},
+	},
+];
+
+async function main(only: string[]): Promise<void> {
+	if (!hasTmux) throw new Error('npm run screenshots needs tmux (apt-get install tmux)');
+	mkdirSync(outDir, {recursive: true});
+	const clusters: FakeCluster[] = [];
+	const context: Context = {
+		async cluster(nodes) {
+			const cluster = await startFakeCluster(nodes);
+			clusters.push(cluster);
+			return cluster;
+		},
+	};
+	try {
+		for (const scene of scenes.filter(candidate => only.length === 0 || only.includes(candidate.name))) {
+			const session = await scene.run(context);
+			try {
+				const svg = ansiToSvg(captureColours(session), {columns, rows, title: scene.title});
+				writeFileSync(path.join(outDir, `${scene.name}.svg`), svg);
+				process.stdout.write(`screenshots/${scene.name}.svg\n`);
+			} finally {
+				session.kill();
+			}
+		}
+	} finally {
+		await Promise.all(clusters.map(async cluster => cluster.close()));
+	}
+}
+
+// `npm run screenshots -- idle help` renders only those scenes.
+await main(process.argv.slice(2));

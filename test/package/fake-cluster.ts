@@ -1,0 +1,59 @@
+// A fake cluster for runs of the real CLI: the fake API server with simulated kubelets behind each node's
+// /metrics, and a kubeconfig file for it with a "prod" context (user jane) that works and a "stale" context
+// whose token the server refuses. Used by the CLI tests and `npm run screenshots`.
+import {SimulatedKubelet} from '../../source/core/sources/simulated-kubelet.js';
+import {startFakeApiServer, testTls, type FakeApiServer} from '../helpers/fake-api-server.js';
+import {kubeconfigYaml, makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
+
+export type FakeCluster = {
+	api: FakeApiServer;
+	/** Each node's simulated kubelet, by node name: scenes stall or churn them. */
+	kubelets: Map<string, SimulatedKubelet>;
+	/** Path of the kubeconfig file (current-context "prod"). */
+	kubeconfig: string;
+	temp: TempDir;
+	close(): Promise<void>;
+};
+
+const token = 'fake-cluster-token-0123456789';
+
+/** A node: its name and how fast its simulated kubelet runs (simulated seconds per real second, default 1). */
+export type FakeClusterNode = string | {name: string; speed?: number};
+
+export async function startFakeCluster(nodeSpecs: FakeClusterNode[] = ['worker-1']): Promise<FakeCluster> {
+	const temp = makeTempDir('pleg-top-cluster-');
+	const kubelets = new Map<string, SimulatedKubelet>();
+	const nodes = nodeSpecs.map((spec, index) => {
+		const {name, speed} = typeof spec === 'string' ? {name: spec, speed: 1} : spec;
+		// Up 20 minutes, as the demo node, so lifetime and window figures differ.
+		const kubelet = new SimulatedKubelet({now: Date.now, speed, seed: index + 1, nodeName: name, startedAt: Date.now() - 20 * 60_000});
+		kubelets.set(name, kubelet);
+		return {name, metrics: () => kubelet.metricsText()};
+	});
+	const api = await startFakeApiServer({nodes, tokens: {[token]: 'jane@example.com'}});
+	const kubeconfig = temp.write(
+		'kubeconfig',
+		kubeconfigYaml({
+			clusters: [{name: 'fake', server: api.url, caData: testTls.caCert}],
+			users: [
+				{name: 'jane', token},
+				{name: 'expired', token: 'expired-token-0123456789'},
+			],
+			contexts: [
+				{name: 'prod', cluster: 'fake', user: 'jane'},
+				{name: 'stale', cluster: 'fake', user: 'expired'},
+			],
+			currentContext: 'prod',
+		}),
+	);
+	return {
+		api,
+		kubelets,
+		kubeconfig,
+		temp,
+		async close() {
+			await api.close();
+			temp.remove();
+		},
+	};
+}

@@ -1,0 +1,78 @@
+// `pleg-top --help` and `--version` from the built CLI. The flag list comes from the options module, so a
+// flag added there without a line in the help fails here.
+import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import {readFileSync} from 'node:fs';
+import {describe, test} from 'node:test';
+import {flagSpec} from '../../source/options.js';
+import {cliPath} from '../helpers/run-cli.js';
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string}).version;
+
+function run(args: string[]): {status: number | null; stdout: string; stderr: string} {
+	return spawnSync(process.execPath, [cliPath, ...args], {encoding: 'utf8', timeout: 15_000, env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'}});
+}
+
+/** The help lines that document `--flag`: its own line and the deeper-indented lines that continue it. */
+function helpBlock(help: string, flag: string): string {
+	const lines = help.split('\n');
+	const start = lines.findIndex(line => new RegExp(`^ +(?:-\\w, )?--${flag}(?: |$)`).test(line));
+	if (start === -1) return '';
+	const block = [lines[start]!];
+	for (const line of lines.slice(start + 1)) {
+		if (!/^ {6,}\S/.test(line)) break;
+		block.push(line);
+	}
+
+	return block.join('\n');
+}
+
+describe('--help', () => {
+	const help = run(['--help']);
+
+	test('exits 0 with the usage on stdout and nothing on stderr', () => {
+		assert.equal(help.status, 0);
+		assert.equal(help.stderr, '');
+		assert.ok(help.stdout.startsWith(`pleg-top ${version} — `), help.stdout.slice(0, 80));
+	});
+
+	test('lists every flag the options module parses, with its short form and its default', () => {
+		const missing: string[] = [];
+		for (const [flag, spec] of Object.entries(flagSpec)) {
+			const block = helpBlock(help.stdout, flag);
+			const short = 'short' in spec ? `-${spec.short}, --${flag}` : `--${flag}`;
+			if (!block.includes(short)) {
+				missing.push(`${short} has no line`);
+				continue;
+			}
+
+			// Booleans default to off; every other default is printed as "(default VALUE" or "default VALUE;".
+			if ('default' in spec && spec.type === 'string' && !block.includes(`default ${spec.default}`)) {
+				missing.push(`--${flag}: no "default ${spec.default}" in:\n${block}`);
+			}
+		}
+
+		assert.deepEqual(missing, []);
+	});
+
+	test('gives the examples: the tmux split, --once in a script, the churn exercise', () => {
+		assert.match(help.stdout, /tmux split-window/);
+		assert.match(help.stdout, /--once -o json \|/);
+		assert.match(help.stdout, /churn exercise/);
+	});
+
+	test('-h is --help', () => {
+		assert.equal(run(['-h']).stdout, help.stdout);
+	});
+});
+
+describe('--version', () => {
+	test('prints the package version alone, exit 0; -V the same', () => {
+		for (const flag of ['--version', '-V']) {
+			const result = run([flag]);
+			assert.equal(result.status, 0);
+			assert.equal(result.stdout, `${version}\n`);
+			assert.equal(result.stderr, '');
+		}
+	});
+});
