@@ -1,0 +1,105 @@
+// Small kubelet /metrics bodies with chosen PLEG totals, and a lab session built from them, for the lab tests.
+// Each body has the families a v1.28 kubelet exposes for PLEG, plus noise pleg-top must not record.
+import {createLabSession} from '../../source/core/lab-session.js';
+import {parsePlegSample} from '../../source/core/metrics/parse.js';
+import {recordLines, toRecordLine, type RecordLine} from '../../source/core/recording.js';
+import type {Scrape} from '../../source/core/types.js';
+
+/** Bucket bounds of the test histograms, seconds (+Inf = count). */
+export const bounds = [0.005, 0.01, 0.1, 1, 10];
+
+export type Totals = {
+	count: number;
+	sum: number;
+	/** Cumulative counts at `bounds`. */
+	buckets: number[];
+	/** kubelet_pleg_last_seen_seconds, Unix seconds. */
+	lastSeen: number;
+};
+
+export function plegText(totals: Totals, version = 'v1.28.0'): string {
+	const bucketLines = bounds.map(
+		(le, index) => `kubelet_pleg_relist_duration_seconds_bucket{le="${le}"} ${totals.buckets[index]}`,
+	);
+	return [
+		'# HELP go_goroutines Number of goroutines that currently exist.',
+		'# TYPE go_goroutines gauge',
+		'go_goroutines 211',
+		'# HELP kubelet_pleg_last_seen_seconds [ALPHA] Timestamp in seconds when PLEG was last seen active.',
+		'# TYPE kubelet_pleg_last_seen_seconds gauge',
+		`kubelet_pleg_last_seen_seconds ${totals.lastSeen}`,
+		'# HELP kubelet_pleg_relist_duration_seconds [ALPHA] Duration in seconds for relisting pods in PLEG.',
+		'# TYPE kubelet_pleg_relist_duration_seconds histogram',
+		...bucketLines,
+		`kubelet_pleg_relist_duration_seconds_bucket{le="+Inf"} ${totals.count}`,
+		`kubelet_pleg_relist_duration_seconds_sum ${totals.sum}`,
+		`kubelet_pleg_relist_duration_seconds_count ${totals.count}`,
+		'# HELP kubernetes_build_info [ALPHA] A metric with a constant \'1\' value labeled by major, minor, git version.',
+		'# TYPE kubernetes_build_info gauge',
+		`kubernetes_build_info{git_version="${version}",major="1",minor="28"} 1`,
+		'# HELP kubernetes_feature_enabled [BETA] This metric records the data about the stage and enablement of a k8s feature.',
+		'# TYPE kubernetes_feature_enabled gauge',
+		'kubernetes_feature_enabled{name="APIListChunking",stage=""} 1',
+		'kubernetes_feature_enabled{name="EventedPLEG",stage="ALPHA"} 0',
+		'kubernetes_feature_enabled{name="InPlacePodVerticalScaling",stage="ALPHA"} 0',
+		'# HELP rest_client_requests_total Number of HTTP requests.',
+		'# TYPE rest_client_requests_total counter',
+		'rest_client_requests_total{code="200",host="10.0.0.1:6443",method="GET"} 1234',
+		'',
+	].join('\n');
+}
+
+/** 2024-01-15 14:00:00 UTC, ms. */
+export const t0 = Date.UTC(2024, 0, 15, 14, 0, 0);
+
+/**
+ * The session of the lab tests, one scrape every 10 s, last seen 1 s before each scrape except where noted:
+ *   t0        count 100, sum 0.50   (all ≤ 5 ms)
+ *   t0+10 s   count 110, sum 0.55   10 relists of 5 ms
+ *   t0+20 s   count 120, sum 0.60   10 relists of 5 ms            <- `b` at t0+20.5 s
+ *   t0+30 s   count 128, sum 1.40   8 relists of 100 ms (in (0.01, 0.1]), last seen 4 s ago
+ *   t0+40 s   count 136, sum 2.20   8 relists of 100 ms
+ * Baseline (t0 → t0+20 s): Δcount 20, Δsum 0.1 s -> mean 5 ms, 1 relist/s.
+ * Mark 1 (t0+20 s → t0+40 s): Δcount 16, Δsum 1.6 s -> mean 100 ms, 0.8 relists/s, ×20 the baseline.
+ */
+export const labTotals: Array<{at: number; totals: Totals}> = [
+	{at: t0, totals: {count: 100, sum: 0.5, buckets: [100, 100, 100, 100, 100], lastSeen: t0 / 1000 - 1}},
+	{at: t0 + 10_000, totals: {count: 110, sum: 0.55, buckets: [110, 110, 110, 110, 110], lastSeen: t0 / 1000 + 9}},
+	{at: t0 + 20_000, totals: {count: 120, sum: 0.6, buckets: [120, 120, 120, 120, 120], lastSeen: t0 / 1000 + 19}},
+	{at: t0 + 30_000, totals: {count: 128, sum: 1.4, buckets: [120, 120, 128, 128, 128], lastSeen: t0 / 1000 + 26}},
+	{at: t0 + 40_000, totals: {count: 136, sum: 2.2, buckets: [120, 120, 136, 136, 136], lastSeen: t0 / 1000 + 39}},
+];
+
+export const markAt = t0 + 20_500;
+
+export function scrapeAt(at: number, totals: Totals): Scrape {
+	return {at, sample: parsePlegSample(plegText(totals)), latencyMs: 0};
+}
+
+/** The lab session of labTotals with `b` at markAt (after the third scrape), window 10 s. */
+export function labSession(options: {mark?: boolean} = {}) {
+	const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+	for (const [index, {at, totals}] of labTotals.entries()) {
+		if (index === 3 && options.mark !== false) lab.mark(markAt);
+		lab.scrape(scrapeAt(at, totals));
+	}
+
+	return lab;
+}
+
+/** labTotals as --record writes them: the lines kept, the session's figures at each scrape, the mark on the 4th line. */
+export function labRecords(): RecordLine[] {
+	const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+	return labTotals.map(({at, totals}, index) => {
+		if (index === 3) lab.mark(markAt);
+		const text = plegText(totals);
+		const {figures, markAt: pending} = lab.scrape({at, sample: parsePlegSample(text), latencyMs: 0});
+		return toRecordLine(recordLines(text), figures, pending);
+	});
+}
+
+export function assertClose(actual: number | null | undefined, expected: number, tolerance = 1e-9): void {
+	if (typeof actual !== 'number' || Math.abs(actual - expected) > tolerance) {
+		throw new Error(`${actual} is not within ${tolerance} of ${expected}`);
+	}
+}

@@ -1,0 +1,55 @@
+// The churn exercise on the live screen in a real terminal (tmux): b while idle, churn, q. The write-down must be
+// on the normal screen afterwards (in the scrollback), and the recording, summary and plot on disk.
+import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, readFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, describe, test} from 'node:test';
+import {cliPath} from '../helpers/run-cli.js';
+import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+
+const skip = hasTmux ? false : 'tmux not installed';
+const sessions: TmuxSession[] = [];
+
+after(() => {
+	for (const session of sessions) session.kill();
+});
+
+describe('the write-down on quit', {skip}, () => {
+	test('--demo --record --summary --plot: b, churn, q leaves the write-down on the normal screen and three files', async () => {
+		const home = mkdtempSync(join(tmpdir(), 'pleg-top-live-lab-'));
+		const record = join(home, 'lab.jsonl');
+		const summary = join(home, 'lab.md');
+		const plot = join(home, 'lab.svg');
+		const args = ['--demo', '--demo-speed', '10', '--record', record, '--summary', summary, '--plot', plot];
+		const command = `sh -c 'echo BEFORE-PLEG-TOP; ${process.execPath} ${cliPath} ${args.join(' ')}; echo "AFTER-PLEG-TOP exit=$?"; sleep 120'`;
+		const session = startTmux(command, {columns: 100, rows: 40, env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home}});
+		sessions.push(session);
+		// Two scrapes make a window: the mark then has a baseline to compare with.
+		await session.waitFor(/relists \d+ in \d+ s · rate/, 45_000);
+		session.keys('b');
+		await session.waitFor(/baseline · /);
+		session.keys('c');
+		// The since-mark mean exists once a scrape after the mark completed relists: the pane shows the multiple.
+		await session.waitFor(/×[\d.,]+ since mark/);
+		session.keys('q');
+		const screen = await session.waitFor('AFTER-PLEG-TOP exit=0');
+		const alternate = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on}'], {encoding: 'utf8'}).trim();
+		assert.equal(alternate, '0');
+		assert.match(screen, /^BEFORE-PLEG-TOP$/m);
+		const text = screen.replaceAll('\n', ' ');
+		assert.match(text, /The kubelet's PLEG relists every 1s \(genericPlegRelistPeriod, pkg\/kubelet\/kubelet\.go:178\)/);
+		assert.match(text, /Measured on demo-node \(kubelet v1\.28\.4\): idle, the mean relist took [\d.]+ ms/);
+		assert.match(text, /during churn, since the mark, it took/);
+		assert.match(text, /threshold \/ mean: 180 s \/ [\d.]+ ms = ×[\d,]+ idle/);
+		assert.match(screen, /write-down written to .*lab\.md/);
+
+		const records = readFileSync(record, 'utf8').trimEnd().split('\n').map(line => JSON.parse(line) as {mark?: true; markAt?: number; at: number});
+		const marked = records.filter(line => line.mark);
+		assert.equal(marked.length, 1);
+		assert.ok(marked[0]!.markAt! <= marked[0]!.at);
+		assert.match(readFileSync(summary, 'utf8'), /^# PLEG write-down: demo-node, /);
+		assert.equal(readFileSync(plot, 'utf8').match(/class="mark"/g)?.length, 1);
+	});
+});
