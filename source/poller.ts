@@ -2,6 +2,7 @@
 // pleg-top stays pure. Like the kubelet's own wait.Until, the next request is scheduled one
 // interval after the previous one ENDED: a slow API server stretches the cadence instead of
 // piling up overlapping requests.
+import {backoffDelay} from './core/backoff.js';
 import {parsePlegSample} from './core/metrics/parse.js';
 import {toFailure} from './to-failure.js';
 import type {Failure, MetricsSource, NodeInfo, Scrape} from './core/types.js';
@@ -21,6 +22,8 @@ export type PollerOptions = {
 	now?: () => number;
 	/** Back-off after a failure starts at max(interval, 1 s) and doubles up to this, ms. */
 	maxBackoffMs?: number;
+	/** The 1 s floor of the first back-off, ms; only the soak test lowers it, to run thousands of faults quickly. */
+	minBackoffMs?: number;
 };
 
 export type Poller = {
@@ -30,11 +33,7 @@ export type Poller = {
 	readonly requestCount: number;
 };
 
-/** Next delay after a failure: max(interval, 1 s) doubled per consecutive failure, capped. */
-export function backoffDelay(consecutiveFailures: number, intervalMs: number, maxBackoffMs = 10_000): number {
-	const first = Math.max(intervalMs, 1000);
-	return Math.min(first * 2 ** Math.max(0, consecutiveFailures - 1), Math.max(maxBackoffMs, first));
-}
+export {backoffDelay};
 
 export function startPoller(options: PollerOptions, listener: PollerListener): Poller {
 	const {source, intervalMs} = options;
@@ -76,7 +75,7 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 			if (inFlight === controller) inFlight = undefined;
 		}
 
-		scheduleMetrics(failures === 0 ? intervalMs : backoffDelay(failures, intervalMs, options.maxBackoffMs));
+		scheduleMetrics(failures === 0 ? intervalMs : backoffDelay(failures, intervalMs, options.maxBackoffMs, options.minBackoffMs));
 	}
 
 	async function pollNode() {

@@ -9,7 +9,8 @@ export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 
 		const where = error.line === null ? '' : ` (line ${error.line})`;
 		return {
 			kind: 'parse',
-			summary: `metrics could not be parsed${where}: ${error.message}`,
+			// The parser's message starts with the same "line N: " when it names one: say it once.
+			summary: `metrics could not be parsed${where}: ${error.message.replace(/^line \d+: /, '')}`,
 			details: [`from ${source.label}`, 'the last good figures stay on screen; pleg-top keeps retrying'],
 		};
 	}

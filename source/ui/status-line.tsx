@@ -2,6 +2,7 @@
 // terms (summary + details) when not; PAUSED; and the key hints. The STALE banner that marks
 // the figures lives here too, so both read the same FeedStatus the same way.
 import React from 'react';
+import {backoffDelay} from '../core/backoff.js';
 import {keyBindings} from '../core/definitions.js';
 import {formatAge, formatSeconds} from '../core/format.js';
 import type {FeedStatus} from '../core/types.js';
@@ -69,7 +70,9 @@ function stateItems(status: FeedStatus, intervalSeconds: number): Item[] {
 
 	if (status.failure) {
 		const attempts = status.consecutiveFailures === 1 ? '1 failure' : `${status.consecutiveFailures} failures`;
-		items.push([seg(`retrying every ${tickLabel(intervalSeconds)} · ${attempts}`, 'error')]);
+		// The poller waits longer after each failure (1 s doubling to 10 s): show the wait it really uses.
+		const retrySeconds = backoffDelay(status.consecutiveFailures, intervalSeconds * 1000) / 1000;
+		items.push([seg(`retry back-off ${tickLabel(retrySeconds)} · ${attempts}`, 'error')]);
 	} else if (!status.paused) {
 		items.push([seg(`every ${tickLabel(intervalSeconds)}`, 'dim')]);
 		if (status.lastLatencyMs !== null) {

@@ -96,6 +96,8 @@ export type FakeApiServer = {
 	readonly requests: RecordedRequest[];
 	/** Highest number of requests being answered at the same time. */
 	readonly maxInFlight: number;
+	/** The same for one route only (the node refresh may overlap a metrics request; two metrics requests may not). */
+	maxInFlightOn(route: Route): number;
 	/** TLS connections accepted so far. */
 	readonly connections: number;
 	/** Resolves when the next request arrives (before any delay fault runs). */
@@ -196,6 +198,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 	const timers = new Set<NodeJS.Timeout>();
 	let inFlight = 0;
 	let maxInFlight = 0;
+	const routeInFlight = new Map<Route, {now: number; max: number}>();
 	let connections = 0;
 	let waiters: Array<(path: string) => void> = [];
 
@@ -356,6 +359,11 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 				return;
 			}
 
+			const counter = routeInFlight.get(parsed.route) ?? {now: 0, max: 0};
+			routeInFlight.set(parsed.route, counter);
+			counter.now++;
+			counter.max = Math.max(counter.max, counter.now);
+			response.on('close', () => counter.now--);
 			handle(request, response, faultFor(parsed.route, parsed.node), parsed);
 		},
 	);
@@ -399,6 +407,9 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		requests,
 		get maxInFlight() {
 			return maxInFlight;
+		},
+		maxInFlightOn(route) {
+			return routeInFlight.get(route)?.max ?? 0;
 		},
 		get connections() {
 			return connections;

@@ -158,8 +158,8 @@ describe('answers from the API server', () => {
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		const failure = await harness.failure(source.fetchMetrics(signal()));
 		assert.deepEqual(failure, {
-			kind: 'http',
-			summary: `${fake.url} answered with an HTML page instead of kubelet metrics`,
+			kind: 'parse',
+			summary: `metrics could not be parsed (line 1): ${fake.url} answered with an HTML page, not kubelet metrics`,
 			details: [
 				'content-type: text/html; charset=utf-8; the page: an HTML page titled "Sign in to Example Corp"',
 				'is a proxy or a login portal between pleg-top and the API server?',

@@ -41,7 +41,8 @@ describe('StatusLine', () => {
 				'✗ forbidden: get nodes/proxy denied for user alice',
 				'  GET https://10.0.0.1:6443/api/v1/nodes/demo-node/proxy/metrics',
 				'  check: kubectl auth can-i get nodes/proxy',
-				'retrying every 1s · 12 failures  q quit  ? help  p pause  b mark  a anatomy',
+				// 12 consecutive failures: the back-off is at its 10 s cap.
+				'retry back-off 10s · 12 failures  q quit  ? help  p pause  b mark  a anatomy',
 			].join('\n'),
 		);
 		assert.equal(status({status: failing, maxDetails: 0}).split('\n').length, 2);

@@ -85,7 +85,7 @@ const networkCauses: Record<string, string> = {
 	ECONNABORTED: 'connection aborted',
 };
 
-function networkCause(code: string, host: string): string | null {
+export function networkCause(code: string, host: string): string | null {
 	if (code === 'ENOTFOUND') {
 		return `DNS lookup of ${host} failed`;
 	}
@@ -97,7 +97,7 @@ function networkCause(code: string, host: string): string | null {
 	return networkCauses[code] ?? null;
 }
 
-const untrustedReasons: Record<string, string> = {
+export const untrustedReasons: Record<string, string> = {
 	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'it is not signed by the configured CA',
 	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it is not signed by the configured CA',
 	UNABLE_TO_GET_ISSUER_CERT: 'its issuer is not the configured CA',
@@ -292,7 +292,9 @@ export function htmlInsteadOfMetrics(answer: HttpAnswer, context: FailureContext
 		return null;
 	}
 
-	return sourceFailure('http', `${context.loaded.server} answered with an HTML page instead of kubelet metrics`, [
+	// A body that is not metrics is a parse failure like any other (issue 3): same words, same line number.
+	const line = answer.body.slice(0, answer.body.search(/\S|$/)).split('\n').length;
+	return sourceFailure('parse', `metrics could not be parsed (line ${line}): ${context.loaded.server} answered with an HTML page, not kubelet metrics`, [
 		`content-type: ${String(answer.headers['content-type'] ?? '(none)')}; the page: ${serverMessage(answer, context.secrets)}`,
 		'is a proxy or a login portal between pleg-top and the API server?',
 	]);

@@ -1,0 +1,175 @@
+// JSON lines end to end: stdout is a pipe and there is no --once, so the built CLI writes one JSON object per
+// scrape. Faults in the middle give a stale line with the error and the last good figures; the stream goes on.
+import assert from 'node:assert/strict';
+import {after, before, beforeEach, describe, test} from 'node:test';
+import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
+import {capturedOutput, spawnCli, type CliProcess} from '../helpers/run-cli.js';
+import {readDump, setSamples} from '../metrics/dump.js';
+import {fast, startCluster, testToken, v121After, withLastSeen, type Cluster} from './cluster.js';
+
+type Line = Record<string, any>;
+let cluster: Cluster;
+const running: CliProcess[] = [];
+
+before(async () => {
+	cluster = await startCluster();
+});
+
+beforeEach(() => {
+	cluster.fake.clearFaults();
+});
+
+after(async () => {
+	for (const cli of running) cli.child.kill('SIGKILL');
+	await cluster.close();
+	assertNoSecretsIn(capturedOutput, integrationSecrets({'test token': testToken}));
+});
+
+function start(node: string, extra: string[] = []): CliProcess {
+	const cli = spawnCli(['--node', node, ...fast, ...extra], {env: cluster.env, timeoutMs: 30_000});
+	running.push(cli);
+	return cli;
+}
+
+/** The complete lines written so far, parsed. */
+function linesOf(cli: CliProcess): Line[] {
+	return cli.stdout.split('\n').slice(0, -1).map(text => JSON.parse(text) as Line);
+}
+
+async function waitForLine(cli: CliProcess, predicate: (line: Line, index: number) => boolean, timeoutMs = 20_000): Promise<Line[]> {
+	await cli.waitForStdout(stdout => stdout.split('\n').slice(0, -1).some((text, index) => predicate(JSON.parse(text) as Line, index)), timeoutMs);
+	return linesOf(cli);
+}
+
+/** SIGTERM, then the exit code must be 0 and stderr empty (no stack trace, no noise). */
+async function stop(cli: CliProcess): Promise<void> {
+	cli.child.kill('SIGTERM');
+	const result = await cli.exited;
+	assert.equal(result.stderr, '');
+	assert.equal(result.code, 0);
+}
+
+/** A /metrics provider for `node` returning make(n) for the n-th request of this provider. */
+function serve(node: string, make: (request: number) => string): void {
+	let calls = 0;
+	cluster.fake.setMetrics(node, () => make(++calls));
+}
+
+// The --once JSON contract, then what pleg-top adds, then the JSON-lines extra.
+const lineKeys = [
+	'node', 'kubeletVersion', 'healthy', 'verdict', 'lastSeenSeconds', 'lastSeenAgeSeconds', 'constants', 'relist',
+	'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio',
+	'time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition', 'cri',
+	'kubeletRestarts',
+];
+
+describe('one JSON line per scrape', () => {
+	test('the contract keys on every line; a 503 in the middle gives a stale line with the error; the next good scrape continues', async () => {
+		serve('worker-1', n => v121After(n));
+		const cli = start('worker-1');
+		await waitForLine(cli, (_, index) => index === 2);
+		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics'}, 1);
+		const lines = await waitForLine(cli, (line, index) => index > 0 && line['stale'] !== true && linesOf(cli).slice(0, index).some(earlier => earlier['stale'] === true));
+		await stop(cli);
+
+		const staleAt = lines.findIndex(line => line['stale'] === true);
+		const [lastGood, staleLine, nextGood] = [lines[staleAt - 1]!, lines[staleAt]!, lines[staleAt + 1]!];
+		for (const line of [lastGood, nextGood]) {
+			assert.deepEqual(Object.keys(line), lineKeys);
+			assert.equal(line['verdict'], 'PLEG is healthy');
+		}
+
+		// The stale line: the last good figures, marked, with the failure in the user's terms.
+		assert.deepEqual(Object.keys(staleLine), [...lineKeys, 'stale', 'error']);
+		assert.equal(staleLine['relist'].count, lastGood['relist'].count);
+		assert.deepEqual(staleLine['error'].kind, 'kubelet-unreachable');
+		assert.equal(staleLine['error'].summary, 'the API server cannot reach the kubelet on node "worker-1"');
+		// The next good scrape is one more request: 60 more relists than the last good one.
+		assert.equal(nextGood['relist'].count, lastGood['relist'].count + 60);
+		// After one failure the retry waits max(100 ms, 1 s) = 1 s, then the cadence is back to 100 ms.
+		const gap = Date.parse(nextGood['time']) - Date.parse(staleLine['time']);
+		assert.ok(gap >= 950 && gap < 5000, `retry after ${gap} ms`);
+		// Every good line after the second scrape: 60 relists per 100 ms-ish span, 0.01 s mean.
+		for (const line of lines.filter(line => line['stale'] !== true && line['relist'].windowCount !== null)) {
+			assert.ok(Math.abs(line['relist'].windowMeanSeconds - 0.01) < 1e-9);
+		}
+	});
+
+	test('a reader that closes the pipe (| head -n 2): exit 0 at once, nothing on stderr', async () => {
+		serve('worker-1', n => v121After(n));
+		const cli = start('worker-1');
+		await waitForLine(cli, (_, index) => index === 1);
+		const closedAt = Date.now();
+		cli.child.stdout!.destroy();
+		const result = await cli.exited;
+		assert.equal(result.code, 0);
+		assert.equal(result.signal, null);
+		assert.equal(result.stderr, '');
+		// The next write (100 ms later) meets the closed pipe; allow for a loaded machine.
+		assert.ok(Date.now() - closedAt < 5000, `exited ${Date.now() - closedAt} ms after the pipe closed`);
+	});
+});
+
+describe('kubelet states through the JSON lines', () => {
+	test('counter reset (kubelet restarted): counted, the window starts again, never a negative rate', async () => {
+		// Requests 1-3: the long-running kubelet; from 4: a kubelet restarted (counts from 0, +60 a request).
+		serve('worker-1', n => (n <= 3 ? v121After(n) : v121After(n - 3, {restarted: true})));
+		const cli = start('worker-1');
+		const lines = await waitForLine(cli, line => line['kubeletRestarts'] === 1 && line['relist'].count === 180);
+		await stop(cli);
+
+		const restart = lines.findIndex(line => line['kubeletRestarts'] === 1);
+		assert.equal(lines[restart - 1]!['relist'].count, 1_671_950 + 180); // request 3: + 3 × 60
+		// The first scrape after the restart: 60 relists since start, and a window of one scrape: no figures yet.
+		assert.equal(lines[restart]!['relist'].count, 60);
+		assert.equal(lines[restart]!['relist'].windowCount, null);
+		assert.equal(lines[restart]!['relist'].ratePerSecond, null);
+		// The next one is the new window: 120 - 60 relists.
+		assert.equal(lines[restart + 1]!['relist'].windowCount, 60);
+		for (const line of lines) {
+			assert.ok((line['relist'].windowCount ?? 0) >= 0 && (line['relist'].ratePerSecond ?? 0) >= 0, JSON.stringify(line['relist']));
+		}
+	});
+
+	test('last seen in the future (node clock 30 s ahead): the skew in seconds, age 0', async () => {
+		serve('worker-1', n => v121After(n, {lastSeenAge: -30}));
+		const cli = start('worker-1');
+		const [line] = await waitForLine(cli, () => true);
+		await stop(cli);
+		// Gauge = whole seconds, 30 s ahead of the local clock when written: 29 to 30 s ahead when read.
+		assert.ok(line!['skewSeconds'] > 28.5 && line!['skewSeconds'] <= 30, String(line!['skewSeconds']));
+		assert.equal(line!['lastSeenAgeSeconds'], 0);
+		assert.equal(line!['verdict'], 'PLEG is healthy');
+	});
+
+	test('EventedPLEG on (its connection counter rising): 300 s / 10 min with their kubelet.go lines', async () => {
+		const connections = (n: number) =>
+			`${v121After(n).trimEnd()}\n# TYPE kubelet_evented_pleg_connection_success_count counter\nkubelet_evented_pleg_connection_success_count ${n}\n`;
+		serve('new-128', connections);
+		const cli = start('new-128');
+		const lines = await waitForLine(cli, (_, index) => index === 1);
+		await stop(cli);
+		// One scrape cannot show a counter rising: the generic constants of v1.28.4 first.
+		assert.deepEqual(lines[0]!['constants'], {relistPeriodSeconds: 1, relistThresholdSeconds: 180, periodSource: 'pkg/kubelet/kubelet.go:178', thresholdSource: 'pkg/kubelet/kubelet.go:179'});
+		assert.deepEqual(lines[1]!['constants'], {relistPeriodSeconds: 300, relistThresholdSeconds: 600, periodSource: 'pkg/kubelet/kubelet.go:182', thresholdSource: 'pkg/kubelet/kubelet.go:183'});
+	});
+
+	test('no last-seen gauge (v1.14): the fallback "count unchanged for N s", reset when the count moves', async () => {
+		const dump = readDump('1.14.10');
+		const moved = setSamples(dump, {kubelet_pleg_relist_duration_seconds_count: '42894', 'kubelet_pleg_relist_duration_seconds_bucket{le="+Inf"}': '42894'});
+		serve('old-114', () => dump);
+		const cli = start('old-114');
+		await waitForLine(cli, line => line['countUnchangedSeconds'] >= 1.2);
+		const unchanged = linesOf(cli).at(-1)!;
+		serve('old-114', () => moved);
+		const lines = await waitForLine(cli, line => line['relist'].count === 42_894);
+		await stop(cli);
+
+		assert.equal(unchanged['lastSeenSeconds'], null);
+		assert.equal(unchanged['verdict'], 'PLEG is healthy');
+		assert.match(unchanged['unavailable'][0], /^last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1\.18; using 'count unchanged for 1 s'$/);
+		const first = lines.find(line => line['relist'].count === 42_894)!;
+		// The count moved on this scrape: unchanged for 0 s when read right after it.
+		assert.ok(first['countUnchangedSeconds'] < 0.5, String(first['countUnchangedSeconds']));
+	});
+});

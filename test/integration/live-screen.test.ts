@@ -1,0 +1,192 @@
+// The live screen end to end: the built CLI in a real terminal (tmux) against the fake API server. Faults
+// come and go while it runs; the screen must keep the last good figures, mark them STALE with their age,
+// show the message, recover, follow resizes, and give the terminal back on q and on signals.
+import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+import fs from 'node:fs';
+import {after, before, beforeEach, describe, test} from 'node:test';
+import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
+import {cliPath} from '../helpers/run-cli.js';
+import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {singleContext} from '../helpers/kubeconfig-files.js';
+import {startCluster, testToken, v121After, type Cluster} from './cluster.js';
+
+const skip = hasTmux ? false : 'tmux not installed';
+let cluster: Cluster;
+const sessions: TmuxSession[] = [];
+/** Every screen read, for the credential scan. */
+const screens: string[] = [];
+
+before(async () => {
+	if (!hasTmux) return;
+	cluster = await startCluster();
+});
+
+beforeEach(() => {
+	if (!hasTmux) return;
+	cluster.fake.clearFaults();
+	let calls = 0;
+	// A healthy kubelet: +60 relists and a fresh last-seen gauge on every request.
+	cluster.fake.setMetrics('worker-1', () => v121After(++calls));
+});
+
+after(async () => {
+	if (!hasTmux) return;
+	for (const session of sessions) session.kill();
+	await cluster.close();
+	assertNoSecretsIn(screens, integrationSecrets({'test token': testToken}));
+});
+
+/**
+ * pleg-top inside a shell that prints a line before it and its exit code after it, then stays: after exit the
+ * pane must show that normal screen (the alternate screen was left), not the dashboard.
+ */
+function startLive(args: string[], options: {columns?: number; rows?: number; env?: Record<string, string>} = {}): TmuxSession {
+	const env = options.env ?? cluster.env;
+	const command = `sh -c '${process.execPath} ${cliPath} ${args.join(' ')}; echo "AFTER-PLEG-TOP exit=$?"; sleep 120'`;
+	const session = startTmux(`sh -c 'echo BEFORE-PLEG-TOP; exec ${command.replaceAll('\'', '\'"\'"\'')}'`, {
+		columns: options.columns ?? 100,
+		rows: options.rows ?? 30,
+		env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env},
+	});
+	sessions.push(session);
+	return session;
+}
+
+/** Waits for the screen to show `pattern`; generous, since a loaded machine is slow to start node. */
+async function waitFor(session: TmuxSession, pattern: RegExp | string, timeoutMs = 20_000): Promise<string> {
+	const screen = await session.waitFor(pattern, timeoutMs);
+	screens.push(screen);
+	return screen;
+}
+
+function paneFlags(session: TmuxSession): {alternate: boolean; cursorVisible: boolean} {
+	const [alternate, cursor] = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on} #{cursor_flag}'], {encoding: 'utf8'}).trim().split(' ');
+	return {alternate: alternate === '1', cursorVisible: cursor === '1'};
+}
+
+/** The pid of pleg-top: the child of the pane's shell. */
+function plegTopPid(session: TmuxSession): number {
+	const shell = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pane_pid}'], {encoding: 'utf8'}).trim();
+	const children = fs.readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/);
+	assert.equal(children.length, 1, `children of the pane shell: ${children.join(' ')}`);
+	return Number(children[0]);
+}
+
+/** The pane with its scrollback: what pleg-top prints after quitting (its write-down) may scroll the first lines up. */
+function paneWithHistory(session: TmuxSession): string {
+	const text = execFileSync('tmux', ['capture-pane', '-p', '-S', '-', '-t', session.name], {encoding: 'utf8'});
+	screens.push(text);
+	return text;
+}
+
+/** After pleg-top ended: the shell's own lines are back, the dashboard is gone, the cursor is visible. */
+async function assertTerminalRestored(session: TmuxSession, exitCode: number): Promise<void> {
+	const screen = await waitFor(session, `AFTER-PLEG-TOP exit=${exitCode}`);
+	// Only the dashboard has the key hints and the "pleg-top · NODE ·" header.
+	assert.doesNotMatch(screen, /q quit {2}\? help|^pleg-top · /m);
+	const history = paneWithHistory(session);
+	assert.match(history, /^BEFORE-PLEG-TOP$/m);
+	assert.doesNotMatch(history, /\n\s+at |Error:/, 'no stack trace');
+	assert.deepEqual(paneFlags(session), {alternate: false, cursorVisible: true});
+}
+
+const healthy = /✓ PLEG is healthy/;
+/** The lifetime figures of the last good scrape: stay on screen through every fault. */
+const lastGoodFigures = /lifetime mean 21\.2 ms · since kubelet start/;
+const staleWithAge = /STALE — last good data \d+ s ago \(\d\d:\d\d:\d\d\)/;
+
+describe('live screen in a real terminal', () => {
+	test('faults one after another: message, STALE with its age, last good figures kept; then recovery', {skip}, async () => {
+		const session = startLive(['--node', 'worker-1', '--interval', '200ms', '--window', '1s']);
+		let screen = await waitFor(session, /last scrape \d+ ms/);
+		assert.match(screen, healthy);
+		assert.match(screen, lastGoodFigures);
+		assert.equal(paneFlags(session).alternate, true);
+
+		const faults = [
+			{fault: {type: 'status', code: 503} as const, message: 'the API server cannot reach the kubelet on node "worker-1"'},
+			{fault: {type: 'status', code: 403} as const, message: 'context "fake-ctx" (user "token-user") is not allowed to get nodes/proxy on node "worker-1"'},
+			{fault: {type: 'html'} as const, message: 'metrics could not be parsed (line 1)'},
+		];
+		for (const {fault, message} of faults) {
+			cluster.fake.setFault(fault, {route: 'metrics'});
+			screen = await waitFor(session, message);
+			assert.match(screen, staleWithAge);
+			assert.match(screen, /last seen \d+ s ago · STALE/);
+			assert.match(screen, lastGoodFigures);
+			// One failure so far: the retry waits max(200 ms, 1 s) = 1 s (2 s after a second one, on a slow machine).
+			assert.match(screen, /retry back-off (1s · 1 failure|2s · 2 failures) /);
+			cluster.fake.clearFaults();
+			screen = await waitFor(session, /every 0\.2s {2}last scrape/);
+			assert.doesNotMatch(screen, /STALE/);
+		}
+
+		// Slow answers (4.5 s, the interval is 200 ms): no overlap, and the gauge keeps ageing on the local clock meanwhile.
+		cluster.fake.setFault({type: 'delay', ms: 4500}, {route: 'metrics'});
+		await cluster.fake.nextRequest();
+		screen = await waitFor(session, /last seen [4-9] s ago/);
+		screen = await waitFor(session, /last scrape [4-9]\.\d+ s/, 25_000);
+		cluster.fake.clearFaults();
+		assert.equal(cluster.fake.maxInFlightOn('metrics'), 1);
+
+		session.resize(40, 12);
+		screen = await waitFor(session, /^pleg-top · worker-1 +\d\d:\d\d:\d\d$/m);
+		assert.match(screen, healthy);
+		assert.ok(screen.split('\n').every(row => [...row].length <= 40), screen);
+		session.resize(36, 10);
+		screen = await waitFor(session, /^✓ worker-1 last seen \d+ s/m);
+		session.resize(100, 30);
+		screen = await waitFor(session, /relist duration · window 1 s/);
+
+		session.keys('q');
+		await assertTerminalRestored(session, 0);
+	});
+
+	test('the first request fails (503 everywhere): the screen comes up anyway, retries, then shows the figures', {skip}, async () => {
+		cluster.fake.setFault({type: 'status', code: 503});
+		const session = startLive(['--node', 'worker-1', '--interval', '200ms', '--window', '1s']);
+		const screen = await waitFor(session, 'the API server cannot reach the kubelet on node "worker-1"');
+		assert.match(screen, /STALE — no good scrape yet/);
+		cluster.fake.clearFaults();
+		// Retries after 1 s, 2 s, 4 s…: within a few seconds of the fault clearing.
+		await waitFor(session, healthy, 25_000);
+		session.keys('q');
+		await assertTerminalRestored(session, 0);
+	});
+
+	test('a rejected token ends the run before the screen is taken, the message stays readable, exit 3', {skip}, async () => {
+		const env = cluster.envFor('revoked-live.yaml', singleContext(cluster.fake.url, {name: 'token-user', token: 'revoked-live-token-31f0a9c2'}));
+		const session = startLive(['--node', 'worker-1'], {env});
+		const screen = await waitFor(session, 'AFTER-PLEG-TOP exit=3');
+		assert.match(screen, /pleg-top: https:\/\/127\.0\.0\.1:\d+ rejected the credentials of context "fake-ctx" \(user "token-user"\)/);
+		assert.match(screen, /check: kubectl --context fake-ctx auth whoami/);
+		assert.deepEqual(paneFlags(session), {alternate: false, cursorVisible: true});
+	});
+
+	for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+		test(`${signal}: the terminal is restored and pleg-top exits 0 without a stack trace`, {skip}, async () => {
+			const session = startLive(['--node', 'worker-1', '--interval', '200ms', '--window', '1s']);
+			await waitFor(session, healthy);
+			process.kill(plegTopPid(session), signal);
+			await assertTerminalRestored(session, 0);
+		});
+	}
+
+	test('Ctrl-C: the terminal is restored, exit 0', {skip}, async () => {
+		const session = startLive(['--node', 'worker-1', '--interval', '200ms', '--window', '1s']);
+		await waitFor(session, healthy);
+		session.keys('C-c');
+		await assertTerminalRestored(session, 0);
+	});
+
+	test('demo at 60×: s stalls the relist loop and the verdict turns within seconds', {skip}, async () => {
+		const session = startLive(['--demo', '--demo-speed', '60'], {env: {HOME: cluster.temp.dir}});
+		await waitFor(session, healthy);
+		session.keys('s');
+		// 3 simulated minutes at 60× = 3 s of real time.
+		await waitFor(session, /✗ PLEG is not healthy: pleg was last seen active 3m\d+s ago; threshold is 3m0s/, 25_000);
+		session.keys('q');
+		await assertTerminalRestored(session, 0);
+	});
+});
