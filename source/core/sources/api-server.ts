@@ -18,7 +18,7 @@ import {createCredentials, type RequestAuth} from './credentials.js';
 import {getText, StaleSocketError, type HttpAnswer} from './https-request.js';
 import type {LoadedKubeconfig} from './kubeconfig.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
-import {nodeInfoFromJson, nodeNamesFromJson} from './node-info.js';
+import {nodeInfoFromJson, nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
 
 export type ApiServerSourceOptions = {
 	loaded: LoadedKubeconfig;
@@ -33,6 +33,13 @@ export type ApiServerSource = MetricsSource & {
 	fetchNode(signal: AbortSignal): Promise<NodeInfo>;
 	/** Names of all nodes (for the not-found message). Throws SourceFailure 'forbidden' when listing is not allowed. */
 	listNodeNames(signal: AbortSignal): Promise<string[]>;
+	/** Every Node object (GET /api/v1/nodes, 500 a page), for the overview. Throws SourceFailure (403 names `list` on `nodes`). */
+	listNodes(signal: AbortSignal): Promise<NodeInfo[]>;
+	/**
+	 * The same source for another node: shares this source's credentials and its one keep-alive agent, so the
+	 * overview polls every node over the same few connections. `close` of the result does nothing (the parent owns the agent).
+	 */
+	forNode(node: string): MetricsSource & {fetchNode(signal: AbortSignal): Promise<NodeInfo>};
 	close(): void;
 };
 
@@ -80,8 +87,8 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 	// Keep any path prefix of the server URL (Rancher and other proxies serve the API under one).
 	const base = loaded.server.replace(/\/$/, '');
 
-	function context(target: Target, path: string): FailureContext {
-		return {loaded, node, target, path, timeoutMs, secrets: credentials.secrets()};
+	function context(target: Target, path: string, forNode = node): FailureContext {
+		return {loaded, node: forNode, target, path, timeoutMs, secrets: credentials.secrets()};
 	}
 
 	async function send(auth: RequestAuth, path: string, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
@@ -97,7 +104,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		});
 	}
 
-	async function get(target: Target, path: string, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
+	async function get(target: Target, path: string, accept: string, signal: AbortSignal, forNode = node): Promise<HttpAnswer> {
 		try {
 			let answer = await send(await credentials.get(), path, accept, signal);
 			// kubectl drops cached exec/token-file credentials on a 401 and tries once more.
@@ -111,7 +118,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 				throw error;
 			}
 
-			throw classifyRequestError(error, context(target, path));
+			throw classifyRequestError(error, context(target, path, forNode));
 		}
 	}
 
@@ -150,49 +157,81 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		}
 	}
 
-	async function failFor(answer: HttpAnswer, target: Target, path: string, signal: AbortSignal): Promise<never> {
+	async function failFor(answer: HttpAnswer, target: Target, path: string, signal: AbortSignal, forNode = node): Promise<never> {
 		if (isNodeNotFound(answer)) {
-			throw guard(notFoundFailure(answer, context(target, path), await namesForNotFound(signal)));
+			throw guard(notFoundFailure(answer, context(target, path, forNode), await namesForNotFound(signal)));
 		}
 
-		throw guard(classifyAnswer(answer, context(target, path)));
+		throw guard(classifyAnswer(answer, context(target, path, forNode)));
 	}
 
-	return {
-		label: `${node} via ${loaded.server}`,
-		node,
-		async fetchMetrics(signal) {
-			const path = `/api/v1/nodes/${encodeNode(node)}/proxy/metrics`;
-			const answer = await get('metrics', path, metricsAccept, signal).catch(error => {
+	async function listNodes(signal: AbortSignal): Promise<NodeInfo[]> {
+		const nodes: NodeInfo[] = [];
+		let continueToken: string | null = null;
+		do {
+			const path: string = `/api/v1/nodes?limit=500${continueToken === null ? '' : `&continue=${encodeURIComponent(continueToken)}`}`;
+			const answer = await get('list', path, 'application/json', signal).catch(error => {
 				throw error instanceof SourceFailure ? guard(error) : error;
 			});
 			if (answer.status !== 200) {
-				return failFor(answer, 'metrics', path, signal);
-			}
-
-			const html = htmlInsteadOfMetrics(answer, context('metrics', path));
-			if (html !== null) {
-				throw guard(html);
-			}
-
-			return answer.body;
-		},
-		async fetchNode(signal) {
-			const path = `/api/v1/nodes/${encodeNode(node)}`;
-			const answer = await get('node', path, 'application/json', signal).catch(error => {
-				throw error instanceof SourceFailure ? guard(error) : error;
-			});
-			if (answer.status !== 200) {
-				return failFor(answer, 'node', path, signal);
+				throw guard(classifyAnswer(answer, context('list', path)));
 			}
 
 			try {
-				return nodeInfoFromJson(answer.body, node);
+				const page = nodeInfosFromJson(answer.body);
+				nodes.push(...page.nodes);
+				continueToken = page.continueToken;
 			} catch {
-				throw guard(sourceFailure('parse', `the Node object for "${node}" from ${loaded.server} could not be read`, [`request: GET ${path}`, 'expected v1 Node JSON']));
+				throw guard(sourceFailure('parse', `the node list from ${loaded.server} could not be read`, [`request: GET ${path}`, 'expected v1 NodeList JSON']));
 			}
-		},
+		} while (continueToken !== null);
+
+		return nodes;
+	}
+
+	function nodeSource(name: string): MetricsSource & {fetchNode(signal: AbortSignal): Promise<NodeInfo>} {
+		return {
+			label: `${name} via ${loaded.server}`,
+			node: name,
+			async fetchMetrics(signal) {
+				const path = `/api/v1/nodes/${encodeNode(name)}/proxy/metrics`;
+				const answer = await get('metrics', path, metricsAccept, signal, name).catch(error => {
+					throw error instanceof SourceFailure ? guard(error) : error;
+				});
+				if (answer.status !== 200) {
+					return failFor(answer, 'metrics', path, signal, name);
+				}
+
+				const html = htmlInsteadOfMetrics(answer, context('metrics', path, name));
+				if (html !== null) {
+					throw guard(html);
+				}
+
+				return answer.body;
+			},
+			async fetchNode(signal) {
+				const path = `/api/v1/nodes/${encodeNode(name)}`;
+				const answer = await get('node', path, 'application/json', signal, name).catch(error => {
+					throw error instanceof SourceFailure ? guard(error) : error;
+				});
+				if (answer.status !== 200) {
+					return failFor(answer, 'node', path, signal, name);
+				}
+
+				try {
+					return nodeInfoFromJson(answer.body, name);
+				} catch {
+					throw guard(sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [`request: GET ${path}`, 'expected v1 Node JSON']));
+				}
+			},
+		};
+	}
+
+	return {
+		...nodeSource(node),
 		listNodeNames,
+		listNodes,
+		forNode: nodeSource,
 		close() {
 			agents.destroy();
 		},

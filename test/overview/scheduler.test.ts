@@ -1,0 +1,152 @@
+// The overview scheduler with mock timers: the request-rate bound, the stretched per-node interval, the
+// in-flight bound, back-off after failures, and nodes that come and go.
+import assert from 'node:assert/strict';
+import {afterEach, beforeEach, describe, mock, test} from 'node:test';
+import {effectiveIntervalMs, startScheduler} from '../../source/overview/scheduler.js';
+
+/** Lets settled promises run their callbacks between timer ticks. */
+async function flush(): Promise<void> {
+	for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+/** Advances the mock clock `ms` in steps of `step`, flushing promise callbacks after each. */
+async function advance(ms: number, step = 10): Promise<void> {
+	for (let done = 0; done < ms; done += step) {
+		mock.timers.tick(step);
+		await flush();
+	}
+}
+
+/** Most starts inside any half-open window [t, t + 1000). */
+function busiestSecond(starts: number[]): number {
+	let most = 0;
+	for (const start of starts) {
+		most = Math.max(most, starts.filter(other => other >= start && other < start + 1000).length);
+	}
+
+	return most;
+}
+
+const names = (count: number) => Array.from({length: count}, (_, i) => `node-${String(i).padStart(2, '0')}`);
+
+describe('overview scheduler', () => {
+	beforeEach(() => {
+		mock.timers.enable({apis: ['setTimeout', 'Date'], now: 1_000_000});
+	});
+
+	afterEach(() => {
+		mock.timers.reset();
+	});
+
+	test('the stretched interval is nodes × 1000 / max-rps when that is longer than --interval', () => {
+		// 50 nodes at 20/s: 50 / 20 = 2.5 s; 10 nodes at 20/s would allow 0.5 s, so --interval 1 s stands.
+		assert.equal(effectiveIntervalMs(50, 1000, 20), 2500);
+		assert.equal(effectiveIntervalMs(10, 1000, 20), 1000);
+		// 200 nodes at 20/s: 10 s.
+		assert.equal(effectiveIntervalMs(200, 1000, 20), 10_000);
+	});
+
+	test('50 nodes with --max-rps 20: never more than 20 starts in any second, each node every 2.5 s', async () => {
+		const starts: Array<{node: string; at: number}> = [];
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 20,
+			now: Date.now,
+			async poll(node) {
+				starts.push({node, at: Date.now()});
+				return true;
+			},
+		});
+		scheduler.setNodes(names(50));
+		assert.equal(scheduler.effectiveIntervalMs, 2500);
+		await advance(20_000);
+		scheduler.stop();
+		const times = starts.map(start => start.at);
+		assert.equal(busiestSecond(times), 20);
+		// 20 starts per second, one every 50 ms from t = 0: 400 before t = 20 s (the 401st is due at exactly 20 s).
+		assert.equal(times.filter(at => at < 1_000_000 + 20_000).length, 400);
+		// After the first round every node is polled 2.5 s after its previous start (a 10 ms tick rounds up).
+		const node7 = starts.filter(start => start.node === 'node-07').map(start => start.at);
+		const gaps = node7.slice(1).map((at, i) => at - node7[i]!);
+		assert.ok(gaps.length >= 7, `node-07 polled ${node7.length} times`);
+		for (const gap of gaps) assert.ok(gap >= 2500 && gap <= 2510, `gap ${gap} ms`);
+	});
+
+	test('never more than --max-inflight requests at once when the server is slow', async () => {
+		let inflight = 0;
+		let most = 0;
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 3,
+			maxRps: 1000,
+			now: Date.now,
+			async poll() {
+				inflight++;
+				most = Math.max(most, inflight);
+				await new Promise(resolve => setTimeout(resolve, 400));
+				inflight--;
+				return true;
+			},
+		});
+		scheduler.setNodes(names(10));
+		await advance(3000);
+		scheduler.stop();
+		assert.equal(most, 3);
+		// 3 at a time, 400 ms each: 3 per 400 ms = 7.5 per second, so about 22 in 3 s (whole batches: 8 × 3 = 24 started).
+		assert.ok(scheduler.requestCount >= 21 && scheduler.requestCount <= 24, `${scheduler.requestCount} requests`);
+	});
+
+	test('a failing node backs off (1 s, 2 s, 4 s) while the others keep their interval', async () => {
+		const starts: Array<{node: string; at: number}> = [];
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 100,
+			now: Date.now,
+			async poll(node) {
+				starts.push({node, at: Date.now()});
+				return node !== 'bad';
+			},
+		});
+		scheduler.setNodes(['good', 'bad']);
+		await advance(7500);
+		scheduler.stop();
+		const bad = starts.filter(start => start.node === 'bad').map(start => start.at - 1_000_000);
+		const good = starts.filter(start => start.node === 'good');
+		// First attempt at 10 ms (after 'good', 1000/100 = 10 ms apart), then +1 s, +2 s, +4 s (backoffDelay doubles).
+		assert.deepEqual(bad, [10, 1010, 3010, 7010]);
+		assert.equal(good.length, 8);
+	});
+
+	test('nodes that go are aborted and no longer polled; new nodes are polled at once', async () => {
+		const aborted: string[] = [];
+		const starts: string[] = [];
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 100,
+			now: Date.now,
+			async poll(node, signal) {
+				starts.push(node);
+				return new Promise(resolve => {
+					const timer = setTimeout(() => resolve(true), 500);
+					signal.addEventListener('abort', () => {
+						clearTimeout(timer);
+						aborted.push(node);
+						resolve(false);
+					});
+				});
+			},
+		});
+		scheduler.setNodes(['a', 'b']);
+		await advance(100);
+		scheduler.setNodes(['a', 'c']);
+		await advance(100);
+		assert.deepEqual(aborted, ['b']);
+		assert.deepEqual(starts, ['a', 'b', 'c']);
+		await advance(3000);
+		scheduler.stop();
+		assert.ok(!starts.slice(3).includes('b'));
+	});
+});

@@ -1,0 +1,48 @@
+// The overview reducer: nodes that come and go, and per-node feeds kept across re-lists.
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import type {NodeInfo} from '../../source/core/types.js';
+import {proxyFeedKind} from '../../source/overview/proxy-feed.js';
+import {initialOverviewState, listedNames, overviewReducer} from '../../source/overview/state.js';
+import {parsePlegSample} from '../../source/core/metrics/parse.js';
+
+const info = (name: string, kubeletVersion = 'v1.28.4'): NodeInfo => ({name, kubeletVersion, ready: {status: 'True', reason: 'KubeletReady', message: null, since: null}});
+const reduce = overviewReducer(proxyFeedKind, 60_000);
+const sample = parsePlegSample('# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1000\n');
+
+describe('overview state', () => {
+	test('a node missing from the list is marked gone, kept for 60 s, then dropped; a new one is added', () => {
+		let state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('b')], at: 0});
+		state = reduce(state, {type: 'feed', node: 'b', action: {type: 'scrape', scrape: {at: 1000, sample, latencyMs: 5}}});
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('c')], at: 30_000});
+		assert.deepEqual(listedNames(state), ['a', 'c']);
+		assert.equal(state.nodes.get('b')?.goneSince, 30_000);
+		// The gone node keeps its last figures while it is shown.
+		assert.equal(state.nodes.get('b')?.feed.latest?.at, 1000);
+		// 30 s later it has been gone 30 s < 60 s: still shown.
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('c')], at: 60_000});
+		assert.ok(state.nodes.has('b'));
+		// 60 s after it went: dropped.
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('c')], at: 90_000});
+		assert.deepEqual([...state.nodes.keys()], ['a', 'c']);
+	});
+
+	test('a node that comes back is listed again with the feed it had', () => {
+		let state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
+		state = reduce(state, {type: 'nodes', nodes: [info('a')], at: 0});
+		state = reduce(state, {type: 'feed', node: 'a', action: {type: 'scrape', scrape: {at: 1000, sample, latencyMs: 5}}});
+		state = reduce(state, {type: 'nodes', nodes: [], at: 30_000});
+		state = reduce(state, {type: 'nodes', nodes: [info('a', 'v1.29.0')], at: 40_000});
+		const entry = state.nodes.get('a');
+		assert.equal(entry?.goneSince, null);
+		assert.equal(entry?.feed.latest?.at, 1000);
+		// The new Node object reaches the feed: the version shown is the Node's.
+		assert.equal(entry?.feed.node?.kubeletVersion, 'v1.29.0');
+	});
+
+	test('a feed action for a node that is not listed changes nothing', () => {
+		const state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
+		assert.equal(reduce(state, {type: 'feed', node: 'x', action: {type: 'pause', paused: true}}), state);
+	});
+});

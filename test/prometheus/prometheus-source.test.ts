@@ -1,0 +1,98 @@
+// The Prometheus source's answers and refusals without a Prometheus: the response envelope, the --node filter's
+// PromQL, and failures in the user's terms (a loopback HTTP stand-in answers each case).
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type net from 'node:net';
+import {after, before, describe, test} from 'node:test';
+import {SourceFailure} from '../../source/core/sources/failure.js';
+import {createPrometheusSource, plegQueries, readVector} from '../../source/core/sources/prometheus.js';
+import {failureOf} from '../helpers/fake-kubelet.js';
+import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
+
+describe('Prometheus answers', () => {
+	test('a vector answer: labels and values, "NaN" read as NaN', () => {
+		const body = JSON.stringify({status: 'success', data: {resultType: 'vector', result: [{metric: {node: 'a'}, value: [1, '0.25']}, {metric: {instance: '10.0.0.5:10250'}, value: [1, 'NaN']}]}});
+		const samples = readVector(body, 'http://p');
+		assert.deepEqual(samples[0], {metric: {node: 'a'}, value: 0.25});
+		assert.ok(Number.isNaN(samples[1]!.value));
+	});
+
+	test('an error envelope says what Prometheus said', () => {
+		const body = JSON.stringify({status: 'error', errorType: 'bad_data', error: '1:10: parse error: unexpected end of input'});
+		assert.throws(() => readVector(body, 'http://p'), (error: unknown) => error instanceof SourceFailure && error.failure.summary === 'Prometheus at http://p could not run the query: 1:10: parse error: unexpected end of input');
+	});
+
+	test('--node narrows each selector to the node label or an instance of that host', () => {
+		const query = plegQueries(30, 'ip-10-0-0-5.ec2.internal').ratePerSecond;
+		assert.equal(
+			query,
+			'sum by (node, instance) ((rate(kubelet_pleg_relist_duration_seconds_count{node="ip-10-0-0-5.ec2.internal"}[30s]) or rate(kubelet_pleg_relist_duration_seconds_count{instance=~"ip-10-0-0-5\\\\.ec2\\\\.internal(:[0-9]+)?"}[30s])))',
+		);
+		assert.equal(plegQueries(30).p99, 'histogram_quantile(0.99, sum by (node, instance, le) (rate(kubelet_pleg_relist_duration_seconds_bucket[30s])))');
+	});
+});
+
+describe('Prometheus source failures', () => {
+	let server: http.Server;
+	let url: string;
+	let temp: TempDir;
+	const empty = JSON.stringify({status: 'success', data: {resultType: 'vector', result: []}});
+
+	before(async () => {
+		temp = makeTempDir();
+		server = http.createServer((request, response) => {
+			if (request.url?.startsWith('/prefix/api/v1/query')) {
+				if (request.headers.authorization !== 'Bearer right-token-0123456789') {
+					response.writeHead(401, {'Content-Type': 'text/plain'}).end('Unauthorized');
+					return;
+				}
+
+				response.writeHead(200, {'Content-Type': 'application/json'}).end(empty);
+				return;
+			}
+
+			response.writeHead(404, {'Content-Type': 'text/plain'}).end('404 page not found');
+		});
+		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+		url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+	});
+
+	after(() => {
+		server.close();
+		temp.remove();
+	});
+
+	test('a path prefix is kept and the bearer token from --token-file is sent; no series = no nodes', async () => {
+		const tokenFile = temp.write('token', 'right-token-0123456789\n');
+		const source = createPrometheusSource({url: `${url}/prefix/`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		assert.equal(source.label, `all nodes via Prometheus ${url}/prefix`);
+		assert.equal((await source.fetchFigures(new AbortController().signal)).size, 0);
+		source.close?.();
+	});
+
+	test('401: names the token file, never the token', async () => {
+		const tokenFile = temp.write('token-wrong', 'wrong-token-0123456789');
+		const source = createPrometheusSource({url: `${url}/prefix`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
+		assert.equal(failure.kind, 'unauthorized');
+		assert.equal(failure.summary, `Prometheus at ${url}/prefix rejected the token in --token-file ${tokenFile}`);
+		assert.ok(!JSON.stringify(failure).includes('wrong-token-0123456789'));
+		source.close?.();
+	});
+
+	test('404: the URL is not a query API base', async () => {
+		const source = createPrometheusSource({url, windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
+		assert.equal(failure.kind, 'not-found');
+		assert.equal(failure.summary, `${url} has no query API at /api/v1/query`);
+		source.close?.();
+	});
+
+	test('nothing listening: cannot reach Prometheus, connection refused', async () => {
+		const source = createPrometheusSource({url: 'http://127.0.0.1:1', windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
+		assert.equal(failure.kind, 'network');
+		assert.equal(failure.summary, 'cannot reach Prometheus at http://127.0.0.1:1: connection refused');
+		source.close?.();
+	});
+});
