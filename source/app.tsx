@@ -1,6 +1,6 @@
 // The live screen: the feed hook in, the dashboard out, keys in between.
 import {useApp, useInput} from 'ink';
-import React, {useState} from 'react';
+import React, {useCallback, useEffect, useState} from 'react';
 import {figuresAt, historyPoints} from './core/metrics/feed.js';
 import type {MetricsSource} from './core/types.js';
 import type {DemoControls} from './core/sources/demo.js';
@@ -15,6 +15,14 @@ export type AppProps = {
 	/** Present with --demo: keys that steer the simulated kubelet. */
 	demo?: DemoControls;
 	now?: () => number;
+	/** The poller's delay between scrapes when it differs from the shown cadence (a replay paces itself: 0). */
+	pollIntervalMs?: number;
+	/** Each accepted payload and its scrape time (the lab recorder). */
+	onPayload?: (text: string, at: number) => void;
+	/** Each baseline mark (ms), from `b` or from `marks`. */
+	onMark?: (at: number) => void;
+	/** Marks set from outside (a replayed `b`): subscribe, get the unsubscribe. */
+	marks?: (listener: (at: number) => void) => () => void;
 };
 
 /** Demo keys: each maps to one simulator control. */
@@ -26,17 +34,25 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
 }
 
-export default function App({source, intervalMs, windowSeconds, demo, now}: AppProps) {
+export default function App({source, intervalMs, windowSeconds, demo, now, pollIntervalMs, onPayload, onMark, marks}: AppProps) {
 	const {exit} = useApp();
-	const feed = usePlegFeed({source, intervalMs, windowSeconds, now});
+	const feed = usePlegFeed({source, intervalMs: pollIntervalMs ?? intervalMs, windowSeconds, now, onPayload});
+	const {mark} = feed;
+	const markBaseline = useCallback(() => {
+		mark();
+		onMark?.((now ?? Date.now)());
+	}, [mark, onMark, now]);
+	useEffect(() => marks?.(markBaseline), [marks, markBaseline]);
 	const {columns, rows} = useTerminalSize();
 	const [showHelp, setShowHelp] = useState(false);
+	const [showAnatomy, setShowAnatomy] = useState(false);
 
 	useInput((input, key) => {
 		if (input === 'q') exit();
 		else if (input === 'p') feed.togglePause();
-		else if (input === 'b') feed.mark();
+		else if (input === 'b') markBaseline();
 		else if (input === '?') setShowHelp((shown) => !shown);
+		else if (input === 'a') setShowAnatomy((shown) => !shown);
 		else if (key.escape) setShowHelp(false);
 		else if (demo) steerDemo(input, demo);
 	});
@@ -54,6 +70,7 @@ export default function App({source, intervalMs, windowSeconds, demo, now}: AppP
 			width={columns}
 			height={Math.max(1, rows - 1)}
 			showHelp={showHelp}
+			showAnatomy={showAnatomy}
 			demoScenario={demo?.scenario}
 		/>
 	);

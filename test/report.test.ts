@@ -19,7 +19,7 @@ const contractKeys = [
 	'node', 'kubeletVersion', 'healthy', 'verdict', 'lastSeenSeconds', 'lastSeenAgeSeconds', 'constants', 'relist',
 	'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio',
 ];
-const extraKeys = ['time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition'];
+const extraKeys = ['time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition', 'cri'];
 const constantsKeys = ['relistPeriodSeconds', 'relistThresholdSeconds', 'periodSource', 'thresholdSource'];
 const relistKeys = [
 	'count', 'sum', 'lifetimeMeanSeconds', 'windowSeconds', 'windowCount', 'windowMeanSeconds', 'windowP50Seconds',
@@ -73,6 +73,17 @@ describe('jsonReport', () => {
 			countUnchangedSeconds: null,
 			unavailable: [],
 			readyCondition: null,
+			// The edited copy moves no CRI counter: 0 calls in the window, so no rate is 0 but no mean or p99 exists.
+			cri: {
+				listPodSandbox: {ratePerSecond: 0, windowMeanSeconds: null, windowP99Seconds: null, errors: 0},
+				listContainers: {ratePerSecond: 0, windowMeanSeconds: null, windowP99Seconds: null, errors: 0},
+				podSandboxStatus: {ratePerSecond: 0, windowMeanSeconds: null, windowP99Seconds: null, errors: 0},
+				containerStatus: {ratePerSecond: 0, windowMeanSeconds: null, windowP99Seconds: null, errors: 0},
+				statusCallsPerRelist: 0, // 0 status calls / 60 relists
+				runningPods: 29,
+				runningContainers: {created: 1, exited: 9, running: 33},
+				listShareOfRelist: null,
+			},
 		});
 	});
 
@@ -140,6 +151,17 @@ describe('textReport', () => {
 				'interval        1.02 s',
 				'discards        2 total, 2 in window',
 				'threshold/mean  ×18,000', // 180 s / 10 ms
+				// The relist anatomy, its own block (the edited copy moves no CRI counter).
+				'anatomy           no list call timed in the window beside 60 relists: the relist cannot be taken apart',
+				'ListPodSandbox    no call in the window, 0 errors',
+				'ListContainers    no call in the window, 0 errors',
+				'PodSandboxStatus  no call in the window, 0 errors',
+				'ContainerStatus   no call in the window, 0 errors',
+				'docker            list_containers no call in the window, 0 errors; inspect_container no call in the window, 0 errors',
+				"status/relist     0 (every caller counted: at most this many are the relist's)",
+				'list share        —',
+				'running           29 pods; containers: 33 running, 9 exited, 1 created',
+				'per container     303 µs of mean relist per running container', // 10 ms / 33 running
 				'',
 			].join('\n'),
 		);

@@ -43,6 +43,15 @@ export const definitions: readonly Definition[] = [
 	{id: 'evented', label: 'Evented PLEG', formula: 'gate on: relist every 300 s, unhealthy after 10 min, last seen = health-check time'},
 	{id: 'baseline', label: 'Baseline (b)', formula: 'the window at the mark vs Δ since the mark; ×N = since-mark mean / baseline mean'},
 	{id: 'stale', label: 'STALE', formula: 'the last scrape failed: figures are from the last good one, whose age and time are shown'},
+	{id: 'segment', label: 'Segment (--replay --once)', formula: 'baseline = first scrape to the scrape before the first b; then each b to the next: Δsum / Δcount, p99, Δcount / Δt over it; max last-seen age at its scrapes'},
+	{id: 'write-down', label: 'Write-down (on quit)', formula: 'idle mean = Δsum / Δcount before the last b; churn mean = Δsum / Δcount since it; threshold / mean for each, with the threshold\'s file:line'},
+	{id: 'record', label: 'Recording (--record)', formula: 'one JSON line per scrape: time, node, kubelet version, the PLEG exposition lines as scraped, the --once JSON figures; mark after a b'},
+	{id: 'plot', label: 'Plot (--plot)', formula: 'windowed mean, p99 and last-seen age per scrape on a log axis (whole decades), b marks as vertical lines, the threshold as a horizontal one'},
+	{id: 'cri-operation', label: 'CRI call (a)', formula: 'per operation_type of kubelet_runtime_operations_duration_seconds over the window: Δcount / Δt, Δsum / Δcount, p99 of the bucket deltas, Δerrors_total; every kubelet caller counted'},
+	{id: 'status-calls-per-relist', label: 'Status calls per relist', formula: '(Δpodsandbox_status + Δcontainer_status calls) / Δrelists; other loops call them too, so at most this many are the relist\'s (list calls are left out: other loops make most of those)'},
+	{id: 'list-share', label: 'List share of relist', formula: '(window mean list_podsandbox + window mean list_containers) / window mean relist; above 100% other callers and failed relists blur it, shown as ≈ all (JSON caps it at 1)'},
+	{id: 'relist-per-container', label: 'Relist per container', formula: 'window mean relist / kubelet_running_containers{container_state="running"}, seconds per running container'},
+	{id: 'anatomy-reading', label: 'Anatomy reading', formula: 'status calls ≥ 1 per relist taking more of the relist than the list calls: per-pod status inspection; list share ≥ 50% with list means ≥ 100 ms together: runtime answers slowly; below 100 ms with < 1 status call per relist: idle'},
 ];
 
 export const keyBindings: readonly KeyBinding[] = [

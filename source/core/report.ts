@@ -2,7 +2,8 @@
 // computed is null, never 0) and a plain multi-line text using the screen's formatters.
 import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, missing} from './format.js';
 import {formatGoDuration} from './go-duration.js';
-import type {DeltaFigures, FeedStatus, Figures, Quantile, SourceConstant} from './types.js';
+import {anatomyReportLines} from './anatomy-report.js';
+import type {CriOperationFigures, DeltaFigures, FeedStatus, Figures, Quantile, RelistAnatomy, SourceConstant} from './types.js';
 
 export function jsonReport(figures: Figures): object {
 	const {lastSeen, constants, lifetime, window} = figures;
@@ -46,6 +47,33 @@ export function jsonReport(figures: Figures): object {
 		countUnchangedSeconds: lastSeen.countUnchangedSeconds,
 		unavailable: figures.unavailable,
 		readyCondition: figures.ready ?? null,
+		cri: criJson(figures.anatomy ?? null),
+	};
+}
+
+/** The `cri` key: the four relist operations, status calls per relist, running pods/containers, list share (≤ 1). */
+function criJson(anatomy: RelistAnatomy | null): object {
+	const ops = anatomy?.operations;
+	const share = anatomy?.listShareOfRelist ?? null;
+	return {
+		listPodSandbox: operationJson(ops?.listPodSandbox ?? null),
+		listContainers: operationJson(ops?.listContainers ?? null),
+		podSandboxStatus: operationJson(ops?.podSandboxStatus ?? null),
+		containerStatus: operationJson(ops?.containerStatus ?? null),
+		statusCallsPerRelist: anatomy?.statusCallsPerRelist ?? null,
+		runningPods: anatomy?.runningPods ?? null,
+		runningContainers: anatomy?.runningContainers ?? null,
+		// A share of the relist cannot pass 1; above it other callers' list calls blur the split (anatomy-reading.ts).
+		listShareOfRelist: share === null ? null : Math.min(share, 1),
+	};
+}
+
+function operationJson(op: CriOperationFigures | null): object {
+	return {
+		ratePerSecond: op?.ratePerSecond ?? null,
+		windowMeanSeconds: op?.windowMeanSeconds ?? null,
+		windowP99Seconds: op?.windowP99?.seconds ?? null,
+		errors: op?.errors ?? null,
 	};
 }
 
@@ -80,11 +108,17 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		lines.push(['unavailable', line]);
 	}
 
+
 	if (status?.failure) {
 		const since = status.lastGoodAt === null ? 'no good scrape yet' : `last good scrape ${formatAge((figures.now - status.lastGoodAt) / 1000)} ago`;
 		lines.push(['stale', `${status.failure.summary} (${since})`]);
 	}
 
+	// The relist anatomy follows as its own block, aligned on its own labels (issue 8).
+	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null));
+}
+
+function alignLines(lines: Array<[string, string]>): string {
 	const width = Math.max(...lines.map(([label]) => label.length));
 	return lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n') + '\n';
 }

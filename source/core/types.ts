@@ -26,6 +26,40 @@ export type RuntimeOperation = {
 	errors: number | null;
 };
 
+/**
+ * One operation_type of the runtime-operation families (issue 8): RuntimeOperation plus the pre-1.14 summary and
+ * the call counter. Seconds; counts are calls since the kubelet started.
+ */
+export type CriOperation = RuntimeOperation & {
+	/** kubelet_runtime_operations_latency_microseconds (before 1.18), converted to seconds. */
+	legacyLatency: Summary | null;
+	/** kubelet_runtime_operations_total (1.14+), else kubelet_runtime_operations: calls since kubelet start. */
+	total: number | null;
+};
+
+/** The four CRI calls a relist makes, by operation_type: list_podsandbox, list_containers, podsandbox_status, container_status. */
+export type RelistOperations<T> = {
+	listPodSandbox: T;
+	listContainers: T;
+	podSandboxStatus: T;
+	containerStatus: T;
+};
+
+/** The container-runtime series behind a relist (issue 8). `null` fields = series absent in the payload. */
+export type CriSample = {
+	/** Per relist operation type; null when the payload has no series for it. */
+	operations: RelistOperations<CriOperation | null>;
+	/** kubelet_running_pods (1.19+) / kubelet_running_pod_count (before): pods with a running sandbox at the last relist. */
+	runningPods: number | null;
+	/**
+	 * kubelet_running_containers by container_state (1.19+: created, exited, running, unknown), set by every relist;
+	 * from the label-less kubelet_running_container_count of older kubelets: {running: n}.
+	 */
+	runningContainers: Record<string, number> | null;
+	/** dockershim -> docker calls (kubelet_docker_operations_*), null without dockershim. */
+	docker: {listContainers: CriOperation | null; inspectContainer: CriOperation | null} | null;
+};
+
 /** The series pleg-top reads from one kubelet /metrics payload. `null` = series absent in that payload. */
 export type PlegSample = {
 	/** kubelet_pleg_relist_duration_seconds (kubelet 1.14+). */
@@ -48,6 +82,8 @@ export type PlegSample = {
 	eventedConnectionError: number | null;
 	/** gitVersion / git_version label of kubernetes_build_info, e.g. "v1.21.2". */
 	kubeletVersion: string | null;
+	/** The CRI series behind a relist (issue 8); null when none is exposed. Optional: hand-built samples may omit it. */
+	cri?: CriSample | null;
 };
 
 /** One successful poll: what the source returned and when (local clock). */
@@ -183,6 +219,55 @@ export type HistoryPoint = {
 	event: 'restart' | 'mark' | null;
 };
 
+/** One CRI operation over the relist window (issue 8). Counted from every kubelet caller, not only the relist. */
+export type CriOperationFigures = {
+	/** Calls completed in the window (Δcount). */
+	calls: number;
+	/** Δcalls / span, calls per second. */
+	ratePerSecond: number | null;
+	/** Δsum / Δcount, seconds; null when no call completed. */
+	windowMeanSeconds: number | null;
+	/** histogram_quantile(0.99) of the bucket deltas; null without the histograms (kubelet < 1.14) or calls. */
+	windowP99: Quantile | null;
+	/** New errors in the window (a missing error series counts as 0: its child appears at the first error). */
+	errors: number;
+};
+
+/** How the relist splits into CRI calls, in plain words, with the numbers it rests on (anatomy-reading.ts). */
+export type AnatomyReading = {
+	kind: 'waiting' | 'unavailable' | 'no-relist' | 'idle' | 'list-slow' | 'list' | 'status' | 'mixed';
+	text: string;
+};
+
+/** The relist anatomy pane's figures (issue 8), over the same window as Figures.window. */
+export type RelistAnatomy = {
+	/** Seconds between the window's first and last scrape; null before the second scrape. */
+	spanSeconds: number | null;
+	/** null per operation when the kubelet does not expose it or its counters went back (kubelet restart). */
+	operations: RelistOperations<CriOperationFigures | null>;
+	/** Relists completed in the window (Figures.window.count); null before the second scrape. */
+	relists: number | null;
+	/** (Δpodsandbox_status + Δcontainer_status calls) / Δrelists (definitions.ts "status-calls-per-relist"). */
+	statusCallsPerRelist: number | null;
+	/** (Δsum podsandbox_status + Δsum container_status) / Δrelists: seconds per relist in status calls, at most. */
+	statusSecondsPerRelist: number | null;
+	/** (mean list_podsandbox + mean list_containers) / mean relist, as computed: above 1 when other callers' list calls are slower. */
+	listShareOfRelist: number | null;
+	/** statusSecondsPerRelist / mean relist, as computed. */
+	statusShareOfRelist: number | null;
+	/** Window mean relist / running containers (container_state="running"), seconds per container. */
+	relistSecondsPerContainer: number | null;
+	/** At the latest scrape. */
+	runningPods: number | null;
+	/** By container_state at the latest scrape. */
+	runningContainers: Record<string, number> | null;
+	/** The dockershim -> docker calls behind ListContainers and the *Status calls; null without dockershim. */
+	docker: {listContainers: CriOperationFigures | null; inspectContainer: CriOperationFigures | null} | null;
+	/** What this kubelet does not expose, and from which version it would. */
+	unavailable: string[];
+	reading: AnatomyReading;
+};
+
 /** Everything the screen and the reports show, computed from the feed state at `now`. */
 export type Figures = {
 	now: number;
@@ -219,6 +304,8 @@ export type Figures = {
 	} | null;
 	/** The Node's Ready condition when the source fetched the Node object (added by the metrics helper). */
 	ready?: NodeInfo['ready'];
+	/** The CRI calls behind each relist (issue 8); absent on hand-built figures. */
+	anatomy?: RelistAnatomy | null;
 };
 
 /** The health of the polling itself, for the status line. */

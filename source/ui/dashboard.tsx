@@ -5,6 +5,7 @@
 import React from 'react';
 import {Box} from 'ink';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../core/types.js';
+import {anatomyPaneLines} from './anatomy-pane.js';
 import {baselinePaneLines} from './baseline-pane.js';
 import {clockTime} from './clock-time.js';
 import {compactLine} from './compact-line.js';
@@ -35,6 +36,8 @@ export type DashboardProps = {
 	width: number;
 	height: number;
 	showHelp: boolean;
+	/** `a`: the relist anatomy pane takes the place of the constants pane and the history chart. */
+	showAnatomy?: boolean;
 	/** The demo scenario's name when the demo source runs. */
 	demoScenario?: string;
 };
@@ -69,7 +72,8 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 	const {figures} = props;
 	const stale = staleBannerLines({status: props.status, now: props.now, width});
 	if (!figures) {
-		const waiting = lines([firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')]);
+		// Once a request has failed, "connecting" is no longer true: the STALE banner says no good scrape came yet.
+		const waiting = lines(stale.length > 0 ? stale : [firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')]);
 		const status = lines(statusLines({...statusProps(props), maxDetails: Math.max(0, height - 4)}));
 		return fits([lines([header]), waiting, status], height) ? [lines([header]), waiting, status] : [];
 	}
@@ -203,18 +207,22 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number): 
 	const baseline = figures.baseline ? [lines(baselinePaneLines({baseline: figures.baseline, now: props.now, width}))] : [];
 	const withConstants = statsAndConstants(figures, width);
 	const statsOnly = lines(relistStatsLines({figures, width}));
+	if (props.showAnatomy) {
+		const anatomy = lines(anatomyPaneLines({anatomy: figures.anatomy ?? null, width}));
+		return [[statsOnly, anatomy, ...baseline], [statsOnly, anatomy], [anatomy]].find(blocks => fits(blocks, room)) ?? fallback(statsOnly, room);
+	}
+
 	const candidates: Block[][] = [
 		[...withConstants, ...baseline, history],
 		[...withConstants, ...baseline],
 		withConstants,
 		[statsOnly],
 	];
-	const chosen = candidates.find(blocks => fits(blocks, room));
-	if (chosen) {
-		return chosen;
-	}
+	return candidates.find(blocks => fits(blocks, room)) ?? fallback(statsOnly, room);
+}
 
-	// Not even the stats fit whole: keep their first rows (each row holds whole figures).
+/** Not even the stats fit whole: keep their first rows (each row holds whole figures). */
+function fallback(statsOnly: Block, room: number): Block[] {
 	return room > 0 ? [lines(statsOnly.kind === 'lines' ? statsOnly.lines.slice(0, room) : [])] : [];
 }
 

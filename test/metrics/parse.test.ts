@@ -171,6 +171,7 @@ describe('parsePlegSample traps', () => {
 			eventedConnectionSuccess: null,
 			eventedConnectionError: null,
 			kubeletVersion: null,
+			cri: null,
 		});
 	});
 

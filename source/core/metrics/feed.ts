@@ -23,6 +23,7 @@ import {
 	replaceLast,
 	type BoundedLog,
 } from './bounded-log.js';
+import {relistAnatomy} from './anatomy.js';
 import {verdict} from './health.js';
 import {constantsFor} from './kubelet-constants.js';
 import {availabilityNote} from './names.js';
@@ -218,6 +219,12 @@ function onMark(state: FeedState, at: number): FeedState {
 	});
 }
 
+/** The window's first scrape when it is not also the latest (one scrape spans nothing). */
+function windowStart(scrapes: BoundedLog<Scrape>): Scrape | null {
+	const first = logAt(scrapes, 0);
+	return first && first !== logLast(scrapes) ? first : null;
+}
+
 function windowOf(scrapes: BoundedLog<Scrape>): DeltaFigures | null {
 	const first = logAt(scrapes, 0);
 	const last = logLast(scrapes);
@@ -283,6 +290,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		baseline: baselineFigures(state, latest),
 		ready: state.node?.ready ?? null,
 		discardEventsTotal: sample.discardEvents,
+		anatomy: relistAnatomy(windowStart(state.scrapes), latest, window),
 	};
 }
 

@@ -55,3 +55,63 @@ export const familyVersions: Record<FamilyKey, string> = {
 export function availabilityNote(key: FamilyKey): string {
 	return `${families[key]} ${familyVersions[key]}`;
 }
+
+/**
+ * The container-runtime (CRI) families behind a relist (issue 8). All labelled by `operation_type` (the running
+ * containers gauge by `container_state`), so parse.ts reads them with its own line reader (cri-parse.ts): the
+ * library collapses a labelled histogram or summary into its last series.
+ */
+export const criFamilies = {
+	/** Histogram per operation_type, seconds (1.14+). */
+	duration: 'kubelet_runtime_operations_duration_seconds',
+	/** Summary per operation_type, microseconds (before 1.14; deprecated 1.14, off 1.18). */
+	legacyLatency: 'kubelet_runtime_operations_latency_microseconds',
+	/** Counter per operation_type (1.14+). */
+	total: 'kubelet_runtime_operations_total',
+	/** Counter per operation_type, the name before 1.14 (deprecated 1.14). */
+	legacyTotal: 'kubelet_runtime_operations',
+	/** Counter per operation_type (1.14+); a child appears at the operation's first error. */
+	errors: 'kubelet_runtime_operations_errors_total',
+	/** Counter per operation_type, the name before 1.14 (deprecated 1.14). */
+	legacyErrors: 'kubelet_runtime_operations_errors',
+	/** Gauge, pods with a running sandbox, set by every relist (1.19+). */
+	runningPods: 'kubelet_running_pods',
+	/** Gauge, the name before 1.19. */
+	legacyRunningPods: 'kubelet_running_pod_count',
+	/** Gauge per container_state, set by every relist (1.19+). */
+	runningContainers: 'kubelet_running_containers',
+	/** Gauge, the name before 1.19 (running containers; label-less before 1.17). */
+	legacyRunningContainers: 'kubelet_running_container_count',
+	/** dockershim -> docker calls, per operation_type: histogram, seconds (1.14+). */
+	dockerDuration: 'kubelet_docker_operations_duration_seconds',
+	/** Summary, microseconds (before 1.14). */
+	dockerLegacyLatency: 'kubelet_docker_operations_latency_microseconds',
+	dockerTotal: 'kubelet_docker_operations_total',
+	dockerLegacyTotal: 'kubelet_docker_operations',
+	dockerErrors: 'kubelet_docker_operations_errors_total',
+	dockerLegacyErrors: 'kubelet_docker_operations_errors',
+} as const;
+
+export type CriFamilyKey = keyof typeof criFamilies;
+
+/** The operation_type values a relist makes (kuberuntime GetPods, then GetPodStatus per changed pod). */
+export const relistOperationTypes = {
+	list_podsandbox: 'listPodSandbox',
+	list_containers: 'listContainers',
+	podsandbox_status: 'podSandboxStatus',
+	container_status: 'containerStatus',
+} as const;
+
+/** What dockershim turns those calls into: ListPodSandbox/ListContainers -> list_containers, *Status -> inspect_container. */
+export const dockerOperationTypes = {
+	list_containers: 'listContainers',
+	inspect_container: 'inspectContainer',
+} as const;
+
+/** Which kubelet versions expose the CRI figures, for the lines that say why one is missing. */
+export const criAvailability = {
+	histograms: `${criFamilies.duration} exists from kubelet 1.14 (before: ${criFamilies.legacyLatency}, whose quantiles cannot be windowed)`,
+	operations: `runtime operation series (${criFamilies.duration}, ${criFamilies.legacyLatency}) exist in every kubelet with a CRI runtime (dockershim before 1.24)`,
+	runningPods: `${criFamilies.runningPods} exists from kubelet 1.19 (${criFamilies.legacyRunningPods} before)`,
+	runningContainers: `${criFamilies.runningContainers}{container_state} exists from kubelet 1.19 (${criFamilies.legacyRunningContainers} before)`,
+} as const;

@@ -1,11 +1,17 @@
 // Kubelet /metrics text -> PlegSample.
-// The kubelet answers with ~250 KB of text every second, of which pleg-top needs ~40 lines. So the payload is
-// first cut to the lines of the families in names.ts (a scan of line starts, no regex over the whole body), those
-// lines are checked here (so an error can name its line in the original payload; the library's errors carry no
-// line number), and only they are handed to parse-prometheus-text-format.
+// The kubelet answers with ~250 KB of text every second, of which pleg-top needs ~40 PLEG lines and ~100 CRI lines.
+// So the payload is first cut to the lines of the families in names.ts (a scan of line starts, no regex over the
+// whole body), those lines are checked here (so an error can name its line in the original payload; the library's
+// errors carry no line number), and only the PLEG ones are handed to parse-prometheus-text-format. The CRI families
+// carry labels, which the library collapses into the last series: they are read line by line (cri-parse.ts).
 import parsePrometheusTextFormat, {type PromFamily, type PromSample} from 'parse-prometheus-text-format';
 import type {Bucket, Histogram, PlegSample, Summary} from '../types.js';
 import {eventedPlegGateName, families, suffixedFamilies} from './names.js';
+import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js';
+import {parseValue} from './parse-value.js';
+import {readSampleLine} from './sample-line.js';
+
+export {parseValue} from './parse-value.js';
 
 /** The payload is not Prometheus text. `line` is 1-based in the original payload, null when no line is to blame. */
 export class MetricsParseError extends Error {
@@ -20,6 +26,7 @@ export class MetricsParseError extends Error {
 
 /** A line kept from the payload; `offset` is where it starts (its line number is counted only for an error). */
 type KeptLine = {offset: number; text: string};
+type KeptCriLine = KeptLine & {role: CriRole};
 
 const familyNames: ReadonlySet<string> = new Set(Object.values(families));
 
@@ -35,12 +42,22 @@ const metricTypes = new Set(['counter', 'gauge', 'histogram', 'summary', 'untype
 export function parsePlegSample(text: string): PlegSample {
 	checkPayload(text);
 	checkLastLine(text);
-	const kept = keepPlegLines(text);
+	const {kept, cri} = keepPlegLines(text);
 	for (const line of kept) {
 		checkLine(text, line);
 	}
 
-	return sampleFrom(parseKept(text, kept));
+	return {...sampleFrom(parseKept(text, kept)), cri: criSampleOf(cri.map(line => readCriLine(text, line)))};
+}
+
+/** A CRI sample line read by hand (the library would collapse its labelled series); errors name the line. */
+function readCriLine(payload: string, line: KeptCriLine): CriLine {
+	const read = readSampleLine(line.text);
+	if (typeof read === 'string') {
+		throw lineError(payload, line.offset, read);
+	}
+
+	return {role: line.role, sample: read};
 }
 
 /** Rejects bodies that are not text at all: empty, binary, HTML (an error page from a proxy). */
@@ -70,12 +87,23 @@ function checkPayload(text: string): void {
 }
 
 /**
- * The lines of the families in names.ts, in payload order. One pass over the line starts; a line is looked at
- * further only when its first characters can begin a kept name, which is decided by a few character codes
- * (measured: a few indexOf searches for the prefixes cost more than this whole loop).
+ * The exposition lines parsePlegSample reads (HELP, TYPE and samples of the families in names.ts, and the CRI
+ * sample lines of the relist operations), as written, in payload order.
  */
-function keepPlegLines(text: string): KeptLine[] {
+export function plegLines(text: string): string[] {
+	const {kept, cri} = keepPlegLines(text);
+	return [...kept, ...cri].sort((a, b) => a.offset - b.offset).map(line => line.text);
+}
+
+/**
+ * The lines of the families in names.ts, in payload order: `kept` for the library, `cri` (sample lines of the
+ * labelled CRI families, for the relist operations only) for the line reader. One pass over the line starts; a
+ * line is looked at further only when its first characters can begin a kept name, which is decided by a few
+ * character codes (measured: a few indexOf searches for the prefixes cost more than this whole loop).
+ */
+function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]} {
 	const kept: KeptLine[] = [];
+	const cri: KeptCriLine[] = [];
 	let offset = 0;
 	while (offset < text.length) {
 		let end = text.indexOf('\n', offset);
@@ -85,19 +113,26 @@ function keepPlegLines(text: string): KeptLine[] {
 
 		const first = text.charCodeAt(offset);
 		const isMeta = first === charHash;
-		if ((first === charK || isMeta) && mayBeKept(text, isMeta ? offset + 7 : offset)) {
+		const kind = first === charK || isMeta ? mayBeKept(text, isMeta ? offset + 7 : offset) : none;
+		if (kind === pleg) {
 			const line = text.slice(offset, end).trimEnd();
 			const name = nameAt(isMeta ? line.slice(7) : line);
 			const keep = isMeta ? familyNames.has(name) && /^# (?:HELP|TYPE) /.test(line) : sampleNames.has(name);
 			if (keep) {
 				kept.push({offset, text: line});
 			}
+		} else if (kind === runtime && !isMeta) {
+			// HELP/TYPE of the CRI families are not needed: their types are known by name.
+			const role = criRoleOf(text, offset, end);
+			if (role) {
+				cri.push({offset, text: text.slice(offset, end).trimEnd(), role});
+			}
 		}
 
 		offset = end + 1;
 	}
 
-	return kept;
+	return {kept, cri};
 }
 
 const charK = 0x6b; // 'k'
@@ -106,24 +141,38 @@ const charP = 0x70; // 'p'
 const charE = 0x65; // 'e'
 const charL = 0x6c; // 'l'
 const charR = 0x72; // 'r'
+const charD = 0x64; // 'd'
 
-/** Whether a name starting at `at` can be kubelet_pleg_*, kubelet_evented_pleg_* or kubernetes_*. */
-function mayBeKept(text: string, at: number): boolean {
+const none = 0;
+/** kubelet_pleg_*, kubelet_evented_pleg_*, kubernetes_*: for the library. */
+const pleg = 1;
+/** kubelet_r* or kubelet_d*: maybe a CRI family (runtime_operations, running_*, docker_operations). */
+const runtime = 2;
+
+/** Which kind of kept name can start at `at`, from a few character codes. */
+function mayBeKept(text: string, at: number): typeof none | typeof pleg | typeof runtime {
 	if (text.charCodeAt(at) !== charK) {
-		return false;
+		return none;
 	}
 
 	const fifth = text.charCodeAt(at + 4); // kube[l]et_ or kube[r]netes_
 	if (fifth === charR) {
-		return text.startsWith('kubernetes_build_info', at) || text.startsWith('kubernetes_feature_enabled', at);
+		return text.startsWith('kubernetes_build_info', at) || text.startsWith('kubernetes_feature_enabled', at) ? pleg : none;
 	}
 
-	const ninth = text.charCodeAt(at + 8); // kubelet_[p]leg_ or kubelet_[e]vented_pleg_
-	return (
-		fifth === charL &&
-		((ninth === charP && text.startsWith('kubelet_pleg_', at)) ||
-			(ninth === charE && text.startsWith('kubelet_evented_pleg_', at)))
-	);
+	if (fifth !== charL) {
+		return none;
+	}
+
+	const ninth = text.charCodeAt(at + 8); // kubelet_[p]leg_, kubelet_[e]vented_pleg_, kubelet_[r]un…, kubelet_[d]ocker_
+	if (ninth === charR || ninth === charD) {
+		return text.startsWith('kubelet_', at) ? runtime : none;
+	}
+
+	return (ninth === charP && text.startsWith('kubelet_pleg_', at)) ||
+		(ninth === charE && text.startsWith('kubelet_evented_pleg_', at))
+		? pleg
+		: none;
 }
 
 /** The metric name at the start of `line`: up to '{', a blank or the end. */
@@ -207,22 +256,6 @@ function sampleFrom(parsed: PromFamily[]): PlegSample {
 		eventedConnectionError: scalarOf(get(families.eventedConnectionError)),
 		kubeletVersion: versionOf(get(families.buildInfo)),
 	};
-}
-
-/**
- * A Prometheus sample value as Go's strconv.ParseFloat reads it ("1.67195e+06", "+Inf", "NaN");
- * undefined when it is not a number. Number() alone would read "" as 0 and "+Inf" as NaN.
- */
-export function parseValue(text: string): number | undefined {
-	if (/^[+-]?inf(?:inity)?$/i.test(text)) {
-		return text.startsWith('-') ? -Infinity : Infinity;
-	}
-
-	if (/^[+-]?nan$/i.test(text)) {
-		return Number.NaN;
-	}
-
-	return /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(text) ? Number(text) : undefined;
 }
 
 function numberOf(text: string | undefined): number | null {

@@ -1,0 +1,110 @@
+// One Prometheus text-exposition sample line read by hand: `name{label="value",…} value [timestamp]`.
+// parse-prometheus-text-format folds every series of a labelled histogram or summary into the last one, so the
+// labelled CRI families (cri-parse.ts) are read line by line here instead. Sticky regexes step through the line
+// (measured: faster than a character loop in V8, ~0.4 µs for a bucket line).
+import {parseValue} from './parse-value.js';
+
+export type SampleLine = {
+	name: string;
+	/** Label values unescaped (\\ \" \n). */
+	labels: Record<string, string>;
+	/** As Go's ParseFloat reads it: exponent form, +Inf, NaN. */
+	value: number;
+};
+
+const namePattern = /[a-zA-Z_:][a-zA-Z0-9_:]*/y;
+/** One `label="value"` pair with the blanks around it, up to and including a following comma. */
+const labelPattern = /[ \t]*([a-zA-Z_][a-zA-Z0-9_]*)[ \t]*=[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"[ \t]*,?/y;
+const closePattern = /[ \t]*\}/y;
+/** Blanks, the value, an optional integer timestamp, trailing blanks. */
+const valuePattern = /([ \t]*)(\S*)(?:[ \t]+(\S+))?[ \t]*$/y;
+
+/**
+ * The kubelet's own shape of a CRI line, read with one regex (half the time of the general path): a name, then
+ * operation_type and maybe le/quantile with plain values, one blank, the value. Anything else takes the general path.
+ */
+const kubeletShape = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(operation_type|container_state)="([^"\\\n]*)"(?:,(le|quantile)="([^"\\\n]*)")?\} (\S+)$/;
+
+/** The line, or the reason it is not a sample line (for the parse error). */
+export function readSampleLine(line: string): SampleLine | string {
+	const shape = kubeletShape.exec(line);
+	if (shape) {
+		const [, name = '', label = '', labelValue = '', bound, boundValue = '', valueText = ''] = shape;
+		const value = parseValue(valueText);
+		return value === undefined ? 'value is not a number' : {name, labels: shapeLabels(label, labelValue, bound, boundValue), value};
+	}
+
+	namePattern.lastIndex = 0;
+	if (!namePattern.test(line)) {
+		return 'malformed sample';
+	}
+
+	let at = namePattern.lastIndex;
+	const name = line.slice(0, at);
+	const labels: Record<string, string> = {};
+	if (line.charCodeAt(at) === 0x7b) {
+		const end = readLabels(line, at + 1, labels);
+		if (typeof end === 'string') {
+			return end;
+		}
+
+		at = end;
+	}
+
+	valuePattern.lastIndex = at;
+	const [, blanks = '', valueText = '', timestamp] = valuePattern.exec(line) ?? [];
+	if (valueText === '') {
+		return 'sample has no value';
+	}
+
+	if (blanks === '' || (timestamp !== undefined && !/^-?\d+$/.test(timestamp))) {
+		return 'malformed sample';
+	}
+
+	const value = parseValue(valueText);
+	return value === undefined ? 'value is not a number' : {name, labels, value};
+}
+
+/** Literal keys, so every such object shares one hidden class (computed keys measured ~2x slower here). */
+function shapeLabels(label: string, value: string, bound: string | undefined, boundValue: string): Record<string, string> {
+	if (label === 'container_state') {
+		return bound === undefined ? {container_state: value} : {container_state: value, [bound]: boundValue};
+	}
+
+	if (bound === 'le') {
+		return {operation_type: value, le: boundValue};
+	}
+
+	return bound === undefined ? {operation_type: value} : {operation_type: value, quantile: boundValue};
+}
+
+/** Reads label pairs from `at` (after the brace) into `labels`; the offset after the closing brace, or a reason. */
+function readLabels(line: string, at: number, labels: Record<string, string>): number | string {
+	for (;;) {
+		closePattern.lastIndex = at;
+		if (closePattern.test(line)) {
+			return closePattern.lastIndex;
+		}
+
+		labelPattern.lastIndex = at;
+		const match = labelPattern.exec(line);
+		if (!match) {
+			return 'malformed label';
+		}
+
+		const [whole, label = '', raw = ''] = match;
+		labels[label] = raw.includes('\\') ? unescape(raw) : raw;
+		// Without a comma the next thing must be the closing brace.
+		if (!whole.endsWith(',')) {
+			closePattern.lastIndex = labelPattern.lastIndex;
+			return closePattern.test(line) ? closePattern.lastIndex : 'malformed label';
+		}
+
+		at = labelPattern.lastIndex;
+	}
+}
+
+/** The exposition format escapes \\, \" and \n; any other pair is kept as written. */
+function unescape(raw: string): string {
+	return raw.replace(/\\(.)/g, (pair, next: string) => (next === 'n' ? '\n' : next === '\\' || next === '"' ? next : pair));
+}
