@@ -65,6 +65,30 @@ const scenes: Scene[] = [
 		},
 	},
 	{
+		name: 'anatomy-slow-runtime',
+		title: 'pleg-top --demo, a then w: the relist anatomy when the runtime answers the list calls slowly',
+		async run() {
+			const session = start(['--demo']);
+			await session.waitFor(windowFull, 20_000);
+			session.keys('a');
+			session.keys('w');
+			await session.waitFor('relist ≈ list calls (runtime answers slowly)', 30_000);
+			return session;
+		},
+	},
+	{
+		name: 'anatomy-churn',
+		title: 'pleg-top --demo, a then c: the relist anatomy during pod churn',
+		async run() {
+			const session = start(['--demo']);
+			await session.waitFor(windowFull, 20_000);
+			session.keys('a');
+			session.keys('c');
+			await session.waitFor('relist ≈ per-pod status inspection', 30_000);
+			return session;
+		},
+	},
+	{
 		name: 'stalled',
 		title: 'pleg-top --demo --demo-speed 60: a relist hung past the 3-minute threshold',
 		async run() {

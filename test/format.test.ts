@@ -24,6 +24,8 @@ describe('formatQuantile', () => {
 		assert.equal(formatQuantile({seconds: 10, atLeast: true}), '≥ 10 s');
 		assert.equal(formatQuantile({seconds: 2.5, atLeast: true}), '≥ 2.5 s');
 		assert.equal(formatQuantile({seconds: 0.25, atLeast: true}), '≥ 250 ms');
+		// The top finite bucket of the CRI operation histograms: 0.005 × 2^… written with all its digits.
+		assert.equal(formatQuantile({seconds: 745.0580596923828, atLeast: true}), '≥ 745.058 s');
 		assert.equal(formatQuantile({seconds: 10, atLeast: false}), '10.0 s');
 		assert.equal(formatQuantile(null), '—');
 	});

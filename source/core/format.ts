@@ -1,5 +1,7 @@
 // Unit formatting shared by the screen and the plain-text report, so both print a figure the same way.
-import {formatDuration, intervalToDuration} from 'date-fns';
+// Each function's own module: the package index loads all ~250 date-fns functions at start-up.
+import {formatDuration} from 'date-fns/formatDuration';
+import {intervalToDuration} from 'date-fns/intervalToDuration';
 import type {Quantile} from './types.js';
 
 /** Printed for a figure that cannot be computed. */
@@ -40,9 +42,12 @@ export function formatQuantile(quantile: Quantile | null): string {
 	return quantile.atLeast ? `≥ ${formatBound(quantile.seconds)}` : formatSeconds(quantile.seconds);
 }
 
-/** A bucket bound as written in the exposition: "10 s", "2.5 s", "250 ms". */
+/**
+ * A bucket bound as written in the exposition: "10 s", "2.5 s", "250 ms". Exponential CRI buckets
+ * have bounds like 745.0580596923828: six significant digits say all a lower bound can.
+ */
 function formatBound(seconds: number): string {
-	return seconds >= 1 ? `${seconds} s` : `${Number((seconds * 1e3).toPrecision(6))} ms`;
+	return seconds >= 1 ? `${Number(seconds.toPrecision(6))} s` : `${Number((seconds * 1e3).toPrecision(6))} ms`;
 }
 
 /**

@@ -84,7 +84,7 @@ function errorsItem(errors: number): Item {
 
 function perRelistItems({statusCallsPerRelist, listShareOfRelist, relistSecondsPerContainer}: RelistAnatomy): Item[] {
 	return [
-		[seg('status calls/relist ', 'label'), seg(statusCallsPerRelist === null ? '—' : `≤ ${formatCalls(statusCallsPerRelist)}`, 'value')],
+		[seg('status calls/relist ', 'label'), seg(statusCallsText(statusCallsPerRelist), 'value')],
 		[seg('list share ', 'label'), seg(shareText(listShareOfRelist), 'value')],
 		[seg('per container ', 'label'), seg(formatSeconds(relistSecondsPerContainer), 'value')],
 	];
@@ -95,4 +95,10 @@ function runningItems({runningPods, runningContainers}: RelistAnatomy): Item[] {
 		[seg('running ', 'label'), seg(runningPods === null ? '—' : `${runningPods} pods`, 'value')],
 		[seg('containers ', 'label'), seg(runningContainers === null ? '—' : containersText(runningContainers), 'value')],
 	];
+}
+
+/** An upper bound ("≤ 2.2": other kubelet loops call too), except that none is exactly none. */
+function statusCallsText(perRelist: number | null): string {
+	if (perRelist === null) return '—';
+	return perRelist === 0 ? '0' : `≤ ${formatCalls(perRelist)}`;
 }
