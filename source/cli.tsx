@@ -4,11 +4,16 @@
 import {readFileSync} from 'node:fs';
 import {exitCodeFor, SourceFailure} from './core/sources/failure.js';
 import type {MetricsSource} from './core/types.js';
-import {createSource} from './create-source.js';
+import type {createSource} from './create-source.js';
 import {formatFailure, formatOnce, exitCodeForOnce, measureOnce, streamJsonLines} from './headless.js';
 import {helpText} from './help-text.js';
 import {parseOptions, UsageError, type Options} from './options.js';
 import {toFailure} from './to-failure.js';
+import {labJsonReport, labTextReport} from './core/lab-report.js';
+import {labFromRecording} from './core/recording.js';
+import {recordedIntervalMs, type ReplaySource} from './core/sources/replay.js';
+import {createLabRecorder, writeQuitFiles, type LabRecorder} from './recorder.js';
+import {registerSlimClientNode} from './slim-client-node/register.js';
 
 const enterAltScreen = '\u001B[?1049h';
 const leaveAltScreen = '\u001B[?1049l';
@@ -22,7 +27,42 @@ function packageVersion(): string {
 /** Failures that retrying will not mend end the run before the screen is taken, where they stay readable. */
 const fatalAtStart = new Set(['config', 'unauthorized', 'tls']);
 
-async function runLive(source: MetricsSource, options: Options, demo: ReturnType<typeof createSource>['demo']): Promise<number> {
+/** What a live or replayed run was recording: the lab session, and the replay when there is one. */
+type Lab = {recorder: LabRecorder; replay: ReplaySource | undefined};
+
+/** On quit: the write-down (to the normal screen; under JSON lines only to --summary), then the --summary and --plot files. */
+function finishLab({recorder}: Lab, options: Options, write: (text: string) => void): void {
+	recorder.close();
+	const summary = recorder.summary();
+	const {text, notes} = writeQuitFiles(summary, {summary: options.summary, plot: options.plot});
+	// Nothing was measured when no scrape succeeded: the failure already said why.
+	if (summary.session) write('\n' + text);
+	if (options.record !== undefined) notes.push(`recording appended to ${options.record}`);
+	if (recorder.recordError) notes.push(`pleg-top: ${recorder.recordError}`);
+	if (notes.length > 0) process.stderr.write(notes.join('\n') + '\n');
+}
+
+/** --replay FILE --once: the whole recording and each marked segment, without waiting. */
+function replayOnce(replay: ReplaySource, options: Options): number {
+	let lab;
+	try {
+		lab = labFromRecording(replay.records, options.windowSeconds).summary();
+	} catch (error) {
+		process.stderr.write(`pleg-top: ${options.replay}: ${(error as Error).message}\n`);
+		return 2;
+	}
+
+	const body = options.output === 'json' ? JSON.stringify(labJsonReport(lab, replay.records.length), null, 2) + '\n' : labTextReport(lab);
+	process.stdout.write(body);
+	const {notes} = writeQuitFiles(lab, {summary: options.summary, plot: options.plot});
+	if (notes.length > 0) process.stderr.write(notes.join('\n') + '\n');
+	return 0;
+}
+
+async function runLive(source: MetricsSource, options: Options, demo: ReturnType<typeof createSource>['demo'], lab: Lab): Promise<number> {
+	// Ink and its colour detection load while the first request is in flight (FORCE_COLOR is set by now);
+	// loading prints nothing, so the normal screen stays as it is until render().
+	const screenModules = Promise.all([import('ink'), import('./app.js'), import('react')]);
 	// The first authenticated request happens on the normal screen, so an exec plugin's login
 	// prompt or its error stays visible.
 	if (source.fetchNode) {
@@ -37,14 +77,15 @@ async function runLive(source: MetricsSource, options: Options, demo: ReturnType
 		}
 	}
 
-	// Ink and its colour detection are loaded only now, after FORCE_COLOR may have been set.
-	const [{render}, {default: App}, React] = await Promise.all([import('ink'), import('./app.js'), import('react')]);
+	const [{render}, {default: App}, React] = await screenModules;
 	process.stdout.write(enterAltScreen);
 	const restore = () => {
 		process.stdout.write(showCursor + leaveAltScreen);
 	};
 
-	const instance = render(React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo}), {
+	const {recorder, replay} = lab;
+	const replayProps = replay && {now: replay.now, pollIntervalMs: 0, marks: replay.onMark, intervalMs: recordedIntervalMs(replay.records)};
+	const instance = render(React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo, onPayload: recorder.payload, onMark: recorder.mark, ...replayProps}), {
 		exitOnCtrlC: true,
 	});
 	const quit = () => {
@@ -59,24 +100,39 @@ async function runLive(source: MetricsSource, options: Options, demo: ReturnType
 		source.close?.();
 	}
 
+	// After leaving the alternate screen, so the write-down stays in the terminal's scrollback.
+	finishLab(lab, options, (text) => process.stdout.write(text));
 	return 0;
 }
 
-async function runJsonLines(source: MetricsSource, options: Options): Promise<number> {
+async function runJsonLines(source: MetricsSource, options: Options, lab: Lab): Promise<number> {
+	const {recorder, replay} = lab;
 	return new Promise((resolve) => {
+		const unsubscribe = replay?.onMark(recorder.mark);
 		const stream = streamJsonLines({
 			source,
-			intervalMs: options.intervalMs,
+			intervalMs: replay ? 0 : options.intervalMs,
 			windowSeconds: options.windowSeconds,
 			write(line) {
 				process.stdout.write(line);
 			},
+			now: replay?.now,
+			onPayload: recorder.payload,
 		});
+		let stopped = false;
 		const stop = () => {
+			if (stopped) return;
+			stopped = true;
 			stream.stop();
+			unsubscribe?.();
 			source.close?.();
+			// stdout carries the JSON lines and stderr only problems: the write-down goes to --summary alone.
+			finishLab(lab, options, () => undefined);
 			resolve(0);
 		};
+
+		// A replay piped into a script ends with the recording.
+		void replay?.ended.then(stop);
 
 		// `pleg-top ... | head` closes the pipe: stop quietly, as any Unix filter does.
 		process.stdout.on('error', stop);
@@ -105,11 +161,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 	}
 
 	if (!options.color) process.env['FORCE_COLOR'] = '0';
+	// React's development build costs several times the CPU per frame and keeps a timing entry per render
+	// (bench/README.md): the screen always runs the production build, whatever NODE_ENV the shell has.
+	process.env['NODE_ENV'] = 'production';
+	// Before client-node is first imported (create-source and the overview import it): see the hooks' comment.
+	registerSlimClientNode();
+	const {createSource} = await import('./create-source.js');
 
-	if (!options.node && !options.demo && !options.replay) {
-		process.stderr.write('pleg-top: the cluster overview (no --node) is not built yet: give --node NODE (kubectl get nodes lists them), or --demo\n');
-		return 2;
-	}
+	// No --node: the cluster overview; --prometheus: figures from Prometheus (overview, or one node with --node).
+	// Loaded only now: its table imports ink, whose colour detection must run after FORCE_COLOR is set (NO_COLOR).
+	const {runOverview, wantsOverview} = await import('./overview/run.js');
+	if (wantsOverview(options)) return runOverview(options, env);
 
 	let choice;
 	try {
@@ -120,7 +182,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		return exitCodeFor(error.failure.kind);
 	}
 
-	const {source, demo} = choice;
+	const {source, demo, replay} = choice;
+	if (options.once && replay) return replayOnce(replay, options);
 	if (options.once) {
 		const result = await measureOnce(source, options.windowSeconds);
 		source.close?.();
@@ -130,8 +193,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		return exitCodeForOnce(result);
 	}
 
-	if (!process.stdout.isTTY) return runJsonLines(source, options);
-	return runLive(source, options, demo);
+	let recorder;
+	try {
+		recorder = createLabRecorder({source, windowSeconds: options.windowSeconds, file: options.record});
+	} catch (error) {
+		if (!(error instanceof SourceFailure)) throw error;
+		process.stderr.write(formatFailure(error.failure) + '\n');
+		return exitCodeFor(error.failure.kind);
+	}
+
+	const lab = {recorder, replay};
+	if (!process.stdout.isTTY) return runJsonLines(recorder.source, options, lab);
+	return runLive(recorder.source, options, demo, lab);
 }
 
 main(process.argv.slice(2), process.env).then(

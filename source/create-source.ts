@@ -2,16 +2,31 @@
 import {homedir} from 'node:os';
 import {createApiServerSource} from './core/sources/api-server.js';
 import {createDemoSource, type DemoControls} from './core/sources/demo.js';
+import {createKubeletDirectSource} from './core/sources/kubelet-direct.js';
 import {loadKubeconfig} from './core/sources/kubeconfig.js';
+import {createReplaySource, type ReplaySource} from './core/sources/replay.js';
 import type {MetricsSource} from './core/types.js';
 import type {Options} from './options.js';
+import {readRecording} from './recorder.js';
 
-export type SourceChoice = {source: MetricsSource; demo?: DemoControls};
+export type SourceChoice = {source: MetricsSource; demo?: DemoControls; replay?: ReplaySource};
 
 export function createSource(options: Options, env: NodeJS.ProcessEnv): SourceChoice {
+	if (options.replay !== undefined) {
+		const replay = createReplaySource({records: readRecording(options.replay), speed: options.replaySpeed, file: options.replay});
+		return {source: replay, replay};
+	}
+
 	if (options.demo) {
 		const demo = createDemoSource({speed: options.demoSpeed});
 		return {source: demo, demo: demo.controls};
+	}
+
+	if (options.kubeletUrl !== undefined) {
+		// --token-file alone needs no kubeconfig; without it the kubeconfig user authenticates to the kubelet.
+		const loaded = options.tokenFile === undefined ? loadKubeconfig({kubeconfig: options.kubeconfig, context: options.context, env, homeDir: env['HOME'] ?? homedir()}) : undefined;
+		const source = createKubeletDirectSource({url: options.kubeletUrl, node: options.node, tokenFile: options.tokenFile, caFile: options.kubeletCa, insecureSkipTlsVerify: options.insecureSkipTlsVerify, timeoutMs: options.timeoutMs, loaded});
+		return {source};
 	}
 
 	const loaded = loadKubeconfig({kubeconfig: options.kubeconfig, context: options.context, env, homeDir: env['HOME'] ?? homedir()});

@@ -64,13 +64,22 @@ export function formatOnce(result: OnceResult, output: 'text' | 'json'): {stdout
  * `stale` with the `error`, so a script sees both what is known and why it is old.
  */
 export function streamJsonLines(
-	options: {source: MetricsSource; intervalMs: number; windowSeconds: number; write: (line: string) => void; now?: () => number},
+	options: {
+		source: MetricsSource;
+		intervalMs: number;
+		windowSeconds: number;
+		write: (line: string) => void;
+		now?: () => number;
+		/** Each accepted payload and its scrape time (the lab recorder). */
+		onPayload?: (text: string, at: number) => void;
+	},
 ): {stop(): void} {
 	const now = options.now ?? Date.now;
 	let state = initialFeedState({node: options.source.node, windowSeconds: options.windowSeconds});
 	const emit = (at: number, failure: Failure | null) => {
 		const figures = figuresAt(state, at);
-		const report = figures ? jsonReport(figures) : {node: options.source.node};
+		// kubeletRestarts: counter resets seen since pleg-top started (the screen marks them R in the history).
+		const report = figures ? {...jsonReport(figures), kubeletRestarts: state.restarts} : {node: options.source.node};
 		const line = failure
 			? {...report, time: new Date(at).toISOString(), stale: true, error: {kind: failure.kind, summary: failure.summary, details: failure.details}}
 			: report;
@@ -80,8 +89,10 @@ export function streamJsonLines(
 	return startPoller(
 		{source: options.source, intervalMs: options.intervalMs, now},
 		{
-			onScrape(scrape) {
+			onScrape(scrape, text) {
 				state = feedReducer(state, {type: 'scrape', scrape});
+				// Recorded first: a line a script has read is already in the --record file.
+				options.onPayload?.(text, scrape.at);
 				emit(scrape.at, null);
 			},
 			onFailure(failure, at) {

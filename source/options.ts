@@ -72,7 +72,7 @@ export function parseDuration(text: string): number {
 	return total;
 }
 
-const flagSpec = {
+export const flagSpec = {
 	node: {type: 'string'},
 	kubeconfig: {type: 'string'},
 	context: {type: 'string'},

@@ -2,7 +2,10 @@
 // client-node's own loadFromDefault differs: it throws on repeated names, takes current-context from the last
 // file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
 import path from 'node:path';
-import {KubeConfig, type Cluster, type Context, type User} from '@kubernetes/client-node';
+// The config module, not the package index: the index also loads the generated API clients, which pleg-top
+// never uses (see slim-client-node/hooks.ts for the rest of that cost).
+import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
+import type {Cluster, Context, User} from '@kubernetes/client-node/dist/config_types.js';
 import {sourceFailure} from './failure.js';
 import {mergeKubeconfigs, parseKubeconfigFile, type Entry, type MergedKubeconfig, type ParsedFile} from './kubeconfig-merge.js';
 import {TokenFileAuth, tokenFileProviderName} from './token-file-auth.js';

@@ -1,0 +1,78 @@
+// Phase 1's yardstick: what `watch -n1 'kubectl get --raw …/proxy/metrics | grep ^kubelet_pleg'` costs per run,
+// each run a new kubectl process. CPU of the shell, kubectl and grep together (GNU time reports the waited-for
+// children of `sh`), median over `runs`.
+import {execFile, execFileSync, spawnSync} from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {promisify} from 'node:util';
+import {benchNode, type BenchServer} from './bench-server.js';
+import {median} from './stats.js';
+
+export type KubectlResult = {
+	binary: string;
+	version: string;
+	runs: number;
+	medianCpuMs: number;
+	medianWallMs: number;
+	/** Peak resident memory of the largest process in a run (kubectl), bytes, median over runs. */
+	medianMaxRssBytes: number;
+	/** Lines grep printed in the last run (sanity: the PLEG series were there). */
+	plegLines: number;
+};
+
+function onPath(command: string): string | null {
+	const found = spawnSync('sh', ['-c', `command -v ${command}`], {encoding: 'utf8'});
+	return found.status === 0 ? found.stdout.trim() : null;
+}
+
+/** kubectl from PATH; when missing, Debian's kubernetes-client package (needs root). */
+export function ensureKubectl(): string {
+	const existing = onPath('kubectl');
+	if (existing) {
+		return existing;
+	}
+
+	if (process.getuid?.() !== 0) {
+		throw new Error('kubectl is not on PATH and the bench is not root: install Debian\'s kubernetes-client package');
+	}
+
+	process.stderr.write('bench: installing Debian\'s kubernetes-client (kubectl) with apt-get …\n');
+	execFileSync('apt-get', ['update', '-qq'], {stdio: 'inherit'});
+	execFileSync('apt-get', ['install', '-y', '-qq', 'kubernetes-client'], {stdio: 'inherit', env: {...process.env, DEBIAN_FRONTEND: 'noninteractive'}});
+	const installed = onPath('kubectl');
+	if (!installed) {
+		throw new Error('kubernetes-client installed but kubectl is still not on PATH');
+	}
+
+	return installed;
+}
+
+// The server answers in this process: runs are awaited, never spawned synchronously.
+export async function measureKubectl(bench: BenchServer, kubectl: string, runs: number): Promise<KubectlResult> {
+	const timing = path.join(bench.temp.dir, 'time.txt');
+	const command = `${kubectl} --kubeconfig ${bench.kubeconfigPath} get --raw /api/v1/nodes/${benchNode}/proxy/metrics | grep ^kubelet_pleg`;
+	const cpu: number[] = [];
+	const wall: number[] = [];
+	const rss: number[] = [];
+	let plegLines = 0;
+	for (let run = 0; run < runs; run++) {
+		const result = await promisify(execFile)('/usr/bin/time', ['-o', timing, '-f', '%U %S %e %M', 'sh', '-c', command], {encoding: 'utf8', env: bench.env});
+
+		const [user, system, elapsed, maxKib] = fs.readFileSync(timing, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+		cpu.push((user! + system!) * 1000);
+		wall.push(elapsed! * 1000);
+		rss.push(maxKib! * 1024);
+		plegLines = result.stdout.split('\n').filter(line => line.startsWith('kubelet_pleg')).length;
+	}
+
+	const version = spawnSync(kubectl, ['version', '--client'], {encoding: 'utf8', env: bench.env}).stdout.split('\n')[0] ?? '';
+	return {
+		binary: fs.realpathSync(kubectl),
+		version: version.trim(),
+		runs,
+		medianCpuMs: median(cpu),
+		medianWallMs: median(wall),
+		medianMaxRssBytes: median(rss),
+		plegLines,
+	};
+}

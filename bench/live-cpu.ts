@@ -1,0 +1,72 @@
+// Phases 1 and 4: pleg-top --node NODE drawing its live screen to a pty, CPU per tick from /proc over a steady
+// stretch, and resident memory after warm-up and after many more ticks. A tick is one /metrics request answered.
+import type {BenchServer} from './bench-server.js';
+import {benchNode} from './bench-server.js';
+import {processCpuMs, residentBytes} from './proc.js';
+import {startLiveCli, until} from './tmux-cli.js';
+
+export type LiveOptions = {
+	intervalMs: number;
+	warmupTicks: number;
+	/** Ticks the CPU per tick is measured over, from the end of warm-up. */
+	cpuTicks: number;
+	/** Ticks after warm-up before the second memory reading (0: no memory phase). */
+	memoryTicks: number;
+};
+
+export type LiveResult = {
+	intervalMs: number;
+	payloadBytes: number;
+	ticks: number;
+	cpuMs: number;
+	wallMs: number;
+	cpuPerTickMs: number;
+	/** Over the whole memory phase (warm-up end to the last reading), when there is one. */
+	longCpuPerTickMs: number | null;
+	rssAfterWarmupBytes: number;
+	rssAfterMemoryTicksBytes: number | null;
+	memoryTicks: number | null;
+	/** TLS connections the fake server accepted during the run: 1-2 means keep-alive works. */
+	connections: number;
+	/** The screen still showed the window mean at the end. */
+	screenOk: boolean;
+};
+
+export async function measureLive(bench: BenchServer, payloadBytes: number, options: LiveOptions): Promise<LiveResult> {
+	const base = bench.metricsRequests();
+	const connectionsBefore = bench.server.connections;
+	const ticks = () => bench.metricsRequests() - base;
+	const {session, pid} = startLiveCli(['--node', benchNode, '--interval', `${options.intervalMs}ms`], bench.env);
+	const patience = (count: number) => count * options.intervalMs * 5 + 20_000;
+	try {
+		await until(() => ticks() >= options.warmupTicks, patience(options.warmupTicks), 'the warm-up ticks');
+		const start = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now(), rss: residentBytes(pid)};
+		await until(() => ticks() >= start.tick + options.cpuTicks, patience(options.cpuTicks), 'the measured ticks', 5);
+		const end = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now()};
+		let memory: {cpu: number; tick: number; rss: number} | null = null;
+		if (options.memoryTicks > 0) {
+			await until(() => ticks() >= start.tick + options.memoryTicks, patience(options.memoryTicks), 'the memory ticks', 50);
+			memory = {cpu: processCpuMs(pid), tick: ticks(), rss: residentBytes(pid)};
+		}
+
+		const screenOk = /\bmean \d/.test(session.screen());
+		return {
+			intervalMs: options.intervalMs,
+			payloadBytes,
+			ticks: end.tick - start.tick,
+			cpuMs: end.cpu - start.cpu,
+			wallMs: end.at - start.at,
+			cpuPerTickMs: (end.cpu - start.cpu) / (end.tick - start.tick),
+			longCpuPerTickMs: memory && (memory.cpu - start.cpu) / (memory.tick - start.tick),
+			rssAfterWarmupBytes: start.rss,
+			rssAfterMemoryTicksBytes: memory?.rss ?? null,
+			memoryTicks: memory && memory.tick - start.tick,
+			connections: bench.server.connections - connectionsBefore,
+			screenOk,
+		};
+	} finally {
+		session.keys('q');
+		await until(() => !session.alive(), 5000, 'pleg-top to quit').catch(() => undefined);
+		session.kill();
+	}
+}

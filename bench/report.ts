@@ -1,0 +1,131 @@
+// The bench's results: targets judged PASS/MISS, a table for the terminal, JSON for comparing runs over time.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {FirstFrameResult} from './first-frame.js';
+import type {FloorResult} from './floor.js';
+import type {FrameCostResult} from './frame-cost.js';
+import type {KubectlResult} from './kubectl-grep.js';
+import type {LiveResult} from './live-cpu.js';
+import type {ParseDeriveResult} from './parse-derive.js';
+
+export type BenchResults = {
+	live: LiveResult;
+	/** The same live run on a 5 MB payload, for information (no target). */
+	liveBig: LiveResult | null;
+	kubectl: KubectlResult;
+	floor: FloorResult;
+	parse: ParseDeriveResult[];
+	/** One frame of the dashboard drawn by ink in-process, for information (no target). */
+	frame: FrameCostResult;
+	firstFrame: FirstFrameResult;
+};
+
+export type Target = {name: string; measured: string; limit: string; pass: boolean};
+
+const mib = (bytes: number) => bytes / 2 ** 20;
+const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
+
+export function judge(results: BenchResults): Target[] {
+	const {live, kubectl, floor, firstFrame} = results;
+	const parse250 = results.parse.find(entry => entry.payloadBytes < 1_000_000);
+	const growth = live.rssAfterMemoryTicksBytes === null ? null : live.rssAfterMemoryTicksBytes / live.rssAfterWarmupBytes - 1;
+	const peakRss = Math.max(live.rssAfterWarmupBytes, live.rssAfterMemoryTicksBytes ?? 0);
+	return [
+		{
+			name: 'CPU per tick ≤ 1/30 of one kubectl+grep run',
+			measured: `${ms(live.cpuPerTickMs)} (1/${(kubectl.medianCpuMs / live.cpuPerTickMs).toFixed(0)})`,
+			limit: `≤ ${ms(kubectl.medianCpuMs / 30)}`,
+			pass: live.cpuPerTickMs <= kubectl.medianCpuMs / 30,
+		},
+		{
+			name: 'CPU per tick within 3× of the bare floor',
+			measured: `${ms(live.cpuPerTickMs)} (${(live.cpuPerTickMs / floor.cpuPerGetMs).toFixed(2)}×)`,
+			limit: `≤ ${ms(floor.cpuPerGetMs * 3)}`,
+			pass: live.cpuPerTickMs <= floor.cpuPerGetMs * 3,
+		},
+		{
+			name: 'parse+derive of 250 KB under 0.5 ms',
+			measured: parse250 ? ms(parse250.medianMs) : 'not run',
+			limit: '< 0.5 ms',
+			pass: parse250 !== undefined && parse250.medianMs < 0.5,
+		},
+		{
+			name: 'RSS under 120 MiB',
+			measured: `${mib(peakRss).toFixed(1)} MiB`,
+			limit: '< 120 MiB',
+			pass: mib(peakRss) < 120,
+		},
+		{
+			name: `RSS growth under 5% over ${live.memoryTicks ?? 0} ticks`,
+			measured: growth === null ? 'not run' : `${(growth * 100).toFixed(1)}%`,
+			limit: '< 5% over 3,000 ticks',
+			pass: growth !== null && growth < 0.05 && (live.memoryTicks ?? 0) >= 3000,
+		},
+		{
+			name: 'first frame with figures within 1.5 s',
+			measured: ms(firstFrame.medianFiguresMs),
+			limit: '≤ 1500 ms',
+			pass: firstFrame.medianFiguresMs <= 1500,
+		},
+	];
+}
+
+function table(rows: string[][]): string {
+	const widths = rows[0]!.map((_, column) => Math.max(...rows.map(row => [...(row[column] ?? '')].length)));
+	return rows.map(row => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}
+
+export function formatResults(results: BenchResults, targets: Target[]): string {
+	const {live, liveBig, kubectl, floor, firstFrame} = results;
+	const rows: string[][] = [
+		['measurement', 'value', 'how'],
+		[
+			'pleg-top --node, CPU per tick',
+			ms(live.cpuPerTickMs),
+			`live screen in a tmux pty, --interval ${live.intervalMs}ms, ${live.ticks} ticks, /proc utime+stime, ${(live.payloadBytes / 1000).toFixed(0)} KB payload`,
+		],
+		...(live.longCpuPerTickMs === null ? [] : [['  the same over the memory phase', ms(live.longCpuPerTickMs), `${live.memoryTicks} ticks`]]),
+		...(liveBig ? [['  with a 5 MB payload', ms(liveBig.cpuPerTickMs), `${liveBig.ticks} ticks (information, no target)`]] : []),
+		['kubectl get --raw | grep, CPU per run', ms(kubectl.medianCpuMs), `median of ${kubectl.runs} runs, /usr/bin/time (sh+kubectl+grep), ${kubectl.version}`],
+		['  ratio kubectl+grep / pleg-top tick', `${(kubectl.medianCpuMs / live.cpuPerTickMs).toFixed(1)}×`, ''],
+		['bare floor: keep-alive GET + line filter', ms(floor.cpuPerGetMs), `process.cpuUsage over ${floor.iterations} GETs paced ${floor.intervalMs} ms, gzip, ${floor.connectionsReused ? 'one connection' : 'connections NOT reused'}`],
+		['  ratio pleg-top tick / floor', `${(live.cpuPerTickMs / floor.cpuPerGetMs).toFixed(2)}×`, ''],
+		...results.parse.map(entry => [
+			`parse+derive ${(entry.payloadBytes / 1e6).toFixed(2)} MB`,
+			ms(entry.medianMs),
+			`CPU, median of ${entry.runs} (p90 ${ms(entry.p90Ms)}; wall median ${ms(entry.medianWallMs)}): parsePlegSample + feedReducer + figuresAt`,
+		]),
+		['  one frame drawn by ink (in-process)', ms(results.frame.cpuPerFrameMs), `${results.frame.frames} frames, 120×40, ${results.frame.bytesPerFrame.toFixed(0)} bytes written per frame (information)`],
+		['RSS after warm-up', `${mib(live.rssAfterWarmupBytes).toFixed(1)} MiB`, 'VmRSS of the CLI in the tmux run'],
+		...(live.rssAfterMemoryTicksBytes === null
+			? []
+			: [
+				[`RSS after ${live.memoryTicks} more ticks`, `${mib(live.rssAfterMemoryTicksBytes).toFixed(1)} MiB`, `same live tmux run at ${live.intervalMs}ms`],
+				['  growth', `${((live.rssAfterMemoryTicksBytes / live.rssAfterWarmupBytes - 1) * 100).toFixed(1)}%`, ''],
+			]),
+		['first frame with figures', ms(firstFrame.medianFiguresMs), `median of ${firstFrame.runs} starts (${firstFrame.allFiguresMs.join(', ')} ms), default --interval 1s`],
+		['  first window mean (2nd scrape)', ms(firstFrame.medianWindowMeanMs), ''],
+		['keep-alive: TLS connections in the live run', String(live.connections), live.screenOk ? 'screen showed figures at the end' : 'SCREEN LOST ITS FIGURES'],
+	];
+	const verdicts = targets.map(target => [target.pass ? 'PASS' : 'MISS', target.name, target.measured, target.limit]);
+	return `${table(rows)}\n\n${table([['', 'target', 'measured', 'limit'], ...verdicts])}\n`;
+}
+
+export function writeResults(directory: string, results: BenchResults, targets: Target[], label: string | null): string[] {
+	fs.mkdirSync(directory, {recursive: true});
+	const document = {
+		date: new Date().toISOString(),
+		label,
+		machine: {cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version, platform: `${os.type()} ${os.release()}`},
+		results,
+		targets,
+	};
+	const text = JSON.stringify(document, null, '\t') + '\n';
+	const stamp = document.date.replaceAll(':', '-').replace(/\.\d+Z$/, 'Z');
+	const dated = path.join(directory, `${stamp}${label ? `-${label.replaceAll(/[^\w.-]+/g, '_')}` : ''}.json`);
+	const latest = path.join(directory, 'latest.json');
+	fs.writeFileSync(dated, text);
+	fs.writeFileSync(latest, text);
+	return [latest, dated];
+}

@@ -1,0 +1,44 @@
+// pleg-top's live screen in a real pseudo-terminal (a tmux pane), and the pid of its node process.
+import {execFileSync} from 'node:child_process';
+import {startTmux, type TmuxSession} from '../test/helpers/tmux.js';
+import {cliPath} from '../test/helpers/run-cli.js';
+
+export type LiveCli = {session: TmuxSession; pid: number};
+
+/** The pane's process: `env VAR=… node …` execs node, so the pane pid is the CLI's own. */
+function panePid(session: TmuxSession): number {
+	return Number(execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pane_pid}'], {encoding: 'utf8'}).trim());
+}
+
+/** The built CLI; `--cli PATH` points the bench at another build (e.g. a copy of dist from before a change). */
+let cli = cliPath;
+export function useCli(path: string): void {
+	cli = path;
+}
+
+/** Starts `pleg-top ARGS` on a 120×40 screen with only `env` in its environment (plus TERM). */
+export function startLiveCli(args: string[], env: Record<string, string>): LiveCli {
+	const quoted = args.map(arg => JSON.stringify(arg)).join(' ');
+	const session = startTmux(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} ${quoted}`, {columns: 120, rows: 40, env});
+	return {session, pid: panePid(session)};
+}
+
+/**
+ * A session that outlives the measured ones, so the tmux server is already running when a measured run starts
+ * (its start-up would otherwise count towards the first frame).
+ */
+export function keepTmuxServer(): () => void {
+	const keeper = startTmux('sleep 3600', {columns: 80, rows: 24});
+	return () => keeper.kill();
+}
+
+export async function until(condition: () => boolean, timeoutMs: number, what: string, pollMs = 20): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) {
+			throw new Error(`timed out waiting for ${what}`);
+		}
+
+		await new Promise(resolve => setTimeout(resolve, pollMs));
+	}
+}
