@@ -15,9 +15,6 @@ import {recordedIntervalMs, type ReplaySource} from './core/sources/replay.js';
 import {createLabRecorder, writeQuitFiles, type LabRecorder} from './recorder.js';
 import {registerSlimClientNode} from './slim-client-node/register.js';
 
-const enterAltScreen = '\u001B[?1049h';
-const leaveAltScreen = '\u001B[?1049l';
-const showCursor = '\u001B[?25h';
 
 function packageVersion(): string {
 	const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
@@ -62,7 +59,7 @@ function replayOnce(replay: ReplaySource, options: Options): number {
 async function runLive(source: MetricsSource, options: Options, demo: ReturnType<typeof createSource>['demo'], lab: Lab): Promise<number> {
 	// Ink and its colour detection load while the first request is in flight (FORCE_COLOR is set by now);
 	// loading prints nothing, so the normal screen stays as it is until render().
-	const screenModules = Promise.all([import('ink'), import('./app.js'), import('react')]);
+	const screenModules = Promise.all([import('./full-screen.js'), import('./app.js'), import('react')]);
 	// The first authenticated request happens on the normal screen, so an exec plugin's login
 	// prompt or its error stays visible.
 	if (source.fetchNode) {
@@ -77,26 +74,14 @@ async function runLive(source: MetricsSource, options: Options, demo: ReturnType
 		}
 	}
 
-	const [{render}, {default: App}, React] = await screenModules;
-	process.stdout.write(enterAltScreen);
-	const restore = () => {
-		process.stdout.write(showCursor + leaveAltScreen);
-	};
-
+	const [{runFullScreen}, {default: App}, React] = await screenModules;
 	const {recorder, replay} = lab;
 	const replayProps = replay && {now: replay.now, pollIntervalMs: 0, marks: replay.onMark, intervalMs: recordedIntervalMs(replay.records)};
-	const instance = render(React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo, onPayload: recorder.payload, onMark: recorder.mark, ...replayProps}), {
-		exitOnCtrlC: true,
-	});
-	const quit = () => {
-		instance.unmount();
-	};
-
-	for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.once(signal, quit);
 	try {
-		await instance.waitUntilExit();
+		await runFullScreen(
+			React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo, onPayload: recorder.payload, onMark: recorder.mark, ...replayProps}),
+		);
 	} finally {
-		restore();
 		source.close?.();
 	}
 

@@ -13,9 +13,6 @@ import {toFailure} from '../to-failure.js';
 import {startPrometheusOverview, startProxyOverview, type OverviewEngine} from './engine.js';
 import {exitCodeForOverview, formatOverviewOnce, measureOverviewOnce, streamOverviewJsonLines} from './headless.js';
 
-const enterAltScreen = '\u001B[?1049h';
-const leaveAltScreen = '\u001B[?1049l';
-const showCursor = '\u001B[?25h';
 
 /** Failures that retrying will not mend end the run before the screen is taken. */
 const fatalAtStart = new Set(['config', 'unauthorized', 'tls', 'forbidden']);
@@ -83,20 +80,12 @@ function close(chosen: Plan): void {
 }
 
 async function runLive(chosen: Plan, options: Options): Promise<number> {
-	const [{render}, {OverviewApp}, React] = await Promise.all([import('ink'), import('./overview-app.js'), import('react')]);
+	const [{runFullScreen}, {OverviewApp}, React] = await Promise.all([import('../full-screen.js'), import('./overview-app.js'), import('react')]);
 	const engine = engineFor(chosen, options, options.intervalMs);
-	process.stdout.write(enterAltScreen);
 	const only = chosen.kind === 'prometheus' ? (chosen.source.node ?? undefined) : undefined;
-	const instance = render(React.createElement(OverviewApp<unknown>, {engine, only}), {exitOnCtrlC: true});
-	const quit = () => {
-		instance.unmount();
-	};
-
-	for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.once(signal, quit);
 	try {
-		await instance.waitUntilExit();
+		await runFullScreen(React.createElement(OverviewApp<unknown>, {engine, only}));
 	} finally {
-		process.stdout.write(showCursor + leaveAltScreen);
 		engine.stop();
 		close(chosen);
 	}
