@@ -1,32 +1,14 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
-import {Dashboard} from '../../source/ui/dashboard.js';
 import {churnAnatomy} from '../helpers/anatomy.js';
-import {makeFigures, okStatus, readyNode, testNow} from '../helpers/figures.js';
-import {cells, frameOf} from '../helpers/ui-frame.js';
+import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
+import {makeFigures} from '../helpers/figures.js';
+import {cells} from '../helpers/ui-frame.js';
 
 process.env.TZ = 'UTC';
 
-const history = Array.from({length: 30}, (_, index) => ({at: testNow - (30 - index) * 1000, windowMeanSeconds: 0.0042, lastSeenAgeSeconds: 1, event: null}));
-
 function screen(width: number, height: number, showAnatomy = true): string[] {
-	return frameOf(
-		<Dashboard
-			figures={makeFigures({anatomy: churnAnatomy()})}
-			status={okStatus()}
-			history={history}
-			node={readyNode()}
-			sourceLabel="demo node"
-			intervalSeconds={1}
-			now={testNow}
-			width={width}
-			height={height}
-			showHelp={false}
-			showAnatomy={showAnatomy}
-		/>,
-		width,
-	).split('\n');
+	return dashboardRows(width, height, {figures: makeFigures({anatomy: churnAnatomy()}), history: steadyHistory(30), showAnatomy});
 }
 
 describe('Dashboard with the anatomy pane (a)', () => {

@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../../source/core/types.js';
 import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
 import {lastSeenAt, makeFigures, okStatus, readyNode, testNow, windowFigures} from '../helpers/figures.js';
-import {cells, frameOf} from '../helpers/ui-frame.js';
+import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
+import {cells} from '../helpers/ui-frame.js';
 
 process.env.TZ = 'UTC';
 
-const history: HistoryPoint[] = Array.from({length: 60}, (_, index) => ({
-	at: testNow - (60 - index) * 1000,
-	windowMeanSeconds: 0.0042,
-	lastSeenAgeSeconds: 1,
-	event: index === 20 ? 'mark' : null,
-}));
+const history: HistoryPoint[] = steadyHistory(60, 20);
 
 const withBaseline: Figures = makeFigures({
 	baseline: {
@@ -46,23 +41,7 @@ const failing: FeedStatus = okStatus({
 });
 
 function dashboard(width: number, height: number, props: Partial<DashboardProps> = {}): string[] {
-	const frame = frameOf(
-		<Dashboard
-			figures={withBaseline}
-			status={okStatus()}
-			history={history}
-			node={readyNode()}
-			sourceLabel="demo node"
-			intervalSeconds={1}
-			now={testNow}
-			width={width}
-			height={height}
-			showHelp={false}
-			{...props}
-		/>,
-		width,
-	);
-	return frame.split('\n');
+	return dashboardRows(width, height, {figures: withBaseline, history, ...props});
 }
 
 /** The layout promises: fits the terminal, verdict and age visible, no number cut. */
