@@ -7,6 +7,7 @@ import type {FloorResult} from './floor.js';
 import type {FrameCostResult} from './frame-cost.js';
 import type {KubectlResult} from './kubectl-grep.js';
 import type {LiveResult} from './live-cpu.js';
+import type {OverviewBenchResult} from './overview.js';
 import type {ParseDeriveResult} from './parse-derive.js';
 
 export type BenchResults = {
@@ -19,6 +20,8 @@ export type BenchResults = {
 	/** One frame of the dashboard drawn by ink in-process, for information (no target). */
 	frame: FrameCostResult;
 	firstFrame: FirstFrameResult;
+	/** The cluster overview, CPU per tick for many nodes, through the proxy and through Prometheus (no target). */
+	overview: OverviewBenchResult[];
 };
 
 export type Target = {name: string; measured: string; limit: string; pass: boolean};
@@ -106,6 +109,11 @@ export function formatResults(results: BenchResults, targets: Target[]): string 
 			]),
 		['first frame with figures', ms(firstFrame.medianFiguresMs), `median of ${firstFrame.runs} starts (${firstFrame.allFiguresMs.join(', ')} ms), default --interval 1s`],
 		['  first window mean (2nd scrape)', ms(firstFrame.medianWindowMeanMs), ''],
+		...results.overview.map(entry => [
+			`overview of ${entry.nodes} nodes via ${entry.via}, CPU per tick`,
+			ms(entry.cpuMsPerTick),
+			`${entry.ticks} ticks, ${entry.requests} requests, wall ${ms(entry.wallMsPerTick)} per tick; in-process fake servers included (information)`,
+		]),
 		['keep-alive: TLS connections in the live run', String(live.connections), live.screenOk ? 'screen showed figures at the end' : 'SCREEN LOST ITS FIGURES'],
 	];
 	const verdicts = targets.map(target => [target.pass ? 'PASS' : 'MISS', target.name, target.measured, target.limit]);

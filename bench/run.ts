@@ -11,6 +11,7 @@ import {measureFloor} from './floor.js';
 import {measureFrameCost} from './frame-cost.js';
 import {ensureKubectl, measureKubectl} from './kubectl-grep.js';
 import {measureLive} from './live-cpu.js';
+import {runOverviewTicks} from './overview.js';
 import {measureParseDerive} from './parse-derive.js';
 import {formatResults, judge, writeResults, type BenchResults} from './report.js';
 import {keepTmuxServer, useCli} from './tmux-cli.js';
@@ -60,7 +61,10 @@ async function main(): Promise<void> {
 		const live = await measureLive(bench, realBytes, {intervalMs, warmupTicks: 100, cpuTicks: 300, memoryTicks});
 		log('live screen with a 5 MB payload');
 		const liveBig = quick ? null : await measureLive(big, bigBytes, {intervalMs, warmupTicks: 30, cpuTicks: 100, memoryTicks: 0});
-		const results: BenchResults = {live, liveBig, kubectl: kubectlResult, floor, parse, frame, firstFrame};
+		log('overview of 200 nodes, through the API server proxy and through Prometheus');
+		const overviewTicks = quick ? 3 : 10;
+		const overview = [await runOverviewTicks({nodes: 200, ticks: overviewTicks, via: 'proxy'}), await runOverviewTicks({nodes: 200, ticks: overviewTicks, via: 'prometheus'})];
+		const results: BenchResults = {live, liveBig, kubectl: kubectlResult, floor, parse, frame, firstFrame, overview};
 		const targets = judge(results);
 		process.stdout.write(formatResults(results, targets));
 		for (const file of writeResults(resultsDir, results, targets, values.label ?? null)) {
