@@ -18,13 +18,13 @@ export type FeedOptions = {
 
 export type Feed = {
 	state: FeedState;
-	/** The display clock: advances on each whole second and on each scrape. */
+	/** The display clock: set by each scrape, and a second later when none came. */
 	now: number;
 	togglePause(): void;
 	mark(): void;
 };
 
-/** Milliseconds until the next whole wall-clock second: when the gauge's displayed age changes (it has 1 s resolution). */
+/** Milliseconds until the next whole wall-clock second: when an age shown in whole seconds changes. */
 export function msToNextSecond(nowMs: number): number {
 	return 1000 - (nowMs % 1000) || 1000;
 }
@@ -62,20 +62,18 @@ export function usePlegFeed({source, intervalMs, windowSeconds, now = Date.now, 
 	}, [source, intervalMs, now]);
 
 	const paused = state.status.paused;
+	// The gauge ages between scrapes: a second with no scrape (a slow or failing API server) moves the
+	// clock by itself. A scrape sets the clock too, so at the usual 1 s cadence the screen is drawn once
+	// per scrape rather than once per scrape and once per second.
 	useEffect(() => {
 		if (paused) return;
-		let timer: NodeJS.Timeout;
-		const tick = () => {
-			const current = now();
-			setClock(current);
-			timer = setTimeout(tick, msToNextSecond(current));
-		};
-
-		timer = setTimeout(tick, msToNextSecond(now()));
+		const timer = setTimeout(() => {
+			setClock(now());
+		}, 1000);
 		return () => {
 			clearTimeout(timer);
 		};
-	}, [paused, now]);
+	}, [paused, now, clock]);
 
 	const togglePause = useCallback(() => {
 		const next = !paused;
