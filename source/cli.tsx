@@ -149,6 +149,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 	// React's development build costs several times the CPU per frame and keeps a timing entry per render
 	// (bench/README.md): the screen always runs the production build, whatever NODE_ENV the shell has.
 	process.env['NODE_ENV'] = 'production';
+	// With CI set (a CI job, or a shell that exports it), ink draws only the last frame, on exit: a live
+	// screen in a terminal would stay blank. A terminal on stdout means someone is watching it.
+	if (process.stdout.isTTY) {
+		process.env['CI'] = 'false';
+		process.env['CONTINUOUS_INTEGRATION'] = 'false';
+	}
 	// Before client-node is first imported (create-source and the overview import it): see the hooks' comment.
 	registerSlimClientNode();
 	const {createSource} = await import('./create-source.js');
