@@ -149,11 +149,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 	// React's development build costs several times the CPU per frame and keeps a timing entry per render
 	// (bench/README.md): the screen always runs the production build, whatever NODE_ENV the shell has.
 	process.env['NODE_ENV'] = 'production';
-	// With CI set (a CI job, or a shell that exports it), ink draws only the last frame, on exit: a live
-	// screen in a terminal would stay blank. A terminal on stdout means someone is watching it.
+	// With CI set (a CI job, or a shell that exports it), ink draws only the last frame, on exit, and
+	// its colour detection turns colour off: a live screen in a terminal would stay blank and grey.
+	// A terminal on stdout means someone is watching it. (Deleted, not set to "false": the colour
+	// check looks only at whether the variable exists.)
 	if (process.stdout.isTTY) {
-		process.env['CI'] = 'false';
-		process.env['CONTINUOUS_INTEGRATION'] = 'false';
+		delete process.env['CI'];
+		delete process.env['CONTINUOUS_INTEGRATION'];
 	}
 	// Before client-node is first imported (create-source and the overview import it): see the hooks' comment.
 	registerSlimClientNode();

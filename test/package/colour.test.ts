@@ -48,8 +48,9 @@ describe('colour', {skip: noTmux}, () => {
 		await cluster.close();
 	});
 
-	test('in colour by default: the healthy verdict is green (the check below can see colour)', async () => {
-		const session = start(['--demo']);
+	test('in colour by default, CI=true or not: the healthy verdict is green (the check below can see colour)', async () => {
+		// CI set in the environment must not grey out a screen someone is watching.
+		const session = start(['--demo'], {CI: 'true'});
 		try {
 			await session.waitFor('✓ PLEG is healthy');
 			// 32 = green foreground.
