@@ -412,7 +412,7 @@ describe('createDemoSource', () => {
 	test('serves the simulated kubelet through the MetricsSource interface', async () => {
 		const clock = fakeClock();
 		const source = createDemoSource({speed: 1, seed: 1, now: clock.now});
-		assert.equal(source.label, 'demo node (simulated kubelet v1.28.4)');
+		assert.equal(source.label, 'embedded simulated kubelet');
 		assert.equal(source.node, 'demo-node');
 		const text = await source.fetchMetrics(new AbortController().signal);
 		// 20 minutes of history: (1200 - 2) s / ~1.006 s ≈ 1190 relists.

@@ -22,7 +22,7 @@ export function createDemoSource(options: DemoSourceOptions): DemoSource {
 	const now = options.now ?? Date.now;
 	const kubelet = new SimulatedKubelet({now, speed: options.speed, seed: options.seed, startedAt: now() - demoUptimeMs});
 	return {
-		label: `demo node (simulated kubelet ${kubelet.kubeletVersion})`,
+		label: 'embedded simulated kubelet',
 		node: kubelet.nodeName,
 		controls: kubelet,
 		async fetchMetrics(signal: AbortSignal): Promise<string> {
