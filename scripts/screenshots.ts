@@ -100,6 +100,21 @@ const scenes: Scene[] = [
 		},
 	},
 	{
+		name: 'write-down',
+		title: 'pleg-top --demo: q after b and churn leaves the write-down on the normal screen (tmux scrollback)',
+		async run() {
+			const session = start(['--demo', '--summary', '/tmp/pleg-top-screenshot-lab.md']);
+			await session.waitFor(windowFull, 20_000);
+			session.keys('b');
+			await session.waitFor('baseline ·');
+			session.keys('c');
+			await session.waitFor(/marked \d\d:\d\d:\d\d, 15 s ago/, 25_000);
+			session.keys('q');
+			await session.waitFor('write-down written to', 10_000);
+			return session;
+		},
+	},
+	{
 		name: 'rbac-error',
 		title: 'pleg-top --node worker-1: nodes/proxy forbidden after good scrapes; the last figures stay, marked STALE',
 		async run(context) {
