@@ -34,6 +34,13 @@ function start(args: string[], env: Record<string, string> = {}): TmuxSession {
 	return startTmux(command, {columns, rows, env: {HOME: '/nonexistent', ...env}});
 }
 
+/** Starts the CLI and waits until the 10 s window is full, where most scenes begin. */
+async function startWithWindow(args: string[], env: Record<string, string> = {}): Promise<TmuxSession> {
+	const session = start(args, env);
+	await session.waitFor(windowFull, 20_000);
+	return session;
+}
+
 /** The pane with its colours (SGR codes), as capture-pane -e gives it. */
 function captureColours(session: TmuxSession): string {
 	return execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', session.name], {encoding: 'utf8'});
@@ -44,8 +51,7 @@ const scenes: Scene[] = [
 		name: 'idle',
 		title: 'pleg-top --demo: an idle node, the 10 s window full',
 		async run() {
-			const session = start(['--demo']);
-			await session.waitFor(windowFull, 20_000);
+			const session = await startWithWindow(['--demo']);
 			// Two more scrapes so the history shows more than the window.
 			await session.waitFor(/history · last 1[3-9] s/, 10_000);
 			return session;
@@ -55,8 +61,7 @@ const scenes: Scene[] = [
 		name: 'churn-baseline',
 		title: 'pleg-top --demo: pods churning, compared with a baseline marked while idle',
 		async run() {
-			const session = start(['--demo']);
-			await session.waitFor(windowFull, 20_000);
+			const session = await startWithWindow(['--demo']);
 			session.keys('b');
 			await session.waitFor('baseline ·');
 			session.keys('c');
@@ -68,8 +73,7 @@ const scenes: Scene[] = [
 		name: 'anatomy-slow-runtime',
 		title: 'pleg-top --demo, a then w: the relist anatomy when the runtime answers the list calls slowly',
 		async run() {
-			const session = start(['--demo']);
-			await session.waitFor(windowFull, 20_000);
+			const session = await startWithWindow(['--demo']);
 			session.keys('a');
 			session.keys('w');
 			await session.waitFor('relist ≈ list calls (runtime answers slowly)', 30_000);
@@ -80,8 +84,7 @@ const scenes: Scene[] = [
 		name: 'anatomy-churn',
 		title: 'pleg-top --demo, a then c: the relist anatomy during pod churn',
 		async run() {
-			const session = start(['--demo']);
-			await session.waitFor(windowFull, 20_000);
+			const session = await startWithWindow(['--demo']);
 			session.keys('a');
 			session.keys('c');
 			await session.waitFor('relist ≈ per-pod status inspection', 30_000);
@@ -92,8 +95,7 @@ const scenes: Scene[] = [
 		name: 'stalled',
 		title: 'pleg-top --demo --demo-speed 60: a relist hung past the 3-minute threshold',
 		async run() {
-			const session = start(['--demo', '--demo-speed', '60']);
-			await session.waitFor(windowFull, 20_000);
+			const session = await startWithWindow(['--demo', '--demo-speed', '60']);
 			session.keys('s');
 			await session.waitFor('PLEG is not healthy', 15_000);
 			return session;
@@ -103,8 +105,7 @@ const scenes: Scene[] = [
 		name: 'write-down',
 		title: 'pleg-top --demo: q after b and churn leaves the write-down on the normal screen (tmux scrollback)',
 		async run() {
-			const session = start(['--demo', '--summary', '/tmp/pleg-top-screenshot-lab.md']);
-			await session.waitFor(windowFull, 20_000);
+			const session = await startWithWindow(['--demo', '--summary', '/tmp/pleg-top-screenshot-lab.md']);
 			session.keys('b');
 			await session.waitFor('baseline ·');
 			session.keys('c');
@@ -119,8 +120,7 @@ const scenes: Scene[] = [
 		title: 'pleg-top --node worker-1: nodes/proxy forbidden after good scrapes; the last figures stay, marked STALE',
 		async run(context) {
 			const {api, kubeconfig} = await context.cluster(['worker-1']);
-			const session = start(['--node', 'worker-1'], {KUBECONFIG: kubeconfig});
-			await session.waitFor(windowFull, 20_000);
+			const session = await startWithWindow(['--node', 'worker-1'], {KUBECONFIG: kubeconfig});
 			api.setFault({type: 'status', code: 403}, {route: 'metrics', node: 'worker-1'});
 			await session.waitFor('STALE', 10_000);
 			await session.waitFor(/nodes\/proxy/, 10_000);
