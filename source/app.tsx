@@ -15,6 +15,8 @@ export type AppProps = {
 	/** Present with --demo: keys that steer the simulated kubelet. */
 	demo?: DemoControls;
 	now?: () => number;
+	/** How often the Node object is re-read, ms (default 10 s; the demo scales it with its speed). */
+	nodeRefreshMs?: number;
 	/** The poller's delay between scrapes when it differs from the shown cadence (a replay paces itself: 0). */
 	pollIntervalMs?: number;
 	/** Each accepted payload and its scrape time (the lab recorder). */
@@ -34,9 +36,9 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
 }
 
-export default function App({source, intervalMs, windowSeconds, demo, now, pollIntervalMs, onPayload, onMark, marks}: AppProps) {
+export default function App({source, intervalMs, windowSeconds, demo, now, pollIntervalMs, nodeRefreshMs, onPayload, onMark, marks}: AppProps) {
 	const {exit} = useApp();
-	const feed = usePlegFeed({source, intervalMs: pollIntervalMs ?? intervalMs, windowSeconds, now, onPayload});
+	const feed = usePlegFeed({source, intervalMs: pollIntervalMs ?? intervalMs, windowSeconds, now, onPayload, nodeRefreshMs});
 	const {mark} = feed;
 	const markBaseline = useCallback(() => {
 		mark();

@@ -21,6 +21,15 @@ function packageVersion(): string {
 	return manifest.version;
 }
 
+/**
+ * The kubelet posts node status every 10 s of its own time; the demo kubelet's time runs --demo-speed
+ * times faster, so its Ready condition is re-read as often (at most once a second), or a stall at ×60
+ * would show Ready=True beside an unhealthy verdict for ten simulated minutes.
+ */
+function demoNodeRefreshMs(options: Options): number | undefined {
+	return options.demo ? Math.max(1000, 10_000 / options.demoSpeed) : undefined;
+}
+
 /** Failures that retrying will not mend end the run before the screen is taken, where they stay readable. */
 const fatalAtStart = new Set(['config', 'unauthorized', 'tls']);
 
@@ -79,7 +88,7 @@ async function runLive(source: MetricsSource, options: Options, demo: ReturnType
 	const replayProps = replay && {now: replay.now, pollIntervalMs: 0, marks: replay.onMark, intervalMs: recordedIntervalMs(replay.records)};
 	try {
 		await runFullScreen(
-			React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo, onPayload: recorder.payload, onMark: recorder.mark, ...replayProps}),
+			React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo, nodeRefreshMs: demoNodeRefreshMs(options), onPayload: recorder.payload, onMark: recorder.mark, ...replayProps}),
 		);
 	} finally {
 		source.close?.();

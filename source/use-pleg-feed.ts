@@ -14,6 +14,8 @@ export type FeedOptions = {
 	now?: () => number;
 	/** Called with each raw payload, e.g. to record it. */
 	onPayload?: (text: string, at: number) => void;
+	/** How often the Node object is re-read, ms (the poller's default: 10 s). */
+	nodeRefreshMs?: number;
 };
 
 export type Feed = {
@@ -29,7 +31,7 @@ export function msToNextSecond(nowMs: number): number {
 	return 1000 - (nowMs % 1000) || 1000;
 }
 
-export function usePlegFeed({source, intervalMs, windowSeconds, now = Date.now, onPayload}: FeedOptions): Feed {
+export function usePlegFeed({source, intervalMs, windowSeconds, now = Date.now, onPayload, nodeRefreshMs}: FeedOptions): Feed {
 	const [state, dispatch] = useReducer(feedReducer, {node: source.node, windowSeconds}, initialFeedState);
 	const [clock, setClock] = useState(now);
 	const poller = useRef<Poller | undefined>(undefined);
@@ -38,7 +40,7 @@ export function usePlegFeed({source, intervalMs, windowSeconds, now = Date.now, 
 
 	useEffect(() => {
 		const running = startPoller(
-			{source, intervalMs, now},
+			{source, intervalMs, now, nodeRefreshMs},
 			{
 				onScrape(scrape, text) {
 					dispatch({type: 'scrape', scrape});
@@ -59,7 +61,7 @@ export function usePlegFeed({source, intervalMs, windowSeconds, now = Date.now, 
 			running.stop();
 			poller.current = undefined;
 		};
-	}, [source, intervalMs, now]);
+	}, [source, intervalMs, now, nodeRefreshMs]);
 
 	const paused = state.status.paused;
 	// The gauge ages between scrapes: a second with no scrape (a slow or failing API server) moves the

@@ -187,6 +187,9 @@ describe('live screen in a real terminal', () => {
 		session.keys('s');
 		// 3 simulated minutes at 60× = 3 s of real time.
 		await waitFor(session, /✗ PLEG is not healthy: pleg was last seen active 3m\d+s ago; threshold is 3m0s/, 25_000);
+		// The Node object is re-read at the demo's pace (every 10 simulated seconds, at most once a second),
+		// so the node's Ready condition follows within a couple of real seconds instead of 10.
+		await waitFor(session, /✗ node Ready=False KubeletNotReady/, 6000);
 		session.keys('q');
 		await assertTerminalRestored(session, 0);
 	});
