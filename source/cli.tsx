@@ -13,7 +13,7 @@ import {labJsonReport, labTextReport} from './core/lab-report.js';
 import {labFromRecording} from './core/recording.js';
 import {recordedIntervalMs, type ReplaySource} from './core/sources/replay.js';
 import {createLabRecorder, writeQuitFiles, type LabRecorder} from './recorder.js';
-import {registerSlimClientNode} from './slim-client-node/register.js';
+import {registerModuleHooks} from './module-hooks/register.js';
 
 
 function packageVersion(): string {
@@ -167,7 +167,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		delete process.env['CONTINUOUS_INTEGRATION'];
 	}
 	// Before client-node is first imported (create-source and the overview import it): see the hooks' comment.
-	registerSlimClientNode();
+	registerModuleHooks();
 	const {createSource} = await import('./create-source.js');
 
 	// No --node: the cluster overview; --prometheus: figures from Prometheus (overview, or one node with --node).

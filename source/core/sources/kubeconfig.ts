@@ -3,7 +3,7 @@
 // file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
 import path from 'node:path';
 // The config module, not the package index: the index also loads the generated API clients, which pleg-top
-// never uses (see slim-client-node/hooks.ts for the rest of that cost).
+// never uses (see module-hooks/hooks.ts for the rest of that cost).
 import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
 import type {Cluster, Context, User} from '@kubernetes/client-node/dist/config_types.js';
 import {sourceFailure} from './failure.js';
