@@ -2,7 +2,7 @@
 import {useApp, useInput} from 'ink';
 import React, {useCallback, useEffect, useState} from 'react';
 import {figuresAt, historyPoints} from './core/metrics/feed.js';
-import type {MetricsSource} from './core/types.js';
+import type {MetricsSource, Scrape} from './core/types.js';
 import type {DemoControls} from './core/sources/demo.js';
 import {Dashboard} from './ui/dashboard.js';
 import {usePlegFeed} from './use-pleg-feed.js';
@@ -20,7 +20,7 @@ export type AppProps = {
 	/** The poller's delay between scrapes when it differs from the shown cadence (a replay paces itself: 0). */
 	pollIntervalMs?: number;
 	/** Each accepted payload and its scrape time (the lab recorder). */
-	onPayload?: (text: string, at: number) => void;
+	onPayload?: (text: string, scrape: Scrape) => void;
 	/** Each baseline mark (ms), from `b` or from `marks`. */
 	onMark?: (at: number) => void;
 	/** Marks set from outside (a replayed `b`): subscribe, get the unsubscribe. */

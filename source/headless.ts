@@ -71,7 +71,7 @@ export function streamJsonLines(
 		write: (line: string) => void;
 		now?: () => number;
 		/** Each accepted payload and its scrape time (the lab recorder). */
-		onPayload?: (text: string, at: number) => void;
+		onPayload?: (text: string, scrape: Scrape) => void;
 	},
 ): {stop(): void} {
 	const now = options.now ?? Date.now;
@@ -92,7 +92,7 @@ export function streamJsonLines(
 			onScrape(scrape, text) {
 				state = feedReducer(state, {type: 'scrape', scrape});
 				// Recorded first: a line a script has read is already in the --record file.
-				options.onPayload?.(text, scrape.at);
+				options.onPayload?.(text, scrape);
 				emit(scrape.at, null);
 			},
 			onFailure(failure, at) {

@@ -4,18 +4,17 @@
 // (SIGKILL included) leaves a file whose every line is a whole record.
 import {closeSync, openSync, readFileSync, writeFileSync, writeSync} from 'node:fs';
 import {createLabSession, type LabSummary} from './core/lab-session.js';
-import {parsePlegSample} from './core/metrics/parse.js';
 import {plotSvg} from './core/plot-svg.js';
-import {formatRecordLine, parseRecording, recordExposition, recordLines, toRecordLine, type RecordLine} from './core/recording.js';
+import {formatRecordLine, parseRecording, recordLines, toRecordLine, type RecordLine} from './core/recording.js';
 import {sourceFailure} from './core/sources/failure.js';
-import type {MetricsSource} from './core/types.js';
+import type {MetricsSource, Scrape} from './core/types.js';
 import {writeDown} from './core/write-down.js';
 
 export type LabRecorder = {
 	/** The source to poll: the given one, with its Node objects passed to the session as well. */
 	source: MetricsSource;
-	/** Each raw payload the poller accepted, with the scrape's time (ms). */
-	payload(text: string, at: number): void;
+	/** Each payload the poller accepted, with the scrape it parsed into. */
+	payload(text: string, scrape: Scrape): void;
 	/** `b` (or a recorded mark in a replay), ms. */
 	mark(at: number): void;
 	summary(): LabSummary;
@@ -63,12 +62,11 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 
 	return {
 		source: observed,
-		payload(text, at) {
-			const lines = recordLines(text);
-			// The session reads the recorded lines, not the whole payload: what it derives is what a replay will.
-			const scrape = {at, sample: parsePlegSample(recordExposition({lines})), latencyMs: 0};
-			const {figures, markAt} = lab.scrape(scrape);
-			write(toRecordLine(lines, figures, markAt));
+		payload(text, scrape) {
+			// The poller's own sample: the recorded lines parse to the same one (test/lab/recording.test.ts),
+			// so neither the 250 KB filter nor a second parse runs each second unless a file is being written.
+			const {figures, markAt} = lab.scrape({...scrape, latencyMs: 0});
+			if (fd !== null) write(toRecordLine(recordLines(text), figures, markAt));
 		},
 		mark: at => {
 			lab.mark(at);

@@ -3,7 +3,7 @@
 // cleanup stops (timers, the in-flight request).
 import {useCallback, useEffect, useReducer, useRef, useState} from 'react';
 import {feedReducer, initialFeedState, type FeedState} from './core/metrics/feed.js';
-import type {MetricsSource} from './core/types.js';
+import type {MetricsSource, Scrape} from './core/types.js';
 import {startPoller, type Poller} from './poller.js';
 
 export type FeedOptions = {
@@ -13,7 +13,7 @@ export type FeedOptions = {
 	/** Local clock, ms; tests inject one. */
 	now?: () => number;
 	/** Called with each raw payload, e.g. to record it. */
-	onPayload?: (text: string, at: number) => void;
+	onPayload?: (text: string, scrape: Scrape) => void;
 	/** How often the Node object is re-read, ms (the poller's default: 10 s). */
 	nodeRefreshMs?: number;
 };
@@ -45,7 +45,7 @@ export function usePlegFeed({source, intervalMs, windowSeconds, now = Date.now, 
 				onScrape(scrape, text) {
 					dispatch({type: 'scrape', scrape});
 					setClock(scrape.at);
-					payloadListener.current?.(text, scrape.at);
+					payloadListener.current?.(text, scrape);
 				},
 				onFailure(failure, at) {
 					dispatch({type: 'failure', failure, at});

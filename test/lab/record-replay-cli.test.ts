@@ -1,4 +1,5 @@
 // --record, --replay, --summary and --plot through the built CLI (dist/cli.js), as a user runs them.
+import {parsePlegSample} from '../../source/core/metrics/parse.js';
 import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -50,7 +51,8 @@ async function recordDemoChurn(file: string): Promise<void> {
 		}
 
 		now += 1000;
-		recorder.payload(await demo.fetchMetrics(signal), now);
+		const text = await demo.fetchMetrics(signal);
+		recorder.payload(text, {at: now, sample: parsePlegSample(text), latencyMs: 0});
 	}
 
 	recorder.close();
