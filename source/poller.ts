@@ -33,8 +33,6 @@ export type Poller = {
 	readonly requestCount: number;
 };
 
-export {backoffDelay};
-
 export function startPoller(options: PollerOptions, listener: PollerListener): Poller {
 	const {source, intervalMs} = options;
 	const now = options.now ?? Date.now;

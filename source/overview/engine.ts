@@ -7,7 +7,7 @@ import type {FeedAction, FeedState} from '../core/metrics/feed.js';
 import {parsePlegSample} from '../core/metrics/parse.js';
 import type {FiguresSource} from '../core/sources/prometheus.js';
 import type {MetricsSource, NodeInfo} from '../core/types.js';
-import {backoffDelay} from '../poller.js';
+import {backoffDelay} from '../core/backoff.js';
 import {toFailure} from '../to-failure.js';
 import {prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from './prometheus-feed.js';
 import {proxyFeedKind} from './proxy-feed.js';

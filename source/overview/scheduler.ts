@@ -2,7 +2,7 @@
 // most `maxRps` request starts in any second. A cluster too large to poll every node each `intervalMs` within
 // that rate gets a longer per-node interval instead (nodes × 1000 / maxRps ms), and says so (effectiveIntervalMs).
 // The clock and the timers are injected, so tests drive it with fake timers.
-import {backoffDelay} from '../poller.js';
+import {backoffDelay} from '../core/backoff.js';
 
 export type Timers = {
 	setTimeout(callback: () => void, ms: number): unknown;

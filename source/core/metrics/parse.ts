@@ -11,8 +11,6 @@ import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js
 import {parseValue} from './parse-value.js';
 import {readSampleLine} from './sample-line.js';
 
-export {parseValue} from './parse-value.js';
-
 /** The payload is not Prometheus text. `line` is 1-based in the original payload, null when no line is to blame. */
 export class MetricsParseError extends Error {
 	readonly line: number | null;
