@@ -1,6 +1,6 @@
 // The bench's cluster: the test fake API server serving one node whose /metrics is a simulated kubelet's
 // payload padded to a real size, and a kubeconfig file (bearer token) that points at it.
-import {SimulatedKubelet} from '../source/core/sources/simulated-kubelet.js';
+import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 import {startFakeApiServer, type FakeApiServer} from '../test/helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext, type TempDir} from '../test/helpers/kubeconfig-files.js';
 

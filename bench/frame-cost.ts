@@ -3,9 +3,9 @@
 // have set NODE_ENV=production before react is first imported (as the CLI does).
 import {Writable} from 'node:stream';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {feedReducer, figuresAt, historyPoints, initialFeedState} from '../source/core/metrics/feed.js';
-import {parsePlegSample} from '../source/core/metrics/parse.js';
-import {SimulatedKubelet} from '../source/core/sources/simulated-kubelet.js';
+import {feedReducer, figuresAt, historyPoints, initialFeedState} from '../source/domain/feed.js';
+import {parsePlegSample} from '../source/domain/exposition/parse.js';
+import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 
 export type FrameCostResult = {frames: number; cpuPerFrameMs: number; bytesPerFrame: number};
 
@@ -22,7 +22,7 @@ class FakeTerminal extends Writable {
 }
 
 export async function measureFrameCost(frames: number): Promise<FrameCostResult> {
-	const [{render}, React, {Dashboard}] = await Promise.all([import('ink'), import('react'), import('../source/ui/dashboard.js')]);
+	const [{render}, React, {Dashboard}] = await Promise.all([import('ink'), import('react'), import('../source/screen/dashboard.js')]);
 	let clock = Date.UTC(2024, 0, 15, 14, 0, 0);
 	const kubelet = new SimulatedKubelet({now: () => clock, startedAt: clock - 20 * 60_000, nodeName: 'bench-node'});
 	let state = initialFeedState({node: 'bench-node', windowSeconds: 10});

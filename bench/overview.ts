@@ -7,13 +7,13 @@
 // The fake servers run in this process, so the CPU measured includes their side of each request.
 import http from 'node:http';
 import type net from 'node:net';
-import {createApiServerSource} from '../source/core/sources/api-server.js';
-import {loadKubeconfig} from '../source/core/sources/kubeconfig.js';
-import {createPrometheusSource, plegQueries} from '../source/core/sources/prometheus.js';
-import {SimulatedKubelet} from '../source/core/sources/simulated-kubelet.js';
-import {startPrometheusOverview, startProxyOverview, type OverviewEngine} from '../source/overview/engine.js';
-import {sortedRows} from '../source/overview/rows.js';
-import {nodeView} from '../source/overview/state.js';
+import {createApiServerSource} from '../source/sources/api-server.js';
+import {loadKubeconfig} from '../source/sources/kube/kubeconfig.js';
+import {createPrometheusSource, plegQueries} from '../source/sources/prometheus.js';
+import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
+import {startPrometheusOverview, startProxyOverview, type OverviewEngine} from '../source/engine/overview-engine.js';
+import {sortedRows} from '../source/screen/overview-rows.js';
+import {nodeView} from '../source/domain/overview-state.js';
 import {startFakeApiServer} from '../test/helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext} from '../test/helpers/kubeconfig-files.js';
 

@@ -1,8 +1,8 @@
 // Phase 3: what one scrape costs once its text is in memory: parsePlegSample + feedReducer + figuresAt, on
 // payloads of a simulated kubelet padded to a real size, each a little later than the one before.
-import {feedReducer, figuresAt, initialFeedState} from '../source/core/metrics/feed.js';
-import {parsePlegSample} from '../source/core/metrics/parse.js';
-import {SimulatedKubelet} from '../source/core/sources/simulated-kubelet.js';
+import {feedReducer, figuresAt, initialFeedState} from '../source/domain/feed.js';
+import {parsePlegSample} from '../source/domain/exposition/parse.js';
+import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 import {median} from './stats.js';
 
 /** medianMs is CPU time (process.cpuUsage: a busy machine's preemption does not count); wall time beside it. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {jsonReport, textReport} from '../source/core/report.js';
+import {jsonReport, textReport} from '../source/report/report.js';
 import {churnAnatomy} from './helpers/anatomy.js';
 import {makeFigures} from './helpers/figures.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../source/core/format.js';
+import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../source/domain/format.js';
 
 describe('formatSeconds', () => {
 	const cases: Array<[number | null, string]> = [

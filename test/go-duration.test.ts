@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {formatGoDuration} from '../source/core/go-duration.js';
+import {formatGoDuration} from '../source/domain/go-duration.js';
 
 describe('formatGoDuration: Go time.Duration.String()', () => {
 	const cases: Array<[number, string]> = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {parseDuration, parseOptions, UsageError} from '../source/options.js';
+import {parseDuration, parseOptions, UsageError} from '../source/cli/options.js';
 
 describe('parseDuration', () => {
 	test('reads the units people write', () => {

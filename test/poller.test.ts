@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {afterEach, beforeEach, describe, mock, test} from 'node:test';
-import {SourceFailure} from '../source/core/sources/failure.js';
-import type {Failure, Scrape} from '../source/core/types.js';
-import {backoffDelay} from '../source/core/backoff.js';
-import {startPoller} from '../source/poller.js';
+import {SourceFailure} from '../source/sources/failure.js';
+import type {Failure, Scrape} from '../source/domain/types.js';
+import {backoffDelay} from '../source/domain/backoff.js';
+import {startPoller} from '../source/engine/poller.js';
 import {flush, ScriptedSource} from './helpers/fake-source.js';
 
 const dump = readFileSync(new URL('fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url), 'utf8');

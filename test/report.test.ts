@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../source/core/metrics/feed.js';
-import {jsonReport, textReport} from '../source/core/report.js';
-import type {Figures, Scrape} from '../source/core/types.js';
+import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../source/domain/feed.js';
+import {jsonReport, textReport} from '../source/report/report.js';
+import type {Figures, Scrape} from '../source/domain/types.js';
 import {readDump, scrapeOf, v121OneMinuteLater} from './metrics/dump.js';
 
 const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump

@@ -1,6 +1,6 @@
 // Hand-built relist anatomies for the report and view tests: a churning node whose relist is per-pod status
 // inspection, numbers chosen so the frames read by eye (60 relists in 60 s, mean relist 250 ms).
-import type {CriOperationFigures, RelistAnatomy} from '../../source/core/types.js';
+import type {CriOperationFigures, RelistAnatomy} from '../../source/domain/types.js';
 
 export function operation(overrides: Partial<CriOperationFigures> = {}): CriOperationFigures {
 	return {calls: 60, ratePerSecond: 1, windowMeanSeconds: 0.02, windowP99: {seconds: 0.07, atLeast: false}, errors: 0, ...overrides};

@@ -1,7 +1,7 @@
 // The Dashboard rendered at a fixed size with healthy defaults; tests override what they examine.
 import React from 'react';
-import type {HistoryPoint} from '../../source/core/types.js';
-import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
+import type {HistoryPoint} from '../../source/domain/types.js';
+import {Dashboard, type DashboardProps} from '../../source/screen/dashboard.js';
 import {makeFigures, okStatus, readyNode, testNow} from './figures.js';
 import {frameOf} from './ui-frame.js';
 

@@ -5,8 +5,8 @@ import type http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
 import assert from 'node:assert/strict';
-import {SourceFailure} from '../../source/core/sources/failure.js';
-import type {Failure} from '../../source/core/types.js';
+import {SourceFailure} from '../../source/sources/failure.js';
+import type {Failure} from '../../source/domain/types.js';
 import {testTls} from './fake-api-server.js';
 
 export type FakeKubeletOptions = {

@@ -1,5 +1,5 @@
 // A MetricsSource whose answers the test hands out one by one, counting calls and aborts.
-import type {MetricsSource, NodeInfo} from '../../source/core/types.js';
+import type {MetricsSource, NodeInfo} from '../../source/domain/types.js';
 
 type Pending = {resolve(text: string): void; reject(error: unknown): void; signal: AbortSignal};
 

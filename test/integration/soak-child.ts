@@ -1,11 +1,11 @@
 // The soak run itself (not a test file): soak.test.ts starts it as `node --expose-gc --import tsx` so it can
 // force a GC and measure the heap. The real poller, reducer and figuresAt, the real API-server source, the
 // fake API server with faults injected at random (seeded); prints one JSON object with the measurements.
-import {feedReducer, figuresAt, initialFeedState} from '../../source/core/metrics/feed.js';
-import {createApiServerSource} from '../../source/core/sources/api-server.js';
-import {loadKubeconfig} from '../../source/core/sources/kubeconfig.js';
-import {createRandom} from '../../source/core/sources/simulated-random.js';
-import {startPoller} from '../../source/poller.js';
+import {feedReducer, figuresAt, initialFeedState} from '../../source/domain/feed.js';
+import {createApiServerSource} from '../../source/sources/api-server.js';
+import {loadKubeconfig} from '../../source/sources/kube/kubeconfig.js';
+import {createRandom} from '../../source/demo/simulated-random.js';
+import {startPoller} from '../../source/engine/poller.js';
 import type {Fault} from '../helpers/fake-api-server.js';
 import {singleContext} from '../helpers/kubeconfig-files.js';
 import {startCluster, testToken, tokenUser, v121After} from './cluster.js';

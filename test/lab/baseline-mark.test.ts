@@ -2,9 +2,9 @@
 // shows on the history chart, and the baseline pane gives the multiple since the mark.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {feedReducer, figuresAt, historyPoints, initialFeedState, type FeedAction} from '../../source/core/metrics/feed.js';
-import {baselinePaneLines} from '../../source/ui/baseline-pane.js';
-import {historyChartLines} from '../../source/ui/history-chart.js';
+import {feedReducer, figuresAt, historyPoints, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
+import {baselinePaneLines} from '../../source/screen/panes/baseline-pane.js';
+import {historyChartLines} from '../../source/screen/panes/history-chart.js';
 import {labTotals, scrapeAt, t0} from './exposition.js';
 
 process.env['TZ'] = 'UTC';

@@ -1,9 +1,9 @@
 // Small kubelet /metrics bodies with chosen PLEG totals, and a lab session built from them, for the lab tests.
 // Each body has the families a v1.28 kubelet exposes for PLEG, plus noise pleg-top must not record.
-import {createLabSession} from '../../source/core/lab-session.js';
-import {parsePlegSample} from '../../source/core/metrics/parse.js';
-import {recordLines, toRecordLine, type RecordLine} from '../../source/core/recording.js';
-import type {Scrape} from '../../source/core/types.js';
+import {createLabSession} from '../../source/lab/lab-session.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {recordLines, toRecordLine, type RecordLine} from '../../source/lab/recording.js';
+import type {Scrape} from '../../source/domain/types.js';
 
 /** Bucket bounds of the test histograms, seconds (+Inf = count). */
 export const bounds = [0.005, 0.01, 0.1, 1, 10];

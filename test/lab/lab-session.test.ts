@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {createLabSession} from '../../source/core/lab-session.js';
+import {createLabSession} from '../../source/lab/lab-session.js';
 import {assertClose, labSession, labTotals, markAt, scrapeAt, t0} from './exposition.js';
 
 describe('lab session', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {createLabSession} from '../../source/core/lab-session.js';
-import {plotSvg} from '../../source/core/plot-svg.js';
-import {labFromRecording} from '../../source/core/recording.js';
+import {createLabSession} from '../../source/lab/lab-session.js';
+import {plotSvg} from '../../source/lab/plot-svg.js';
+import {labFromRecording} from '../../source/lab/recording.js';
 import {labRecords, markAt, scrapeAt, t0} from './exposition.js';
 
 type Element = {name: string; attributes: Record<string, string>; text: string};

@@ -1,12 +1,12 @@
 // --record, --replay, --summary and --plot through the built CLI (dist/cli.js), as a user runs them.
-import {parsePlegSample} from '../../source/core/metrics/parse.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
-import {createDemoSource} from '../../source/core/sources/demo.js';
-import {createLabRecorder} from '../../source/recorder.js';
+import {createDemoSource} from '../../source/demo/demo-source.js';
+import {createLabRecorder} from '../../source/lab/recorder.js';
 import {runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {labRecords} from './exposition.js';
 

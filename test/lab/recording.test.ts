@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {describe, test} from 'node:test';
-import {jsonReport} from '../../source/core/report.js';
-import {figuresAt, feedReducer, initialFeedState} from '../../source/core/metrics/feed.js';
-import {parsePlegSample} from '../../source/core/metrics/parse.js';
+import {jsonReport} from '../../source/report/report.js';
+import {figuresAt, feedReducer, initialFeedState} from '../../source/domain/feed.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {
 	formatRecordLine,
 	labFromRecording,
@@ -12,7 +12,7 @@ import {
 	recordLines,
 	RecordingError,
 	toRecordLine,
-} from '../../source/core/recording.js';
+} from '../../source/lab/recording.js';
 import {labRecords, labSession, labTotals, markAt, plegText, scrapeAt, t0} from './exposition.js';
 
 const v121 = readFileSync(new URL('../fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url), 'utf8');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../../source/core/metrics/feed.js';
-import type {RecordLine} from '../../source/core/recording.js';
-import {jsonReport} from '../../source/core/report.js';
-import {createReplaySource, maxReplayGapMs, recordedIntervalMs} from '../../source/core/sources/replay.js';
-import {startPoller} from '../../source/poller.js';
+import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../../source/domain/feed.js';
+import type {RecordLine} from '../../source/lab/recording.js';
+import {jsonReport} from '../../source/report/report.js';
+import {createReplaySource, maxReplayGapMs, recordedIntervalMs} from '../../source/sources/replay.js';
+import {startPoller} from '../../source/engine/poller.js';
 import {labRecords, markAt, t0} from './exposition.js';
 
 /** A real clock that only moves when the test (or a sleep) moves it; every sleep is logged. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {createLabSession} from '../../source/core/lab-session.js';
-import {labJsonReport, labTextReport} from '../../source/core/lab-report.js';
-import {wrap, writeDown} from '../../source/core/write-down.js';
+import {createLabSession} from '../../source/lab/lab-session.js';
+import {labJsonReport, labTextReport} from '../../source/lab/lab-report.js';
+import {wrap, writeDown} from '../../source/lab/write-down.js';
 import {labSession} from './exposition.js';
 
 process.env['TZ'] = 'UTC';

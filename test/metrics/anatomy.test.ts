@@ -2,11 +2,11 @@
 // with known CRI deltas (v121OneMinuteLater: 60 relists, Δsum 0.6 s, so the window mean relist is 10.0 ms).
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {relistAnatomy} from '../../source/core/metrics/anatomy.js';
-import {feedReducer, figuresAt, initialFeedState} from '../../source/core/metrics/feed.js';
-import {parsePlegSample} from '../../source/core/metrics/parse.js';
-import {SimulatedKubelet, type DemoScenario} from '../../source/core/sources/simulated-kubelet.js';
-import type {RelistAnatomy, Scrape} from '../../source/core/types.js';
+import {relistAnatomy} from '../../source/domain/anatomy.js';
+import {feedReducer, figuresAt, initialFeedState} from '../../source/domain/feed.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {SimulatedKubelet, type DemoScenario} from '../../source/demo/simulated-kubelet.js';
+import type {RelistAnatomy, Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
 
 const t0 = Date.UTC(2022, 2, 24, 10, 54, 37);

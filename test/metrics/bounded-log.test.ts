@@ -10,7 +10,7 @@ import {
 	logToArray,
 	replaceLast,
 	type BoundedLog,
-} from '../../source/core/metrics/bounded-log.js';
+} from '../../source/domain/bounded-log.js';
 
 function appendAll(log: BoundedLog<number>, items: number[], limit?: number): BoundedLog<number> {
 	return items.reduce((current, item) => appendToLog(current, item, limit), log);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import {MetricsParseError, parsePlegSample, plegLines} from '../../source/core/metrics/parse.js';
+import {MetricsParseError, parsePlegSample, plegLines} from '../../source/domain/exposition/parse.js';
 import {readDump, replaceLine} from './dump.js';
 
 const criOf = (text: string) => {

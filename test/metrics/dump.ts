@@ -1,7 +1,7 @@
 // The real kubelet dumps of test/fixtures and exact edits of them, for building "the same kubelet a bit later".
 import {readFileSync} from 'node:fs';
-import {parsePlegSample} from '../../source/core/metrics/parse.js';
-import type {Scrape} from '../../source/core/types.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
+import type {Scrape} from '../../source/domain/types.js';
 
 export type DumpVersion = '1.10.0' | '1.14.10' | '1.21.2';
 

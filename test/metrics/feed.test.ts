@@ -7,8 +7,8 @@ import {
 	initialFeedState,
 	type FeedAction,
 	type FeedState,
-} from '../../source/core/metrics/feed.js';
-import type {Failure, NodeInfo, Scrape} from '../../source/core/types.js';
+} from '../../source/domain/feed.js';
+import type {Failure, NodeInfo, Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
 
 const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {verdict} from '../../source/core/metrics/health.js';
-import {constantsFor} from '../../source/core/metrics/kubelet-constants.js';
-import type {LastSeen} from '../../source/core/types.js';
+import {verdict} from '../../source/domain/health.js';
+import {constantsFor} from '../../source/domain/kubelet-constants.js';
+import type {LastSeen} from '../../source/domain/types.js';
 
 const generic = constantsFor('v1.28.0', false);
 const evented = constantsFor('v1.28.0', true);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {constantsFor, constantsTable, parseKubeletVersion} from '../../source/core/metrics/kubelet-constants.js';
+import {constantsFor, constantsTable, parseKubeletVersion} from '../../source/domain/kubelet-constants.js';
 
 describe('constantsFor: rows of pleg-facts.md', () => {
 	test('v1.28.0 (pristine): kubelet.go:178 / :179, Healthy() generic.go:165', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {MetricsParseError, parsePlegSample} from '../../source/core/metrics/parse.js';
-import {parseValue} from '../../source/core/metrics/parse-value.js';
+import {MetricsParseError, parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {parseValue} from '../../source/domain/exposition/parse-value.js';
 import {readDump, replaceLine, setSamples} from './dump.js';
 
 /** Parses `text`, expects a MetricsParseError and returns it. */

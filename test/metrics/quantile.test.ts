@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {deltaBuckets, histogramQuantile} from '../../source/core/metrics/quantile.js';
-import type {Bucket} from '../../source/core/types.js';
+import {deltaBuckets, histogramQuantile} from '../../source/domain/quantile.js';
+import type {Bucket} from '../../source/domain/types.js';
 
 const buckets = (pairs: Array<[number, number]>): Bucket[] => pairs.map(([le, count]) => ({le, count}));
 

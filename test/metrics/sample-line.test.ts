@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {readSampleLine} from '../../source/core/metrics/sample-line.js';
+import {readSampleLine} from '../../source/domain/exposition/sample-line.js';
 
 describe('readSampleLine', () => {
 	test('a labelled bucket line with an exponent count', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {parsePlegSample} from '../../source/core/metrics/parse.js';
-import {deltaFigures, isCounterReset} from '../../source/core/metrics/window.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {deltaFigures, isCounterReset} from '../../source/domain/window.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
 
 const t0 = 1_648_119_280_000; // ms, 3 s after the v1.21.2 dump's last_seen

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';
 import React from 'react';
-import {loadKubeconfig} from '../../source/core/sources/kubeconfig.js';
-import {createKubeletDirectSource, type KubeletDirectOptions} from '../../source/core/sources/kubelet-direct.js';
-import {Dashboard} from '../../source/ui/dashboard.js';
+import {loadKubeconfig} from '../../source/sources/kube/kubeconfig.js';
+import {createKubeletDirectSource, type KubeletDirectOptions} from '../../source/sources/kubelet-direct.js';
+import {Dashboard} from '../../source/screen/dashboard.js';
 import {testTls} from '../helpers/fake-api-server.js';
 import {failureOf, startFakeKubelet, type FakeKubelet} from '../helpers/fake-kubelet.js';
 import {makeFigures, okStatus, testNow} from '../helpers/figures.js';

@@ -2,7 +2,7 @@
 // in-flight bound, back-off after failures, and nodes that come and go.
 import assert from 'node:assert/strict';
 import {afterEach, beforeEach, describe, mock, test} from 'node:test';
-import {effectiveIntervalMs, startScheduler} from '../../source/overview/scheduler.js';
+import {effectiveIntervalMs, startScheduler} from '../../source/engine/scheduler.js';
 
 /** Lets settled promises run their callbacks between timer ticks. */
 async function flush(): Promise<void> {

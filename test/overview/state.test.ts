@@ -1,10 +1,10 @@
 // The overview reducer: nodes that come and go, and per-node feeds kept across re-lists.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import type {NodeInfo} from '../../source/core/types.js';
-import {proxyFeedKind} from '../../source/overview/proxy-feed.js';
-import {initialOverviewState, listedNames, overviewReducer} from '../../source/overview/state.js';
-import {parsePlegSample} from '../../source/core/metrics/parse.js';
+import type {NodeInfo} from '../../source/domain/types.js';
+import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
+import {initialOverviewState, listedNames, overviewReducer} from '../../source/domain/overview-state.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 
 const info = (name: string, kubeletVersion = 'v1.28.4'): NodeInfo => ({name, kubeletVersion, ready: {status: 'True', reason: 'KubeletReady', message: null, since: null}});
 const reduce = overviewReducer(proxyFeedKind, 60_000);

@@ -1,7 +1,7 @@
 // A fake cluster for runs of the real CLI: the fake API server with simulated kubelets behind each node's
 // /metrics, and a kubeconfig file for it with a "prod" context (user jane) that works and a "stale" context
 // whose token the server refuses. Used by the CLI tests and `npm run screenshots`.
-import {SimulatedKubelet} from '../../source/core/sources/simulated-kubelet.js';
+import {SimulatedKubelet} from '../../source/demo/simulated-kubelet.js';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 

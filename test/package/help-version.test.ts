@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import {describe, test} from 'node:test';
-import {flagSpec} from '../../source/options.js';
+import {flagSpec} from '../../source/cli/options.js';
 import {cliPath} from '../helpers/run-cli.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string}).version;

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
-import {SourceFailure} from '../../source/core/sources/failure.js';
-import {createPrometheusSource, plegQueries, readVector} from '../../source/core/sources/prometheus.js';
+import {SourceFailure} from '../../source/sources/failure.js';
+import {createPrometheusSource, plegQueries, readVector} from '../../source/sources/prometheus.js';
 import {failureOf} from '../helpers/fake-kubelet.js';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import {after, before, beforeEach, describe, test} from 'node:test';
-import {exitCodeFor} from '../../source/core/sources/failure.js';
+import {exitCodeFor} from '../../source/sources/failure.js';
 import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 import {assertNoSecrets, makeHarness} from './api-server-helpers.js';

@@ -1,9 +1,9 @@
 // Shared set-up for the api-server source tests (not a test file itself).
 import assert from 'node:assert/strict';
-import {createApiServerSource, type ApiServerSource} from '../../source/core/sources/api-server.js';
-import {SourceFailure} from '../../source/core/sources/failure.js';
-import {loadKubeconfig, type LoadedKubeconfig} from '../../source/core/sources/kubeconfig.js';
-import type {Failure} from '../../source/core/types.js';
+import {createApiServerSource, type ApiServerSource} from '../../source/sources/api-server.js';
+import {SourceFailure} from '../../source/sources/failure.js';
+import {loadKubeconfig, type LoadedKubeconfig} from '../../source/sources/kube/kubeconfig.js';
+import type {Failure} from '../../source/domain/types.js';
 import {kubeconfigYaml, type KubeconfigSpec, type TempDir} from '../helpers/kubeconfig-files.js';
 
 export type Harness = {

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {KubeConfig} from '@kubernetes/client-node';
-import {classifyRequestError, readStatus, type FailureContext} from '../../source/core/sources/classify.js';
-import {RequestTimeoutError} from '../../source/core/sources/https-request.js';
-import type {LoadedKubeconfig} from '../../source/core/sources/kubeconfig.js';
+import {classifyRequestError, readStatus, type FailureContext} from '../../source/sources/http/classify.js';
+import {RequestTimeoutError} from '../../source/sources/http/https-request.js';
+import type {LoadedKubeconfig} from '../../source/sources/kube/kubeconfig.js';
 
 function context(): FailureContext {
 	const kubeConfig = new KubeConfig();

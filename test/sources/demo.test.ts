@@ -2,10 +2,10 @@ import {readFileSync} from 'node:fs';
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import {createDemoSource} from '../../source/core/sources/demo.js';
-import {formatGoFloat} from '../../source/core/sources/simulated-exposition.js';
-import {RUNTIME_OPERATION_BUCKETS} from '../../source/core/sources/simulated-histogram.js';
-import {SimulatedKubelet, type SimulatedKubeletStats} from '../../source/core/sources/simulated-kubelet.js';
+import {createDemoSource} from '../../source/demo/demo-source.js';
+import {formatGoFloat} from '../../source/demo/simulated-exposition.js';
+import {RUNTIME_OPERATION_BUCKETS} from '../../source/demo/simulated-histogram.js';
+import {SimulatedKubelet, type SimulatedKubeletStats} from '../../source/demo/simulated-kubelet.js';
 
 // 2023-11-14T22:13:20Z; any fixed instant works, the simulation only reads this fake clock.
 const t0 = 1_700_000_000_000;

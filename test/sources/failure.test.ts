@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {exitCodeFor, redact, redactFailure, SourceFailure, sourceFailure} from '../../source/core/sources/failure.js';
-import type {FailureKind} from '../../source/core/types.js';
+import {exitCodeFor, redact, redactFailure, SourceFailure, sourceFailure} from '../../source/sources/failure.js';
+import type {FailureKind} from '../../source/domain/types.js';
 
 describe('exitCodeFor', () => {
 	test('config is 2, every other kind 3', () => {

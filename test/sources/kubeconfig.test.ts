@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {after, describe, test} from 'node:test';
-import {loadKubeconfig, type KubeconfigOptions} from '../../source/core/sources/kubeconfig.js';
-import {SourceFailure, exitCodeFor} from '../../source/core/sources/failure.js';
+import {loadKubeconfig, type KubeconfigOptions} from '../../source/sources/kube/kubeconfig.js';
+import {SourceFailure, exitCodeFor} from '../../source/sources/failure.js';
 import {kubeconfigYaml, makeTempDir, type KubeconfigSpec} from '../helpers/kubeconfig-files.js';
 
 const temp = makeTempDir();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {AnatomyPane} from '../../source/ui/anatomy-pane.js';
+import {AnatomyPane} from '../../source/screen/panes/anatomy-pane.js';
 import {churnAnatomy, operation} from '../helpers/anatomy.js';
 import {cells, frameOf, rowsOf} from '../helpers/ui-frame.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {BaselinePane} from '../../source/ui/baseline-pane.js';
+import {BaselinePane} from '../../source/screen/panes/baseline-pane.js';
 import {testNow, windowFigures} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 

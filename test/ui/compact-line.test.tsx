@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {CompactLine} from '../../source/ui/compact-line.js';
+import {CompactLine} from '../../source/screen/panes/compact-line.js';
 import {lastSeenAt, makeFigures, okStatus, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 

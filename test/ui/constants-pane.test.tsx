@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {constantsFor} from '../../source/core/metrics/kubelet-constants.js';
-import {ConstantsPane} from '../../source/ui/constants-pane.js';
+import {constantsFor} from '../../source/domain/kubelet-constants.js';
+import {ConstantsPane} from '../../source/screen/panes/constants-pane.js';
 import {frameOf} from '../helpers/ui-frame.js';
 
 function pane(version: string, options: {evented?: boolean; meanRatio?: number | null; width?: number} = {}): string {

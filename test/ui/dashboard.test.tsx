@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../../source/core/types.js';
-import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
+import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../../source/domain/types.js';
+import {Dashboard, type DashboardProps} from '../../source/screen/dashboard.js';
 import {lastSeenAt, makeFigures, okStatus, readyNode, testNow, windowFigures} from '../helpers/figures.js';
 import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
 import {cells} from '../helpers/ui-frame.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {constantsFor} from '../../source/core/metrics/kubelet-constants.js';
-import {definition} from '../../source/core/definitions.js';
+import {constantsFor} from '../../source/domain/kubelet-constants.js';
+import {definition} from '../../source/domain/definitions.js';
 import {
 	filledCells,
 	gaugeBand,
@@ -9,7 +9,7 @@ import {
 	tickCell,
 	tickLabel,
 	warnAfterSeconds,
-} from '../../source/ui/gauge-scale.js';
+} from '../../source/domain/gauge-scale.js';
 
 const generic = constantsFor('v1.28.0', false);
 const evented = constantsFor('v1.28.0', true);

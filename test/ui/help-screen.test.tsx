@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {definitions, keyBindings} from '../../source/core/definitions.js';
-import {HelpScreen} from '../../source/ui/help-screen.js';
+import {definitions, keyBindings} from '../../source/domain/definitions.js';
+import {HelpScreen} from '../../source/screen/panes/help-screen.js';
 import {cells, frameOf} from '../helpers/ui-frame.js';
 
 describe('HelpScreen', () => {

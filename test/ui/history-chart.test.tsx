@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import type {HistoryPoint} from '../../source/core/types.js';
-import {HistoryChart, sparkLevel} from '../../source/ui/history-chart.js';
+import type {HistoryPoint} from '../../source/domain/types.js';
+import {HistoryChart, sparkLevel} from '../../source/screen/panes/history-chart.js';
 import {testNow} from '../helpers/figures.js';
 import {cells, frameOf} from '../helpers/ui-frame.js';
 

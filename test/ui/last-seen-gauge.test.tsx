@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {LastSeenGauge} from '../../source/ui/last-seen-gauge.js';
+import {LastSeenGauge} from '../../source/screen/panes/last-seen-gauge.js';
 import {lastSeenAt, makeFigures} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 

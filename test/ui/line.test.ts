@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {fitItems, flowItems, lineText, lineWidth, seg, wrapWords} from '../../source/ui/line.js';
+import {fitItems, flowItems, lineText, lineWidth, seg, wrapWords} from '../../source/screen/layout/line.js';
 
 describe('fitItems', () => {
 	test('keeps items in order and skips whole items that would overflow', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {RelistStats} from '../../source/ui/relist-stats.js';
+import {RelistStats} from '../../source/screen/panes/relist-stats.js';
 import {makeFigures, windowFigures} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 

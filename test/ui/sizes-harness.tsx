@@ -6,9 +6,9 @@ import {mock} from 'node:test';
 import {stripVTControlCharacters} from 'node:util';
 import {render} from 'ink';
 import React from 'react';
-import App from '../../source/app.js';
-import {createDemoSource} from '../../source/core/sources/demo.js';
-import type {MetricsSource} from '../../source/core/types.js';
+import App from '../../source/screen/app.js';
+import {createDemoSource} from '../../source/demo/demo-source.js';
+import type {MetricsSource} from '../../source/domain/types.js';
 
 /** A terminal's stdout as ink reads it: columns, rows, 'resize' events, and the frames written. */
 class FakeStdout extends EventEmitter {

@@ -3,8 +3,8 @@
 // frames of a scene show the same state and the narrow frames can be compared with a huge one.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {sourceFailure} from '../../source/core/sources/failure.js';
-import type {MetricsSource} from '../../source/core/types.js';
+import {sourceFailure} from '../../source/sources/failure.js';
+import type {MetricsSource} from '../../source/domain/types.js';
 import {cells} from '../helpers/ui-frame.js';
 import {startTerminal, type Terminal} from './sizes-harness.js';
 

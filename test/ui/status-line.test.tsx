@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import type {FeedStatus} from '../../source/core/types.js';
-import {lineText} from '../../source/ui/line.js';
-import {StatusLine, staleBannerLines} from '../../source/ui/status-line.js';
+import type {FeedStatus} from '../../source/domain/types.js';
+import {lineText} from '../../source/screen/layout/line.js';
+import {StatusLine, staleBannerLines} from '../../source/screen/panes/status-line.js';
 import {okStatus, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {VerdictLine} from '../../source/ui/verdict-line.js';
+import {VerdictLine} from '../../source/screen/panes/verdict-line.js';
 import {readyNode, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 

@@ -1,0 +1,100 @@
+// Builds the one file pleg-top ships: dist/cli.js, an ES module bundle of source/main.ts and everything it
+// imports. Run as `npm run build`. Every module that pleg-top replaces in a dependency is one named entry of
+// `substitutions` below, with why, the upstream report, and when to drop it; nothing is patched at run time.
+import {readFileSync, rmSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {build} from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const substitutesDir = path.join(root, 'source', 'substitutes');
+
+/**
+ * A substitution: when `importer` (a path inside node_modules, matched by its ending) imports `specifier`,
+ * the bundle gets `replacement` (a file in source/substitutes) instead. `guard` reads the importer's own text
+ * and refuses the build when the reason for the substitution no longer holds, so an upgrade cannot silently
+ * break it.
+ */
+export const substitutions = [
+	{
+		name: 'client-node without its generated API',
+		// pleg-top uses KubeConfig for auth and TLS, never the ~2,500 generated API and model modules, which
+		// cost ~0.3 s of start-up and ~45 MiB of RSS. config.js takes only two names from gen/index.js.
+		// Drop when client-node stops importing gen/index.js from config.js
+		// (kubernetes-client/javascript: config.ts imports createConfiguration/ServerConfiguration).
+		importer: '/@kubernetes/client-node/dist/config.js',
+		specifier: './gen/index.js',
+		replacement: 'client-node-gen.ts',
+		guard(text) {
+			const imports = [...text.matchAll(/import\s*(\{[^}]*\}|[^;]*?)\s*from\s*['"]\.\/gen\/index\.js['"]/g)];
+			const names = imports.flatMap(([, clause]) => (/^\{[^}]*\}$/.test(clause) ? clause.slice(1, -1).split(',').map((name) => name.trim()).filter(Boolean) : ['*']));
+			const unexpected = names.filter((name) => !['createConfiguration', 'ServerConfiguration'].includes(name));
+			return imports.length > 0 && unexpected.length === 0 ? null : `config.js now takes ${unexpected.join(', ') || 'nothing'} from ./gen/index.js`;
+		},
+	},
+	{
+		name: "ink's text measurement with a bounded cache",
+		// ink keeps the size of every text it ever measured in a module-level Map that is never emptied: a screen
+		// whose figures change every second grows by ~3 MiB an hour. The substitute measures the same way and
+		// drops the cache whole past 2,000 texts. Drop when ink bounds its cache (vadimdemedes/ink measure-text.ts).
+		importer: '/ink/build/dom.js',
+		specifier: './measure-text.js',
+		replacement: 'ink-measure-text.ts',
+		guard(text) {
+			return /import measureText from '\.\/measure-text\.js'/.test(text) ? null : 'dom.js no longer imports measure-text.js as before';
+		},
+	},
+	{
+		name: "ink without React DevTools",
+		// ink imports ./devtools.js (which imports react-devtools-core, not a dependency) only when DEV=true;
+		// bundled, that import would run at start and fail. Drop when ink stops importing devtools.js.
+		importer: '/ink/build/reconciler.js',
+		specifier: './devtools.js',
+		replacement: 'ink-devtools.ts',
+		guard(text) {
+			return /isDev\(\)[\s\S]{0,80}import\('\.\/devtools\.js'\)/.test(text) ? null : 'reconciler.js no longer loads devtools.js only under DEV=true';
+		},
+	},
+];
+
+/** The esbuild plugin that applies `substitutions`. */
+function substitute() {
+	return {
+		name: 'pleg-top-substitutions',
+		setup(bundle) {
+			for (const entry of substitutions) {
+				const filter = new RegExp(`^${entry.specifier.replaceAll('.', '\\.').replaceAll('/', '\\/')}$`);
+				bundle.onResolve({filter}, (args) => {
+					if (!args.importer.replaceAll('\\', '/').endsWith(entry.importer)) return undefined;
+					const problem = entry.guard(readFileSync(args.importer, 'utf8'));
+					if (problem) throw new Error(`substitution "${entry.name}": ${problem}; revisit scripts/build.mjs`);
+					return {path: path.join(substitutesDir, entry.replacement)};
+				});
+			}
+		},
+	};
+}
+
+/** The esbuild options of the shipped bundle; tests bundle their own entry points with the same ones. */
+export function bundleOptions({entry = path.join(root, 'source', 'main.ts'), outfile = path.join(root, 'dist', 'cli.js')} = {}) {
+	return {
+		entryPoints: [entry],
+		outfile,
+		bundle: true,
+		platform: 'node',
+		format: 'esm',
+		target: 'node20',
+		// React's development build costs several times the CPU per frame: the bundle is always production.
+		define: {'process.env.NODE_ENV': '"production"'},
+		// Some bundled CommonJS modules call require(): give the ES module one.
+		banner: {js: "import {createRequire as __plegTopRequire} from 'node:module';\nconst require = __plegTopRequire(import.meta.url);"},
+		plugins: [substitute()],
+		legalComments: 'none',
+		logLevel: 'warning',
+	};
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	rmSync(path.join(root, 'dist'), {recursive: true, force: true});
+	await build(bundleOptions());
+}

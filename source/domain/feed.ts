@@ -1,0 +1,352 @@
+// The live feed as a pure reducer: scrapes, failures, node info, baseline marks and pause in; state out.
+// figuresAt() derives everything the screen and the reports show from that state at a given `now`.
+// No clock reads: every time comes in with an action or as `now`.
+import type {
+	DeltaFigures,
+	Failure,
+	FeedStatus,
+	Figures,
+	HistoryPoint,
+	LastSeen,
+	NodeInfo,
+	PlegSample,
+	Scrape,
+} from './types.js';
+import {
+	appendToLog,
+	dropFromLog,
+	emptyLog,
+	logAt,
+	logLast,
+	logSize,
+	logToArray,
+	replaceLast,
+	type BoundedLog,
+} from './bounded-log.js';
+import {relistAnatomy} from './anatomy.js';
+import {verdict} from './health.js';
+import {constantsFor} from './kubelet-constants.js';
+import {availabilityNote} from './exposition/names.js';
+import {deltaFigures, isCounterReset} from './window.js';
+
+/** History points kept by default: 15 minutes at one scrape a second. */
+export const defaultHistoryLimit = 900;
+
+export type Baseline = {
+	/** When the mark was set (ms). */
+	at: number;
+	/** The latest scrape at that moment: figures since the mark are deltas from it. */
+	scrape: Scrape;
+	/** The window figures at the mark. */
+	atMark: DeltaFigures | null;
+	/** FeedState.restarts at the mark: after a kubelet restart, deltas from the mark scrape mean nothing. */
+	restarts: number;
+};
+
+export type FeedState = {
+	/** The node name pleg-top was asked for. */
+	nodeName: string;
+	/** --window, seconds. */
+	windowSeconds: number;
+	historyLimit: number;
+	/** The scrapes of the current window: the first is the window start, the last the latest scrape. */
+	scrapes: BoundedLog<Scrape>;
+	latest: Scrape | null;
+	/** One point per scrape, oldest first, at most historyLimit. */
+	historyLog: BoundedLog<HistoryPoint>;
+	/**
+	 * The same points as an array, built the first time it is read on a given state (a getter, not enumerable):
+	 * the reducer itself never copies the history, so a scrape costs O(1) however long the history is.
+	 */
+	readonly history: HistoryPoint[];
+	/** When the relist count was last seen to change (ms): the fallback age when there is no last-seen gauge. */
+	lastCountChangeAt: number | null;
+	/** Kubelet restarts (counter resets) seen. */
+	restarts: number;
+	/** The Evented PLEG connection success counter has risen since the kubelet (re)started. */
+	eventedConnected: boolean;
+	baseline: Baseline | null;
+	/** The Node object, when the source can fetch it. */
+	node: NodeInfo | null;
+	status: FeedStatus;
+};
+
+/** FeedState without the derived `history` array. */
+type FeedFields = Omit<FeedState, 'history'>;
+
+export type FeedAction =
+	| {type: 'scrape'; scrape: Scrape}
+	| {type: 'failure'; failure: Failure; at: number}
+	| {type: 'node'; node: NodeInfo}
+	| {type: 'mark'; at: number}
+	| {type: 'pause'; paused: boolean};
+
+export function initialFeedState(options: {node: string; windowSeconds: number; historyLimit?: number}): FeedState {
+	return withHistory({
+		nodeName: options.node,
+		windowSeconds: options.windowSeconds,
+		historyLimit: options.historyLimit ?? defaultHistoryLimit,
+		scrapes: emptyLog(),
+		latest: null,
+		historyLog: emptyLog(),
+		lastCountChangeAt: null,
+		restarts: 0,
+		eventedConnected: false,
+		baseline: null,
+		node: null,
+		status: {
+			failure: null,
+			failingSince: null,
+			lastGoodAt: null,
+			consecutiveFailures: 0,
+			lastLatencyMs: null,
+			paused: false,
+		},
+	});
+}
+
+/** Adds the lazily built `history` array. Spreading a state skips it (not enumerable), so it is never copied. */
+function withHistory(fields: FeedFields): FeedState {
+	let points: HistoryPoint[] | undefined;
+	return Object.defineProperty(fields, 'history', {
+		get: () => (points ??= logToArray(fields.historyLog)),
+		enumerable: false,
+	}) as FeedState;
+}
+
+/** A new state: `state` with `changes`. */
+function update(state: FeedState, changes: Partial<FeedFields>): FeedState {
+	return withHistory({...state, ...changes});
+}
+
+export function feedReducer(state: FeedState, action: FeedAction): FeedState {
+	switch (action.type) {
+		case 'scrape': {
+			return onScrape(state, action.scrape);
+		}
+
+		case 'failure': {
+			// The figures stay as they were (stale); only the status changes.
+			const {status} = state;
+			return update(state, {
+				status: {
+					...status,
+					failure: action.failure,
+					failingSince: status.failingSince ?? action.at,
+					consecutiveFailures: status.consecutiveFailures + 1,
+				},
+			});
+		}
+
+		case 'node': {
+			return update(state, {node: action.node});
+		}
+
+		case 'mark': {
+			return onMark(state, action.at);
+		}
+
+		case 'pause': {
+			return update(state, {status: {...state.status, paused: action.paused}});
+		}
+	}
+}
+
+/** The points of the history chart, oldest first (the same as state.history). */
+export function historyPoints(state: FeedState): HistoryPoint[] {
+	return state.history;
+}
+
+function onScrape(state: FeedState, scrape: Scrape): FeedState {
+	const previous = state.latest;
+	const restarted = previous !== null && isCounterReset(previous.sample, scrape.sample);
+	// After a restart the counters start again from 0: the window restarts from this scrape.
+	const scrapes = trimWindow(
+		appendToLog(restarted ? emptyLog<Scrape>() : state.scrapes, scrape),
+		state.windowSeconds,
+	);
+	const countNow = relistCount(scrape.sample);
+	const countChanged = previous === null || restarted || countNow !== relistCount(previous.sample);
+	const connectionsBefore = previous?.sample.eventedConnectionSuccess ?? null;
+	const connectionsNow = scrape.sample.eventedConnectionSuccess;
+	const risen = connectionsBefore !== null && connectionsNow !== null && connectionsNow > connectionsBefore;
+	const point: HistoryPoint = {
+		at: scrape.at,
+		windowMeanSeconds: windowOf(scrapes)?.meanSeconds ?? null,
+		lastSeenAgeSeconds: readLastSeen(scrape.sample, scrape.at, null).ageSeconds,
+		event: restarted ? 'restart' : null,
+	};
+	return update(state, {
+		scrapes,
+		latest: scrape,
+		historyLog: appendToLog(state.historyLog, point, state.historyLimit),
+		lastCountChangeAt: countNow === null ? null : countChanged ? scrape.at : state.lastCountChangeAt,
+		restarts: state.restarts + (restarted ? 1 : 0),
+		eventedConnected: (state.eventedConnected && !restarted) || risen,
+		status: {
+			...state.status,
+			failure: null,
+			failingSince: null,
+			lastGoodAt: scrape.at,
+			consecutiveFailures: 0,
+			lastLatencyMs: scrape.latencyMs,
+		},
+	});
+}
+
+/** Keeps the newest scrape at least windowSeconds older than the latest as the window start; drops older ones. */
+function trimWindow(scrapes: BoundedLog<Scrape>, windowSeconds: number): BoundedLog<Scrape> {
+	const latestAt = logLast(scrapes)?.at ?? 0;
+	const startBy = latestAt - windowSeconds * 1000;
+	let drop = 0;
+	while (drop + 1 < logSize(scrapes) - 1 && (logAt(scrapes, drop + 1)?.at ?? Infinity) <= startBy) {
+		drop++;
+	}
+
+	return dropFromLog(scrapes, drop);
+}
+
+function onMark(state: FeedState, at: number): FeedState {
+	if (!state.latest) {
+		return state;
+	}
+
+	const last = logLast(state.historyLog);
+	return update(state, {
+		baseline: {at, scrape: state.latest, atMark: windowOf(state.scrapes), restarts: state.restarts},
+		// The mark shows on the latest point (copying the history once per key press, not per scrape).
+		historyLog: last ? replaceLast(state.historyLog, {...last, event: last.event ?? 'mark'}) : state.historyLog,
+	});
+}
+
+/** The window's first scrape when it is not also the latest (one scrape spans nothing). */
+function windowStart(scrapes: BoundedLog<Scrape>): Scrape | null {
+	const first = logAt(scrapes, 0);
+	return first && first !== logLast(scrapes) ? first : null;
+}
+
+function windowOf(scrapes: BoundedLog<Scrape>): DeltaFigures | null {
+	const first = logAt(scrapes, 0);
+	const last = logLast(scrapes);
+	return first && last && first !== last ? deltaFigures(first, last) : null;
+}
+
+/** The relist count used to notice progress: the seconds histogram, else the µs summary. */
+function relistCount(sample: PlegSample): number | null {
+	return sample.relistDuration?.count ?? sample.legacyRelistLatency?.count ?? null;
+}
+
+/** The last-seen gauge read at `now` (ms). The gauge is node time: ahead of ours, it reads as age 0 plus skew. */
+function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: number | null): LastSeen {
+	const gauge = sample.lastSeenSeconds;
+	if (gauge === null || gauge === 0) {
+		return {
+			gaugeSeconds: gauge,
+			ageSeconds: null,
+			skewSeconds: null,
+			neverSucceeded: gauge === 0,
+			countUnchangedSeconds: gauge === null ? countUnchangedSeconds : null,
+		};
+	}
+
+	const age = (now - gauge * 1000) / 1000;
+	return {
+		gaugeSeconds: gauge,
+		ageSeconds: Math.max(age, 0),
+		skewSeconds: age < 0 ? -age : null,
+		neverSucceeded: false,
+		countUnchangedSeconds: null,
+	};
+}
+
+/** Everything the screen shows, at `now` (ms); null before the first scrape. */
+export function figuresAt(state: FeedState, now: number): Figures | null {
+	const latest = state.latest;
+	if (!latest) {
+		return null;
+	}
+
+	const sample = latest.sample;
+	const kubeletVersion = state.node?.kubeletVersion ?? sample.kubeletVersion;
+	const constants = constantsFor(kubeletVersion, sample.eventedPlegGate === true || state.eventedConnected);
+	const countUnchanged = state.lastCountChangeAt === null ? null : Math.max(0, (now - state.lastCountChangeAt) / 1000);
+	const lastSeen = readLastSeen(sample, now, countUnchanged);
+	const window = windowOf(state.scrapes);
+	const mean = window?.meanSeconds ?? null;
+	return {
+		now,
+		node: state.nodeName,
+		kubeletVersion,
+		constants,
+		lastSeen,
+		lifetime: lifetimeOf(sample),
+		window,
+		windowTargetSeconds: state.windowSeconds,
+		verdict: verdict(lastSeen, constants),
+		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
+		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
+		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,
+		unavailable: unavailableLines(sample, kubeletVersion, countUnchanged),
+		baseline: baselineFigures(state, latest),
+		ready: state.node?.ready ?? null,
+		discardEventsTotal: sample.discardEvents,
+		anatomy: relistAnatomy(windowStart(state.scrapes), latest, window),
+	};
+}
+
+function lifetimeOf(sample: PlegSample): Figures['lifetime'] {
+	const totals = sample.relistDuration ?? sample.legacyRelistLatency;
+	return totals && {count: totals.count, sum: totals.sum, meanSeconds: totals.count > 0 ? totals.sum / totals.count : null};
+}
+
+function baselineFigures(state: FeedState, latest: Scrape): Figures['baseline'] {
+	const {baseline} = state;
+	if (!baseline) {
+		return null;
+	}
+
+	// Across a kubelet restart the counters started again from 0: nothing since the mark can be computed.
+	const sinceMark = baseline.restarts === state.restarts ? deltaFigures(baseline.scrape, latest) : null;
+	const before = baseline.atMark?.meanSeconds ?? null;
+	const after = sinceMark?.meanSeconds ?? null;
+	return {
+		markedAt: baseline.at,
+		atMark: baseline.atMark,
+		sinceMark,
+		meanRatio: before !== null && after !== null && before > 0 ? after / before : null,
+	};
+}
+
+/** Why figures are missing, one line each, e.g. "last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18; …". */
+function unavailableLines(sample: PlegSample, kubeletVersion: string | null, countUnchanged: number | null): string[] {
+	const lines: string[] = [];
+	if (sample.lastSeenSeconds === null) {
+		const fallback =
+			countUnchanged === null
+				? 'no relist count to fall back on'
+				: `using 'count unchanged for ${Math.floor(countUnchanged)} s'`;
+		lines.push(`last seen: ${availabilityNote('lastSeen')}; ${fallback}`);
+	}
+
+	if (sample.relistDuration === null) {
+		lines.push(
+			sample.legacyRelistLatency === null
+				? `relist duration: ${availabilityNote('relistDuration')}; ${availabilityNote('legacyRelistLatency')}`
+				: 'quantiles: the µs summaries of kubelet < 1.14 cannot be windowed',
+		);
+	}
+
+	if (sample.relistInterval === null && sample.legacyRelistInterval === null) {
+		lines.push(`interval: ${availabilityNote('relistInterval')}`);
+	}
+
+	if (sample.discardEvents === null) {
+		lines.push(`discard events: ${availabilityNote('discardEvents')}`);
+	}
+
+	if (kubeletVersion === null) {
+		lines.push('kubelet version: neither the Node object nor kubernetes_build_info gives it');
+	}
+
+	return lines;
+}

@@ -1,0 +1,130 @@
+// The overview as a pure reducer: one feed per node, nodes that come and go. Generic over the per-node feed,
+// because a node polled through the API server keeps the one-node FeedState (feed.ts) while a node read from
+// Prometheus keeps the figures Prometheus answered (prometheus-feed.ts). No clock reads: times come in actions.
+import type {Failure, FeedStatus, Figures, HistoryPoint, NodeInfo} from './types.js';
+
+/** What the one-node screen and a table row need of one node at `now`. */
+export type NodeView = {
+	name: string;
+	figures: Figures | null;
+	status: FeedStatus;
+	history: HistoryPoint[];
+	node: NodeInfo | null;
+	/** When the node stopped appearing in the node list (ms); null while listed. */
+	goneSince: number | null;
+};
+
+/** How one kind of per-node feed is made, advanced and read. */
+export type FeedKind<F, A> = {
+	initial(name: string, windowSeconds: number): F;
+	reduce(feed: F, action: A): F;
+	/** Hands the Node object to the feed (the kubelet version and Ready condition show through it). */
+	withNode(feed: F, node: NodeInfo): F;
+	figures(feed: F, now: number): Figures | null;
+	status(feed: F): FeedStatus;
+	history(feed: F): HistoryPoint[];
+};
+
+export type OverviewEntry<F> = {
+	name: string;
+	info: NodeInfo | null;
+	feed: F;
+	goneSince: number | null;
+};
+
+export type OverviewState<F> = {
+	windowSeconds: number;
+	nodes: ReadonlyMap<string, OverviewEntry<F>>;
+	/** Why the last node listing failed; null after a good one. */
+	listFailure: Failure | null;
+	/** When the node list was last read (ms). */
+	listedAt: number | null;
+};
+
+export type OverviewAction<A> =
+	/** A fresh node list: new nodes are added, missing ones marked gone, and dropped once gone for goneKeepMs. */
+	| {type: 'nodes'; nodes: NodeInfo[]; at: number}
+	/** Names only (Prometheus answers carry no Node objects): as 'nodes' without NodeInfo. */
+	| {type: 'names'; names: string[]; at: number}
+	| {type: 'list-failure'; failure: Failure; at: number}
+	| {type: 'feed'; node: string; action: A};
+
+/** A node missing from the list is shown as gone for this long, then dropped, ms. Two re-lists at 30 s. */
+export const defaultGoneKeepMs = 60_000;
+
+export function initialOverviewState<F>(windowSeconds: number): OverviewState<F> {
+	return {windowSeconds, nodes: new Map(), listFailure: null, listedAt: null};
+}
+
+export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = defaultGoneKeepMs) {
+	function listed(state: OverviewState<F>, present: Array<{name: string; info: NodeInfo | null}>, at: number): OverviewState<F> {
+		const nodes = new Map<string, OverviewEntry<F>>();
+		const seen = new Set(present.map(item => item.name));
+		for (const item of present) {
+			const old = state.nodes.get(item.name);
+			const base = old?.feed ?? kind.initial(item.name, state.windowSeconds);
+			nodes.set(item.name, {
+				name: item.name,
+				info: item.info ?? old?.info ?? null,
+				feed: item.info ? kind.withNode(base, item.info) : base,
+				goneSince: null,
+			});
+		}
+
+		for (const [name, old] of state.nodes) {
+			if (seen.has(name)) {
+				continue;
+			}
+
+			const goneSince = old.goneSince ?? at;
+			if (at - goneSince < goneKeepMs) {
+				nodes.set(name, {...old, goneSince});
+			}
+		}
+
+		return {...state, nodes, listFailure: null, listedAt: at};
+	}
+
+	return function reduce(state: OverviewState<F>, action: OverviewAction<A>): OverviewState<F> {
+		switch (action.type) {
+			case 'nodes': {
+				return listed(state, action.nodes.map(info => ({name: info.name, info})), action.at);
+			}
+
+			case 'names': {
+				return listed(state, action.names.map(name => ({name, info: null})), action.at);
+			}
+
+			case 'list-failure': {
+				return {...state, listFailure: action.failure};
+			}
+
+			case 'feed': {
+				const entry = state.nodes.get(action.node);
+				if (entry === undefined) {
+					return state;
+				}
+
+				const nodes = new Map(state.nodes);
+				nodes.set(action.node, {...entry, feed: kind.reduce(entry.feed, action.action)});
+				return {...state, nodes};
+			}
+		}
+	};
+}
+
+/** The names still listed (gone ones excluded), in list order: what the scheduler polls. */
+export function listedNames<F>(state: OverviewState<F>): string[] {
+	return [...state.nodes.values()].filter(entry => entry.goneSince === null).map(entry => entry.name);
+}
+
+export function nodeView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>, now: number): NodeView {
+	return {
+		name: entry.name,
+		figures: kind.figures(entry.feed, now),
+		status: kind.status(entry.feed),
+		history: kind.history(entry.feed),
+		node: entry.info,
+		goneSince: entry.goneSince,
+	};
+}

@@ -1,0 +1,165 @@
+// One node's feed when the figures come from Prometheus: the latest answer, the history of its window means, and
+// the polling status. figuresFromPrometheus() maps an answer onto the Figures every screen shows; the windowing
+// itself was done by Prometheus (rate, histogram_quantile), so nothing is derived twice. Pure: times come in.
+import {verdict} from './health.js';
+import {constantsFor} from './kubelet-constants.js';
+import {appendToLog, emptyLog, logToArray, type BoundedLog} from './bounded-log.js';
+import {defaultHistoryLimit} from './feed.js';
+import type {PrometheusFigures} from '../sources/prometheus.js';
+import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
+import type {FeedKind} from './overview-state.js';
+
+/**
+ * The top finite bucket bound of kubelet_pleg_relist_duration_seconds (Prometheus DefBuckets end at 10 s).
+ * histogram_quantile answers that bound when the rank falls in +Inf, so an answer of 10 s is a lower bound.
+ */
+const topFiniteBoundSeconds = 10;
+
+export type PrometheusFeed = {
+	name: string;
+	windowSeconds: number;
+	latest: PrometheusFigures | null;
+	history: BoundedLog<HistoryPoint>;
+	node: NodeInfo | null;
+	status: FeedStatus;
+};
+
+export type PrometheusFeedAction =
+	| {type: 'figures'; figures: PrometheusFigures; latencyMs: number}
+	/** The fetch succeeded but Prometheus has no series for this node (any more). */
+	| {type: 'absent'; at: number}
+	| {type: 'failure'; failure: Failure; at: number};
+
+export function initialPrometheusFeed(name: string, windowSeconds: number): PrometheusFeed {
+	return {
+		name,
+		windowSeconds,
+		latest: null,
+		history: emptyLog(),
+		node: null,
+		status: {failure: null, failingSince: null, lastGoodAt: null, consecutiveFailures: 0, lastLatencyMs: null, paused: false},
+	};
+}
+
+function failed(feed: PrometheusFeed, failure: Failure, at: number): PrometheusFeed {
+	const {status} = feed;
+	return {...feed, status: {...status, failure, failingSince: status.failingSince ?? at, consecutiveFailures: status.consecutiveFailures + 1}};
+}
+
+export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFeedAction): PrometheusFeed {
+	switch (action.type) {
+		case 'figures': {
+			const {figures} = action;
+			const point: HistoryPoint = {at: figures.at, windowMeanSeconds: figures.meanSeconds, lastSeenAgeSeconds: figures.lastSeenAgeSeconds, event: null};
+			return {
+				...feed,
+				latest: figures,
+				history: appendToLog(feed.history, point, defaultHistoryLimit),
+				status: {...feed.status, failure: null, failingSince: null, lastGoodAt: figures.at, consecutiveFailures: 0, lastLatencyMs: action.latencyMs},
+			};
+		}
+
+		case 'absent': {
+			return failed(feed, {kind: 'not-found', summary: `Prometheus has no PLEG series for node "${feed.name}" now`, details: ['the kubelet is no longer scraped, or its series went stale (5 minutes without a sample)']}, action.at);
+		}
+
+		case 'failure': {
+			return failed(feed, action.failure, action.at);
+		}
+	}
+}
+
+function quantile(seconds: number | null): Quantile | null {
+	return seconds === null ? null : {seconds, atLeast: seconds >= topFiniteBoundSeconds};
+}
+
+/** The last-seen gauge at `now`: Prometheus' age at its evaluation time, aged by the time since. */
+function lastSeenOf(figures: PrometheusFigures, now: number): LastSeen {
+	const age = figures.lastSeenAgeSeconds;
+	if (age === null) {
+		return {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: null};
+	}
+
+	const gaugeSeconds = figures.at / 1000 - age;
+	// A gauge of 0 (no successful relist yet) reads as an age of about the whole Unix time.
+	if (gaugeSeconds < 1) {
+		return {gaugeSeconds: 0, ageSeconds: null, skewSeconds: null, neverSucceeded: true, countUnchangedSeconds: null};
+	}
+
+	const ageNow = age + (now - figures.at) / 1000;
+	return {gaugeSeconds, ageSeconds: Math.max(0, ageNow), skewSeconds: ageNow < 0 ? -ageNow : null, neverSucceeded: false, countUnchangedSeconds: null};
+}
+
+function windowOf(figures: PrometheusFigures): DeltaFigures | null {
+	if (figures.ratePerSecond === null) {
+		return null;
+	}
+
+	return {
+		spanSeconds: figures.windowSeconds,
+		// increase() = rate × window: Prometheus extrapolates to the window edges, so this need not be whole.
+		count: figures.ratePerSecond * figures.windowSeconds,
+		meanSeconds: figures.meanSeconds,
+		p50: quantile(figures.p50),
+		p90: quantile(figures.p90),
+		p99: quantile(figures.p99),
+		ratePerSecond: figures.ratePerSecond,
+		intervalMeanSeconds: figures.intervalMeanSeconds,
+		discardEvents: figures.discardEvents,
+	};
+}
+
+/** What Prometheus cannot give, one line each (as Figures.unavailable). */
+function unavailableOf(figures: PrometheusFigures, window: DeltaFigures | null): string[] {
+	const lines: string[] = [];
+	if (figures.lastSeenAgeSeconds === null) {
+		lines.push('last seen: no kubelet_pleg_last_seen_seconds series in Prometheus for this node (kubelet < 1.18?)');
+	}
+
+	if (window === null) {
+		lines.push(`window: no two samples within [${figures.windowSeconds}s]: Prometheus scrapes the kubelet less often than --window; try --window 2m`);
+	}
+
+	if (figures.kubeletVersion === null) {
+		lines.push('kubelet version: no kubernetes_build_info series for this node');
+	}
+
+	return lines;
+}
+
+/** The Figures of one Prometheus answer at `now`. */
+export function figuresFromPrometheus(figures: PrometheusFigures, now: number, node: NodeInfo | null = null): Figures {
+	const kubeletVersion = node?.kubeletVersion ?? figures.kubeletVersion;
+	const constants = constantsFor(kubeletVersion, false);
+	const lastSeen = lastSeenOf(figures, now);
+	const window = windowOf(figures);
+	const mean = figures.meanSeconds;
+	const {lifetimeCount: count, lifetimeSum: sum} = figures;
+	return {
+		now,
+		node: figures.node,
+		kubeletVersion,
+		constants,
+		lastSeen,
+		discardEventsTotal: null,
+		lifetime: count === null || sum === null ? null : {count, sum, meanSeconds: count > 0 ? sum / count : null},
+		window,
+		windowTargetSeconds: figures.windowSeconds,
+		verdict: verdict(lastSeen, constants),
+		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
+		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
+		legacy: false,
+		unavailable: unavailableOf(figures, window),
+		baseline: null,
+		ready: node?.ready ?? null,
+	};
+}
+
+export const prometheusFeedKind: FeedKind<PrometheusFeed, PrometheusFeedAction> = {
+	initial: initialPrometheusFeed,
+	reduce: prometheusFeedReducer,
+	withNode: (feed, node) => ({...feed, node}),
+	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node)),
+	status: feed => feed.status,
+	history: feed => logToArray(feed.history),
+};

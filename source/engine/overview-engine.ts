@@ -1,0 +1,234 @@
+// The overview's loops, outside React so the JSON-lines output, --once and the benchmark use them too:
+// - through the API server: re-list the nodes every 30 s and poll each node's /proxy/metrics through the
+//   scheduler (bounded in-flight requests and request rate), one FeedState per node;
+// - from Prometheus: one fetch of every node's figures per interval.
+// Each engine owns its timers and holds the state; listeners hear of every change.
+import type {FeedAction, FeedState} from '../domain/feed.js';
+import {parsePlegSample} from '../domain/exposition/parse.js';
+import type {FiguresSource} from '../sources/prometheus.js';
+import type {MetricsSource, NodeInfo} from '../domain/types.js';
+import {backoffDelay} from '../domain/backoff.js';
+import {toFailure} from '../sources/to-failure.js';
+import {prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
+import {proxyFeedKind} from '../domain/proxy-feed.js';
+import {startScheduler, type Timers} from './scheduler.js';
+import {initialOverviewState, listedNames, overviewReducer, type FeedKind, type OverviewAction, type OverviewState} from '../domain/overview-state.js';
+
+export type OverviewEngine<F> = {
+	readonly kind: FeedKind<F, unknown>;
+	readonly state: OverviewState<F>;
+	/** The source, e.g. "all nodes via https://10.0.0.1:6443". */
+	readonly label: string;
+	/** How often each node is read, in words, e.g. "each node every 2.5 s (50 nodes, --max-rps 20)". */
+	cadence(): string;
+	/** The per-node interval kept, ms. */
+	effectiveIntervalMs(): number;
+	/** Called after every state change, with the node whose feed changed (null: the node list). */
+	subscribe(listener: (node: string | null) => void): () => void;
+	readonly requestCount: number;
+	stop(): void;
+};
+
+/** What the proxy overview needs of the API server source. */
+export type NodeFleet = {
+	readonly label: string;
+	listNodes(signal: AbortSignal): Promise<NodeInfo[]>;
+	forNode(node: string): MetricsSource;
+};
+
+export type ProxyOverviewOptions = {
+	fleet: NodeFleet;
+	intervalMs: number;
+	windowSeconds: number;
+	maxInflight: number;
+	maxRps: number;
+	now?: () => number;
+	timers?: Timers;
+	/** Re-list nodes this often, ms. @default 30000 */
+	relistMs?: number;
+};
+
+const globalTimers: Timers = {
+	setTimeout: (callback, ms) => setTimeout(callback, ms),
+	clearTimeout: handle => clearTimeout(handle as NodeJS.Timeout),
+};
+
+function seconds(ms: number): string {
+	return `${Number((ms / 1000).toFixed(2))} s`;
+}
+
+function createStore<F, A>(kind: FeedKind<F, A>, windowSeconds: number) {
+	const reduce = overviewReducer(kind);
+	const listeners = new Set<(node: string | null) => void>();
+	let state = initialOverviewState<F>(windowSeconds);
+	return {
+		get state() {
+			return state;
+		},
+		dispatch(action: OverviewAction<A>) {
+			state = reduce(state, action);
+			const node = action.type === 'feed' ? action.node : null;
+			for (const listener of listeners) listener(node);
+		},
+		subscribe(listener: (node: string | null) => void) {
+			listeners.add(listener);
+			return () => {
+				listeners.delete(listener);
+			};
+		},
+	};
+}
+
+export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngine<FeedState> {
+	const now = options.now ?? Date.now;
+	const timers = options.timers ?? globalTimers;
+	const relistMs = options.relistMs ?? 30_000;
+	const store = createStore<FeedState, FeedAction>(proxyFeedKind, options.windowSeconds);
+	const sources = new Map<string, MetricsSource>();
+	const lister = new AbortController();
+	let relistTimer: unknown;
+	let stopped = false;
+
+	const scheduler = startScheduler({
+		intervalMs: options.intervalMs,
+		maxInflight: options.maxInflight,
+		maxRps: options.maxRps,
+		now,
+		timers,
+		async poll(node, signal) {
+			let source = sources.get(node);
+			if (source === undefined) {
+				source = options.fleet.forNode(node);
+				sources.set(node, source);
+			}
+
+			const started = now();
+			try {
+				const sample = parsePlegSample(await source.fetchMetrics(signal));
+				const at = now();
+				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}});
+				return true;
+			} catch (error) {
+				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'failure', failure: toFailure(error, source), at: now()}});
+				return false;
+			}
+		},
+	});
+
+	async function relist() {
+		relistTimer = undefined;
+		try {
+			const nodes = await options.fleet.listNodes(lister.signal);
+			if (stopped) return;
+			store.dispatch({type: 'nodes', nodes, at: now()});
+			const names = listedNames(store.state);
+			for (const name of sources.keys()) {
+				if (!names.includes(name)) sources.delete(name);
+			}
+
+			scheduler.setNodes(names);
+		} catch (error) {
+			if (stopped) return;
+			store.dispatch({type: 'list-failure', failure: toFailure(error, {label: options.fleet.label, node: '(node list)'}), at: now()});
+		}
+
+		if (!stopped) relistTimer = timers.setTimeout(relist, relistMs);
+	}
+
+	void relist();
+	return {
+		kind: proxyFeedKind as FeedKind<FeedState, unknown>,
+		get state() {
+			return store.state;
+		},
+		label: options.fleet.label,
+		cadence() {
+			const effective = scheduler.effectiveIntervalMs;
+			const count = listedNames(store.state).length;
+			const stretched = effective > options.intervalMs ? `, stretched from ${seconds(options.intervalMs)}: ${count} nodes at most ${options.maxRps} requests/s` : '';
+			return `each node every ${seconds(effective)}${stretched} · ≤ ${options.maxInflight} at once`;
+		},
+		effectiveIntervalMs: () => scheduler.effectiveIntervalMs,
+		subscribe: store.subscribe,
+		get requestCount() {
+			return scheduler.requestCount;
+		},
+		stop() {
+			stopped = true;
+			lister.abort();
+			if (relistTimer !== undefined) timers.clearTimeout(relistTimer);
+			scheduler.stop();
+		},
+	};
+}
+
+export type PrometheusOverviewOptions = {
+	source: FiguresSource;
+	intervalMs: number;
+	now?: () => number;
+	timers?: Timers;
+	maxBackoffMs?: number;
+};
+
+export function startPrometheusOverview(options: PrometheusOverviewOptions): OverviewEngine<PrometheusFeed> {
+	const now = options.now ?? Date.now;
+	const timers = options.timers ?? globalTimers;
+	const {source} = options;
+	const store = createStore<PrometheusFeed, PrometheusFeedAction>(prometheusFeedKind, source.windowSeconds);
+	let timer: unknown;
+	let controller: AbortController | undefined;
+	let stopped = false;
+	let failures = 0;
+	let requestCount = 0;
+
+	async function fetch() {
+		timer = undefined;
+		controller = new AbortController();
+		const {signal} = controller;
+		const started = now();
+		requestCount++;
+		try {
+			const answer = await source.fetchFigures(signal);
+			if (signal.aborted) return;
+			failures = 0;
+			const at = now();
+			// With --node the one node stays listed when Prometheus has nothing for it, so the screen can say so.
+			const names = source.node === null ? [...answer.keys()] : [source.node];
+			store.dispatch({type: 'names', names, at});
+			for (const name of names) {
+				const figures = answer.get(name);
+				store.dispatch({type: 'feed', node: name, action: figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at}});
+			}
+		} catch (error) {
+			if (signal.aborted) return;
+			failures++;
+			const failure = toFailure(error, {label: source.label, node: source.node ?? '(all nodes)'});
+			const at = now();
+			store.dispatch({type: 'list-failure', failure, at});
+			if (source.node !== null && store.state.nodes.size === 0) store.dispatch({type: 'names', names: [source.node], at});
+			for (const name of listedNames(store.state)) store.dispatch({type: 'feed', node: name, action: {type: 'failure', failure, at}});
+		}
+
+		if (!stopped) timer = timers.setTimeout(fetch, failures === 0 ? options.intervalMs : backoffDelay(failures, options.intervalMs, options.maxBackoffMs));
+	}
+
+	timer = timers.setTimeout(fetch, 0);
+	return {
+		kind: prometheusFeedKind as FeedKind<PrometheusFeed, unknown>,
+		get state() {
+			return store.state;
+		},
+		label: source.label,
+		cadence: () => `every node from one set of queries every ${seconds(options.intervalMs)} · window [${source.windowSeconds}s]`,
+		effectiveIntervalMs: () => options.intervalMs,
+		subscribe: store.subscribe,
+		get requestCount() {
+			return requestCount;
+		},
+		stop() {
+			stopped = true;
+			if (timer !== undefined) timers.clearTimeout(timer);
+			controller?.abort();
+		},
+	};
+}

@@ -1,0 +1,125 @@
+// The one loop that talks to a source. It owns every timer and the clock, so the rest of
+// pleg-top stays pure. Like the kubelet's own wait.Until, the next request is scheduled one
+// interval after the previous one ENDED: a slow API server stretches the cadence instead of
+// piling up overlapping requests.
+import {backoffDelay} from '../domain/backoff.js';
+import {parsePlegSample} from '../domain/exposition/parse.js';
+import {toFailure} from '../sources/to-failure.js';
+import type {Failure, MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
+
+export type PollerListener = {
+	onScrape(scrape: Scrape, text: string): void;
+	onFailure(failure: Failure, at: number): void;
+	onNode?(node: NodeInfo): void;
+};
+
+export type PollerOptions = {
+	source: MetricsSource;
+	intervalMs: number;
+	/** How often the Node object is re-read (kubelet version, Ready condition). */
+	nodeRefreshMs?: number;
+	/** Local clock, ms; injected by tests. */
+	now?: () => number;
+	/** Back-off after a failure starts at max(interval, 1 s) and doubles up to this, ms. */
+	maxBackoffMs?: number;
+	/** The 1 s floor of the first back-off, ms; only the soak test lowers it, to run thousands of faults quickly. */
+	minBackoffMs?: number;
+};
+
+export type Poller = {
+	stop(): void;
+	setPaused(paused: boolean): void;
+	/** Requests made so far, for tests and the bench. */
+	readonly requestCount: number;
+};
+
+export function startPoller(options: PollerOptions, listener: PollerListener): Poller {
+	const {source, intervalMs} = options;
+	const now = options.now ?? Date.now;
+	const nodeRefreshMs = options.nodeRefreshMs ?? 10_000;
+	let stopped = false;
+	let paused = false;
+	let failures = 0;
+	let requestCount = 0;
+	let metricsTimer: NodeJS.Timeout | undefined;
+	let nodeTimer: NodeJS.Timeout | undefined;
+	let inFlight: AbortController | undefined;
+	let nodeInFlight: AbortController | undefined;
+
+	const scheduleMetrics = (delayMs: number) => {
+		if (!stopped && !paused) {
+			metricsTimer = setTimeout(pollMetrics, delayMs);
+		}
+	};
+
+	async function pollMetrics() {
+		metricsTimer = undefined;
+		const controller = new AbortController();
+		inFlight = controller;
+		const started = now();
+		requestCount++;
+		try {
+			const text = await source.fetchMetrics(controller.signal);
+			if (controller.signal.aborted) return;
+			const sample = parsePlegSample(text);
+			const at = now();
+			failures = 0;
+			listener.onScrape({at, sample, latencyMs: at - started}, text);
+		} catch (error) {
+			if (controller.signal.aborted) return;
+			failures++;
+			listener.onFailure(toFailure(error, source), now());
+		} finally {
+			if (inFlight === controller) inFlight = undefined;
+		}
+
+		scheduleMetrics(failures === 0 ? intervalMs : backoffDelay(failures, intervalMs, options.maxBackoffMs, options.minBackoffMs));
+	}
+
+	async function pollNode() {
+		nodeTimer = undefined;
+		if (!source.fetchNode) return;
+		const controller = new AbortController();
+		nodeInFlight = controller;
+		try {
+			const node = await source.fetchNode(controller.signal);
+			if (!controller.signal.aborted) listener.onNode?.(node);
+		} catch {
+			// The metrics request reports reachability and RBAC problems; the Node object is extra
+			// context, so a failure here keeps the last one shown rather than adding a second error.
+		} finally {
+			if (nodeInFlight === controller) nodeInFlight = undefined;
+		}
+
+		if (!stopped) nodeTimer = setTimeout(pollNode, nodeRefreshMs);
+	}
+
+	scheduleMetrics(0);
+	if (source.fetchNode) nodeTimer = setTimeout(pollNode, 0);
+
+	return {
+		stop() {
+			stopped = true;
+			clearTimeout(metricsTimer);
+			clearTimeout(nodeTimer);
+			inFlight?.abort();
+			nodeInFlight?.abort();
+		},
+		setPaused(next: boolean) {
+			if (next === paused || stopped) return;
+			paused = next;
+			if (paused) {
+				clearTimeout(metricsTimer);
+				metricsTimer = undefined;
+				// Forget the aborted request now, so resuming does not wait for its rejection.
+				inFlight?.abort();
+				inFlight = undefined;
+			} else if (!inFlight) {
+				scheduleMetrics(0);
+			}
+		},
+		get requestCount() {
+			return requestCount;
+		},
+	};
+}

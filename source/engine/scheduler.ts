@@ -1,0 +1,173 @@
+// Polls many nodes through one API server without loading it: at most `maxInflight` requests at once and at
+// most `maxRps` request starts in any second. A cluster too large to poll every node each `intervalMs` within
+// that rate gets a longer per-node interval instead (nodes × 1000 / maxRps ms), and says so (effectiveIntervalMs).
+// The clock and the timers are injected, so tests drive it with fake timers.
+import {backoffDelay} from '../domain/backoff.js';
+
+export type Timers = {
+	setTimeout(callback: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+};
+
+export type SchedulerOptions = {
+	/** Wanted time between two requests to the same node (start to start), ms. */
+	intervalMs: number;
+	maxInflight: number;
+	/** Request starts per second, for all nodes together. */
+	maxRps: number;
+	/** Local clock, ms. */
+	now: () => number;
+	/** Default: the global setTimeout/clearTimeout, looked up at each call (so mocked timers apply). */
+	timers?: Timers;
+	/** One request for one node: resolves true on success, false on a failure (which backs that node off). */
+	poll(node: string, signal: AbortSignal): Promise<boolean>;
+	/** Back-off cap after failures, ms (as the one-node poller's). */
+	maxBackoffMs?: number;
+};
+
+export type Scheduler = {
+	/** The nodes to poll: new ones are due at once, missing ones stop (their request is aborted). */
+	setNodes(names: readonly string[]): void;
+	stop(): void;
+	/** The per-node interval actually kept, ms: max(intervalMs, nodes × 1000 / maxRps). */
+	readonly effectiveIntervalMs: number;
+	readonly requestCount: number;
+	readonly inflight: number;
+};
+
+/** max(wanted, nodes × 1000 / maxRps): the interval at which every node can be polled within the rate bound, ms. */
+export function effectiveIntervalMs(nodes: number, intervalMs: number, maxRps: number): number {
+	return Math.max(intervalMs, (nodes * 1000) / maxRps);
+}
+
+type Entry = {dueAt: number; controller: AbortController | null; failures: number};
+
+const globalTimers: Timers = {
+	setTimeout: (callback, ms) => setTimeout(callback, ms),
+	clearTimeout: handle => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export function startScheduler(options: SchedulerOptions): Scheduler {
+	const {maxInflight, maxRps, now} = options;
+	const timers = options.timers ?? globalTimers;
+	// Starts are spaced at least this far apart, so no window of one second holds more than maxRps of them.
+	const gapMs = 1000 / maxRps;
+	const entries = new Map<string, Entry>();
+	let intervalMs = options.intervalMs;
+	let nextSlotAt = -Infinity;
+	let inflight = 0;
+	let requestCount = 0;
+	let timer: unknown;
+	let timerAt = Infinity;
+	let stopped = false;
+
+	function earliestDue(): [string, Entry] | undefined {
+		let best: [string, Entry] | undefined;
+		for (const pair of entries) {
+			if (pair[1].controller === null && (best === undefined || pair[1].dueAt < best[1].dueAt)) {
+				best = pair;
+			}
+		}
+
+		return best;
+	}
+
+	function arm(at: number): void {
+		if (at >= timerAt) {
+			return;
+		}
+
+		if (timer !== undefined) {
+			timers.clearTimeout(timer);
+		}
+
+		timerAt = at;
+		timer = timers.setTimeout(() => {
+			timer = undefined;
+			timerAt = Infinity;
+			pump();
+		}, Math.max(0, at - now()));
+	}
+
+	function pump(): void {
+		while (!stopped && inflight < maxInflight) {
+			const next = earliestDue();
+			if (next === undefined) {
+				return;
+			}
+
+			const at = now();
+			const startAt = Math.max(next[1].dueAt, nextSlotAt);
+			if (startAt > at) {
+				arm(startAt);
+				return;
+			}
+
+			start(next[0], next[1], at);
+		}
+	}
+
+	function start(name: string, entry: Entry, at: number): void {
+		const controller = new AbortController();
+		entry.controller = controller;
+		nextSlotAt = at + gapMs;
+		inflight++;
+		requestCount++;
+		const settle = (ok: boolean) => {
+			inflight--;
+			if (controller.signal.aborted) {
+				pump();
+				return;
+			}
+
+			entry.controller = null;
+			entry.failures = ok ? 0 : entry.failures + 1;
+			// Start to start on success; after a failure, back off from when it ended (as the one-node poller does).
+			entry.dueAt = ok ? at + intervalMs : now() + backoffDelay(entry.failures, intervalMs, options.maxBackoffMs);
+			pump();
+		};
+
+		options.poll(name, controller.signal).then(settle, () => settle(false));
+	}
+
+	return {
+		setNodes(names) {
+			const wanted = new Set(names);
+			for (const [name, entry] of entries) {
+				if (!wanted.has(name)) {
+					entry.controller?.abort();
+					entries.delete(name);
+				}
+			}
+
+			const at = now();
+			for (const name of wanted) {
+				if (!entries.has(name)) {
+					entries.set(name, {dueAt: at, controller: null, failures: 0});
+				}
+			}
+
+			intervalMs = effectiveIntervalMs(entries.size, options.intervalMs, maxRps);
+			pump();
+		},
+		stop() {
+			stopped = true;
+			if (timer !== undefined) {
+				timers.clearTimeout(timer);
+			}
+
+			for (const entry of entries.values()) {
+				entry.controller?.abort();
+			}
+		},
+		get effectiveIntervalMs() {
+			return intervalMs;
+		},
+		get requestCount() {
+			return requestCount;
+		},
+		get inflight() {
+			return inflight;
+		},
+	};
+}

@@ -1,0 +1,164 @@
+// The --record format: one JSON object per line, one line per successful scrape, so a file cut short by a crash
+// is still a recording up to its last whole line. A line carries the exposition lines pleg-top parses (so a replay
+// runs the same parse/derive code on them) and the figures the screen showed at that scrape (for scripts: jq).
+// Only metric lines and figures are written: no URL, header or credential.
+import {createLabSession, type LabSession} from './lab-session.js';
+import {eventedPlegGateName, families} from '../domain/exposition/names.js';
+import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
+import {jsonReport} from '../report/report.js';
+import type {Figures, NodeInfo} from '../domain/types.js';
+
+export type RecordLine = {
+	/** Format version. */
+	v: 1;
+	/** `at` as an ISO 8601 UTC time, for people reading the file. */
+	time: string;
+	/** When the scrape completed, ms since the epoch, on the recording machine's clock. */
+	at: number;
+	node: string;
+	kubeletVersion: string | null;
+	/** The PLEG exposition lines as scraped (TYPE and sample lines; see recordLines). */
+	lines: string[];
+	/** jsonReport() of the figures at this scrape. */
+	figures: Record<string, unknown>;
+	/** `b` was pressed since the previous line: the baseline is the previous line's scrape. */
+	mark?: true;
+	/** When `b` was pressed, ms since the epoch. */
+	markAt?: number;
+};
+
+/** The record of one scrape: its lines, the figures at it, and the mark set since the previous one (ms), if any. */
+export function toRecordLine(lines: string[], figures: Figures, markAt: number | null): RecordLine {
+	return {
+		v: 1,
+		time: new Date(figures.now).toISOString(),
+		at: figures.now,
+		node: figures.node,
+		kubeletVersion: figures.kubeletVersion,
+		lines,
+		figures: jsonReport(figures) as Record<string, unknown>,
+		...(markAt === null ? {} : {mark: true as const, markAt}),
+	};
+}
+
+/**
+ * A recording folded through the same lab session as a live run, without waiting: a mark goes in before the
+ * scrape of its line (so its baseline is the previous scrape, as it was live), the recorded kubelet version as
+ * the Node object's. Throws MetricsParseError (with the record's line number) on lines that are not exposition.
+ */
+export function labFromRecording(records: readonly RecordLine[], windowSeconds: number): LabSession {
+	const lab = createLabSession({node: records[0]?.node ?? 'unknown', windowSeconds});
+	let previousAt: number | null = null;
+	for (const [index, record] of records.entries()) {
+		if (record.mark) lab.mark(record.markAt ?? previousAt ?? record.at);
+		if (record.kubeletVersion !== null) lab.node(recordedNode(record));
+		try {
+			lab.scrape({at: record.at, sample: parsePlegSample(recordExposition(record)), latencyMs: 0});
+		} catch (error) {
+			throw new RecordingError(index + 1, `recorded lines do not parse: ${(error as Error).message}`);
+		}
+
+		previousAt = record.at;
+	}
+
+	return lab;
+}
+
+/** The Node object as the record saw it: its kubelet version and, when the figures carry it, the Ready condition. */
+export function recordedNode(record: RecordLine): NodeInfo {
+	const ready = record.figures['readyCondition'];
+	return {
+		name: record.node,
+		kubeletVersion: record.kubeletVersion,
+		ready: typeof ready === 'object' && ready !== null ? (ready as NodeInfo['ready']) : null,
+	};
+}
+
+/** A recording line that is not a record; `line` is 1-based. */
+export class RecordingError extends Error {
+	readonly line: number;
+
+	constructor(line: number, reason: string) {
+		super(`line ${line}: ${reason}`);
+		this.name = 'RecordingError';
+		this.line = line;
+	}
+}
+
+const featureGatePrefix = `${families.featureEnabled}{`;
+
+/**
+ * The lines parsePlegSample reads, minus what it never uses: HELP text, and the feature gates other than
+ * EventedPLEG (a 1.28 kubelet lists ~200 of them; they would make up most of each recorded line).
+ */
+export function recordLines(text: string): string[] {
+	return plegLines(text).filter(
+		line =>
+			!line.startsWith('# HELP ') &&
+			(!line.startsWith(featureGatePrefix) || line.includes(`name="${eventedPlegGateName}"`)),
+	);
+}
+
+/** The recorded lines as a /metrics body again, for parsePlegSample. */
+export function recordExposition(record: Pick<RecordLine, 'lines'>): string {
+	return record.lines.join('\n') + '\n';
+}
+
+/** One record as it is appended: JSON and its newline, written in one call so the file only ever holds whole lines. */
+export function formatRecordLine(record: RecordLine): string {
+	return JSON.stringify(record) + '\n';
+}
+
+/**
+ * A recording file's text -> its records, oldest first. Blank lines are skipped. A last line without its newline
+ * that does not parse is dropped (a copy taken while the file was written); any other bad line throws
+ * RecordingError naming it.
+ */
+export function parseRecording(text: string): RecordLine[] {
+	const rows = text.split('\n');
+	const records: RecordLine[] = [];
+	for (const [index, row] of rows.entries()) {
+		if (row.trim() === '') continue;
+		const unterminated = index === rows.length - 1;
+		try {
+			records.push(checkRecord(JSON.parse(row), index + 1));
+		} catch (error) {
+			if (unterminated && error instanceof SyntaxError) continue;
+			if (error instanceof RecordingError) throw error;
+			throw new RecordingError(index + 1, `not JSON (${(error as Error).message})`);
+		}
+	}
+
+	return records;
+}
+
+function checkRecord(value: unknown, line: number): RecordLine {
+	const record = value as Partial<RecordLine> | null;
+	if (typeof record !== 'object' || record === null) {
+		throw new RecordingError(line, 'not a pleg-top record (expected a JSON object)');
+	}
+
+	if (typeof record.at !== 'number' || !Number.isFinite(record.at)) {
+		throw new RecordingError(line, 'no "at" time (ms since the epoch)');
+	}
+
+	if (!Array.isArray(record.lines) || !record.lines.every(entry => typeof entry === 'string')) {
+		throw new RecordingError(line, 'no "lines" (the recorded exposition lines)');
+	}
+
+	if (typeof record.node !== 'string') {
+		throw new RecordingError(line, 'no "node"');
+	}
+
+	return {
+		v: 1,
+		time: typeof record.time === 'string' ? record.time : new Date(record.at).toISOString(),
+		at: record.at,
+		node: record.node,
+		kubeletVersion: typeof record.kubeletVersion === 'string' ? record.kubeletVersion : null,
+		lines: record.lines,
+		figures: typeof record.figures === 'object' && record.figures !== null ? record.figures : {},
+		...(record.mark === true ? {mark: true as const} : {}),
+		...(typeof record.markAt === 'number' ? {markAt: record.markAt} : {}),
+	};
+}

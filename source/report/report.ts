@@ -1,0 +1,164 @@
+// The --once reports: a JSON object with a fixed set of keys (seconds, camelCase; a figure that cannot be
+// computed is null, never 0) and a plain multi-line text using the screen's formatters.
+import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, missing} from '../domain/format.js';
+import {formatGoDuration} from '../domain/go-duration.js';
+import {anatomyReportLines} from './anatomy-report.js';
+import type {CriOperationFigures, DeltaFigures, FeedStatus, Figures, Quantile, RelistAnatomy, SourceConstant} from '../domain/types.js';
+
+export function jsonReport(figures: Figures): object {
+	const {lastSeen, constants, lifetime, window} = figures;
+	// Without any duration series there is no relist count, so "relists in the window" is unknown, not 0.
+	const hasRelists = lifetime !== null;
+	return {
+		node: figures.node,
+		kubeletVersion: figures.kubeletVersion,
+		healthy: figures.verdict.healthy,
+		verdict: figures.verdict.message,
+		lastSeenSeconds: lastSeen.gaugeSeconds,
+		lastSeenAgeSeconds: lastSeen.ageSeconds,
+		constants: {
+			relistPeriodSeconds: constants.period.seconds,
+			relistThresholdSeconds: constants.threshold.seconds,
+			periodSource: constants.period.location,
+			thresholdSource: constants.threshold.location,
+		},
+		relist: {
+			count: lifetime?.count ?? null,
+			sum: lifetime?.sum ?? null,
+			lifetimeMeanSeconds: lifetime?.meanSeconds ?? null,
+			windowSeconds: window?.spanSeconds ?? null,
+			windowCount: hasRelists ? (window?.count ?? null) : null,
+			windowMeanSeconds: window?.meanSeconds ?? null,
+			windowP50Seconds: window?.p50?.seconds ?? null,
+			windowP90Seconds: window?.p90?.seconds ?? null,
+			windowP99Seconds: window?.p99?.seconds ?? null,
+			ratePerSecond: hasRelists ? (window?.ratePerSecond ?? null) : null,
+			intervalMeanSeconds: window?.intervalMeanSeconds ?? null,
+			// true = the quantile fell in the +Inf bucket: the value is the top finite bound, a lower bound.
+			windowP50AtLeast: window?.p50?.atLeast ?? null,
+			windowP90AtLeast: window?.p90?.atLeast ?? null,
+			windowP99AtLeast: window?.p99?.atLeast ?? null,
+		},
+		discardEvents: discardTotal(figures),
+		discardEventsInWindow: window?.discardEvents ?? null,
+		thresholdToMeanRatio: figures.thresholdToMeanRatio,
+		time: new Date(figures.now).toISOString(),
+		skewSeconds: lastSeen.skewSeconds,
+		countUnchangedSeconds: lastSeen.countUnchangedSeconds,
+		unavailable: figures.unavailable,
+		readyCondition: figures.ready ?? null,
+		cri: criJson(figures.anatomy ?? null),
+	};
+}
+
+/** The `cri` key: the four relist operations, status calls per relist, running pods/containers, list share (≤ 1). */
+function criJson(anatomy: RelistAnatomy | null): object {
+	const ops = anatomy?.operations;
+	const share = anatomy?.listShareOfRelist ?? null;
+	return {
+		listPodSandbox: operationJson(ops?.listPodSandbox ?? null),
+		listContainers: operationJson(ops?.listContainers ?? null),
+		podSandboxStatus: operationJson(ops?.podSandboxStatus ?? null),
+		containerStatus: operationJson(ops?.containerStatus ?? null),
+		statusCallsPerRelist: anatomy?.statusCallsPerRelist ?? null,
+		runningPods: anatomy?.runningPods ?? null,
+		runningContainers: anatomy?.runningContainers ?? null,
+		// A share of the relist cannot pass 1; above it other callers' list calls blur the split (anatomy-reading.ts).
+		listShareOfRelist: share === null ? null : Math.min(share, 1),
+	};
+}
+
+function operationJson(op: CriOperationFigures | null): object {
+	return {
+		ratePerSecond: op?.ratePerSecond ?? null,
+		windowMeanSeconds: op?.windowMeanSeconds ?? null,
+		windowP99Seconds: op?.windowP99?.seconds ?? null,
+		errors: op?.errors ?? null,
+	};
+}
+
+/** The discard counter itself is not in Figures; the window and baseline carry deltas only. */
+function discardTotal(figures: Figures): number | null {
+	return figures.discardEventsTotal ?? null;
+}
+
+/** The --once text report: one figure per line, no colour. `status` adds a line when the figures are stale. */
+export function textReport(figures: Figures, status?: FeedStatus): string {
+	const {lastSeen, constants, lifetime, window} = figures;
+	const lines: Array<[string, string]> = [
+		['node', figures.node],
+		['kubelet', figures.kubeletVersion ?? 'unknown'],
+		['verdict', figures.verdict.message],
+		['last seen', lastSeenText(figures)],
+		['threshold', constantText(constants.threshold)],
+		['period', constantText(constants.period)],
+		['lifetime', lifetime ? `${formatCount(lifetime.count)} relists, mean ${formatSeconds(lifetime.meanSeconds)}` : missing],
+		['window', window ? windowText(window) : `not enough scrapes yet (target ${formatAge(figures.windowTargetSeconds)})`],
+		['quantiles', window ? quantilesText(window) : missing],
+		['interval', formatSeconds(window?.intervalMeanSeconds ?? null)],
+		['discards', discardsText(figures)],
+		['threshold/mean', formatRatio(figures.thresholdToMeanRatio)],
+	];
+	if (figures.ready) {
+		const {status: readyStatus, reason, message} = figures.ready;
+		lines.push(['Ready', [readyStatus, reason, message].filter(Boolean).join(' · ')]);
+	}
+
+	for (const line of figures.unavailable) {
+		lines.push(['unavailable', line]);
+	}
+
+
+	if (status?.failure) {
+		const since = status.lastGoodAt === null ? 'no good scrape yet' : `last good scrape ${formatAge((figures.now - status.lastGoodAt) / 1000)} ago`;
+		lines.push(['stale', `${status.failure.summary} (${since})`]);
+	}
+
+	// The relist anatomy follows as its own block, aligned on its own labels (issue 8).
+	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null));
+}
+
+function alignLines(lines: Array<[string, string]>): string {
+	const width = Math.max(...lines.map(([label]) => label.length));
+	return lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n') + '\n';
+}
+
+function lastSeenText({lastSeen}: Figures): string {
+	if (lastSeen.neverSucceeded) {
+		return 'never (no successful relist yet)';
+	}
+
+	if (lastSeen.ageSeconds !== null) {
+		const skew = lastSeen.skewSeconds === null ? '' : `, node clock ahead by ${formatAge(lastSeen.skewSeconds)}`;
+		return `${formatAge(lastSeen.ageSeconds)} ago (gauge ${lastSeen.gaugeSeconds}${skew})`;
+	}
+
+	if (lastSeen.countUnchangedSeconds !== null) {
+		return `no gauge; relist count unchanged for ${formatAge(lastSeen.countUnchangedSeconds)}`;
+	}
+
+	return missing;
+}
+
+function constantText(constant: SourceConstant): string {
+	// A null location always comes with the note "not read for this version".
+	const details = [constant.name, constant.location].filter(Boolean).join(', ');
+	const note = constant.note === null ? '' : `; ${constant.note}`;
+	return `${formatGoDuration(constant.seconds)} (${details}${note})`;
+}
+
+function windowText(window: DeltaFigures): string {
+	const mean = window.meanSeconds === null ? 'no relist completed' : `mean ${formatSeconds(window.meanSeconds)}`;
+	return `${formatAge(window.spanSeconds)}: ${formatCount(window.count)} relists, ${mean}, ${formatRate(window.ratePerSecond)}`;
+}
+
+function quantilesText(window: DeltaFigures): string {
+	const quantile = (label: string, value: Quantile | null) => `${label} ${formatQuantile(value)}`;
+	return [quantile('p50', window.p50), quantile('p90', window.p90), quantile('p99', window.p99)].join(', ');
+}
+
+function discardsText(figures: Figures): string {
+	const total = discardTotal(figures);
+	const inWindow = figures.window?.discardEvents ?? null;
+	return total === null ? missing : `${formatCount(total)} total, ${inWindow === null ? missing : formatCount(inWindow)} in window`;
+}

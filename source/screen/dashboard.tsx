@@ -1,0 +1,271 @@
+// Layout only: which panes show, where, at this width × height. Every pane builds its rows
+// at a known width (ui/line.ts), so rows are counted before anything renders, and the
+// layout drops whole panes (history first, then baseline, then the constants pane) instead of
+// letting the terminal wrap or cut a figure. The verdict and the last-seen age always show.
+import React from 'react';
+import {Box} from 'ink';
+import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
+import {anatomyPaneLines} from './panes/anatomy-pane.js';
+import {baselinePaneLines} from './panes/baseline-pane.js';
+import {clockTime} from './layout/clock-time.js';
+import {compactLine} from './panes/compact-line.js';
+import {constantsPaneLines} from './panes/constants-pane.js';
+import {helpScreenLines} from './panes/help-screen.js';
+import {historyChartLines} from './panes/history-chart.js';
+import {lastSeenGaugeLines} from './panes/last-seen-gauge.js';
+import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/line.js';
+import type {Tone} from './layout/theme.js';
+import {LineView, Lines} from './layout/line-view.js';
+import {relistStatsLines} from './panes/relist-stats.js';
+import {staleBannerLines, statusLines} from './panes/status-line.js';
+import {verdictLines} from './panes/verdict-line.js';
+
+export type DashboardProps = {
+	/** null = waiting for the first scrape. */
+	figures: Figures | null;
+	status: FeedStatus;
+	history: HistoryPoint[];
+	node: NodeInfo | null;
+	/** The source's label, e.g. "worker-1 via https://10.0.0.1:6443". */
+	sourceLabel: string;
+	/** Poll interval, seconds. */
+	intervalSeconds: number;
+	/** ms since the epoch, local clock (the feed hook's clock). */
+	now: number;
+	/** Terminal columns and rows the dashboard may use. */
+	width: number;
+	height: number;
+	showHelp: boolean;
+	/** `a`: the relist anatomy pane takes the place of the constants pane and the history chart. */
+	showAnatomy?: boolean;
+	/** The demo scenario's name when the demo source runs. */
+	demoScenario?: string;
+};
+
+/** Below these the full layout cannot show its essentials: one compact row instead. */
+export const minFullWidth = 40;
+/** At this width the constants pane goes beside the figures instead of below them. */
+export const sideBySideWidth = 90;
+const columnGap = 2;
+
+/** A block of rows: one column of lines, or two panes side by side. */
+export type Block =
+	| {kind: 'lines'; lines: Line[]}
+	| {kind: 'columns'; left: Line[]; leftWidth: number; right: Line[]; rightWidth: number};
+
+export function blockHeight(block: Block): number {
+	return block.kind === 'lines' ? block.lines.length : Math.max(block.left.length, block.right.length);
+}
+
+/** The whole screen as blocks; [] means "use the compact row". Pure, so tests can count rows. */
+export function dashboardBlocks(props: DashboardProps): Block[] {
+	const {width, height} = props;
+	if (width < minFullWidth) {
+		return [];
+	}
+
+	const header = headerLine(props);
+	if (props.showHelp) {
+		return [lines([header]), lines(helpScreenLines({width, height: height - 1}))];
+	}
+
+	const {figures} = props;
+	const stale = staleBannerLines({status: props.status, now: props.now, width});
+	if (!figures) {
+		// Once a request has failed, "connecting" is no longer true: the STALE banner says no good scrape came yet.
+		const waiting = lines(stale.length > 0 ? stale : [firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')]);
+		const status = lines(statusLines({...statusProps(props), maxDetails: Math.max(0, height - 4)}));
+		return fits([lines([header]), waiting, status], height) ? [lines([header]), waiting, status] : [];
+	}
+
+	const essentials = chooseEssentials(props, figures, header, stale);
+	if (!essentials) {
+		return [];
+	}
+
+	const room = height - essentials.rows;
+	const optional = chooseOptional(props, figures, room);
+	const blocks = [...essentials.top, ...optional, essentials.status];
+	return withSpacers(blocks, height);
+}
+
+export function Dashboard(props: DashboardProps) {
+	const blocks = dashboardBlocks(props);
+	if (blocks.length === 0) {
+		return (
+			<Box width={props.width}>
+				<LineView
+					line={compactLine({figures: props.figures, status: props.status, sourceLabel: props.sourceLabel, width: props.width})}
+				/>
+			</Box>
+		);
+	}
+
+	return (
+		<Box flexDirection="column" width={props.width}>
+			{blocks.map((block, index) => (
+				// Blocks are rebuilt from props each render in a fixed order.
+				<BlockView key={index} block={block} />
+			))}
+		</Box>
+	);
+}
+
+function BlockView({block}: {readonly block: Block}) {
+	if (block.kind === 'lines') {
+		return <Lines lines={block.lines} />;
+	}
+
+	return (
+		<Box flexDirection="row">
+			<Lines lines={block.left} width={block.leftWidth} />
+			<Box width={columnGap} flexShrink={0} />
+			<Lines lines={block.right} width={block.rightWidth} />
+		</Box>
+	);
+}
+
+/** The first text that fits the width, else the last one (a row never wraps: the view truncates it). */
+function firstFitting(texts: string[], width: number, tone: Tone): Line {
+	return [seg(texts.find(text => cellWidth(text) <= width) ?? texts.at(-1)!, tone)];
+}
+
+function lines(rows: Line[]): Block {
+	return {kind: 'lines', lines: rows};
+}
+
+function fits(blocks: Block[], height: number): boolean {
+	return blocks.reduce((sum, block) => sum + blockHeight(block), 0) <= height;
+}
+
+/** "pleg-top · worker-1 · kubelet v1.28.0 · worker-1 via https://… · demo: stall" with the clock on the right. */
+function headerLine({figures, node, sourceLabel, demoScenario, now, width}: DashboardProps): Line {
+	const name = figures?.node ?? node?.name ?? null;
+	const version = figures?.kubeletVersion ?? node?.kubeletVersion ?? null;
+	const items: Item[] = [[seg('pleg-top', 'title')]];
+	if (name) {
+		items.push([seg(name, 'value')]);
+	}
+
+	if (version) {
+		items.push([seg(`kubelet ${version}`)]);
+	}
+
+	if (demoScenario) {
+		items.push([seg(`demo: ${demoScenario}`, 'warn')]);
+	}
+
+	if (sourceLabel && sourceLabel !== name) {
+		items.push([seg(sourceLabel, 'dim')]);
+	}
+
+	const clock = clockTime(now);
+	const left = fitItems(items, width - clock.length - 1);
+	return spread(left, [seg(clock, 'dim')], width);
+}
+
+function statusProps(props: DashboardProps) {
+	return {
+		status: props.status,
+		intervalSeconds: props.intervalSeconds,
+		now: props.now,
+		width: props.width,
+		demo: props.demoScenario !== undefined,
+	};
+}
+
+type Essentials = {top: Block[]; status: Block; rows: number};
+
+/**
+ * Header, STALE banner, verdict and gauge, status: never dropped. On short terminals the
+ * verdict and failure details shrink first (fewer wrapped rows, then no Ready row).
+ */
+function chooseEssentials(props: DashboardProps, figures: Figures, header: Line, stale: Line[]): Essentials | undefined {
+	const {width, height} = props;
+	const gauge = lastSeenGaugeLines({lastSeen: figures.lastSeen, constants: figures.constants, width, stale: stale.length > 0});
+	const variants = [
+		{maxLinesEach: 2, hideNode: false, maxDetails: 3},
+		{maxLinesEach: 1, hideNode: false, maxDetails: 1},
+		{maxLinesEach: 1, hideNode: true, maxDetails: 0},
+	];
+	for (const variant of variants) {
+		const verdict = verdictLines({verdict: figures.verdict, node: props.node, width, ...variant});
+		const status = lines(statusLines({...statusProps(props), maxDetails: variant.maxDetails}));
+		const top = [lines([header, ...stale]), lines(verdict), lines(gauge)];
+		if (fits([...top, status], height)) {
+			return {top, status, rows: top.reduce((sum, block) => sum + blockHeight(block), 0) + blockHeight(status)};
+		}
+	}
+
+	return undefined;
+}
+
+/** The figures below the gauge: as many panes as fit, dropping history, then baseline, then the constants pane. */
+function chooseOptional(props: DashboardProps, figures: Figures, room: number): Block[] {
+	const {width} = props;
+	const history = lines(historyChartLines({history: props.history, width}));
+	const baseline = figures.baseline ? [lines(baselinePaneLines({baseline: figures.baseline, now: props.now, width}))] : [];
+	const withConstants = statsAndConstants(figures, width);
+	const statsOnly = lines(relistStatsLines({figures, width}));
+	if (props.showAnatomy) {
+		const anatomy = lines(anatomyPaneLines({anatomy: figures.anatomy ?? null, width}));
+		return [[statsOnly, anatomy, ...baseline], [statsOnly, anatomy], [anatomy]].find(blocks => fits(blocks, room)) ?? fallback(statsOnly, room);
+	}
+
+	const candidates: Block[][] = [
+		[...withConstants, ...baseline, history],
+		[...withConstants, ...baseline],
+		withConstants,
+		[statsOnly],
+	];
+	return candidates.find(blocks => fits(blocks, room)) ?? fallback(statsOnly, room);
+}
+
+/** Not even the stats fit whole: keep their first rows (each row holds whole figures). */
+function fallback(statsOnly: Block, room: number): Block[] {
+	return room > 0 ? [lines(statsOnly.kind === 'lines' ? statsOnly.lines.slice(0, room) : [])] : [];
+}
+
+/** Side by side from `sideBySideWidth` columns, the constants pane below the figures when narrower. */
+function statsAndConstants(figures: Figures, width: number): Block[] {
+	const constantsProps = {
+		constants: figures.constants,
+		thresholdToPeriodRatio: figures.thresholdToPeriodRatio,
+		thresholdToMeanRatio: figures.thresholdToMeanRatio,
+	};
+	if (width >= sideBySideWidth) {
+		const rightWidth = Math.min(52, Math.floor(width * 0.45));
+		const leftWidth = width - rightWidth - columnGap;
+		return [
+			{
+				kind: 'columns',
+				left: relistStatsLines({figures, width: leftWidth}),
+				leftWidth,
+				right: constantsPaneLines({...constantsProps, width: rightWidth}),
+				rightWidth,
+			},
+		];
+	}
+
+	return [lines(relistStatsLines({figures, width})), lines(constantsPaneLines({...constantsProps, width}))];
+}
+
+/** A blank row between blocks while there is height to spare, from the top down. */
+function withSpacers(blocks: Block[], height: number): Block[] {
+	let spare = height - blocks.reduce((sum, block) => sum + blockHeight(block), 0);
+	const spaced: Block[] = [];
+	for (const [index, block] of blocks.entries()) {
+		if (blockHeight(block) === 0) {
+			continue;
+		}
+
+		if (index > 0 && spare > 0) {
+			spaced.push(lines([[]]));
+			spare--;
+		}
+
+		spaced.push(block);
+	}
+
+	return spaced;
+}

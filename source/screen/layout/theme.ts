@@ -1,0 +1,70 @@
+// Colours per meaning, in one place. Every meaning is ALSO carried by a symbol or a word
+// (✓ ok, ! warn, ✗ unhealthy, ? unknown, "STALE", "PAUSED"), so NO_COLOR or a monochrome
+// terminal loses nothing: colour only repeats what the text already says.
+import type {GaugeBand} from '../../domain/gauge-scale.js';
+
+export type Tone =
+	| 'ok'
+	| 'warn'
+	| 'unhealthy'
+	| 'unknown'
+	| 'stale'
+	| 'error'
+	| 'paused'
+	| 'title'
+	| 'label'
+	| 'value'
+	| 'dim'
+	| 'empty';
+
+export type ToneStyle = {color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean};
+
+const styles: Record<Tone, ToneStyle> = {
+	ok: {color: 'green'},
+	warn: {color: 'yellow'},
+	unhealthy: {color: 'red', bold: true},
+	unknown: {color: 'gray'},
+	stale: {color: 'yellow', bold: true},
+	error: {color: 'red'},
+	paused: {color: 'cyan', bold: true},
+	title: {bold: true},
+	label: {dimColor: true},
+	value: {bold: true},
+	dim: {dimColor: true},
+	empty: {dimColor: true},
+};
+
+export function toneStyle(tone: Tone | undefined): ToneStyle {
+	return tone ? styles[tone] : {};
+}
+
+export type Health = GaugeBand | 'unknown';
+
+export const healthSymbol: Record<Health, string> = {
+	ok: '✓',
+	warn: '!',
+	unhealthy: '✗',
+	unknown: '?',
+};
+
+export const healthWord: Record<Health, string> = {
+	ok: 'ok',
+	warn: 'warn',
+	unhealthy: 'unhealthy',
+	unknown: 'unknown',
+};
+
+/** The kubelet verdict as a health: true → ok, false → unhealthy, null → unknown. */
+export function verdictHealth(healthy: boolean | null): Health {
+	if (healthy === null) {
+		return 'unknown';
+	}
+
+	return healthy ? 'ok' : 'unhealthy';
+}
+
+/** Bar cells: filled and empty differ in shape, not only in colour. */
+export const barFilled = '█';
+export const barEmpty = '░';
+export const tickMark = '╵';
+export const sparkBlocks = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;

@@ -1,0 +1,78 @@
+// "kubelet source" side pane: the two constants behind the verdict, where they are written
+// for the node's version row, and the ratios that make the 3-minute threshold so forgiving.
+import React from 'react';
+import {formatRatio} from '../../domain/format.js';
+import type {KubeletConstants, SourceConstant} from '../../domain/types.js';
+import {cellWidth, flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
+import {Lines} from '../layout/line-view.js';
+import {formatGoDuration} from '../../domain/go-duration.js';
+import {eventedPeriodSeconds, eventedThresholdSeconds} from '../../domain/kubelet-constants.js';
+
+export type ConstantsPaneProps = {
+	constants: KubeletConstants;
+	/** threshold / period (Figures.thresholdToPeriodRatio), 180 for the generic PLEG. */
+	thresholdToPeriodRatio: number;
+	/** threshold / window mean (Figures.thresholdToMeanRatio); null when there is no mean. */
+	thresholdToMeanRatio: number | null;
+	width: number;
+};
+
+export function constantsPaneLines({constants, thresholdToPeriodRatio, thresholdToMeanRatio, width}: ConstantsPaneProps): Line[] {
+	const flow = (items: Item[]) => flowItems(items, width, {indent: 2});
+	return [
+		...flow([[seg('kubelet source', 'title')], [seg('as of ', 'dim'), seg(constants.row, 'value')]]),
+		...constantLines('relist period', constants.period, width),
+		...constantLines('health threshold', constants.threshold, width),
+		...flow([[seg('Healthy()', 'label')], [seg(constants.healthyLocation ?? 'not read for this version', constants.healthyLocation ? undefined : 'dim')]]),
+		...flow([[seg('threshold/period ', 'label'), seg(formatRatio(thresholdToPeriodRatio), 'value')]]),
+		...flow(meanRatioItems(thresholdToMeanRatio)),
+		...flow(eventedItems(constants)),
+	];
+}
+
+/** One constant: its items flowed, and a caveat too long to be an item word-wrapped below them (never dropped). */
+function constantLines(label: string, constant: SourceConstant, width: number): Line[] {
+	const note = constant.note ?? (constant.location ? null : 'not read for this version');
+	const items = constantItems(label, constant);
+	if (note && cellWidth(note) <= width - 2) {
+		return flowItems([...items, [seg(note, 'warn')]], width, {indent: 2});
+	}
+
+	const noteLines = note ? wrapWords(note, width - 2, 3, 'warn').map(line => [seg('  '), ...line]) : [];
+	return [...flowItems(items, width, {indent: 2}), ...noteLines];
+}
+
+export function ConstantsPane(props: ConstantsPaneProps) {
+	return <Lines lines={constantsPaneLines(props)} width={props.width} />;
+}
+
+/** "relist period 1s · pkg/kubelet/kubelet.go:178 · genericPlegRelistPeriod" (values as Go prints them). */
+function constantItems(label: string, constant: SourceConstant): Item[] {
+	const items: Item[] = [[seg(`${label} `, 'label'), seg(formatGoDuration(constant.seconds), 'value')]];
+	if (constant.location) {
+		items.push([seg(constant.location)]);
+	}
+
+	items.push([seg(constant.name, 'dim')]);
+	return items;
+}
+
+function meanRatioItems(ratio: number | null): Item[] {
+	if (ratio === null) {
+		return [[seg('threshold/mean ', 'label'), seg('—', 'dim')], [seg('no mean in the window', 'dim')]];
+	}
+
+	return [[seg('threshold/mean ', 'label'), seg(formatRatio(ratio), 'value')], [seg("the lab's finding, live", 'dim')]];
+}
+
+function eventedItems(constants: KubeletConstants): Item[] {
+	if (constants.evented) {
+		return [
+			[seg('evented PLEG ', 'label'), seg('on', 'warn')],
+			[seg(`relist ${formatGoDuration(constants.period.seconds)}, threshold ${formatGoDuration(constants.threshold.seconds)}`)],
+			[seg('last seen = check time', 'warn')],
+		];
+	}
+
+	return [[seg('evented PLEG ', 'label'), seg('off', 'value')], [seg(`if on: ${formatGoDuration(eventedPeriodSeconds)} / ${formatGoDuration(eventedThresholdSeconds)}`, 'dim')], [seg('last seen = check time', 'dim')]];
+}

@@ -1,0 +1,212 @@
+// kubeconfig loaded as kubectl loads it (practice.md §5.1), then handed to @kubernetes/client-node for auth/TLS.
+// client-node's own loadFromDefault differs: it throws on repeated names, takes current-context from the last
+// file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
+import path from 'node:path';
+// The config module, not the package index: the index also loads the generated API clients, which pleg-top
+// never uses (see module-hooks/hooks.ts for the rest of that cost).
+import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
+import type {Cluster, Context, User} from '@kubernetes/client-node/dist/config_types.js';
+import {sourceFailure} from '../failure.js';
+import {mergeKubeconfigs, parseKubeconfigFile, type Entry, type MergedKubeconfig, type ParsedFile} from './kubeconfig-merge.js';
+import {TokenFileAuth, tokenFileProviderName} from './token-file-auth.js';
+
+export type KubeconfigOptions = {
+	/** --kubeconfig: only this file, no merging. */
+	kubeconfig?: string;
+	/** --context: overrides current-context. */
+	context?: string;
+	env: NodeJS.ProcessEnv;
+	homeDir: string;
+};
+
+export type LoadedKubeconfig = {
+	/** client-node object built with loadFromOptions from the merged config, current context set. */
+	kubeConfig: KubeConfig;
+	contextName: string;
+	clusterName: string;
+	/** clusters[].cluster.server without a trailing slash, e.g. "https://10.0.0.1:6443". */
+	server: string;
+	userName: string;
+	/** Every file looked at, in order (including ones that did not exist). */
+	filesTried: string[];
+	/** The file that defined the context, the cluster and the user (first one wins). */
+	origins: {context: string; cluster: string; user: string};
+};
+
+type Candidates = {files: string[]; required: boolean; how: string};
+
+function candidateFiles(options: KubeconfigOptions): Candidates {
+	if (options.kubeconfig !== undefined && options.kubeconfig !== '') {
+		return {files: [options.kubeconfig], required: true, how: '--kubeconfig'};
+	}
+
+	const list = options.env['KUBECONFIG'];
+	if (list !== undefined && list !== '') {
+		const files = list.split(path.delimiter).filter(entry => entry !== '');
+		if (files.length > 0) {
+			return {files, required: false, how: 'KUBECONFIG'};
+		}
+	}
+
+	return {files: [path.join(options.homeDir, '.kube', 'config')], required: false, how: 'default'};
+}
+
+const pointAtOne = 'point pleg-top at a kubeconfig with --kubeconfig FILE or KUBECONFIG=FILE[:FILE...]';
+
+function noConfigFailure(tried: string[]) {
+	return sourceFailure('config', 'no kubeconfig found', [
+		`files tried: ${tried.join(', ')}`,
+		pointAtOne,
+		'pleg-top does not fall back to http://localhost:8080 or to in-cluster credentials',
+	]);
+}
+
+function nameList(names: Iterable<string>): string {
+	const list = [...names];
+	return list.length === 0 ? '(none)' : list.join(', ');
+}
+
+function chooseContext(merged: MergedKubeconfig, options: KubeconfigOptions): Entry {
+	const files = merged.filesLoaded.join(', ');
+	const name = options.context !== undefined && options.context !== '' ? options.context : merged.currentContext?.name;
+	if (name === undefined) {
+		throw sourceFailure('config', 'no context chosen: current-context is not set and --context was not given', [
+			`files read: ${files}`,
+			`contexts that exist: ${nameList(merged.contexts.keys())}`,
+			'pick one with --context NAME (or kubectl config use-context NAME)',
+		]);
+	}
+
+	const context = merged.contexts.get(name);
+	if (context === undefined) {
+		const where = options.context ? '--context' : `current-context in ${merged.currentContext?.file ?? files}`;
+		throw sourceFailure('config', `context "${name}" not found (from ${where})`, [
+			`files read: ${files}`,
+			`contexts that exist: ${nameList(merged.contexts.keys())}`,
+		]);
+	}
+
+	return context;
+}
+
+function stringField(body: Record<string, unknown>, field: string): string | undefined {
+	const value = body[field];
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function referenced(merged: MergedKubeconfig, context: Entry, kind: 'cluster' | 'user'): Entry {
+	const name = stringField(context.body, kind);
+	const where = `context "${context.name}" in ${context.file}`;
+	if (name === undefined) {
+		throw sourceFailure('config', `${where} names no ${kind}`, [`files read: ${merged.filesLoaded.join(', ')}`]);
+	}
+
+	const entry = (kind === 'cluster' ? merged.clusters : merged.users).get(name);
+	if (entry === undefined) {
+		throw sourceFailure('config', `${kind} "${name}" of ${where} is not defined`, [
+			`files read: ${merged.filesLoaded.join(', ')}`,
+			`${kind}s that exist: ${nameList((kind === 'cluster' ? merged.clusters : merged.users).keys())}`,
+		]);
+	}
+
+	return entry;
+}
+
+function toCluster(entry: Entry): Cluster {
+	const body = entry.body;
+	return {
+		name: entry.name,
+		server: (stringField(body, 'server') ?? '').replace(/\/$/, ''),
+		caData: stringField(body, 'certificate-authority-data'),
+		caFile: stringField(body, 'certificate-authority'),
+		skipTLSVerify: body['insecure-skip-tls-verify'] === true,
+		tlsServerName: stringField(body, 'tls-server-name'),
+		proxyUrl: stringField(body, 'proxy-url'),
+	};
+}
+
+function toUser(entry: Entry): User {
+	const body = entry.body;
+	const tokenFile = stringField(body, 'tokenFile');
+	const authProvider = body['auth-provider'] ?? (tokenFile === undefined ? undefined : {name: tokenFileProviderName, config: {path: tokenFile}});
+	return {
+		name: entry.name,
+		token: stringField(body, 'token'),
+		certData: stringField(body, 'client-certificate-data'),
+		certFile: stringField(body, 'client-certificate'),
+		keyData: stringField(body, 'client-key-data'),
+		keyFile: stringField(body, 'client-key'),
+		exec: body['exec'] ?? undefined,
+		authProvider,
+		username: stringField(body, 'username'),
+		password: stringField(body, 'password'),
+		impersonateUser: stringField(body, 'as'),
+	};
+}
+
+function toContext(entry: Entry): Context {
+	return {
+		name: entry.name,
+		cluster: stringField(entry.body, 'cluster') ?? '',
+		user: stringField(entry.body, 'user') ?? '',
+		namespace: stringField(entry.body, 'namespace'),
+	};
+}
+
+/** A client-node KubeConfig from already-merged objects, with pleg-top's tokenFile authenticator added. */
+export function buildKubeConfig(parts: {clusters: Cluster[]; users: User[]; contexts: Context[]; currentContext: string}): KubeConfig {
+	const kubeConfig = new KubeConfig();
+	kubeConfig.addAuthenticator(new TokenFileAuth());
+	kubeConfig.loadFromOptions({...parts});
+	return kubeConfig;
+}
+
+function checkServer(cluster: Cluster, entry: Entry): void {
+	let url: URL | undefined;
+	try {
+		url = new URL(cluster.server);
+	} catch {}
+
+	if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+		const shown = cluster.server === '' ? 'no server' : `server "${cluster.server}", which is not an http(s) URL`;
+		throw sourceFailure('config', `cluster "${entry.name}" in ${entry.file} has ${shown}`, [`set clusters[].cluster.server, e.g. https://10.0.0.1:6443`]);
+	}
+}
+
+/** Loads the kubeconfig as kubectl would and selects the context. Throws SourceFailure kind 'config'. */
+export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
+	const candidates = candidateFiles(options);
+	const filesTried = candidates.files.map(file => path.resolve(file));
+	const parsed = candidates.files
+		.map(file => parseKubeconfigFile(file, candidates.required))
+		.filter((file): file is ParsedFile => file !== null);
+	if (parsed.length === 0) {
+		throw noConfigFailure(filesTried);
+	}
+
+	const merged = mergeKubeconfigs(parsed);
+	if (merged.contexts.size === 0 && merged.clusters.size === 0 && merged.users.size === 0) {
+		throw noConfigFailure(filesTried);
+	}
+
+	const context = chooseContext(merged, options);
+	const clusterEntry = referenced(merged, context, 'cluster');
+	const userEntry = referenced(merged, context, 'user');
+	const cluster = toCluster(clusterEntry);
+	checkServer(cluster, clusterEntry);
+	const kubeConfig = buildKubeConfig({
+		clusters: [...merged.clusters.values()].map(toCluster),
+		users: [...merged.users.values()].map(toUser),
+		contexts: [...merged.contexts.values()].map(toContext),
+		currentContext: context.name,
+	});
+	return {
+		kubeConfig,
+		contextName: context.name,
+		clusterName: clusterEntry.name,
+		server: cluster.server,
+		userName: userEntry.name,
+		filesTried,
+		origins: {context: context.file, cluster: clusterEntry.file, user: userEntry.file},
+	};
+}

@@ -1,0 +1,76 @@
+// The shipped bundle (scripts/build.mjs): each substitution is in effect in what esbuild builds, and nothing
+// patches modules at run time.
+import assert from 'node:assert/strict';
+import {execFileSync, spawnSync} from 'node:child_process';
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {after, before, describe, test} from 'node:test';
+import {fileURLToPath} from 'node:url';
+import {build} from 'esbuild';
+import measureText, {cacheLimit, cacheSize} from '../../source/substitutes/ink-measure-text.js';
+import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
+import {cliPath} from '../helpers/run-cli.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const buildScript = path.join(root, 'scripts', 'build.mjs');
+type BuildModule = {bundleOptions(options: {entry?: string; outfile?: string}): Parameters<typeof build>[0]; substitutions: Array<{name: string}>};
+
+describe('the bundle', () => {
+	let temp: TempDir;
+	let buildModule: BuildModule;
+
+	before(async () => {
+		temp = makeTempDir('pleg-top-bundle-');
+		buildModule = (await import(buildScript)) as BuildModule;
+	});
+
+	after(() => {
+		temp.remove();
+	});
+
+	test('dist/cli.js holds no client-node generated API and registers no module hooks', () => {
+		const bundle = readFileSync(cliPath, 'utf8');
+		// CoreV1Api is the generated client for /api/v1; with the substitution only the two names config.js uses remain.
+		assert.ok(/\bServerConfiguration = class\b/.test(bundle), 'the two names config.js uses are bundled');
+		assert.ok(!bundle.includes('CoreV1Api'), 'the generated API is bundled');
+		assert.ok(!/\bregister\([^)]*hooks/.test(bundle), 'module hooks registered');
+		const sources = spawnSync('grep', ['-rlE', 'module\\.register|from .node:module.', path.join(root, 'source')], {encoding: 'utf8'}).stdout.trim();
+		// Only the bundle banner's createRequire import may name node:module; no source file does.
+		assert.equal(sources, '');
+	});
+
+	test("ink's text cache stays bounded in a bundle built with the same options after 5,000 distinct texts", async () => {
+		const entry = temp.write(
+			'entry.tsx',
+			[
+				"import React from 'react';",
+				"import {renderToString, Text} from 'ink';",
+				`import {cacheSize, cacheLimit} from ${JSON.stringify(path.join(root, 'source', 'substitutes', 'ink-measure-text.ts'))};`,
+				'for (let index = 0; index < 5000; index++) renderToString(<Text>{`last seen ${index} s ago`}</Text>, {columns: 80});',
+				'console.log(JSON.stringify({size: cacheSize(), limit: cacheLimit}));',
+			].join('\n'),
+		);
+		const outfile = path.join(temp.dir, 'probe.js');
+		await build({...buildModule.bundleOptions({entry, outfile}), absWorkingDir: root, nodePaths: [path.join(root, 'node_modules')]});
+		const answer = JSON.parse(execFileSync(process.execPath, [outfile], {encoding: 'utf8'})) as {size: number; limit: number};
+		// Non-zero: ink measured through the substitute (the same module the probe reads); bounded: the cache was cut.
+		assert.ok(answer.size > 0, 'ink did not measure through the substitute');
+		assert.ok(answer.size <= answer.limit, `${answer.size} texts cached, limit ${answer.limit}`);
+	});
+
+	test('the substitute measures as ink does', async () => {
+		const inkMeasurePath = new URL('measure-text.js', import.meta.resolve('ink')).href;
+		const {default: inkMeasure} = (await import(inkMeasurePath)) as {default: (text: string) => {width: number; height: number}};
+		const samples = ['', 'relist duration · window 10 s', '✓ PLEG is healthy\nsecond line', '\u001B[32m✓ ok\u001B[39m', '██████░░░ ╵1s', '日本語'];
+		for (const text of samples) assert.deepEqual(measureText(text), inkMeasure(text), JSON.stringify(text));
+		for (let index = 0; index < 3 * cacheLimit; index++) measureText(`last seen ${index} s ago`);
+		assert.ok(cacheSize() <= cacheLimit, `${cacheSize()} cached texts`);
+	});
+
+	test('each substitution is named', () => {
+		assert.deepEqual(
+			buildModule.substitutions.map((entry) => entry.name),
+			['client-node without its generated API', "ink's text measurement with a bounded cache", 'ink without React DevTools'],
+		);
+	});
+});
