@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const substitutesDir = path.join(root, 'source', 'substitutes');
 
 /**
- * A substitution: when `importer` (a path inside node_modules, matched by its ending) imports `specifier`,
+ * A substitution: when `importer` (a path inside node_modules, matched by its ending; or a list) imports `specifier`,
  * the bundle gets `replacement` (a file in source/substitutes) instead. `guard` reads the importer's own text
  * and refuses the build when the reason for the substitution no longer holds, so an upgrade cannot silently
  * break it.
@@ -45,6 +45,18 @@ export const substitutions = [
 		},
 	},
 	{
+		name: 'fast string widths for ink',
+		// string-width segments graphemes and runs an emoji regex on every row ink lays out, wraps or truncates;
+		// fast-string-width gives the same widths for every glyph pleg-top draws at about a twentieth of the cost
+		// (source/substitutes/string-width.ts). Drop if string-width becomes as fast.
+		importer: ['/ink/build/output.js', '/widest-line/index.js', '/cli-truncate/index.js', '/wrap-ansi/index.js'],
+		specifier: 'string-width',
+		replacement: 'string-width.ts',
+		guard(text) {
+			return /import stringWidth from 'string-width'/.test(text) ? null : "no longer imports string-width's default export";
+		},
+	},
+	{
 		name: "ink without React DevTools",
 		// ink imports ./devtools.js (which imports react-devtools-core, not a dependency) only when DEV=true;
 		// bundled, that import would run at start and fail. Drop when ink stops importing devtools.js.
@@ -65,7 +77,8 @@ function substitute() {
 			for (const entry of substitutions) {
 				const filter = new RegExp(`^${entry.specifier.replaceAll('.', '\\.').replaceAll('/', '\\/')}$`);
 				bundle.onResolve({filter}, (args) => {
-					if (!args.importer.replaceAll('\\', '/').endsWith(entry.importer)) return undefined;
+					const importer = args.importer.replaceAll('\\', '/');
+					if (![entry.importer].flat().some((ending) => importer.endsWith(ending))) return undefined;
 					const problem = entry.guard(readFileSync(args.importer, 'utf8'));
 					if (problem) throw new Error(`substitution "${entry.name}": ${problem}; revisit scripts/build.mjs`);
 					return {path: path.join(substitutesDir, entry.replacement)};

@@ -70,7 +70,7 @@ describe('the bundle', () => {
 	test('each substitution is named', () => {
 		assert.deepEqual(
 			buildModule.substitutions.map((entry) => entry.name),
-			['client-node without its generated API', "ink's text measurement with a bounded cache", 'ink without React DevTools'],
+			['client-node without its generated API', "ink's text measurement with a bounded cache", 'fast string widths for ink', 'ink without React DevTools'],
 		);
 	});
 });

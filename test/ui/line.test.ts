@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {fitItems, flowItems, lineText, lineWidth, seg, wrapWords} from '../../source/screen/layout/line.js';
+import {cellWidth, fitItems, flowItems, lineText, lineWidth, seg, wrapWords} from '../../source/screen/layout/line.js';
 
 describe('fitItems', () => {
 	test('keeps items in order and skips whole items that would overflow', () => {
@@ -37,5 +37,21 @@ describe('wrapWords', () => {
 	test('ends with an ellipsis after a whole word when rows run out', () => {
 		const rows = wrapWords(message, 30, 1).map(lineText);
 		assert.deepEqual(rows, ['PLEG is not healthy: pleg …']);
+	});
+});
+
+describe('cellWidth', () => {
+	test('counts terminal cells, not code points: wide CJK, zero-width combining marks', () => {
+		assert.equal(cellWidth('node-1'), 6);
+		assert.equal(cellWidth('ノード'), 6);
+		assert.equal(cellWidth('e\u0301'), 1);
+		assert.equal(cellWidth('✓ ok · █'), 8);
+	});
+
+	test('a wrapped word cut to the width counts wide characters as two cells', () => {
+		// "ノードノードノード" is 18 cells: cut to 7 it keeps three characters (6 cells) and the ellipsis.
+		const [row] = wrapWords('ノードノードノード', 7, 1);
+		assert.equal(lineText(row!), 'ノード…');
+		assert.ok(lineWidth(row!) <= 7);
 	});
 });

@@ -2,6 +2,7 @@
 // (1) no row is ever wider than its pane (the terminal never wraps, no figure is cut),
 // (2) the dashboard can count rows before rendering and decide what to drop.
 // Items (a label with its value) are kept or dropped whole; only prose is word-wrapped.
+import stringWidth from '../../substitutes/string-width.js';
 import type {Tone} from './theme.js';
 
 export type Segment = {text: string; tone?: Tone};
@@ -10,9 +11,9 @@ export type Line = Segment[];
 /** A unit that is shown whole or not at all, e.g. "mean 4.2 ms". */
 export type Item = Segment[];
 
-/** Terminal cells of a string. Code points: every glyph pleg-top prints is one cell wide. */
+/** Terminal cells of a string, as the terminal draws it: CJK and most emoji take two, combining marks none. */
 export function cellWidth(text: string): number {
-	return [...text].length;
+	return stringWidth(text);
 }
 
 export function lineWidth(line: Line): number {
@@ -170,8 +171,14 @@ function glueUnits(words: string[]): string[] {
 }
 
 function cutWord(word: string, width: number): string {
-	const chars = [...word];
-	return chars.length <= width ? word : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
+	if (cellWidth(word) <= width) return word;
+	let kept = '';
+	for (const char of word) {
+		if (cellWidth(kept + char) > width - 1) break;
+		kept += char;
+	}
+
+	return `${kept}…`;
 }
 
 function ellipsize(row: string, width: number): string {
