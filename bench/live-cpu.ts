@@ -2,8 +2,11 @@
 // stretch, and resident memory after warm-up and after many more ticks. A tick is one /metrics request answered.
 import type {BenchServer} from './bench-server.js';
 import {benchNode} from './bench-server.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {processCpuMs, residentBytes} from './proc.js';
-import {startLiveCli, until} from './tmux-cli.js';
+import {pipePane, startLiveCli, tmuxServerPid, until} from './tmux-cli.js';
 
 export type LiveOptions = {
 	intervalMs: number;
@@ -12,6 +15,9 @@ export type LiveOptions = {
 	cpuTicks: number;
 	/** Ticks after warm-up before the second memory reading (0: no memory phase). */
 	memoryTicks: number;
+	/** The pane's size; 120×40 unless given. */
+	columns?: number;
+	rows?: number;
 };
 
 export type LiveResult = {
@@ -30,19 +36,32 @@ export type LiveResult = {
 	connections: number;
 	/** The screen still showed the window mean at the end. */
 	screenOk: boolean;
+	columns: number;
+	rows: number;
+	/** Bytes pleg-top wrote to its terminal per tick over the measured stretch (tmux pipe-pane). */
+	bytesPerTick: number;
+	/** CPU of the tmux server per tick over the same stretch: what drawing those bytes costs the terminal. */
+	tmuxCpuPerTickMs: number;
 };
 
 export async function measureLive(bench: BenchServer, payloadBytes: number, options: LiveOptions): Promise<LiveResult> {
 	const base = bench.metricsRequests();
 	const connectionsBefore = bench.server.connections;
 	const ticks = () => bench.metricsRequests() - base;
-	const {session, pid} = startLiveCli(['--node', benchNode, '--interval', `${options.intervalMs}ms`], bench.env);
+	const columns = options.columns ?? 120;
+	const rows = options.rows ?? 40;
+	const {session, pid} = startLiveCli(['--node', benchNode, '--interval', `${options.intervalMs}ms`], bench.env, {columns, rows});
+	const tmuxPid = tmuxServerPid(session);
+	const outputFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pleg-top-bench-')), 'pane.out');
+	const outputBytes = () => (fs.existsSync(outputFile) ? fs.statSync(outputFile).size : 0);
 	const patience = (count: number) => count * options.intervalMs * 5 + 20_000;
 	try {
 		await until(() => ticks() >= options.warmupTicks, patience(options.warmupTicks), 'the warm-up ticks');
-		const start = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now(), rss: residentBytes(pid)};
+		pipePane(session, outputFile);
+		const start = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now(), rss: residentBytes(pid), tmuxCpu: processCpuMs(tmuxPid), bytes: outputBytes()};
 		await until(() => ticks() >= start.tick + options.cpuTicks, patience(options.cpuTicks), 'the measured ticks', 5);
-		const end = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now()};
+		const end = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now(), tmuxCpu: processCpuMs(tmuxPid), bytes: outputBytes()};
+		pipePane(session, null);
 		let memory: {cpu: number; tick: number; rss: number} | null = null;
 		if (options.memoryTicks > 0) {
 			await until(() => ticks() >= start.tick + options.memoryTicks, patience(options.memoryTicks), 'the memory ticks', 50);
@@ -63,10 +82,15 @@ export async function measureLive(bench: BenchServer, payloadBytes: number, opti
 			memoryTicks: memory && memory.tick - start.tick,
 			connections: bench.server.connections - connectionsBefore,
 			screenOk,
+			columns,
+			rows,
+			bytesPerTick: (end.bytes - start.bytes) / (end.tick - start.tick),
+			tmuxCpuPerTickMs: (end.tmuxCpu - start.tmuxCpu) / (end.tick - start.tick),
 		};
 	} finally {
 		session.keys('q');
 		await until(() => !session.alive(), 5000, 'pleg-top to quit').catch(() => undefined);
 		session.kill();
+		fs.rmSync(path.dirname(outputFile), {recursive: true, force: true});
 	}
 }

@@ -16,11 +16,21 @@ export function useCli(path: string): void {
 	cli = path;
 }
 
-/** Starts `pleg-top ARGS` on a 120×40 screen with only `env` in its environment (plus TERM). */
-export function startLiveCli(args: string[], env: Record<string, string>): LiveCli {
+/** Starts `pleg-top ARGS` on a 120×40 screen (or `size`) with only `env` in its environment (plus TERM). */
+export function startLiveCli(args: string[], env: Record<string, string>, size = {columns: 120, rows: 40}): LiveCli {
 	const quoted = args.map(arg => JSON.stringify(arg)).join(' ');
-	const session = startTmux(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} ${quoted}`, {columns: 120, rows: 40, env});
+	const session = startTmux(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} ${quoted}`, {...size, env});
 	return {session, pid: panePid(session)};
+}
+
+/** The tmux server's pid: its CPU is what the terminal spends drawing pleg-top's output. */
+export function tmuxServerPid(session: TmuxSession): number {
+	return Number(execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pid}'], {encoding: 'utf8'}).trim());
+}
+
+/** Appends everything the pane's program writes to `file` from now on (null: stop). */
+export function pipePane(session: TmuxSession, file: string | null): void {
+	execFileSync('tmux', ['pipe-pane', '-t', session.name, ...(file === null ? [] : ['-o', `cat >> ${JSON.stringify(file)}`])]);
 }
 
 /**
