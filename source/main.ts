@@ -5,7 +5,7 @@ import './bootstrap/environment.js';
 import {readFileSync} from 'node:fs';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
 import type {MetricsSource} from './domain/types.js';
-import type {createSource} from './run/create-source.js';
+import type {createSource, SourceClock} from './run/create-source.js';
 import {formatFailure, formatOnce, exitCodeForOnce, measureOnce, streamJsonLines} from './run/headless.js';
 import {helpText} from './cli/help-text.js';
 import {parseOptions, UsageError, type Options} from './cli/options.js';
@@ -19,15 +19,6 @@ import {createLabRecorder, writeQuitFiles, type LabRecorder} from './lab/recorde
 function packageVersion(): string {
 	const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
 	return manifest.version;
-}
-
-/**
- * The kubelet posts node status every 10 s of its own time; the demo kubelet's time runs --demo-speed
- * times faster, so its Ready condition is re-read as often (at most once a second), or a stall at ×60
- * would show Ready=True beside an unhealthy verdict for ten simulated minutes.
- */
-function demoNodeRefreshMs(options: Options): number | undefined {
-	return options.demo ? Math.max(1000, 10_000 / options.demoSpeed) : undefined;
 }
 
 /** Failures that retrying will not mend end the run before the screen is taken, where they stay readable. */
@@ -65,7 +56,7 @@ function replayOnce(replay: ReplaySource, options: Options): number {
 	return 0;
 }
 
-async function runLive(source: MetricsSource, options: Options, demo: ReturnType<typeof createSource>['demo'], lab: Lab): Promise<number> {
+async function runLive(source: MetricsSource, options: Options, demo: ReturnType<typeof createSource>['demo'], lab: Lab, clock: SourceClock | undefined): Promise<number> {
 	// Ink and its colour detection load while the first request is in flight (FORCE_COLOR is set by now);
 	// loading prints nothing, so the normal screen stays as it is until render().
 	const screenModules = Promise.all([import('./run/full-screen.js'), import('./screen/app.js'), import('react')]);
@@ -88,7 +79,7 @@ async function runLive(source: MetricsSource, options: Options, demo: ReturnType
 	const replayProps = replay && {now: replay.now, pollIntervalMs: 0, marks: replay.onMark, intervalMs: recordedIntervalMs(replay.records)};
 	try {
 		await runFullScreen(
-			React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo, nodeRefreshMs: demoNodeRefreshMs(options), onPayload: recorder.payload, onMark: recorder.mark, ...replayProps}),
+			React.createElement(App, {source, intervalMs: options.intervalMs, windowSeconds: options.windowSeconds, demo, onPayload: recorder.payload, onMark: recorder.mark, ...clockProps(clock), ...replayProps}),
 		);
 	} finally {
 		source.close?.();
@@ -99,18 +90,23 @@ async function runLive(source: MetricsSource, options: Options, demo: ReturnType
 	return 0;
 }
 
-async function runJsonLines(source: MetricsSource, options: Options, lab: Lab): Promise<number> {
+/** The demo's clock: scrapes stamped in the simulated kubelet's time, at its cadence. */
+function clockProps(clock: SourceClock | undefined) {
+	return clock && {now: clock.now, intervalMs: clock.shownMs, pollIntervalMs: clock.pollMs, nodeRefreshMs: clock.nodeRefreshMs};
+}
+
+async function runJsonLines(source: MetricsSource, options: Options, lab: Lab, clock: SourceClock | undefined): Promise<number> {
 	const {recorder, replay} = lab;
 	return new Promise((resolve) => {
 		const unsubscribe = replay?.onMark(recorder.mark);
 		const stream = streamJsonLines({
 			source,
-			intervalMs: replay ? 0 : options.intervalMs,
+			intervalMs: replay ? 0 : (clock?.pollMs ?? options.intervalMs),
 			windowSeconds: options.windowSeconds,
 			write(line) {
 				process.stdout.write(line);
 			},
-			now: replay?.now,
+			now: replay?.now ?? clock?.now,
 			onPayload: recorder.payload,
 		});
 		let stopped = false;
@@ -171,10 +167,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		return exitCodeFor(error.failure.kind);
 	}
 
-	const {source, demo, replay} = choice;
+	const {source, demo, replay, clock} = choice;
 	if (options.once && replay) return replayOnce(replay, options);
 	if (options.once) {
-		const result = await measureOnce(source, options.windowSeconds);
+		const result = await measureOnce(source, options.windowSeconds, clock);
 		source.close?.();
 		const {stdout, stderr} = formatOnce(result, options.output);
 		process.stdout.write(stdout);
@@ -192,8 +188,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 	}
 
 	const lab = {recorder, replay};
-	if (!process.stdout.isTTY) return runJsonLines(recorder.source, options, lab);
-	return runLive(recorder.source, options, demo, lab);
+	if (!process.stdout.isTTY) return runJsonLines(recorder.source, options, lab, clock);
+	return runLive(recorder.source, options, demo, lab, clock);
 }
 
 main(process.argv.slice(2), process.env).then(

@@ -43,6 +43,12 @@ export type SimulatedKubeletOptions = {
 	nodeName?: string;
 	/** When the kubelet process started, ms since the epoch (<= now()); the span before now() is simulated at once (idle, capped at 6 h). Default now(). */
 	startedAt?: number;
+	/**
+	 * The clock the exposition's and the Node object's times are on. 'local' (default): mapped onto the local clock
+	 * so that local now - last_seen is the simulated age, for a reader on its own clock (a kubelet served over
+	 * HTTP). 'simulated': the simulated kubelet's own clock, read with now(), so windows and rates are in its time too.
+	 */
+	timestamps?: 'local' | 'simulated';
 };
 
 /** The scenario switches the demo UI and the test fake API server drive. */
@@ -64,7 +70,7 @@ export type ReadyCondition = NonNullable<NodeInfo['ready']>;
 
 export type RuntimeOperationStats = {count: number; secondsSum: number; errors: number};
 
-/** Read-back of the simulation for tests and the benchmark. Times in ms since the epoch on the local clock. */
+/** Read-back of the simulation for tests and the benchmark. Times in ms since the epoch, on the clock of the timestamps. */
 export type SimulatedKubeletStats = {
 	scenario: DemoScenario;
 	churning: boolean;
@@ -106,6 +112,7 @@ export class SimulatedKubelet implements DemoControls {
 	readonly nodeName: string;
 	readonly speed: number;
 	readonly #now: () => number;
+	readonly #simulatedTimestamps: boolean;
 	readonly #random: Random;
 	// Simulated clock (ms) and the local time it was last synchronised at.
 	#simMs: number;
@@ -144,6 +151,7 @@ export class SimulatedKubelet implements DemoControls {
 		this.kubeletVersion = options.kubeletVersion ?? 'v1.28.4';
 		this.nodeName = options.nodeName ?? 'demo-node';
 		this.#now = options.now;
+		this.#simulatedTimestamps = options.timestamps === 'simulated';
 		this.#random = createRandom(options.seed ?? 1);
 		const realNow = this.#now();
 		const startedAt = Math.min(options.startedAt ?? realNow, realNow);
@@ -155,6 +163,17 @@ export class SimulatedKubelet implements DemoControls {
 		this.#nextStartMs = startedAt + startupDelayMs;
 		this.#advanceTo(realNow);
 		this.#simOriginMs = this.#simMs;
+	}
+
+	/** The simulated kubelet's clock, ms since the epoch: equal to the local clock at construction, then `speed` times faster. */
+	now(): number {
+		this.#sync();
+		return this.#simMs;
+	}
+
+	/** The simulated instant the last read (metricsText, readyCondition, stats, now) describes, ms; reads nothing. */
+	get readAt(): number {
+		return this.#simMs;
 	}
 
 	get scenario(): DemoScenario {
@@ -342,9 +361,12 @@ export class SimulatedKubelet implements DemoControls {
 		return filler;
 	}
 
-	/** Local time of a simulated instant, such that (local now - result) = simulated age: ages and thresholds read right at any speed. */
+	/**
+	 * A simulated instant on the clock of the timestamps: itself on the simulated clock; on the local clock, the
+	 * time such that (local now - result) = simulated age, so ages and thresholds read right at any speed.
+	 */
 	#wallMs(simMs: number): number {
-		return this.#realMs - (this.#simMs - simMs);
+		return this.#simulatedTimestamps ? simMs : this.#realMs - (this.#simMs - simMs);
 	}
 
 	#sync(): void {

@@ -1,7 +1,7 @@
 // Options -> the one MetricsSource the run reads from. The only place that picks a backend.
 import {homedir} from 'node:os';
 import {createApiServerSource} from '../sources/api-server.js';
-import {createDemoSource, type DemoControls} from '../demo/demo-source.js';
+import {createDemoSource, demoCadence, type DemoControls} from '../demo/demo-source.js';
 import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
 import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
 import {createReplaySource, type ReplaySource} from '../sources/replay.js';
@@ -9,7 +9,18 @@ import type {MetricsSource} from '../domain/types.js';
 import type {Options} from '../cli/options.js';
 import {readRecording} from '../lab/recorder.js';
 
-export type SourceChoice = {source: MetricsSource; demo?: DemoControls; replay?: ReplaySource};
+/** A source with a clock of its own (the demo's simulated kubelet): scrapes are stamped on it, and its cadence. */
+export type SourceClock = {
+	now(): number;
+	/** Waits `ms` on this clock (--once's window). */
+	sleep(ms: number): Promise<void>;
+	/** Real ms between scrapes, the same cadence on this clock (for the status line), real ms between Node reads. */
+	pollMs: number;
+	shownMs: number;
+	nodeRefreshMs: number;
+};
+
+export type SourceChoice = {source: MetricsSource; demo?: DemoControls; replay?: ReplaySource; clock?: SourceClock};
 
 export function createSource(options: Options, env: NodeJS.ProcessEnv): SourceChoice {
 	if (options.replay !== undefined) {
@@ -19,7 +30,8 @@ export function createSource(options: Options, env: NodeJS.ProcessEnv): SourceCh
 
 	if (options.demo) {
 		const demo = createDemoSource({speed: options.demoSpeed});
-		return {source: demo, demo: demo.controls};
+		const clock = {now: demo.now, sleep: demo.sleep, ...demoCadence(options.intervalMs, options.demoSpeed)};
+		return {source: demo, demo: demo.controls, clock};
 	}
 
 	if (options.kubeletUrl !== undefined) {
