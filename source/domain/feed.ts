@@ -27,7 +27,7 @@ import {relistAnatomy} from './anatomy.js';
 import {verdict} from './health.js';
 import {constantsFor} from './kubelet-constants.js';
 import {availabilityNote} from './exposition/names.js';
-import {deltaFigures, isCounterReset} from './window.js';
+import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
 /** History points kept by default: 15 minutes at one scrape a second. */
 export const defaultHistoryLimit = 900;
@@ -35,30 +35,33 @@ export const defaultHistoryLimit = 900;
 export type Baseline = {
 	/** When the mark was set (ms). */
 	at: number;
-	/** The latest scrape at that moment: figures since the mark are deltas from it. */
+	/** The latest scrape at that moment, counters corrected (FeedState.scrapes): figures since the mark are deltas from it. */
 	scrape: Scrape;
 	/** The window figures at the mark. */
 	atMark: DeltaFigures | null;
-	/** FeedState.restarts at the mark: after a kubelet restart, deltas from the mark scrape mean nothing. */
-	restarts: number;
 };
 
+/** Plain data: spreading a state keeps all of it. */
 export type FeedState = {
 	/** The node name pleg-top was asked for. */
 	nodeName: string;
 	/** --window, seconds. */
 	windowSeconds: number;
 	historyLimit: number;
-	/** The scrapes of the current window: the first is the window start, the last the latest scrape. */
-	scrapes: BoundedLog<Scrape>;
-	latest: Scrape | null;
-	/** One point per scrape, oldest first, at most historyLimit. */
-	historyLog: BoundedLog<HistoryPoint>;
 	/**
-	 * The same points as an array, built the first time it is read on a given state (a getter, not enumerable):
-	 * the reducer itself never copies the history, so a scrape costs O(1) however long the history is.
+	 * The scrapes of the current window, their counters corrected for kubelet restarts (window.ts correctCounters):
+	 * the first is the window start, the last the latest scrape. A window spans a restart, as increase() does.
 	 */
-	readonly history: HistoryPoint[];
+	scrapes: BoundedLog<Scrape>;
+	/** The latest scrape as exposed (counters since the kubelet started). */
+	latest: Scrape | null;
+	/** What each counter series adds to its exposed value: the totals it had before each restart seen. */
+	counterOffsets: CounterOffsets;
+	/**
+	 * One point per scrape, oldest first, at most historyLimit. A log, not an array, so a scrape costs O(1) however
+	 * long the history is; historyPoints() gives the array.
+	 */
+	history: BoundedLog<HistoryPoint>;
 	/** When the relist count was last seen to change (ms): the fallback age when there is no last-seen gauge. */
 	lastCountChangeAt: number | null;
 	/** Kubelet restarts (counter resets) seen. */
@@ -71,9 +74,6 @@ export type FeedState = {
 	status: FeedStatus;
 };
 
-/** FeedState without the derived `history` array. */
-type FeedFields = Omit<FeedState, 'history'>;
-
 export type FeedAction =
 	| {type: 'scrape'; scrape: Scrape}
 	| {type: 'failure'; failure: Failure; at: number}
@@ -82,13 +82,14 @@ export type FeedAction =
 	| {type: 'pause'; paused: boolean};
 
 export function initialFeedState(options: {node: string; windowSeconds: number; historyLimit?: number}): FeedState {
-	return withHistory({
+	return {
 		nodeName: options.node,
 		windowSeconds: options.windowSeconds,
 		historyLimit: options.historyLimit ?? defaultHistoryLimit,
 		scrapes: emptyLog(),
 		latest: null,
-		historyLog: emptyLog(),
+		counterOffsets: noOffsets,
+		history: emptyLog(),
 		lastCountChangeAt: null,
 		restarts: 0,
 		eventedConnected: false,
@@ -102,21 +103,12 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 			lastLatencyMs: null,
 			paused: false,
 		},
-	});
-}
-
-/** Adds the lazily built `history` array. Spreading a state skips it (not enumerable), so it is never copied. */
-function withHistory(fields: FeedFields): FeedState {
-	let points: HistoryPoint[] | undefined;
-	return Object.defineProperty(fields, 'history', {
-		get: () => (points ??= logToArray(fields.historyLog)),
-		enumerable: false,
-	}) as FeedState;
+	};
 }
 
 /** A new state: `state` with `changes`. */
-function update(state: FeedState, changes: Partial<FeedFields>): FeedState {
-	return withHistory({...state, ...changes});
+function update(state: FeedState, changes: Partial<FeedState>): FeedState {
+	return {...state, ...changes};
 }
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {
@@ -152,19 +144,18 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 	}
 }
 
-/** The points of the history chart, oldest first (the same as state.history). */
+/** The points of the history chart, oldest first: a copy, made when a reader asks (not on every scrape). */
 export function historyPoints(state: FeedState): HistoryPoint[] {
-	return state.history;
+	return logToArray(state.history);
 }
 
 function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	const previous = state.latest;
 	const restarted = previous !== null && isCounterReset(previous.sample, scrape.sample);
-	// After a restart the counters start again from 0: the window restarts from this scrape.
-	const scrapes = trimWindow(
-		appendToLog(restarted ? emptyLog<Scrape>() : state.scrapes, scrape),
-		state.windowSeconds,
-	);
+	// After a restart the counters start again from 0; the corrected ones continue, so the window spans it.
+	const counterOffsets = previous === null ? state.counterOffsets : offsetsAfter(state.counterOffsets, previous.sample, scrape.sample);
+	const corrected: Scrape = {...scrape, sample: correctCounters(scrape.sample, counterOffsets)};
+	const scrapes = trimWindow(appendToLog(state.scrapes, corrected), state.windowSeconds);
 	const countNow = relistCount(scrape.sample);
 	const countChanged = previous === null || restarted || countNow !== relistCount(previous.sample);
 	const connectionsBefore = previous?.sample.eventedConnectionSuccess ?? null;
@@ -179,7 +170,8 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	return update(state, {
 		scrapes,
 		latest: scrape,
-		historyLog: appendToLog(state.historyLog, point, state.historyLimit),
+		counterOffsets,
+		history: appendToLog(state.history, point, state.historyLimit),
 		lastCountChangeAt: countNow === null ? null : countChanged ? scrape.at : state.lastCountChangeAt,
 		restarts: state.restarts + (restarted ? 1 : 0),
 		eventedConnected: (state.eventedConnected && !restarted) || risen,
@@ -207,15 +199,16 @@ function trimWindow(scrapes: BoundedLog<Scrape>, windowSeconds: number): Bounded
 }
 
 function onMark(state: FeedState, at: number): FeedState {
-	if (!state.latest) {
+	const latest = logLast(state.scrapes);
+	if (!latest) {
 		return state;
 	}
 
-	const last = logLast(state.historyLog);
+	const last = logLast(state.history);
 	return update(state, {
-		baseline: {at, scrape: state.latest, atMark: windowOf(state.scrapes), restarts: state.restarts},
+		baseline: {at, scrape: latest, atMark: windowOf(state.scrapes)},
 		// The mark shows on the latest point (copying the history once per key press, not per scrape).
-		historyLog: last ? replaceLast(state.historyLog, {...last, event: last.event ?? 'mark'}) : state.historyLog,
+		history: last ? replaceLast(state.history, {...last, event: last.event ?? 'mark'}) : state.history,
 	});
 }
 
@@ -287,10 +280,11 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,
 		unavailable: unavailableLines(sample, kubeletVersion, countUnchanged),
-		baseline: baselineFigures(state, latest),
+		baseline: baselineFigures(state),
 		ready: state.node?.ready ?? null,
 		discardEventsTotal: sample.discardEvents,
-		anatomy: relistAnatomy(windowStart(state.scrapes), latest, window),
+		// The corrected latest scrape: its CRI counters continue across a restart like the relist ones.
+		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window),
 	};
 }
 
@@ -299,14 +293,15 @@ function lifetimeOf(sample: PlegSample): Figures['lifetime'] {
 	return totals && {count: totals.count, sum: totals.sum, meanSeconds: totals.count > 0 ? totals.sum / totals.count : null};
 }
 
-function baselineFigures(state: FeedState, latest: Scrape): Figures['baseline'] {
+function baselineFigures(state: FeedState): Figures['baseline'] {
 	const {baseline} = state;
-	if (!baseline) {
+	const latest = logLast(state.scrapes);
+	if (!baseline || !latest) {
 		return null;
 	}
 
-	// Across a kubelet restart the counters started again from 0: nothing since the mark can be computed.
-	const sinceMark = baseline.restarts === state.restarts ? deltaFigures(baseline.scrape, latest) : null;
+	// Corrected counters: the figures since the mark span a kubelet restart, as the window does.
+	const sinceMark = deltaFigures(baseline.scrape, latest);
 	const before = baseline.atMark?.meanSeconds ?? null;
 	const after = sinceMark?.meanSeconds ?? null;
 	return {

@@ -1,6 +1,6 @@
 // The per-node feed of the overview when nodes are polled through the API server: the one-node FeedState and its
 // reducer, unchanged, so a row and the one-node screen show exactly what `pleg-top --node NAME` would.
-import {feedReducer, figuresAt, initialFeedState, type FeedAction, type FeedState} from './feed.js';
+import {feedReducer, figuresAt, historyPoints, initialFeedState, type FeedAction, type FeedState} from './feed.js';
 import type {FeedKind} from './overview-state.js';
 
 export const proxyFeedKind: FeedKind<FeedState, FeedAction> = {
@@ -9,5 +9,5 @@ export const proxyFeedKind: FeedKind<FeedState, FeedAction> = {
 	withNode: (feed, node) => feedReducer(feed, {type: 'node', node}),
 	figures: figuresAt,
 	status: feed => feed.status,
-	history: feed => feed.history,
+	history: historyPoints,
 };

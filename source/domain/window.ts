@@ -1,7 +1,10 @@
 // Figures from the difference between two scrapes: what rate()/increase() and histogram_quantile over a range
 // would give. The lifetime sum/count averages over every relist since the kubelet started, so the screen shows
-// these windowed figures instead (practice.md §4.2).
-import type {DeltaFigures, Histogram, PlegSample, Scrape, Summary} from './types.js';
+// these windowed figures instead.
+// Across a kubelet restart the counters start again from 0. As Prometheus' increase() does, a counter that went
+// down contributes its new value: the feed keeps an offset per counter series (correctCounters) so that the
+// corrected counters only ever rise and a window spans the restart.
+import type {Bucket, CriOperation, CriSample, DeltaFigures, Histogram, PlegSample, Scrape, Summary} from './types.js';
 import {deltaBuckets, histogramQuantile} from './quantile.js';
 
 type Totals = {sum: number; count: number};
@@ -15,7 +18,9 @@ export function deltaFigures(older: Scrape, newer: Scrape): DeltaFigures {
 	// are computed inside the kubelet over its own decay window and cannot be differenced into this window, so the
 	// quantiles stay null.
 	const totals = histograms ?? bothOrNull(before.legacyRelistLatency, after.legacyRelistLatency);
-	const duration = totals && delta(totals[0], totals[1]);
+	// Corrected counters never fall; a negative delta would mean a series that vanished and came back lower, so
+	// the window says nothing rather than something negative.
+	const duration = totals && nonNegative(delta(totals[0], totals[1]));
 	const count = duration?.count ?? 0;
 	const buckets = histograms && count > 0 ? deltaBuckets(histograms[0].buckets, histograms[1].buckets) : null;
 	const quantile = (q: number) => (buckets ? histogramQuantile(q, buckets) : null);
@@ -37,7 +42,8 @@ function intervalMean(before: PlegSample, after: PlegSample): number | null {
 	const pair =
 		bothOrNull(before.relistInterval, after.relistInterval) ??
 		bothOrNull(before.legacyRelistInterval, after.legacyRelistInterval);
-	return pair ? meanOf(delta(pair[0], pair[1])) : null;
+	const totals = pair && nonNegative(delta(pair[0], pair[1]));
+	return totals ? meanOf(totals) : null;
 }
 
 function discardDelta(before: number | null, after: number | null): number | null {
@@ -46,7 +52,12 @@ function discardDelta(before: number | null, after: number | null): number | nul
 	}
 
 	// In kubelet 1.14-1.17 the counter is absent until the first discard, so absent-then-present counts from 0.
-	return after - (before ?? 0);
+	const delta = after - (before ?? 0);
+	return delta >= 0 ? delta : null;
+}
+
+function nonNegative(totals: Totals): Totals | null {
+	return totals.count >= 0 && totals.sum >= 0 ? totals : null;
 }
 
 function delta(older: Totals, newer: Totals): Totals {
@@ -63,7 +74,7 @@ function bothOrNull<T extends Histogram | Summary>(older: T | null, newer: T | n
 
 /**
  * A kubelet restart between two scrapes: a cumulative series went down (count, sum, any bucket, the discard or
- * evented counters). Deltas across it would be nonsense, so the window starts again.
+ * evented counters). Every counter of the kubelet started again from 0 then, not only the one seen going down.
  */
 export function isCounterReset(previous: PlegSample, next: PlegSample): boolean {
 	return (
@@ -95,4 +106,97 @@ function totalsDecreased(previous: Totals | null, next: Totals | null): boolean 
 
 function decreased(previous: number | null, next: number | null): boolean {
 	return previous !== null && next !== null && next < previous;
+}
+
+/** Per counter series (see counterKeys), what to add to the exposed value: the totals before each restart. */
+export type CounterOffsets = ReadonlyMap<string, number>;
+
+export const noOffsets: CounterOffsets = new Map();
+
+/**
+ * The offsets after a restart between `previous` and `next`: each counter series exposed in `previous` adds its
+ * value then, so the corrected series continues from where it was (Prometheus' counter correction, applied to
+ * every series at once, since a restart resets them all). Unchanged when there was no restart.
+ */
+export function offsetsAfter(offsets: CounterOffsets, previous: PlegSample, next: PlegSample): CounterOffsets {
+	if (!isCounterReset(previous, next)) {
+		return offsets;
+	}
+
+	const updated = new Map(offsets);
+	mapCounters(previous, (key, value) => {
+		updated.set(key, (updated.get(key) ?? 0) + value);
+		return value;
+	});
+	return updated;
+}
+
+/**
+ * `sample` with every counter series raised by its offset: the counts, sums and buckets of the relist and CRI
+ * histograms and summaries, the call and error counters and the discard counter. Gauges and the Evented PLEG
+ * connection counters (read as evidence, never windowed) stay as exposed. Without offsets, `sample` itself.
+ */
+export function correctCounters(sample: PlegSample, offsets: CounterOffsets): PlegSample {
+	return offsets.size === 0 ? sample : mapCounters(sample, (key, value) => value + (offsets.get(key) ?? 0));
+}
+
+type CounterMap = (key: string, value: number) => number;
+
+/** A copy of `sample` with `map` applied to each counter series; the key names the series (e.g. "d/le=0.5"). */
+function mapCounters(sample: PlegSample, map: CounterMap): PlegSample {
+	return {
+		...sample,
+		relistDuration: mapHistogram(sample.relistDuration, 'd', map),
+		relistInterval: mapHistogram(sample.relistInterval, 'i', map),
+		legacyRelistLatency: mapSummary(sample.legacyRelistLatency, 'ld', map),
+		legacyRelistInterval: mapSummary(sample.legacyRelistInterval, 'li', map),
+		discardEvents: mapValue(sample.discardEvents, 'discard', map),
+		cri: sample.cri && mapCri(sample.cri, map),
+	};
+}
+
+function mapCri(cri: CriSample, map: CounterMap): CriSample {
+	const operation = (op: CriOperation | null, key: string) => op && mapOperation(op, key, map);
+	const {operations, docker} = cri;
+	return {
+		...cri,
+		operations: {
+			listPodSandbox: operation(operations.listPodSandbox, 'cri/listPodSandbox'),
+			listContainers: operation(operations.listContainers, 'cri/listContainers'),
+			podSandboxStatus: operation(operations.podSandboxStatus, 'cri/podSandboxStatus'),
+			containerStatus: operation(operations.containerStatus, 'cri/containerStatus'),
+		},
+		docker: docker && {
+			listContainers: operation(docker.listContainers, 'docker/listContainers'),
+			inspectContainer: operation(docker.inspectContainer, 'docker/inspectContainer'),
+		},
+	};
+}
+
+function mapOperation(op: CriOperation, key: string, map: CounterMap): CriOperation {
+	return {
+		duration: mapHistogram(op.duration, `${key}/d`, map),
+		legacyLatency: mapSummary(op.legacyLatency, `${key}/l`, map),
+		total: mapValue(op.total, `${key}/total`, map),
+		errors: mapValue(op.errors, `${key}/errors`, map),
+	};
+}
+
+function mapHistogram(histogram: Histogram | null, key: string, map: CounterMap): Histogram | null {
+	return (
+		histogram && {
+			buckets: histogram.buckets.map((bucket: Bucket) => ({le: bucket.le, count: map(`${key}/le=${bucket.le}`, bucket.count)})),
+			sum: map(`${key}/sum`, histogram.sum),
+			count: map(`${key}/count`, histogram.count),
+		}
+	);
+}
+
+function mapSummary(summary: Summary | null, key: string, map: CounterMap): Summary | null {
+	// The quantiles are the kubelet's own, over its own decay window: not counters.
+	return summary && {quantiles: summary.quantiles, sum: map(`${key}/sum`, summary.sum), count: map(`${key}/count`, summary.count)};
+}
+
+function mapValue(value: number | null, key: string, map: CounterMap): number | null {
+	return value === null ? null : map(key, value);
 }

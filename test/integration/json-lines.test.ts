@@ -111,7 +111,7 @@ describe('one JSON line per scrape', () => {
 });
 
 describe('kubelet states through the JSON lines', () => {
-	test('counter reset (kubelet restarted): counted, the window starts again, never a negative rate', async () => {
+	test('counter reset (kubelet restarted): counted, the window spans it as increase() does, never a negative rate', async () => {
 		// Requests 1-3: the long-running kubelet; from 4: a kubelet restarted (counts from 0, +60 a request).
 		serve('worker-1', n => (n <= 3 ? v121After(n) : v121After(n - 3, {restarted: true})));
 		const cli = start('worker-1');
@@ -120,14 +120,16 @@ describe('kubelet states through the JSON lines', () => {
 
 		const restart = lines.findIndex(line => line['kubeletRestarts'] === 1);
 		assert.equal(lines[restart - 1]!['relist'].count, 1_671_950 + 180); // request 3: + 3 × 60
-		// The first scrape after the restart: 60 relists since start, and a window of one scrape: no figures yet.
-		assert.equal(lines[restart]!['relist'].count, 60);
-		assert.equal(lines[restart]!['relist'].windowCount, null);
-		assert.equal(lines[restart]!['relist'].ratePerSecond, null);
-		// The next one is the new window: 120 - 60 relists.
-		assert.equal(lines[restart + 1]!['relist'].windowCount, 60);
-		for (const line of lines) {
-			assert.ok((line['relist'].windowCount ?? 0) >= 0 && (line['relist'].ratePerSecond ?? 0) >= 0, JSON.stringify(line['relist']));
+		// The first scrape after the restart: 60 relists since the kubelet started (lifetime), and a window that
+		// spans the restart: the restarted counter contributes its 60, each earlier request in the window 60 more.
+		const first = lines[restart]!['relist'];
+		assert.equal(first.count, 60);
+		assert.ok(first.windowCount >= 60 && first.windowCount % 60 === 0, String(first.windowCount));
+		assert.ok(Math.abs(first.windowMeanSeconds - 0.01) < 1e-9, String(first.windowMeanSeconds)); // 0.6 s per 60
+		assert.ok(first.ratePerSecond > 0);
+		for (const line of lines.filter(line => line['relist'].windowCount !== null)) {
+			assert.ok(line['relist'].windowCount % 60 === 0 && line['relist'].ratePerSecond >= 0, JSON.stringify(line['relist']));
+			assert.ok(Math.abs(line['relist'].windowMeanSeconds - 0.01) < 1e-9, JSON.stringify(line['relist']));
 		}
 	});
 

@@ -78,3 +78,24 @@ export function v121OneMinuteLater(): string {
 		kubelet_pleg_last_seen_seconds: '1.648119337e+09', // 1648119277 + 60
 	});
 }
+
+const durationBounds = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'];
+
+/**
+ * The v1.21.2 kubelet just after a restart: its relist histograms count only the given relist durations and
+ * intervals (seconds), the discard counter is back at 0. Buckets are the cumulative counts of those values.
+ */
+export function v121Restarted(durations: number[], intervals: number[] = []): string {
+	const values: Record<string, string> = {};
+	for (const [name, observed] of [[duration, durations], [interval, intervals]] as const) {
+		for (const le of durationBounds) {
+			values[`${name}_bucket{le="${le}"}`] = String(observed.filter(value => value <= (le === '+Inf' ? Infinity : Number(le))).length);
+		}
+
+		values[`${name}_sum`] = String(observed.reduce((sum, value) => sum + value, 0));
+		values[`${name}_count`] = String(observed.length);
+	}
+
+	values['kubelet_pleg_discard_events'] = '0';
+	return setSamples(readDump('1.21.2'), values);
+}

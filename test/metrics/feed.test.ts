@@ -9,7 +9,7 @@ import {
 	type FeedState,
 } from '../../source/domain/feed.js';
 import type {Failure, NodeInfo, Scrape} from '../../source/domain/types.js';
-import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
+import {readDump, scrapeOf, setSamples, v121OneMinuteLater, v121Restarted} from './dump.js';
 
 const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump
 const t0 = gauge * 1000; // a scrape at the instant of the last successful relist
@@ -163,7 +163,7 @@ describe('feedReducer: the window ring', () => {
 		assert.deepEqual(points.map(point => point.lastSeenAgeSeconds), [7, 8, 9, 10, 11]); // scrape time - gauge
 	});
 
-	test('a counter reset (kubelet restart) drops the window and marks the history', () => {
+	test('a counter reset (kubelet restart) is counted, marked on the history, and the window spans it', () => {
 		const restarted = setSamples(readDump('1.21.2'), {
 			kubelet_pleg_relist_duration_seconds_count: '3',
 			kubelet_pleg_relist_duration_seconds_sum: '0.012',
@@ -174,10 +174,61 @@ describe('feedReducer: the window ring', () => {
 			scrape(scrapeOf(restarted, t0 + 61_000)),
 		]);
 		assert.equal(state.restarts, 1);
-		assert.equal(state.scrapes.end - state.scrapes.start, 1); // the window starts again from this scrape
-		assert.equal(figuresAt(state, t0 + 61_000)!.window, null);
+		assert.equal(state.scrapes.end - state.scrapes.start, 3); // nothing dropped: all three within 60 s of the latest
+		// 60 relists before the restart, then the restarted counter's own 3: 63 relists, 0.6 s + 0.012 s.
+		const window = figuresAt(state, t0 + 61_000)!.window!;
+		assert.equal(window.count, 63);
+		assertClose(window.meanSeconds, 0.612 / 63);
 		assert.deepEqual(historyPoints(state).map(point => point.event), [null, null, 'restart']);
 		assert.equal(state.lastCountChangeAt, t0 + 61_000);
+	});
+
+	test('three slow relists after a restart: window mean 201 ms and quantiles over the reset', () => {
+		// A stalled kubelet (count unchanged between the first two scrapes) is restarted; its first three relists
+		// take 150, 200 and 254 ms: sum 0.604 s, buckets ≤0.25: 2, ≤0.5: 3.
+		const stalled = readDump('1.21.2');
+		const state = run(
+			[
+				scrape(scrapeOf(stalled, t0)),
+				scrape(scrapeOf(stalled, t0 + 1000)),
+				scrape(scrapeOf(v121Restarted([0.15, 0.2, 0.254], [1.2, 1.25]), t0 + 2000)),
+			],
+			{node: 'n', windowSeconds: 3},
+		);
+		const figures = figuresAt(state, t0 + 2000)!;
+		const window = figures.window!;
+		assert.equal(window.spanSeconds, 2);
+		assert.equal(window.count, 3); // 0 before the restart + the 3 counted since
+		assertClose(window.meanSeconds, 0.604 / 3); // 201.3 ms, not the 4 ms of a window restarted at the reset
+		assert.equal(window.ratePerSecond, 1.5); // 3 relists in 2 s
+		// p50: rank 1.5 in (0.1, 0.25] holding 2: 0.1 + 0.15 × 1.5/2 = 0.2125
+		assertClose(window.p50?.seconds, 0.2125);
+		// p90: rank 2.7 in (0.25, 0.5] holding 3 - 2: 0.25 + 0.25 × 0.7 = 0.425
+		assertClose(window.p90?.seconds, 0.425);
+		// p99: rank 2.97: 0.25 + 0.25 × 0.97 = 0.4925
+		assertClose(window.p99?.seconds, 0.4925);
+		assertClose(window.intervalMeanSeconds, 2.45 / 2); // the restarted interval histogram's own 2 intervals
+		assert.equal(window.discardEvents, 0); // 0 → 0 across the restart
+		// Lifetime figures stay what the kubelet exposes: since its start.
+		assert.deepEqual(figures.lifetime?.count, 3);
+		assert.ok(Math.abs(figures.thresholdToMeanRatio! - 894.04) < 0.01); // 180 s / 0.20133 s
+		assert.deepEqual(historyPoints(state).map(point => point.event), [null, null, 'restart']);
+	});
+
+	test('a second restart adds to the first: the corrected counters only rise', () => {
+		const state = run(
+			[
+				scrape(scrapeOf(v121Restarted([0.01, 0.01]), t0)),
+				scrape(scrapeOf(v121Restarted([0.01, 0.01, 0.02]), t0 + 1000)), // +1 relist of 20 ms
+				scrape(scrapeOf(v121Restarted([0.04]), t0 + 2000)), // restart: 1 relist of 40 ms
+				scrape(scrapeOf(v121Restarted([0.03]), t0 + 3000)), // restart again: 1 relist of 30 ms
+			],
+			{node: 'n', windowSeconds: 10},
+		);
+		const window = figuresAt(state, t0 + 3000)!.window!;
+		assert.equal(state.restarts, 2);
+		assert.equal(window.count, 3); // 1 + 1 + 1
+		assertClose(window.meanSeconds, 0.03); // (0.02 + 0.04 + 0.03) / 3
 	});
 });
 
@@ -303,29 +354,41 @@ describe('baseline mark', () => {
 		assert.equal(state.baseline, null);
 	});
 
-	test('after a kubelet restart nothing is computed since the mark', () => {
-		const restarted = setSamples(readDump('1.21.2'), {kubelet_pleg_relist_duration_seconds_count: '3'});
+	test('since the mark across a kubelet restart: the restarted counters count from 0', () => {
 		const state = run([
 			scrape(scrapeOf(readDump('1.21.2'), t0)),
 			scrape(scrapeOf(v121OneMinuteLater(), t0 + 60_000)),
 			{type: 'mark', at: t0 + 60_000},
-			scrape(scrapeOf(restarted, t0 + 61_000)),
+			scrape(scrapeOf(v121Restarted([0.03, 0.05]), t0 + 61_000)),
 		]);
 		const baseline = figuresAt(state, t0 + 61_000)!.baseline!;
-		assert.equal(baseline.sinceMark, null);
-		assert.equal(baseline.meanRatio, null);
+		assert.equal(baseline.sinceMark?.count, 2);
+		assertClose(baseline.sinceMark?.meanSeconds, 0.04); // (0.03 + 0.05) / 2
+		assertClose(baseline.meanRatio, 4); // 40 ms since the mark / 10 ms at it
 		assert.notEqual(baseline.atMark, null);
 	});
 });
 
-describe('state.history', () => {
-	test('an array built once per state on first read; spreading a state does not build it', () => {
+describe('state is plain data', () => {
+	test('a spread of the state keeps everything, the history included', () => {
 		const text = readDump('1.21.2');
 		const state = run([scrape(scrapeOf(text, t0)), scrape(scrapeOf(text, t0 + 1000))]);
-		assert.ok(!Object.keys(state).includes('history')); // not enumerable: {...state} never copies it
-		assert.deepEqual(state.history.map(point => point.at), [t0, t0 + 1000]);
-		assert.equal(state.history, state.history); // cached
-		assert.equal(historyPoints(state), state.history);
+		const copy = {...state};
+		assert.deepEqual(historyPoints(copy).map(point => point.at), [t0, t0 + 1000]);
+		assert.deepEqual(Object.keys(copy).sort(), Object.keys(state).sort());
+		assert.deepEqual(Object.getOwnPropertyNames(state).sort(), Object.keys(state).sort()); // nothing hidden
+	});
+
+	test('a scrape appends to the history log in place: no copy of the history per scrape', () => {
+		const text = readDump('1.21.2');
+		let state = run([scrape(scrapeOf(text, t0))], {node: 'n', windowSeconds: 10, historyLimit: 2000});
+		const backing = state.history.items;
+		for (let i = 1; i < 1000; i++) {
+			state = feedReducer(state, scrape(scrapeOf(text, t0 + i * 1000)));
+		}
+
+		assert.equal(state.history.items, backing); // the same array, pushed onto, never copied
+		assert.equal(historyPoints(state).length, 1000);
 	});
 });
 
