@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
-import {deltaFigures, isCounterReset} from '../../source/domain/window.js';
-import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
+import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter} from '../../source/domain/window.js';
+import {readDump, scrapeOf, setSamples, v121OneMinuteLater, v121Restarted} from './dump.js';
 
 const t0 = 1_648_119_280_000; // ms, 3 s after the v1.21.2 dump's last_seen
 
@@ -146,5 +146,37 @@ describe('isCounterReset', () => {
 
 	test('a series disappearing is not a reset', () => {
 		assert.equal(isCounterReset(base, {...base, relistDuration: null, discardEvents: null}), false);
+	});
+});
+
+describe('counter correction across a restart', () => {
+	const base = parsePlegSample(readDump('1.21.2'));
+
+	test('no restart: the offsets stay empty and the sample is returned as is', () => {
+		const later = parsePlegSample(v121OneMinuteLater());
+		const offsets = offsetsAfter(noOffsets, base, later);
+		assert.equal(offsets, noOffsets);
+		assert.equal(correctCounters(later, offsets), later);
+	});
+
+	test('after a restart every counter continues from its value before it', () => {
+		const restarted = parsePlegSample(v121Restarted([0.15, 0.2, 0.254], [1.2]));
+		const corrected = correctCounters(restarted, offsetsAfter(noOffsets, base, restarted));
+		assert.equal(corrected.relistDuration!.count, 1_671_950 + 3);
+		assertClose(corrected.relistDuration!.sum - base.relistDuration!.sum, 0.604);
+		// Bucket le=0.25: 1,671,945 before + 2 since; le=0.1: 1,670,263 + 0.
+		assert.equal(corrected.relistDuration!.buckets.find(bucket => bucket.le === 0.25)!.count, 1_671_945 + 2);
+		assert.equal(corrected.relistDuration!.buckets.find(bucket => bucket.le === 0.1)!.count, 1_670_263);
+		assert.equal(corrected.relistInterval!.count, 1_671_949 + 1);
+		assert.equal(corrected.discardEvents, 0); // 0 before, 0 since
+		// The CRI counters too: the dump's list_podsandbox count continues (here the same body, so it doubles).
+		const before = base.cri!.operations.listPodSandbox!.duration!.count;
+		assert.equal(corrected.cri!.operations.listPodSandbox!.duration!.count, before * 2);
+		// Gauges stay as exposed.
+		assert.equal(corrected.lastSeenSeconds, restarted.lastSeenSeconds);
+		assert.deepEqual(corrected.cri!.runningContainers, restarted.cri!.runningContainers);
+		const figures = deltaFigures({at: t0, sample: base, latencyMs: 1}, {at: t0 + 1000, sample: corrected, latencyMs: 1});
+		assert.equal(figures.count, 3);
+		assertClose(figures.meanSeconds, 0.604 / 3);
 	});
 });
