@@ -203,7 +203,9 @@ function chooseEssentials(props: DashboardProps, figures: Figures, header: Line,
 /** The figures below the gauge: as many panes as fit, dropping history, then baseline, then the constants pane. */
 function chooseOptional(props: DashboardProps, figures: Figures, room: number): Block[] {
 	const {width} = props;
-	const history = lines(historyChartLines({history: props.history, width}));
+	const history = lines(
+		historyChartLines({history: props.history, width, now: props.now, thresholdSeconds: figures.constants.threshold.seconds, intervalSeconds: props.intervalSeconds}),
+	);
 	const baseline = figures.baseline ? [lines(baselinePaneLines({baseline: figures.baseline, now: props.now, width}))] : [];
 	const withConstants = statsAndConstants(figures, width);
 	const statsOnly = lines(relistStatsLines({figures, width}));

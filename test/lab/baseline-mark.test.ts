@@ -28,10 +28,12 @@ describe('baseline marks', () => {
 		assert.ok(Math.abs(baseline.meanRatio! - 20) < 1e-9);
 	});
 
-	test('both marks stay on the history chart, under the scrapes they were set after', () => {
+	test('both marks stay on the history chart, under the buckets of the scrapes they were set after', () => {
 		assert.deepEqual(historyPoints(state).map(point => point.event), [null, 'mark', 'mark', null, null]);
-		const lines = historyChartLines({history: historyPoints(state), width: 60});
-		assert.equal(text(lines.at(-1)!), '      BB');
+		// Scrapes 10 s apart: 20 s columns (twice the interval), 60 − 16 = 44 of them, the last holding now (t0+40 s).
+		// The marked scrapes t0+10 s and t0+20 s fall in columns 41 (t0+0–20 s) and 42 (t0+20–40 s).
+		const lines = historyChartLines({history: historyPoints(state), width: 60, now: t0 + 40_000, thresholdSeconds: 180, intervalSeconds: 10});
+		assert.equal(text(lines.at(-1)!), `${' '.repeat(5 + 41)}BB`);
 	});
 
 	test('the pane gives the multiple of the baseline mean', () => {

@@ -101,7 +101,7 @@ describe('Dashboard at fixed sizes', () => {
 
 	test('100×40 shows everything: figures, kubelet source, baseline, history', () => {
 		const text = dashboard(100, 40).join('\n');
-		for (const part of ['kubelet source', 'baseline · ×6.3 since mark', 'history · last 59 s', 'every 1s  last scrape 320 ms']) {
+		for (const part of ['kubelet source', 'baseline · ×6.3 since mark', 'history · last 7m0s, 5 s/col', 'every 1s  last scrape 320 ms']) {
 			assert.ok(text.includes(part), `missing ${part}`);
 		}
 	});

@@ -2,17 +2,15 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
 import type {HistoryPoint} from '../../source/domain/types.js';
-import {HistoryChart, sparkLevel} from '../../source/screen/panes/history-chart.js';
-import {testNow} from '../helpers/figures.js';
+import {HistoryChart, type HistoryChartProps, sparkLevel} from '../../source/screen/panes/history-chart.js';
 import {cells, frameOf} from '../helpers/ui-frame.js';
 
-const means = [0.001, 0.004, 0.01, 0.1, 1, 10, null, 0.004, 0.004, 0.004, 0.004, 0.004];
-const history: HistoryPoint[] = means.map((mean, index) => ({
-	at: testNow - (12 - index) * 1000,
-	windowMeanSeconds: mean,
-	lastSeenAgeSeconds: index + 1,
-	event: index === 3 ? 'mark' : index === 7 ? 'restart' : null,
-}));
+/** 14:00:00 UTC: a whole minute, so 5 s and 6 s buckets start on it. */
+const t = Date.UTC(2024, 0, 15, 14, 0, 0);
+
+function chart(history: HistoryPoint[], props: Partial<HistoryChartProps> & {width: number}): string {
+	return frameOf(<HistoryChart history={history} now={t} thresholdSeconds={180} intervalSeconds={1} {...props} />, props.width);
+}
 
 describe('sparkLevel (log scale, 8 blocks)', () => {
 	test('mean from a 1 ms floor to a 10 s max', () => {
@@ -25,33 +23,77 @@ describe('sparkLevel (log scale, 8 blocks)', () => {
 	});
 });
 
-describe('HistoryChart', () => {
-	test('both series, the max of each, and R / B markers under their scrape', () => {
-		const frame = frameOf(<HistoryChart history={history} width={40} />, 40);
-		// 40 − 5 (label) − 1 − 10 ("max 10.0 s") = 24 columns; 12 points, left-aligned.
-		// Ages 1…12 s on a 1 s floor: round(ln(age) / ln 12 × 7) = 0 2 3 4 5 5 5 6 6 6 7 7.
+describe('HistoryChart over time buckets', () => {
+	test('one column per 5 s: the highest value of each, gaps blank, R / B / * under their bucket', () => {
+		// One scrape a second from 14:00:00 to 14:00:49 except 14:00:40–44 (failed scrapes). A 100 ms mean at :17;
+		// no relist in the window :30–:39; the age climbs from :25 (1 s) to :39 (15 s); mark and restart in the
+		// first bucket, a mark at :12, a restart at :46.
+		const history: HistoryPoint[] = [];
+		for (let second = 0; second < 50; second++) {
+			if (second >= 40 && second < 45) continue;
+			const mean = second >= 30 && second < 40 ? null : second === 17 ? 0.1 : 0.004;
+			const age = second >= 25 && second < 40 ? second - 24 : 1;
+			const event = second === 1 || second === 12 ? 'mark' : second === 3 || second === 46 ? 'restart' : null;
+			history.push({at: t + second * 1000, windowMeanSeconds: mean, lastSeenAgeSeconds: age, event});
+		}
+
+		// Threshold 50 s: 2 × 50 / 24 columns (40 − 5 − 1 − 10) = 4.2 → 5 s a column, 24 × 5 s = 2m0s. now 14:00:49.5:
+		// the last bucket is :45–:50, the first starts 23 × 5 s = 115 s earlier, so 14 empty columns lead.
+		// Mean, floor 1 ms, max 100 ms: 4 ms → round(ln 4 / ln 100 × 7) = round(2.1) = 2 "▃"; 100 ms → 7 "█".
+		// Age, floor 1 s, max 15 s (:35–:39): 1 → 0 "▁"; 5 (:25–:29) → round(ln 5 / ln 15 × 7) = round(4.2) = 4 "▅";
+		// 10 (:30–:34) → round(6.0) = 6 "▇"; 15 → 7 "█".
+		const frame = chart(history, {width: 40, now: t + 49_500, thresholdSeconds: 50});
+		const lead = ' '.repeat(14);
 		assert.equal(
 			frame,
 			[
-				'history · last 11 s',
-				'mean ▁▂▃▅▆█ ▂▂▂▂▂             max 10.0 s',
-				'age  ▁▃▄▅▆▆▆▇▇▇██             max 12 s',
-				'        B   R',
+				'history · last 2m0s, 5 s/col',
+				`mean ${lead}▃▃▃█▃▃   ▃ max 100 ms`,
+				`age  ${lead}▁▁▁▁▁▅▇█ ▁ max 15s`,
+				`     ${lead}* B      R`,
 			].join('\n'),
 		);
 	});
 
-	test('only the newest points that fit; every row within the width', () => {
-		const long: HistoryPoint[] = Array.from({length: 200}, (_, index) => ({
-			at: testNow - (200 - index) * 1000,
+	test('generic PLEG at 80 columns: 64 columns of 6 s = 6m24s, at least twice the 3-minute threshold', () => {
+		// 6m24s of scrapes, one a second, ending at now; a 186 s stall, a restart and a mark 5 minutes ago.
+		const now = t + 384_000 - 1;
+		const history: HistoryPoint[] = Array.from({length: 384}, (_, second) => ({
+			at: t + second * 1000,
 			windowMeanSeconds: 0.004,
-			lastSeenAgeSeconds: 1,
-			event: index === 10 ? 'restart' : null,
+			lastSeenAgeSeconds: second >= 120 && second < 306 ? second - 119 : 1,
+			event: second === 60 ? 'mark' : second === 64 ? 'restart' : null,
 		}));
-		const rows = frameOf(<HistoryChart history={long} width={50} />, 50).split('\n');
-		assert.ok(rows.every(row => cells(row) <= 50));
-		// 50 − 5 − 1 − 10 ("max 4.0 ms") = 34 points: the restart at index 10 is off the left edge.
-		assert.equal(rows.length, 3);
-		assert.equal(rows[1], `mean ${'█'.repeat(34)} max 4.0 ms`);
+		const rows = chart(history, {width: 80, now}).split('\n');
+		// 29 + 12 + 39 = 80: the legend explains "*" as it is on the chart.
+		assert.equal(rows[0], `history · last 6m24s, 6 s/col${' '.repeat(12)}log scale · R restart · B mark · * both`);
+		assert.ok(rows.every(row => cells(row) <= 80));
+		// 64 buckets of 6 scrapes: every column has a mean, 4 ms, which is also the scale's max (top block).
+		assert.equal(rows[1], `mean ${'█'.repeat(64)} max 4.0 ms`);
+		// The stall's peak, 305 − 119 = 186 s, is the axis max: the highest bucket keeps it whole.
+		assert.match(rows[2]!, /max 3m6s$/);
+		// Buckets 0–19 age 1 s "▁"; bucket 20 (120–125 s) peaks at 6 s: round(ln 6 / ln 186 × 7) = round(2.4) = 2 "▃";
+		// bucket 50 (300–305 s) peaks at 186 s "█"; bucket 51 is back to 1 s.
+		const age = [...rows[2]!.slice(5, 5 + 64)];
+		assert.equal(age.slice(0, 21).join(''), `${'▁'.repeat(20)}▃`);
+		assert.equal(age.slice(50, 52).join(''), '█▁');
+		// Mark at 60 s → bucket 10, restart at 64 s → bucket 10 too (60–65 s): one column shows both.
+		assert.equal(rows[3], `${' '.repeat(5 + 10)}*`);
+	});
+
+	test('the chart spans the threshold in force: evented PLEG (10 minutes) takes 20 s a column', () => {
+		const history: HistoryPoint[] = [{at: t - 1000, windowMeanSeconds: 0.004, lastSeenAgeSeconds: 1, event: null}];
+		// 2 × 600 s / 64 = 18.75 → 20 s; 64 × 20 s = 21m20s.
+		assert.match(chart(history, {width: 80, thresholdSeconds: 600}).split('\n')[0]!, /^history · last 21m20s, 20 s\/col/);
+	});
+
+	test('a slow poll interval widens the columns: 10 s between scrapes, 20 s a column', () => {
+		const history: HistoryPoint[] = [{at: t - 1000, windowMeanSeconds: 0.004, lastSeenAgeSeconds: 1, event: null}];
+		// 200 wide: 184 columns; 360 / 184 = 2 s would leave most columns empty, 2 × 10 s = 20 s does not.
+		assert.match(chart(history, {width: 200, intervalSeconds: 10}).split('\n')[0]!, /^history · last 1h1m20s, 20 s\/col/);
+	});
+
+	test('no scrapes yet', () => {
+		assert.equal(chart([], {width: 80}), 'history: no scrapes yet');
 	});
 });

@@ -1,15 +1,26 @@
-// Sparklines of the windowed mean duration and the last-seen age, one column per scrape,
-// log-scaled (relist times span 1 ms … 10 s), with restarts (R) and baseline marks (B) below.
+// Sparklines of the windowed mean duration and the last-seen age over time buckets (the highest value of the
+// scrapes in each column), log-scaled (relist times span 1 ms … 10 s), with restarts (R) and baseline marks (B)
+// below. The chart covers at least twice the health threshold in force, so a stall and the recovery after it
+// are both on screen; the title says the span and how much time one column holds.
 import React from 'react';
-import {formatAge, formatSeconds} from '../../domain/format.js';
+import {formatSeconds} from '../../domain/format.js';
+import {formatGoDuration} from '../../domain/go-duration.js';
+import {bucketHistory, chooseBucketSeconds, type HistoryBucket} from '../../domain/history-buckets.js';
 import type {HistoryPoint} from '../../domain/types.js';
 import {cellWidth, seg, spread, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {sparkBlocks} from '../layout/theme.js';
 
 export type HistoryChartProps = {
+	/** One point per scrape, oldest first. */
 	history: HistoryPoint[];
 	width: number;
+	/** ms since the epoch: the right edge of the chart. */
+	now: number;
+	/** The health threshold in force, seconds: the chart spans at least twice it. */
+	thresholdSeconds: number;
+	/** Poll interval, seconds: no column is shorter than two of them. */
+	intervalSeconds: number;
 };
 
 /** Floors of the log scales: values at or under them draw as the lowest block. */
@@ -17,6 +28,8 @@ export const meanFloorSeconds = 0.001;
 export const ageFloorSeconds = 1;
 
 const labelWidth = 5; // "mean " / "age  "
+/** Room kept right of the sparklines for "max 10.0 s" / "max 4m1s", so the column count depends on the width alone. */
+const axisWidth = 10;
 
 /** Level 0 … 7 of `value` on a log scale from `floor` to `max`; null → no block. */
 export function sparkLevel(value: number | null, floor: number, max: number): number | null {
@@ -42,35 +55,41 @@ export function sparkline(values: Array<number | null>, floor: number): string {
 		.join('');
 }
 
-export function historyChartLines({history, width}: HistoryChartProps): Line[] {
+/** "6 s/col", "1m0s/col". */
+export function bucketLabel(bucketSeconds: number): string {
+	return bucketSeconds < 60 ? `${bucketSeconds} s/col` : `${formatGoDuration(bucketSeconds)}/col`;
+}
+
+export function historyChartLines({history, width, now, thresholdSeconds, intervalSeconds}: HistoryChartProps): Line[] {
 	if (history.length === 0) {
 		return [[seg('history: no scrapes yet', 'dim')]];
 	}
 
-	// One column per scrape, the newest on the right; the axis labels quote the maxima of the
-	// points shown, so shrink until points + labels fit (a lower max can print longer: "999 ms").
-	let columns = width - labelWidth - 1 - Math.max(cellWidth(meanAxis(history)), cellWidth(ageAxis(history)));
-	let shown = history.slice(-Math.max(1, columns));
-	while (columns >= 4 && labelWidth + columns + 1 + Math.max(cellWidth(meanAxis(shown)), cellWidth(ageAxis(shown))) > width) {
-		columns--;
-		shown = history.slice(-columns);
-	}
-
+	const columns = width - labelWidth - 1 - axisWidth;
 	if (columns < 4) {
 		return [];
 	}
 
-	const spanSeconds = (shown.at(-1)!.at - shown[0]!.at) / 1000;
+	const bucketSeconds = chooseBucketSeconds({columns, minSpanSeconds: 2 * thresholdSeconds, minBucketSeconds: 2 * intervalSeconds});
+	let shown = bucketHistory(history, {now, columns, bucketSeconds});
+	// An axis label longer than the room kept for it (an age over 10 hours) costs the oldest columns, never the label.
+	while (shown.length >= 4 && labelWidth + shown.length + 1 + axisLabelWidth(shown) > width) {
+		shown = shown.slice(1);
+	}
+
+	if (shown.length < 4) {
+		return [];
+	}
+
+	const both = shown.some(bucket => bucket.restart && bucket.mark);
+	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
+	const title = [`history · ${span}`, span].find(text => cellWidth(text) <= width) ?? span;
 	const lines: Line[] = [
-		spread(
-			[seg(`history · last ${formatAge(spanSeconds)}`, 'title')],
-			[seg('log scale · R restart · B mark', 'dim')],
-			width,
-		),
-		seriesLine('mean', sparkline(shown.map(point => point.windowMeanSeconds), meanFloorSeconds), meanAxis(shown), columns),
-		seriesLine('age', sparkline(shown.map(point => point.lastSeenAgeSeconds), ageFloorSeconds), ageAxis(shown), columns),
+		spread([seg(title, 'title')], [seg(`log scale · R restart · B mark${both ? ' · * both' : ''}`, 'dim')], width),
+		seriesLine('mean', sparkline(shown.map(bucket => bucket.meanSeconds), meanFloorSeconds), meanAxis(shown), shown.length),
+		seriesLine('age', sparkline(shown.map(bucket => bucket.ageSeconds), ageFloorSeconds), ageAxis(shown), shown.length),
 	];
-	const markers = shown.map(point => (point.event === 'restart' ? 'R' : point.event === 'mark' ? 'B' : ' ')).join('');
+	const markers = shown.map(bucket => (bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : ' ')).join('');
 	if (markers.trim()) {
 		lines.push([seg(' '.repeat(labelWidth)), seg(markers.trimEnd(), 'warn')]);
 	}
@@ -82,12 +101,17 @@ export function HistoryChart(props: HistoryChartProps) {
 	return <Lines lines={historyChartLines(props)} width={props.width} />;
 }
 
-function meanAxis(points: HistoryPoint[]): string {
-	return axisLabel(points.map(point => point.windowMeanSeconds), formatSeconds);
+function axisLabelWidth(buckets: HistoryBucket[]): number {
+	return Math.max(cellWidth(meanAxis(buckets)), cellWidth(ageAxis(buckets)));
 }
 
-function ageAxis(points: HistoryPoint[]): string {
-	return axisLabel(points.map(point => point.lastSeenAgeSeconds), formatAge);
+function meanAxis(buckets: HistoryBucket[]): string {
+	return axisLabel(buckets.map(bucket => bucket.meanSeconds), formatSeconds);
+}
+
+/** Whole seconds, as the last-seen gauge has them. */
+function ageAxis(buckets: HistoryBucket[]): string {
+	return axisLabel(buckets.map(bucket => bucket.ageSeconds), seconds => formatGoDuration(Math.floor(seconds)));
 }
 
 function axisLabel(values: Array<number | null>, format: (seconds: number) => string): string {
