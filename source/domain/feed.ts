@@ -25,7 +25,7 @@ import {
 } from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
 import {verdict} from './health.js';
-import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
+import {constantsFor} from './kubelet-constants.js';
 import {availabilityNote} from './exposition/names.js';
 import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
@@ -69,15 +69,8 @@ export type FeedState = {
 	lastCountChangeAt: number | null;
 	/** Kubelet restarts (counter resets) seen. */
 	restarts: number;
-	/** The scrape time (ms) of the latest restart seen; null before one. */
-	lastRestartAt: number | null;
 	/** The Evented PLEG connection success counter has risen since the kubelet (re)started. */
 	eventedConnected: boolean;
-	/**
-	 * With the EventedPLEG gate on: the evidence that the kubelet fell back to the Generic PLEG (kubelet-constants.ts
-	 * eventedFallbackEvidence). Kept until a restart: the kubelet never returns to evented by itself.
-	 */
-	eventedFallback: string | null;
 	baseline: Baseline | null;
 	/** The Node object, when the source can fetch it. */
 	node: NodeInfo | null;
@@ -102,9 +95,7 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		history: emptyLog(),
 		lastCountChangeAt: null,
 		restarts: 0,
-		lastRestartAt: null,
 		eventedConnected: false,
-		eventedFallback: null,
 		baseline: null,
 		node: null,
 		status: {
@@ -173,12 +164,9 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	const connectionsBefore = previous?.sample.eventedConnectionSuccess ?? null;
 	const connectionsNow = scrape.sample.eventedConnectionSuccess;
 	const risen = connectionsBefore !== null && connectionsNow !== null && connectionsNow > connectionsBefore;
-	const window = windowOf(scrapes);
-	const eventedConnected = (state.eventedConnected && !restarted) || risen;
-	const lastRestartAt = restarted ? scrape.at : state.lastRestartAt;
 	const point: HistoryPoint = {
 		at: scrape.at,
-		windowMeanSeconds: window?.meanSeconds ?? null,
+		windowMeanSeconds: windowOf(scrapes)?.meanSeconds ?? null,
 		lastSeenAgeSeconds: readLastSeen(scrape.sample, scrape.at, null).ageSeconds,
 		event: restarted ? 'restart' : null,
 	};
@@ -189,11 +177,7 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		history: appendToLog(state.history, point, state.historyLimit),
 		lastCountChangeAt: countNow === null ? null : countChanged ? scrape.at : state.lastCountChangeAt,
 		restarts: state.restarts + (restarted ? 1 : 0),
-		lastRestartAt,
-		eventedConnected,
-		eventedFallback: gateOn(scrape.sample, eventedConnected)
-			? fallbackEvidence(scrape.sample, scrapes, lastRestartAt) ?? (restarted ? null : state.eventedFallback)
-			: null,
+		eventedConnected: (state.eventedConnected && !restarted) || risen,
 		status: {
 			...state.status,
 			failure: null,
@@ -203,18 +187,6 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 			lastLatencyMs: scrape.latencyMs,
 		},
 	});
-}
-
-/** The EventedPLEG gate is on: exposed as a feature gate, or seen through a rising connection counter. */
-function gateOn(sample: PlegSample, eventedConnected: boolean): boolean {
-	return sample.eventedPlegGate === true || eventedConnected;
-}
-
-/** The fallback evidence in this scrape; the relist rate only over a window that starts after the last restart. */
-function fallbackEvidence(sample: PlegSample, scrapes: BoundedLog<Scrape>, lastRestartAt: number | null): string | null {
-	const first = logAt(scrapes, 0);
-	const window = first && (lastRestartAt === null || first.at >= lastRestartAt) ? windowOf(scrapes) : null;
-	return eventedFallbackEvidence(sample, window);
 }
 
 /** Keeps the newest scrape at least windowSeconds older than the latest as the window start; drops older ones. */
@@ -292,7 +264,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 
 	const sample = latest.sample;
 	const kubeletVersion = state.node?.kubeletVersion ?? sample.kubeletVersion;
-	const constants = constantsFor(kubeletVersion, gateOn(sample, state.eventedConnected), state.eventedFallback);
+	const constants = constantsFor(kubeletVersion, sample.eventedPlegGate === true || state.eventedConnected);
 	const countUnchanged = state.lastCountChangeAt === null ? null : Math.max(0, (now - state.lastCountChangeAt) / 1000);
 	const lastSeen = readLastSeen(sample, now, countUnchanged);
 	const window = windowOf(state.scrapes);
