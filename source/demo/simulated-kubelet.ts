@@ -300,7 +300,7 @@ export class SimulatedKubelet implements DemoControls {
 				status: 'False',
 				reason: 'KubeletNotReady',
 				message: 'PLEG is not healthy: pleg has yet to be successful',
-				since: this.#wallMs(this.#kubeletStartMs),
+				since: wholeSecond(this.#wallMs(this.#kubeletStartMs)),
 			};
 		}
 
@@ -310,7 +310,7 @@ export class SimulatedKubelet implements DemoControls {
 				status: 'False',
 				reason: 'KubeletNotReady',
 				message: `PLEG is not healthy: pleg was last seen active ${formatGoDuration(ageMs / 1000)} ago; threshold is ${formatGoDuration(relistThresholdMs / 1000)}`,
-				since: this.#wallMs(this.#lastSuccessMs + relistThresholdMs),
+				since: wholeSecond(this.#wallMs(this.#lastSuccessMs + relistThresholdMs)),
 			};
 		}
 
@@ -318,7 +318,7 @@ export class SimulatedKubelet implements DemoControls {
 			status: 'True',
 			reason: 'KubeletReady',
 			message: 'kubelet is posting ready status',
-			since: this.#wallMs(this.#readySinceMs ?? this.#kubeletStartMs),
+			since: wholeSecond(this.#wallMs(this.#readySinceMs ?? this.#kubeletStartMs)),
 		};
 	}
 
@@ -504,6 +504,11 @@ export class SimulatedKubelet implements DemoControls {
 		this.#current = null;
 		this.#nextStartMs = relist.endMs + relistPeriodMs;
 	}
+}
+
+/** lastTransitionTime as the API server serves it: RFC 3339 to the second. */
+function wholeSecond(ms: number): number {
+	return Math.floor(ms / 1000) * 1000;
 }
 
 /** Pause pods wanted `sinceMs` into a churn: 12 -> 0 -> 12 over one cycle (a triangle wave). */

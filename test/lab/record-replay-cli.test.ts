@@ -35,8 +35,10 @@ function recordedLines(file: string): Array<Record<string, any>> {
 }
 
 /**
- * The demo recorded in-process on a fake clock at --demo-speed 10, one scrape a second: 60 s idle, `b`, then
- * 60 s of churn (the deployment of 12 pause pods scaled 12 -> 0 -> 12). Written by the same recorder as the CLI.
+ * The demo recorded in-process on a fake clock at --demo-speed 10, one scrape a real second (10 simulated
+ * seconds): 600 simulated seconds idle, `b`, then 600 of churn (the deployment of 12 pause pods scaled
+ * 12 -> 0 -> 12). Scrapes and the mark are stamped on the demo's clock, as the CLI does. Written by the same
+ * recorder as the CLI.
  */
 async function recordDemoChurn(file: string): Promise<void> {
 	let now = Date.UTC(2024, 0, 15, 14, 0, 0);
@@ -46,13 +48,14 @@ async function recordDemoChurn(file: string): Promise<void> {
 	await recorder.source.fetchNode!(signal);
 	for (let second = 0; second < 120; second++) {
 		if (second === 60) {
-			recorder.mark(now);
+			recorder.mark(demo.now());
 			demo.controls.churn(true);
 		}
 
 		now += 1000;
 		const text = await demo.fetchMetrics(signal);
-		recorder.payload(text, {at: now, sample: parsePlegSample(text), latencyMs: 0});
+		const sample = parsePlegSample(text);
+		recorder.payload(text, {at: demo.now(), sample, latencyMs: 0});
 	}
 
 	recorder.close();
@@ -102,11 +105,12 @@ describe('--replay', () => {
 			segments: Array<{label: string; meanSeconds: number; meanRatioToBaseline: number; count: number}>;
 		};
 		assert.equal(report.recording.lines, 120);
-		assert.deepEqual(report.recording.marks, ['2024-01-15T14:01:00.000Z']);
+		// 60 real seconds at ×10 after 14:00:00, on the demo kubelet's clock.
+		assert.deepEqual(report.recording.marks, ['2024-01-15T14:10:00.000Z']);
 		assert.deepEqual(report.segments.map(segment => segment.label), ['baseline', 'mark 1']);
 		const [baseline, churn] = report.segments;
 		assert.ok(churn!.meanRatioToBaseline >= 10, `churn mean ${churn!.meanSeconds} s is ×${churn!.meanRatioToBaseline} the baseline ${baseline!.meanSeconds} s`);
-		// 60 s at ×10 is ~600 simulated relists idle; during churn each takes longer, so fewer complete.
+		// 600 simulated seconds are ~600 relists idle; during churn each takes longer, so fewer complete.
 		assert.ok(baseline!.count > churn!.count && churn!.count > 0);
 		assert.match(result.stderr, /write-down written to .*demo-churn\.md\nplot written to .*demo-churn\.svg/);
 		assert.match(readFileSync(summary, 'utf8'), /^# PLEG write-down: demo-node/);

@@ -2,7 +2,9 @@ import {readFileSync} from 'node:fs';
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import {createDemoSource} from '../../source/demo/demo-source.js';
+import {createDemoSource, demoCadence} from '../../source/demo/demo-source.js';
+import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../../source/domain/feed.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {formatGoFloat} from '../../source/demo/simulated-exposition.js';
 import {RUNTIME_OPERATION_BUCKETS} from '../../source/demo/simulated-histogram.js';
 import {SimulatedKubelet, type SimulatedKubeletStats} from '../../source/demo/simulated-kubelet.js';
@@ -194,8 +196,8 @@ describe('SimulatedKubelet: the relist loop', () => {
 		assert.equal(ready.status, 'False');
 		assert.equal(ready.reason, 'KubeletNotReady');
 		assert.equal(ready.message, 'PLEG is not healthy: pleg was last seen active 3m7s ago; threshold is 3m0s');
-		// It turned NotReady when the age passed 180 s.
-		assert.ok(Math.abs(ready.since! - (lastStart + 180_000)) < 1);
+		// It turned NotReady when the age passed 180 s (lastTransitionTime is to the second, as the API server has it).
+		assert.equal(ready.since, Math.floor((lastStart + 180_000) / 1000) * 1000);
 	});
 
 	test('recover: the hung relist is observed (> 10 s, +Inf bucket), the loop resumes, last_seen is fresh', () => {
@@ -263,6 +265,40 @@ describe('SimulatedKubelet: the relist loop', () => {
 		const age = (clock.now() / 1000) - seriesValue(kubelet.metricsText(), 'kubelet_pleg_last_seen_seconds')!;
 		assert.ok(age > 180 && age < 190, `age ${age}`);
 		assert.equal(kubelet.readyCondition().status, 'False');
+	});
+
+	test('timestamps on the simulated clock at speed 60: now() runs 60× faster, last_seen and Ready since are on it and never move back', () => {
+		const clock = fakeClock();
+		const kubelet = new SimulatedKubelet({now: clock.now, seed: 7, speed: 60, timestamps: 'simulated'});
+		assert.equal(kubelet.now(), t0);
+		clock.advanceSeconds(2);
+		// 2 real seconds = 120 simulated seconds.
+		assert.equal(kubelet.now(), t0 + 120_000);
+		const stats = kubelet.stats();
+		assert.equal(kubelet.readAt, t0 + 120_000);
+		const lastSeen = seriesValue(kubelet.metricsText(), 'kubelet_pleg_last_seen_seconds')!;
+		assert.equal(lastSeen, Math.floor(stats.lastSuccessfulStartMs! / 1000));
+		// On the simulated clock the age is the simulated one: at most a period plus a short relist.
+		assert.ok(kubelet.now() / 1000 - lastSeen < 2.1, `age ${kubelet.now() / 1000 - lastSeen}`);
+		assert.equal(seriesValue(kubelet.metricsText(), 'process_start_time_seconds'), t0 / 1000);
+
+		// Ready since the first relist's pod list returned, 2 s and a few ms after the start (to the second); on the
+		// local clock it would slide back 59 s per real second.
+		const since = kubelet.readyCondition().since;
+		assert.equal(since, t0 + 2000);
+		clock.advanceSeconds(1);
+		assert.equal(kubelet.readyCondition().since, since);
+
+		kubelet.stall();
+		const lastStart = kubelet.stats().lastSuccessfulStartMs!;
+		clock.advanceSeconds(3.5);
+		const notReady = kubelet.readyCondition();
+		assert.equal(notReady.status, 'False');
+		// NotReady from the second the age passed 180 s, on the same clock, and it stays there.
+		const crossed = Math.floor((lastStart + 180_000) / 1000) * 1000;
+		assert.equal(notReady.since, crossed);
+		clock.advanceSeconds(2);
+		assert.equal(kubelet.readyCondition().since, crossed);
 	});
 
 	test('the clock going backwards changes nothing', () => {
@@ -439,5 +475,73 @@ describe('createDemoSource', () => {
 		controller.abort();
 		await assert.rejects(source.fetchMetrics(controller.signal), {name: 'AbortError'});
 		await assert.rejects(source.fetchNode!(controller.signal), {name: 'AbortError'});
+	});
+});
+
+describe('createDemoSource: the simulated clock', () => {
+	test('a scrape is stamped with the instant its payload describes, however long the parse took', async () => {
+		const clock = fakeClock();
+		const source = createDemoSource({speed: 60, seed: 1, now: clock.now});
+		clock.advanceSeconds(1);
+		const text = await source.fetchMetrics(new AbortController().signal);
+		// 30 ms of parsing at 60× would be 1.8 simulated seconds.
+		clock.advanceSeconds(0.03);
+		const at = source.now();
+		assert.equal(at, t0 + 60_000);
+		const lastSeen = seriesValue(text, 'kubelet_pleg_last_seen_seconds')!;
+		assert.ok(at / 1000 - lastSeen >= 0 && at / 1000 - lastSeen < 2.1);
+		// Only that first read is held: the clock then moves on.
+		assert.equal(source.now(), t0 + 61_800);
+	});
+
+	test('sleep waits simulated time: 10 s at 60× is 167 ms of real time', async () => {
+		const waits: number[] = [];
+		const source = createDemoSource({speed: 60, now: fakeClock().now, sleep: async ms => {
+			waits.push(ms);
+		}});
+		await source.sleep(10_000);
+		assert.deepEqual(waits, [10_000 / 60]);
+	});
+
+	test('stalled at 60×, scraped 4 times a real second: the window holds no relist and its rate is 0', async () => {
+		const clock = fakeClock();
+		const source = createDemoSource({speed: 60, seed: 1, now: clock.now});
+		let state: FeedState = initialFeedState({node: source.node, windowSeconds: 10});
+		// As the poller does: fetch, parse, then read the clock for the scrape's time.
+		const run = async (realSeconds: number) => {
+			for (let tick = 0; tick < realSeconds * 4; tick++) {
+				clock.advanceSeconds(0.25);
+				const text = await source.fetchMetrics(new AbortController().signal);
+				const sample = parsePlegSample(text);
+				state = feedReducer(state, {type: 'scrape', scrape: {at: source.now(), sample, latencyMs: 0}});
+			}
+		};
+
+		await run(2);
+		// Idle: 15 simulated seconds between scrapes, about one relist per simulated second (1 s + a few ms each).
+		const idle = figuresAt(state, source.now())!.window!;
+		assert.equal(idle.spanSeconds, 15);
+		assert.ok(idle.count >= 14 && idle.count <= 15, `idle relists ${idle.count}`);
+		assert.ok(idle.ratePerSecond! > 0.9 && idle.ratePerSecond! <= 1, `idle rate ${idle.ratePerSecond}`);
+
+		source.controls.stall();
+		// The relist in flight may still complete; from the second scrape on the window holds none.
+		await run(0.5);
+		const stalled = figuresAt(state, source.now())!.window!;
+		assert.equal(stalled.spanSeconds, 15);
+		assert.equal(stalled.count, 0);
+		assert.equal(stalled.ratePerSecond, 0);
+		assert.equal(stalled.meanSeconds, null);
+	});
+});
+
+describe('demoCadence', () => {
+	test('--interval of simulated time, at most 4 scrapes a real second; the Node object every 10 simulated seconds', () => {
+		// Speed 1: as a real node.
+		assert.deepEqual(demoCadence(1000, 1), {pollMs: 1000, shownMs: 1000, nodeRefreshMs: 10_000});
+		// Speed 60: 1 s of simulated time would be 17 ms of real time; 250 ms real = 15 s simulated.
+		assert.deepEqual(demoCadence(1000, 60), {pollMs: 250, shownMs: 15_000, nodeRefreshMs: 250});
+		// Speed 2 with --interval 2s: one scrape a real second.
+		assert.deepEqual(demoCadence(2000, 2), {pollMs: 1000, shownMs: 2000, nodeRefreshMs: 5000});
 	});
 });

@@ -7,6 +7,7 @@ import {stripVTControlCharacters} from 'node:util';
 import {render} from 'ink';
 import React from 'react';
 import App from '../../source/screen/app.js';
+import {startNodeEngine} from '../../source/engine/node-engine.js';
 import {createDemoSource} from '../../source/demo/demo-source.js';
 import type {MetricsSource} from '../../source/domain/types.js';
 
@@ -83,7 +84,9 @@ export async function startTerminal(options: {start: number; speed?: number; wra
 	const source = options.wrap ? options.wrap(demo) : demo;
 	const stdout = new FakeStdout(100, 30);
 	const stdin = new FakeStdin();
-	const instance = render(<App source={source} intervalMs={1000} windowSeconds={10} demo={demo.controls} now={now} />, {
+	// Stamped on the demo kubelet's clock, as the CLI does: at speed 60 a real second is a simulated minute.
+	const engine = startNodeEngine({source, pollMs: 1000, windowSeconds: 10, now: demo.now});
+	const instance = render(<App engine={engine} demo={demo.controls} />, {
 		stdout: stdout as unknown as NodeJS.WriteStream,
 		stdin: stdin as unknown as NodeJS.ReadStream,
 		stderr: new FakeStdout(100, 30) as unknown as NodeJS.WriteStream,
@@ -113,6 +116,7 @@ export async function startTerminal(options: {start: number; speed?: number; wra
 		},
 		close() {
 			instance.unmount();
+			engine.stop();
 			instance.cleanup();
 			mock.timers.reset();
 		},
