@@ -106,7 +106,27 @@ export type NodeInfo = {
 		/** lastTransitionTime, ms since epoch. */
 		since: number | null;
 	} | null;
+	/** status.nodeInfo.containerRuntimeVersion, e.g. "containerd://1.7.2"; absent when the source reads no Node object. */
+	containerRuntimeVersion?: string | null;
 };
+
+/** One Event about the node, as `kubectl describe node` lists them. */
+export type NodeEvent = {
+	/** "Normal" or "Warning". */
+	type: string;
+	/** e.g. NodeNotReady, Rebooted, ContainerGCFailed. */
+	reason: string;
+	message: string;
+	/** How often it happened (count, or series.count of an events.k8s.io Event). */
+	count: number;
+	/** When it last happened, seconds since the epoch (lastTimestamp, else the newest time the Event carries); null when it has none. */
+	lastTimestamp: number | null;
+	/** Who reported it (source.component, else reportingController), e.g. "kubelet", "node-controller". */
+	source: string | null;
+};
+
+/** The node's recent Events, newest first; `error` says why there are none to show (e.g. a 403), without failing the screen. */
+export type NodeEvents = {events: NodeEvent[]; error: Failure | null};
 
 /**
  * The one interface every metrics source implements (API server proxy, demo kubelet, replay).
@@ -119,6 +139,10 @@ export type MetricsSource = {
 	readonly node: string;
 	fetchMetrics(signal: AbortSignal): Promise<string>;
 	fetchNode?(signal: AbortSignal): Promise<NodeInfo>;
+	/** The node's recent Events; never rejects for a refusal (it comes back in `error`), only on abort. */
+	fetchEvents?(signal: AbortSignal): Promise<NodeEvents>;
+	/** Warnings to say once on stderr at start (e.g. a token sent without TLS); the label carries their short form. */
+	readonly notes?: readonly string[];
 	close?(): void;
 };
 
@@ -141,6 +165,8 @@ export type Failure = {
 	summary: string;
 	/** Further lines: the URL, the server's message, the RBAC rule, the command to check. */
 	details: string[];
+	/** The server asked to wait this long before the next request (Retry-After, at most 60), s; the back-off uses it. */
+	retryAfterSeconds?: number;
 };
 
 /** A histogram quantile answer. `atLeast` = the rank fell in the +Inf bucket: the value is a lower bound. */

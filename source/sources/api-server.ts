@@ -1,23 +1,25 @@
-// The kubelet's /metrics through the API server's node proxy. Auth and TLS come from client-node
-// (applyToHTTPSOptions); the request goes through one keep-alive agent of our own, because the library's
-// request helper costs about three times as much CPU per scrape (practice.md, measured costs).
-import http from 'node:http';
-import https from 'node:https';
-import type {MetricsSource, NodeInfo} from '../domain/types.js';
+// The kubelet's /metrics through the API server's node proxy, the Node object and the node's Events. Auth and
+// TLS come from the kubeconfig through client-node (kube/credentials.ts); requests go through the one transport.
+import type {MetricsSource, NodeEvents, NodeInfo} from '../domain/types.js';
 import {
 	classifyAnswer,
-	classifyRequestError,
+	forbiddenFailure,
 	htmlInsteadOfMetrics,
 	isNodeNotFound,
 	notFoundFailure,
-	type FailureContext,
+	type Call,
 	type NodeNames,
-	type Target,
+	type Peer,
+	type Refusal,
+	type Rule,
 } from './http/classify.js';
-import {createCredentials, type RequestAuth} from './kube/credentials.js';
-import {getText, StaleSocketError, type HttpAnswer} from './http/https-request.js';
+import {createTransport, transportWarnings} from './http/transport.js';
+import type {HttpAnswer} from './http/https-request.js';
+import {sendsToken} from './http/flag-auth.js';
+import {kubeconfigAuth} from './kube/credentials.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
+import {nodeEventsFromJson} from './node-events.js';
 import {nodeInfoFromJson, nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
 
 export type ApiServerSourceOptions = {
@@ -29,8 +31,13 @@ export type ApiServerSourceOptions = {
 	credentialTtlMs?: number;
 };
 
-export type ApiServerSource = MetricsSource & {
+/** One node through the API server: its metrics, its Node object and its Events. */
+export type NodeSource = MetricsSource & {
 	fetchNode(signal: AbortSignal): Promise<NodeInfo>;
+	fetchEvents(signal: AbortSignal): Promise<NodeEvents>;
+};
+
+export type ApiServerSource = NodeSource & {
 	/** Names of all nodes (for the not-found message). Throws SourceFailure 'forbidden' when listing is not allowed. */
 	listNodeNames(signal: AbortSignal): Promise<string[]>;
 	/** Every Node object (GET /api/v1/nodes, 500 a page), for the overview. Throws SourceFailure (403 names `list` on `nodes`). */
@@ -39,109 +46,60 @@ export type ApiServerSource = MetricsSource & {
 	 * The same source for another node: shares this source's credentials and its one keep-alive agent, so the
 	 * overview polls every node over the same few connections. `close` of the result does nothing (the parent owns the agent).
 	 */
-	forNode(node: string): MetricsSource & {fetchNode(signal: AbortSignal): Promise<NodeInfo>};
+	forNode(node: string): NodeSource;
 	close(): void;
 };
 
 const metricsAccept = 'text/plain;version=0.0.4';
 // Metadata only: the names are all pleg-top needs, and a full NodeList of a large cluster is megabytes.
 const listAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
-const userAgent = 'pleg-top';
+const json = 'application/json';
 
-/** One keep-alive agent, rebuilt only when the TLS material changes (an exec plugin can return a new client cert). */
-function createAgentKeeper(server: URL) {
-	let current: {agent: http.Agent; key: string} | null = null;
-	const text = (value: unknown) => (value === undefined ? '' : String(value));
-	return {
-		agentFor(auth: RequestAuth): http.Agent {
-			if (auth.proxyAgent) {
-				return auth.proxyAgent;
-			}
+/** The RBAC rule behind each call. */
+const rules = {
+	node: {verb: 'get', resource: 'nodes'},
+	proxy: {verb: 'get', resource: 'nodes/proxy'},
+	list: {verb: 'list', resource: 'nodes'},
+	// Every recorder files a Node's Events in "default" (a Node has no namespace of its own), so a Role there is enough.
+	events: {verb: 'list', resource: 'events', namespace: 'default'},
+} as const satisfies Record<string, Rule>;
 
-			const {tls} = auth;
-			const key = [tls.ca, tls.cert, tls.key, tls.rejectUnauthorized, tls.servername].map(text).join('\u0000');
-			if (current?.key !== key) {
-				current?.agent.destroy();
-				const agent = server.protocol === 'http:' ? new http.Agent({keepAlive: true}) : new https.Agent({keepAlive: true, ...tls});
-				current = {agent, key};
-			}
+const proxyNote = 'note: nodes/proxy is more than read access: it reaches every kubelet API on the node, exec into pods included; the narrower nodes/metrics works only when talking to the kubelet directly (port 10250), not through the API server';
 
-			return current.agent;
-		},
-		destroy() {
-			current?.agent.destroy();
-			current = null;
-		},
-	};
-}
-
-function encodeNode(node: string): string {
-	return encodeURIComponent(node);
-}
+/** The Node object and the metrics proxy, the two calls the one-node screen needs: a 403 on one asks after the other. */
+type NodeCall = 'node' | 'proxy';
 
 export function createApiServerSource(options: ApiServerSourceOptions): ApiServerSource {
-	const {loaded, node, timeoutMs} = options;
-	const server = new URL(loaded.server);
-	const credentials = createCredentials(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: () => Date.now()});
-	const agents = createAgentKeeper(server);
-	// Keep any path prefix of the server URL (Rancher and other proxies serve the API under one).
-	const base = loaded.server.replace(/\/$/, '');
-
-	function context(target: Target, path: string, forNode = node): FailureContext {
-		return {loaded, node: forNode, target, path, timeoutMs, secrets: credentials.secrets()};
-	}
-
-	async function send(auth: RequestAuth, path: string, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
-		const headers = {...auth.headers, Accept: accept, 'Accept-Encoding': 'gzip', 'User-Agent': userAgent};
-		const request = () => getText({url: new URL(base + path), agent: agents.agentFor(auth), headers, timeoutMs, signal});
-		// A GET that never reached the server is sent once more on a fresh connection.
-		return request().catch(async (error: unknown) => {
-			if (error instanceof StaleSocketError) {
-				return request();
-			}
-
-			throw error;
-		});
-	}
-
-	async function get(target: Target, path: string, accept: string, signal: AbortSignal, forNode = node): Promise<HttpAnswer> {
-		try {
-			let answer = await send(await credentials.get(), path, accept, signal);
-			// kubectl drops cached exec/token-file credentials on a 401 and tries once more.
-			if (answer.status === 401 && credentials.canRefresh) {
-				answer = await send(await credentials.refresh(), path, accept, signal);
-			}
-
-			return answer;
-		} catch (error) {
-			if (signal.aborted || error instanceof SourceFailure) {
-				throw error;
-			}
-
-			throw classifyRequestError(error, context(target, path, forNode));
-		}
-	}
+	const {loaded, node} = options;
+	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: () => Date.now()});
+	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
+	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs});
+	const warnings = transportWarnings(loaded.server, {insecureSkipTlsVerify: false, sendsToken: sendsToken({loaded})});
 
 	function guard(failure: SourceFailure): SourceFailure {
 		// Defence in depth: whatever built the text, no known credential leaves this module.
-		return new SourceFailure(redactFailure(failure.failure, credentials.secrets()));
+		return new SourceFailure(redactFailure(failure.failure, transport.secrets()));
 	}
+
+	async function get(path: string, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
+		return transport.get(path, {Accept: accept}, signal).catch(error => {
+			throw error instanceof SourceFailure ? guard(error) : error;
+		});
+	}
+
+	const classify = (answer: HttpAnswer, call: Call) => guard(classifyAnswer(answer, peer, call, transport.secrets()));
 
 	async function listNodeNames(signal: AbortSignal): Promise<string[]> {
 		const path = '/api/v1/nodes?limit=500';
+		const answer = await get(path, listAccept, signal);
+		if (answer.status !== 200) {
+			throw classify(answer, {path, rule: rules.list, action: 'list nodes'});
+		}
+
 		try {
-			const answer = await get('list', path, listAccept, signal);
-			if (answer.status !== 200) {
-				throw classifyAnswer(answer, context('list', path));
-			}
-
 			return nodeNamesFromJson(answer.body);
-		} catch (error) {
-			if (error instanceof SyntaxError) {
-				throw guard(sourceFailure('parse', `the node list from ${loaded.server} is not JSON`, [`request: GET ${path}`]));
-			}
-
-			throw error instanceof SourceFailure ? guard(error) : error;
+		} catch {
+			throw guard(sourceFailure('parse', `the node list from ${loaded.server} is not JSON`, [`request: GET ${path}`]));
 		}
 	}
 
@@ -157,24 +115,20 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		}
 	}
 
-	async function failFor(answer: HttpAnswer, target: Target, path: string, signal: AbortSignal, forNode = node): Promise<never> {
-		if (isNodeNotFound(answer)) {
-			throw guard(notFoundFailure(answer, context(target, path, forNode), await namesForNotFound(signal)));
-		}
-
-		throw guard(classifyAnswer(answer, context(target, path, forNode)));
-	}
-
 	async function listNodes(signal: AbortSignal): Promise<NodeInfo[]> {
 		const nodes: NodeInfo[] = [];
 		let continueToken: string | null = null;
 		do {
 			const path: string = `/api/v1/nodes?limit=500${continueToken === null ? '' : `&continue=${encodeURIComponent(continueToken)}`}`;
-			const answer = await get('list', path, 'application/json', signal).catch(error => {
-				throw error instanceof SourceFailure ? guard(error) : error;
-			});
+			const answer = await get(path, json, signal);
 			if (answer.status !== 200) {
-				throw guard(classifyAnswer(answer, context('list', path)));
+				throw classify(answer, {
+					path,
+					rule: rules.list,
+					action: 'list nodes',
+					// All that the overview needs, not only what was refused first.
+					forbiddenNotes: [`the overview then reads each node through get on nodes/proxy: check: kubectl --context ${loaded.contextName} auth can-i get nodes/proxy`],
+				});
 			}
 
 			try {
@@ -189,20 +143,58 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		return nodes;
 	}
 
-	function nodeSource(name: string): MetricsSource & {fetchNode(signal: AbortSignal): Promise<NodeInfo>} {
-		return {
-			label: `${name} via ${loaded.server}`,
-			node: name,
-			async fetchMetrics(signal) {
-				const path = `/api/v1/nodes/${encodeNode(name)}/proxy/metrics`;
-				const answer = await get('metrics', path, metricsAccept, signal, name).catch(error => {
-					throw error instanceof SourceFailure ? guard(error) : error;
-				});
-				if (answer.status !== 200) {
-					return failFor(answer, 'metrics', path, signal, name);
-				}
+	function nodeSource(name: string): NodeSource {
+		const paths: Record<NodeCall, string> = {node: `/api/v1/nodes/${encodeURIComponent(name)}`, proxy: `/api/v1/nodes/${encodeURIComponent(name)}/proxy/metrics`};
+		// The last answer of each call: refused (with that answer), allowed, or not asked yet.
+		const refused = new Map<NodeCall, HttpAnswer | null>();
+		const remember = (call: NodeCall, answer: HttpAnswer) => refused.set(call, answer.status === 403 ? answer : null);
 
-				const html = htmlInsteadOfMetrics(answer, context('metrics', path, name));
+		/** A 403 names every call of this node that is refused, asking the other one once when its answer is unknown. */
+		async function forbidden(call: NodeCall, signal: AbortSignal): Promise<SourceFailure> {
+			const other: NodeCall = call === 'node' ? 'proxy' : 'node';
+			if (!refused.has(other)) {
+				// Only a 403 counts: any other outcome leaves the other call's right unknown, and the refusal in hand stands.
+				await get(paths[other], other === 'node' ? json : metricsAccept, signal).then(
+					probe => remember(other, probe),
+					(error: unknown) => {
+						if (signal.aborted) throw error;
+					},
+				);
+			}
+
+			const calls = (['node', 'proxy'] as const).filter(each => refused.get(each));
+			const refusals: Refusal[] = calls.map(each => ({answer: refused.get(each)!, rule: rules[each]}));
+			const action = `get ${calls.map(each => rules[each].resource).join(' and ')} on node "${name}"`;
+			return guard(forbiddenFailure(peer, refusals, action, calls.includes('proxy') ? [proxyNote] : [], transport.secrets()));
+		}
+
+		async function fetch(call: NodeCall, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
+			const path = paths[call];
+			const answer = await get(path, accept, signal);
+			remember(call, answer);
+			if (answer.status === 200) {
+				return answer;
+			}
+
+			if (answer.status === 403) {
+				throw await forbidden(call, signal);
+			}
+
+			if (isNodeNotFound(answer)) {
+				throw guard(notFoundFailure(answer, peer as Extract<Peer, {kind: 'api-server'}>, name, await namesForNotFound(signal), transport.secrets()));
+			}
+
+			throw classify(answer, {path, rule: rules[call], proxiedNode: call === 'proxy' ? name : undefined});
+		}
+
+		return {
+			label: `${name} via ${loaded.server}${warnings.labelSuffix}`,
+			metricsUrl: `${loaded.server.replace(/\/$/, '')}${paths.proxy}`,
+			node: name,
+			notes: warnings.notes,
+			async fetchMetrics(signal) {
+				const answer = await fetch('proxy', metricsAccept, signal);
+				const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
 				if (html !== null) {
 					throw guard(html);
 				}
@@ -210,18 +202,40 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 				return answer.body;
 			},
 			async fetchNode(signal) {
-				const path = `/api/v1/nodes/${encodeNode(name)}`;
-				const answer = await get('node', path, 'application/json', signal, name).catch(error => {
-					throw error instanceof SourceFailure ? guard(error) : error;
-				});
-				if (answer.status !== 200) {
-					return failFor(answer, 'node', path, signal, name);
-				}
-
+				const answer = await fetch('node', json, signal);
 				try {
 					return nodeInfoFromJson(answer.body, name);
 				} catch {
-					throw guard(sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [`request: GET ${path}`, 'expected v1 Node JSON']));
+					throw guard(sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [`request: GET ${paths.node}`, 'expected v1 Node JSON']));
+				}
+			},
+			async fetchEvents(signal) {
+				// What `kubectl describe node` shows under Events: no uid in the selector, so both the kubelet's
+				// Events (uid = node name) and the node controller's (uid = the Node's uid) come back.
+				const selector = encodeURIComponent(`involvedObject.kind=Node,involvedObject.name=${name}`);
+				const path = `/api/v1/namespaces/default/events?fieldSelector=${selector}&limit=500`;
+				try {
+					const answer = await get(path, json, signal);
+					if (answer.status !== 200) {
+						throw classify(answer, {
+							path,
+							rule: rules.events,
+							action: 'list events in namespace "default"',
+							forbiddenNotes: ['only the node\'s Events are missing: the PLEG figures do not need this right'],
+						});
+					}
+
+					try {
+						return {events: nodeEventsFromJson(answer.body), error: null};
+					} catch {
+						throw guard(sourceFailure('parse', `the Events of node "${name}" from ${loaded.server} could not be read`, [`request: GET ${path}`, 'expected v1 EventList JSON']));
+					}
+				} catch (error) {
+					if (error instanceof SourceFailure) {
+						return {events: [], error: error.failure};
+					}
+
+					throw error;
 				}
 			},
 		};
@@ -233,7 +247,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		listNodes,
 		forNode: nodeSource,
 		close() {
-			agents.destroy();
+			transport.close();
 		},
 	};
 }

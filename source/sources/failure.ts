@@ -11,8 +11,8 @@ export class SourceFailure extends Error {
 	}
 }
 
-export function sourceFailure(kind: FailureKind, summary: string, details: string[] = []): SourceFailure {
-	return new SourceFailure({kind, summary, details});
+export function sourceFailure(kind: FailureKind, summary: string, details: string[] = [], retryAfterSeconds?: number): SourceFailure {
+	return new SourceFailure(retryAfterSeconds === undefined ? {kind, summary, details} : {kind, summary, details, retryAfterSeconds});
 }
 
 /** A broken configuration is a usage problem (2); everything found while talking to the cluster is 3. */
@@ -57,7 +57,7 @@ export function redact(text: string, secrets: readonly string[]): string {
 /** Redacts a whole Failure (summary and every detail line). */
 export function redactFailure(failure: Failure, secrets: readonly string[]): Failure {
 	return {
-		kind: failure.kind,
+		...failure,
 		summary: redact(failure.summary, secrets),
 		details: failure.details.map(line => redact(line, secrets)),
 	};

@@ -26,7 +26,7 @@ function readyOf(conditions: unknown): NodeInfo['ready'] {
 	};
 }
 
-type NodeJson = {kind?: unknown; metadata?: {name?: unknown}; status?: {nodeInfo?: {kubeletVersion?: unknown}; conditions?: unknown}};
+type NodeJson = {kind?: unknown; metadata?: {name?: unknown}; status?: {nodeInfo?: {kubeletVersion?: unknown; containerRuntimeVersion?: unknown}; conditions?: unknown}};
 
 /** The parts of a v1 Node object pleg-top shows. Throws on input that is not a Node. */
 export function nodeInfoFromJson(body: string, node: string): NodeInfo {
@@ -43,6 +43,7 @@ export function nodeInfoFromObject(value: NodeJson, node: string): NodeInfo {
 		name: text(value.metadata?.name) ?? node,
 		kubeletVersion: text(value.status?.nodeInfo?.kubeletVersion),
 		ready: readyOf(value.status?.conditions),
+		containerRuntimeVersion: text(value.status?.nodeInfo?.containerRuntimeVersion),
 	};
 }
 

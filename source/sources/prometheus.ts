@@ -7,10 +7,10 @@
 // many nodes at once; turning those back into exposition text would invent counters. So MetricsSource stays as
 // it is and this narrow FiguresSource feeds the overview and one-node screens (overview/prometheus-feed.ts).
 import {setMaxListeners} from 'node:events';
-import type {Failure} from '../domain/types.js';
-import {answerLine, createEndpoint, readBearer, tlsNote, type Endpoint} from './http/direct-endpoint.js';
+import {classifyAnswer, type Call, type Peer} from './http/classify.js';
+import {flagServerAuth, sendsToken} from './http/flag-auth.js';
+import {createTransport, transportWarnings} from './http/transport.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
-import type {HttpAnswer} from './http/https-request.js';
 import {parseValue} from '../domain/exposition/parse-value.js';
 
 /** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
@@ -47,6 +47,8 @@ export type FiguresSource = {
 	/** The node asked for (--node), or null for every node. */
 	readonly node: string | null;
 	readonly windowSeconds: number;
+	/** Warnings to say once on stderr at start (e.g. a token sent without TLS); the label carries their short form. */
+	readonly notes?: readonly string[];
 	fetchFigures(signal: AbortSignal): Promise<Map<string, PrometheusFigures>>;
 	close?(): void;
 };
@@ -128,22 +130,14 @@ export type PrometheusSourceOptions = {
 	now?: () => number;
 };
 
-function classifyPrometheusAnswer(answer: HttpAnswer, options: PrometheusSourceOptions, secrets: readonly string[]): Failure {
-	const {url} = options;
-	if (answer.status === 401) {
-		const who = options.tokenFile ? `the token in --token-file ${options.tokenFile}` : 'a request without a token (give one with --token-file)';
-		return {kind: 'unauthorized', summary: `Prometheus at ${url} rejected ${who}`, details: [`server: ${answerLine(answer, secrets)}`]};
-	}
-
-	if (answer.status === 403) {
-		return {kind: 'forbidden', summary: `Prometheus at ${url} does not allow this token to query`, details: [`server: ${answerLine(answer, secrets)}`, 'behind kube-rbac-proxy or an OAuth proxy the token needs the right that proxy checks']};
-	}
-
-	if (answer.status === 404) {
-		return {kind: 'not-found', summary: `${url} has no query API at /api/v1/query`, details: [`server: ${answerLine(answer, secrets)}`, 'give the base URL that serves /api/v1/query, e.g. http://prometheus:9090 (Thanos/Mimir: with their path prefix)']};
-	}
-
-	return {kind: 'http', summary: `Prometheus at ${url} answered ${answerLine(answer, secrets)}`, details: []};
+/** What a query is, for the classifier: a 403 from a proxy in front of Prometheus, a 404 for a URL that is not a query API. */
+function queryCall(url: string): Call {
+	return {
+		path: '/api/v1/query',
+		action: 'query',
+		forbiddenNotes: ['behind kube-rbac-proxy or an OAuth proxy the token needs the right that proxy checks'],
+		notFound: {summary: `${url} has no query API at /api/v1/query`, hint: 'give the base URL that serves /api/v1/query, e.g. http://prometheus:9090 (Thanos/Mimir: with their path prefix)'},
+	};
 }
 
 /** The series' node: its `node` label, else its `instance`; the one node asked for when filtered. */
@@ -174,53 +168,40 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 	const now = options.now ?? Date.now;
 	const only = options.node ?? null;
 	const queries = plegQueries(options.windowSeconds, only);
-	const endpoint: Endpoint = createEndpoint({
-		url: options.url,
-		flag: '--prometheus',
-		what: 'Prometheus',
-		caFile: options.caFile,
-		insecureSkipTlsVerify: options.insecureSkipTlsVerify,
-		timeoutMs: options.timeoutMs,
-	});
-	const tokens = new Set<string>();
+	const base = options.url.replace(/\/$/, '');
+	const peer: Peer = {kind: 'prometheus', url: base, flag: '--prometheus', caFile: options.caFile, tokenFile: options.tokenFile};
+	const transport = createTransport({peer, auth: flagServerAuth({...options, now}), timeoutMs: options.timeoutMs});
+	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
+	const call = queryCall(base);
 
-	async function query(promql: string, time: string, signal: AbortSignal, headers: Record<string, string>): Promise<VectorSample[]> {
+	async function query(promql: string, time: string, signal: AbortSignal): Promise<VectorSample[]> {
 		const path = `/api/v1/query?query=${encodeURIComponent(promql)}&time=${time}`;
-		const answer = await endpoint.get(path, headers, signal, [...tokens]);
-		// 400/422/503 carry the JSON error envelope, which says more than the status.
-		if (answer.status !== 200 && !/application\/json/.test(String(answer.headers['content-type'] ?? ''))) {
-			throw new SourceFailure(classifyPrometheusAnswer(answer, options, [...tokens]));
+		const answer = await transport.get(path, {Accept: 'application/json'}, signal);
+		// 400/422/503 carry the JSON error envelope, which says more than the status; 401/403/404 and the rest do not.
+		const envelope = /application\/json/.test(String(answer.headers['content-type'] ?? '')) && ![401, 403, 404, 429].includes(answer.status);
+		if (answer.status !== 200 && !envelope) {
+			throw classifyAnswer(answer, peer, call, transport.secrets());
 		}
 
-		if (answer.status === 401 || answer.status === 403 || answer.status === 404) {
-			throw new SourceFailure(classifyPrometheusAnswer(answer, options, [...tokens]));
-		}
-
-		return readVector(answer.body, endpoint.base);
+		return readVector(answer.body, base);
 	}
 
 	return {
-		label: `${only === null ? 'all nodes' : only} via Prometheus ${endpoint.base}${tlsNote(options.url, options.insecureSkipTlsVerify)}`,
+		label: `${only === null ? 'all nodes' : only} via Prometheus ${base}${warnings.labelSuffix}`,
 		node: only,
 		windowSeconds: options.windowSeconds,
+		notes: warnings.notes,
 		async fetchFigures(signal) {
 			const at = now();
 			const time = (at / 1000).toFixed(3);
 			try {
-				let headers: Record<string, string> = {Accept: 'application/json'};
-				if (options.tokenFile) {
-					const token = await readBearer(options.tokenFile);
-					tokens.add(token);
-					headers = {...headers, Authorization: `Bearer ${token}`};
-				}
-
 				const keys = Object.keys(queries) as FigureKey[];
 				// All queries at once: one signal of our own with room for their abort listeners.
 				const all = new AbortController();
 				setMaxListeners(keys.length + 1, all.signal);
 				const onAbort = () => all.abort(signal.reason);
 				signal.addEventListener('abort', onAbort, {once: true});
-				const answers = await Promise.all(keys.map(async key => query(queries[key], time, all.signal, headers))).finally(() => signal.removeEventListener('abort', onAbort));
+				const answers = await Promise.all(keys.map(async key => query(queries[key], time, all.signal))).finally(() => signal.removeEventListener('abort', onAbort));
 				const figures = new Map<string, PrometheusFigures>();
 				keys.forEach((key, index) => {
 					for (const sample of answers[index]!) {
@@ -247,11 +228,11 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 
 				return figures;
 			} catch (error) {
-				throw error instanceof SourceFailure ? new SourceFailure(redactFailure(error.failure, [...tokens])) : error;
+				throw error instanceof SourceFailure ? new SourceFailure(redactFailure(error.failure, transport.secrets())) : error;
 			}
 		},
 		close() {
-			endpoint.close();
+			transport.close();
 		},
 	};
 }

@@ -1,6 +1,7 @@
-// A loopback HTTPS server that answers like kube-apiserver for the three calls pleg-top makes:
-// GET /api/v1/nodes, /api/v1/nodes/NAME and /api/v1/nodes/NAME/proxy/metrics. It authenticates a bearer
-// token or a client certificate signed by the test CA, answers errors with real `Status` bodies, and can
+// A loopback HTTPS server that answers like kube-apiserver for the calls pleg-top makes:
+// GET /api/v1/nodes, /api/v1/nodes/NAME, /api/v1/nodes/NAME/proxy/metrics and a node's Events
+// (/api/v1/namespaces/NS/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME). It authenticates
+// a bearer token or a client certificate signed by the test CA, answers errors with real `Status` bodies, and can
 // be told to misbehave per node or globally while a test runs.
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -32,16 +33,20 @@ export type FakeNode = {
 	kubeletVersion?: string;
 	/** The Ready condition. @default True, KubeletReady */
 	ready?: {status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string; lastTransitionTime?: string};
+	/** status.nodeInfo.containerRuntimeVersion. @default "containerd://1.7.2" */
+	containerRuntimeVersion?: string;
+	/** The node's Events, as v1 Event fields (involvedObject is filled in); served from their namespace, default "default". */
+	events?: Array<Record<string, unknown> & {namespace?: string}>;
 	/** /metrics body; called once per request with the 1-based number of metrics requests for this node. */
 	metrics?: (requestNumber: number) => string | Buffer;
 };
 
-/** Which of the three endpoints. */
-export type Route = 'list' | 'node' | 'metrics';
+/** Which endpoint. */
+export type Route = 'list' | 'node' | 'metrics' | 'events';
 
 export type Fault =
-	/** Answer with this status and a Status body shaped like kube-apiserver's (or `message` when given). */
-	| {type: 'status'; code: number; message?: string; reason?: string}
+	/** Answer with this status and a Status body shaped like kube-apiserver's (or `message` when given), plus `headers` (e.g. Retry-After). */
+	| {type: 'status'; code: number; message?: string; reason?: string; headers?: Record<string, string>}
 	/** Wait before answering normally (or before the next fault in `then`). */
 	| {type: 'delay'; ms: number; then?: Fault}
 	/** 200 with an HTML page, as a login portal or a misrouted proxy would. */
@@ -66,6 +71,8 @@ export type RecordedRequest = {
 	user: string | null;
 	status: number;
 	gzipped: boolean;
+	/** When the request arrived (before any delay fault), ms of the test process' clock. */
+	receivedAt: number;
 };
 
 export type FakeApiServerOptions = {
@@ -130,6 +137,10 @@ function defaultStatus(code: number, route: Route, node: string | null, user: st
 		}
 
 		case 403: {
+			if (route === 'events') {
+				return {reason: 'Forbidden', message: `events is forbidden: User "${who}" cannot list resource "events" in API group "" in the namespace "default"`, details: {kind: 'events'}};
+			}
+
 			if (route === 'list') {
 				return {reason: 'Forbidden', message: `nodes is forbidden: User "${who}" cannot list resource "nodes" in API group "" at the cluster scope`, details: {kind: 'nodes'}};
 			}
@@ -163,7 +174,7 @@ function nodeObject(node: FakeNode): object {
 		apiVersion: 'v1',
 		metadata: {name: node.name, labels: {'kubernetes.io/hostname': node.name}},
 		status: {
-			nodeInfo: {kubeletVersion: node.kubeletVersion ?? 'v1.28.4', containerRuntimeVersion: 'containerd://1.7.2'},
+			nodeInfo: {kubeletVersion: node.kubeletVersion ?? 'v1.28.4', containerRuntimeVersion: node.containerRuntimeVersion ?? 'containerd://1.7.2'},
 			conditions: [
 				{type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastTransitionTime: '2024-05-01T10:00:00Z'},
 				{type: 'Ready', ...ready},
@@ -172,11 +183,23 @@ function nodeObject(node: FakeNode): object {
 	};
 }
 
-type Parsed = {route: Route; node: string | null} | null;
+type Parsed = {route: Route; node: string | null; namespace?: string} | null;
 
-function parsePath(pathname: string): Parsed {
+/** The field selector's terms, e.g. {'involvedObject.kind': 'Node', 'involvedObject.name': 'worker-1'}. */
+function selectorTerms(selector: string): Record<string, string> {
+	return Object.fromEntries(selector.split(',').filter(Boolean).map(term => term.split('=', 2) as [string, string]));
+}
+
+function parsePath(url: URL): Parsed {
+	const {pathname} = url;
 	if (pathname === '/api/v1/nodes') {
 		return {route: 'list', node: null};
+	}
+
+	const events = /^\/api\/v1\/namespaces\/([^/]+)\/events$/.exec(pathname);
+	if (events) {
+		const terms = selectorTerms(url.searchParams.get('fieldSelector') ?? '');
+		return {route: 'events', node: terms['involvedObject.name'] ?? null, namespace: decodeURIComponent(events[1]!)};
 	}
 
 	const match = /^\/api\/v1\/nodes\/([^/]+)(\/proxy\/metrics)?$/.exec(pathname);
@@ -235,7 +258,18 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		return null;
 	}
 
-	function normalBody(route: Route, node: FakeNode | undefined): {type: string; body: string | Buffer} {
+	function normalBody(route: Route, node: FakeNode | undefined, namespace: string | undefined): {type: string; body: string | Buffer} {
+		if (route === 'events') {
+			const items = (node?.events ?? [])
+				.filter(event => (event.namespace ?? 'default') === namespace)
+				.map(({namespace: eventNamespace, ...event}) => ({
+					...event,
+					metadata: {namespace: eventNamespace ?? 'default', ...(event['metadata'] as object | undefined)},
+					involvedObject: {kind: 'Node', name: node!.name, uid: node!.name},
+				}));
+			return {type: 'application/json', body: JSON.stringify({kind: 'EventList', apiVersion: 'v1', metadata: {resourceVersion: '1'}, items})};
+		}
+
 		if (route === 'list') {
 			return {type: 'application/json', body: JSON.stringify({kind: 'NodeList', apiVersion: 'v1', metadata: {resourceVersion: '1'}, items: [...nodes.values()].map(nodeObject)})};
 		}
@@ -249,10 +283,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		return {type: 'text/plain; version=0.0.4; charset=utf-8', body: (node!.metrics ?? defaultMetrics)(count)};
 	}
 
-	function send(request: http.IncomingMessage, response: http.ServerResponse, status: number, type: string, body: string | Buffer): boolean {
+	function send(request: http.IncomingMessage, response: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): boolean {
 		const gzip = options.gzip !== false && status === 200 && type.startsWith('text/plain') && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 		const payload = gzip ? zlib.gzipSync(body) : Buffer.from(body);
-		response.writeHead(status, {'Content-Type': type, 'Content-Length': payload.length, ...(gzip ? {'Content-Encoding': 'gzip'} : {})});
+		response.writeHead(status, {...headers, 'Content-Type': type, 'Content-Length': payload.length, ...(gzip ? {'Content-Encoding': 'gzip'} : {})});
 		response.end(payload);
 		return gzip;
 	}
@@ -267,17 +301,18 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 
 		if (fault?.type === 'status') {
 			const status = defaultStatus(fault.code, parsed.route, parsed.node, user);
-			send(request, response, fault.code, 'application/json', statusBody(fault.code, fault.reason ?? status.reason, fault.message ?? status.message, status.details));
+			send(request, response, fault.code, 'application/json', statusBody(fault.code, fault.reason ?? status.reason, fault.message ?? status.message, status.details), fault.headers);
 			return {status: fault.code, gzipped: false};
 		}
 
-		if (parsed.node !== null && node === undefined) {
+		// Events of an unknown node are an empty list, as kube-apiserver answers a selector that matches nothing.
+		if (parsed.route !== 'events' && parsed.node !== null && node === undefined) {
 			const status = defaultStatus(404, parsed.route, parsed.node, user);
 			send(request, response, 404, 'application/json', statusBody(404, status.reason, status.message, status.details));
 			return {status: 404, gzipped: false};
 		}
 
-		const normal = normalBody(parsed.route, node);
+		const normal = normalBody(parsed.route, node, parsed.namespace);
 		switch (fault?.type) {
 			case 'html': {
 				send(request, response, 200, 'text/html; charset=utf-8', '<!DOCTYPE html><html><head><title>Sign in to Example Corp</title></head><body>Please sign in</body></html>');
@@ -310,12 +345,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		}
 	}
 
-	function handle(request: http.IncomingMessage, response: http.ServerResponse, fault: Fault | undefined, parsed: NonNullable<Parsed>): void {
+	function handle(request: http.IncomingMessage, response: http.ServerResponse, fault: Fault | undefined, parsed: NonNullable<Parsed>, receivedAt: number): void {
 		if (fault?.type === 'delay') {
 			const timer = setTimeout(() => {
 				timers.delete(timer);
 				if (!response.destroyed) {
-					handle(request, response, fault.then, parsed);
+					handle(request, response, fault.then, parsed, receivedAt);
 				}
 			}, fault.ms);
 			timers.add(timer);
@@ -329,7 +364,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 
 		const user = authenticate(request);
 		const result = answer(request, response, user, fault, parsed);
-		requests.push({method: request.method ?? 'GET', path: request.url ?? '', headers: request.headers, user, ...result});
+		requests.push({method: request.method ?? 'GET', path: request.url ?? '', headers: request.headers, user, ...result, receivedAt});
 	}
 
 	const server = https.createServer(
@@ -342,6 +377,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			rejectUnauthorized: false,
 		},
 		(request, response) => {
+			const receivedAt = Date.now();
 			inFlight++;
 			maxInFlight = Math.max(maxInFlight, inFlight);
 			response.on('close', () => inFlight--);
@@ -352,7 +388,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			}
 
 			const url = new URL(request.url ?? '/', 'https://fake');
-			const parsed = parsePath(url.pathname);
+			const parsed = parsePath(url);
 			if (parsed === null) {
 				response.writeHead(404, {'Content-Type': 'text/plain'});
 				response.end('404 page not found\n');
@@ -364,7 +400,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			counter.now++;
 			counter.max = Math.max(counter.max, counter.now);
 			response.on('close', () => counter.now--);
-			handle(request, response, faultFor(parsed.route, parsed.node), parsed);
+			handle(request, response, faultFor(parsed.route, parsed.node), parsed, receivedAt);
 		},
 	);
 	server.on('secureConnection', socket => {

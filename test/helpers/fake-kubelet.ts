@@ -1,7 +1,8 @@
 // A loopback kubelet for --kubelet-url: HTTPS with the test server certificate (127.0.0.1/localhost, signed by the
-// test CA), GET /metrics with a bearer token check as the kubelet's webhook authn/authz answers it: no or unknown
-// token -> 401 "Unauthorized", a known token without `get nodes/metrics` -> 403 with the kubelet's wording.
-import type http from 'node:http';
+// test CA), or plain HTTP when asked, GET /metrics with a bearer token check as the kubelet's webhook authn/authz
+// answers it: no or unknown token -> 401 "Unauthorized", a known token without `get nodes/metrics` -> 403 with the
+// kubelet's wording. A test can make it answer something else for a while (setAnswer).
+import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
 import assert from 'node:assert/strict';
@@ -15,28 +16,38 @@ export type FakeKubeletOptions = {
 	/** token -> user name; `allowed` users may get nodes/metrics. */
 	tokens: Record<string, string>;
 	allowed: string[];
+	/** Plain http:// instead of HTTPS. */
+	plain?: boolean;
 };
+
+/** An answer given instead of the normal one, e.g. 429 with Retry-After. */
+export type KubeletAnswer = {status: number; headers?: Record<string, string>; body: string};
 
 export type FakeKubelet = {
 	url: string;
 	readonly requests: Array<{path: string; authorization: string | undefined; status: number}>;
+	/** Answer every request with `answer` from now on (null: the normal answers again). */
+	setAnswer(answer: KubeletAnswer | null): void;
 	close(): Promise<void>;
 };
 
 export async function startFakeKubelet(options: FakeKubeletOptions): Promise<FakeKubelet> {
 	const requests: FakeKubelet['requests'] = [];
 	const sockets = new Set<{destroy(): void}>();
-	const server = https.createServer({cert: testTls.serverCert, key: testTls.serverKey}, (request: http.IncomingMessage, response: http.ServerResponse) => {
+	let instead: KubeletAnswer | null = null;
+	const handler = (request: http.IncomingMessage, response: http.ServerResponse) => {
 		const authorization = request.headers.authorization;
 		const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
 		const user = token === undefined ? undefined : options.tokens[token];
-		const answer = (status: number, type: string, body: string) => {
+		const answer = (status: number, type: string, body: string, headers: Record<string, string> = {}) => {
 			requests.push({path: request.url ?? '', authorization, status});
-			response.writeHead(status, {'Content-Type': type});
+			response.writeHead(status, {...headers, 'Content-Type': type});
 			response.end(body);
 		};
 
-		if (request.url !== '/metrics') {
+		if (instead !== null) {
+			answer(instead.status, 'text/plain; charset=utf-8', instead.body, instead.headers);
+		} else if (request.url !== '/metrics') {
 			answer(404, 'text/plain; charset=utf-8', '404 page not found\n');
 		} else if (user === undefined) {
 			answer(401, 'text/plain; charset=utf-8', 'Unauthorized');
@@ -46,7 +57,9 @@ export async function startFakeKubelet(options: FakeKubeletOptions): Promise<Fak
 		} else {
 			answer(200, 'text/plain; version=0.0.4; charset=utf-8', options.metrics());
 		}
-	});
+	};
+
+	const server = options.plain ? http.createServer(handler) : https.createServer({cert: testTls.serverCert, key: testTls.serverKey}, handler);
 	server.on('connection', socket => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
@@ -54,8 +67,11 @@ export async function startFakeKubelet(options: FakeKubeletOptions): Promise<Fak
 	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
 	const {port} = server.address() as net.AddressInfo;
 	return {
-		url: `https://127.0.0.1:${port}`,
+		url: `${options.plain ? 'http' : 'https'}://127.0.0.1:${port}`,
 		requests,
+		setAnswer(answer) {
+			instead = answer;
+		},
 		async close() {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>(resolve => server.close(() => resolve()));

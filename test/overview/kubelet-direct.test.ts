@@ -91,6 +91,7 @@ describe('direct kubelet source', () => {
 		const direct = source({tokenFile, insecureSkipTlsVerify: true, node: 'worker-3'});
 		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(direct.label, `worker-3 via kubelet ${kubelet.url} (TLS NOT VERIFIED)`);
+		assert.deepEqual(direct.notes, [`TLS not verified: --insecure-skip-tls-verify accepts any certificate from ${kubelet.url}`]);
 		const frame = frameOf(
 			React.createElement(Dashboard, {figures: makeFigures({node: 'worker-3'}), status: okStatus(), history: [], node: null, sourceLabel: direct.label, intervalSeconds: 1, now: testNow, width: 120, height: 30, showHelp: false}),
 			120,
@@ -99,12 +100,57 @@ describe('direct kubelet source', () => {
 		direct.close?.();
 	});
 
+	test('429 with Retry-After: the kubelet asked to wait, carried on the failure for the back-off', async () => {
+		const tokenFile = temp.write('token-429', goodToken);
+		kubelet.setAnswer({status: 429, headers: {'Retry-After': '5'}, body: 'too many requests'});
+		try {
+			const failure = await failureOf(source({tokenFile, caFile}).fetchMetrics(new AbortController().signal));
+			assert.equal(failure.summary, 'the kubelet asked to wait 5s (429 Too Many Requests to GET /metrics)');
+			assert.equal(failure.details[0], 'kubelet: 429 Too Many Requests: too many requests');
+			assert.equal(failure.retryAfterSeconds, 5);
+		} finally {
+			kubelet.setAnswer(null);
+		}
+	});
+
 	test('without --token-file the kubeconfig user authenticates, and the cluster CA is trusted for the kubelet', async () => {
 		const file = temp.write('kubeconfig.yaml', kubeconfigYaml(singleContext('https://127.0.0.1:1', {name: 'ops', token: goodToken})));
 		const loaded = loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir});
 		const direct = source({loaded});
 		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(kubelet.requests.at(-1)?.authorization, `Bearer ${goodToken}`);
+		direct.close?.();
+	});
+});
+
+describe('a kubelet on plain http://', () => {
+	let plain: FakeKubelet;
+
+	before(async () => {
+		plain = await startFakeKubelet({metrics: () => body, tokens: {[goodToken]: 'system:serviceaccount:monitoring:pleg-top'}, allowed: ['system:serviceaccount:monitoring:pleg-top'], plain: true});
+	});
+
+	after(async () => {
+		await plain.close();
+	});
+
+	test('with --token-file: the token still goes, and the label and the start-up note say it goes in clear', async () => {
+		const tokenFile = temp.write('token-plain', goodToken);
+		const direct = createKubeletDirectSource({url: plain.url, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 5000});
+		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
+		assert.equal(plain.requests.at(-1)?.authorization, `Bearer ${goodToken}`);
+		assert.equal(direct.label, `127.0.0.1 via kubelet ${plain.url} (token sent without TLS)`);
+		assert.deepEqual(direct.notes, [`token sent without TLS: ${plain.url} is plain http://, so the bearer token travels in clear text; use an https:// URL`]);
+		direct.close?.();
+	});
+
+	test('without any token there is nothing to warn about', async () => {
+		const direct = createKubeletDirectSource({url: plain.url, insecureSkipTlsVerify: false, timeoutMs: 5000});
+		assert.equal(direct.label, `127.0.0.1 via kubelet ${plain.url}`);
+		assert.deepEqual(direct.notes, []);
+		// The kubelet refuses the anonymous request: 401, naming who pleg-top was.
+		const failure = await failureOf(direct.fetchMetrics(new AbortController().signal));
+		assert.equal(failure.summary, `the kubelet at ${plain.url} rejected an anonymous client`);
 		direct.close?.();
 	});
 });

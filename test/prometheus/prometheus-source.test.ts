@@ -65,7 +65,9 @@ describe('Prometheus source failures', () => {
 	test('a path prefix is kept and the bearer token from --token-file is sent; no series = no nodes', async () => {
 		const tokenFile = temp.write('token', 'right-token-0123456789\n');
 		const source = createPrometheusSource({url: `${url}/prefix/`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000});
-		assert.equal(source.label, `all nodes via Prometheus ${url}/prefix`);
+		// A token to a plain http:// URL: the label says so, and the note for stderr says why.
+		assert.equal(source.label, `all nodes via Prometheus ${url}/prefix (token sent without TLS)`);
+		assert.deepEqual(source.notes, [`token sent without TLS: ${url}/prefix is plain http://, so the bearer token travels in clear text; use an https:// URL`]);
 		assert.equal((await source.fetchFigures(new AbortController().signal)).size, 0);
 		source.close?.();
 	});

@@ -75,6 +75,77 @@ describe('answers from the API server', () => {
 		});
 	});
 
+	test('403 on everything: every right the node screen needs is named, not only the first refused', async () => {
+		fake.setFault({type: 'status', code: 403});
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		const first = fake.requests.length;
+		const both = {
+			kind: 'forbidden',
+			summary: 'context "fake-ctx" (user "token-user") is not allowed to get nodes and nodes/proxy on node "worker-1"',
+			details: [
+				'API server: nodes "worker-1" is forbidden: User "alice" cannot get resource "nodes" in API group "" at the cluster scope',
+				'API server: nodes "worker-1" is forbidden: User "alice" cannot get resource "nodes/proxy" in API group "" at the cluster scope',
+				'needed: get on nodes and get on nodes/proxy (ClusterRole rule: apiGroups [""], resources ["nodes", "nodes/proxy"], verbs ["get"])',
+				'check: kubectl --context fake-ctx auth can-i get nodes',
+				'check: kubectl --context fake-ctx auth can-i get nodes/proxy',
+				'note: nodes/proxy is more than read access: it reaches every kubelet API on the node, exec into pods included; the narrower nodes/metrics works only when talking to the kubelet directly (port 10250), not through the API server',
+			],
+		};
+		assert.deepEqual(await harness.failure(source.fetchMetrics(signal())), both);
+		// The metrics request, then one request for the Node object to learn whether it is refused too.
+		assert.deepEqual(fake.requests.slice(first).map(request => request.path), [metricsPath, '/api/v1/nodes/worker-1']);
+		// The Node object's own refusal says the same, without asking again.
+		assert.deepEqual(await harness.failure(source.fetchNode(signal())), both);
+		assert.equal(fake.requests.length, first + 3);
+	});
+
+	test('the other call answering is not refused: a 403 on the Node object alone names get on nodes alone', async () => {
+		fake.setFault({type: 'status', code: 403}, {route: 'node'});
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		const failure = await harness.failure(source.fetchNode(signal()));
+		assert.equal(failure.summary, 'context "fake-ctx" (user "token-user") is not allowed to get nodes on node "worker-1"');
+		// Asked once after the refusal: the metrics proxy answered, so it is not named.
+		assert.equal(fake.requests.at(-1)?.path, metricsPath);
+		assert.equal(failure.details.filter(line => line.startsWith('check:')).length, 1);
+	});
+
+	test('429 with Retry-After: the wait the API server asked for, carried on the failure and said', async () => {
+		fake.setFault({type: 'status', code: 429, message: 'Too many requests, please try again later.', headers: {'Retry-After': '30'}}, {route: 'metrics'});
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		assert.deepEqual(await harness.failure(source.fetchMetrics(signal())), {
+			kind: 'http',
+			summary: `the API server asked to wait 30s (429 Too Many Requests to GET ${metricsPath})`,
+			details: [
+				'API server: Too many requests, please try again later.',
+				'the next request goes out in 30s, as its Retry-After header asked, instead of the usual back-off',
+			],
+			retryAfterSeconds: 30,
+		});
+	});
+
+	test('429 asking for more than a minute: waits at most 1m0s, and says both', async () => {
+		fake.setFault({type: 'status', code: 429, headers: {'Retry-After': '120'}}, {route: 'metrics'});
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		const failure = await harness.failure(source.fetchMetrics(signal()));
+		assert.equal(failure.summary, `the API server asked to wait 2m0s; pleg-top waits at most 1m0s (429 Too Many Requests to GET ${metricsPath})`);
+		assert.equal(failure.retryAfterSeconds, 60);
+	});
+
+	test('Retry-After as an HTTP date is read against the server\'s own Date header', async () => {
+		const headers = {'Date': 'Wed, 01 May 2024 10:00:00 GMT', 'Retry-After': 'Wed, 01 May 2024 10:00:45 GMT'};
+		fake.setFault({type: 'status', code: 429, headers}, {route: 'metrics'});
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		assert.equal((await harness.failure(source.fetchMetrics(signal()))).retryAfterSeconds, 45);
+	});
+
+	test('429 without Retry-After: an http failure and the usual back-off', async () => {
+		fake.setFault({type: 'status', code: 429}, {route: 'metrics'});
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		const failure = await harness.failure(source.fetchMetrics(signal()));
+		assert.equal(failure.summary, `${fake.url} answered 429 Too Many Requests to GET ${metricsPath}`);
+		assert.equal(failure.retryAfterSeconds, undefined);
+	});
+
 	test('404: the node does not exist, and the names that do', async () => {
 		const {source} = harness.source(singleContext(fake.url, tokenUser), {node: 'worker-9'});
 		const failure = await harness.failure(source.fetchMetrics(signal()));
@@ -174,13 +245,15 @@ describe('answers from the API server', () => {
 		assert.deepEqual(failure.details, ['API server: bad header Authorization: Bearer [redacted]']);
 	});
 
-	test('the node object: version and Ready condition', async () => {
+	test('the node object: version, Ready condition and container runtime', async () => {
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		assert.deepEqual(await source.fetchNode(signal()), {
 			name: 'worker-1',
 			kubeletVersion: 'v1.28.4',
 			// lastTransitionTime 2024-05-01T10:00:00Z
 			ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: Date.UTC(2024, 4, 1, 10, 0, 0)},
+			// status.nodeInfo.containerRuntimeVersion of the fake's Node object
+			containerRuntimeVersion: 'containerd://1.7.2',
 		});
 	});
 });

@@ -1,12 +1,13 @@
-// Error classification for cases a loopback server cannot produce on demand (DNS, expired certificates...).
+// Error classification for cases a loopback server cannot produce on demand (DNS, expired certificates...),
+// by the one classifier for the API server and for the servers named by a flag alike.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {KubeConfig} from '@kubernetes/client-node';
-import {classifyRequestError, readStatus, type FailureContext} from '../../source/sources/http/classify.js';
+import {classifyRequestError, readStatus, type Peer} from '../../source/sources/http/classify.js';
 import {RequestTimeoutError} from '../../source/sources/http/https-request.js';
 import type {LoadedKubeconfig} from '../../source/sources/kube/kubeconfig.js';
 
-function context(): FailureContext {
+function apiServer(): Peer {
 	const kubeConfig = new KubeConfig();
 	kubeConfig.loadFromOptions({
 		clusters: [{name: 'prod', server: 'https://api.prod.example:6443', caData: 'Q0E=', skipTLSVerify: false}],
@@ -23,19 +24,22 @@ function context(): FailureContext {
 		filesTried: ['/home/u/.kube/config'],
 		origins: {context: '/home/u/.kube/config', cluster: '/home/u/.kube/config', user: '/home/u/.kube/config'},
 	};
-	return {loaded, node: 'worker-1', target: 'metrics', path: '/api/v1/nodes/worker-1/proxy/metrics', timeoutMs: 10_000, secrets: ['tok-secret-1234']};
+	return {kind: 'api-server', url: loaded.server, loaded};
 }
+
+const metricsPath = '/api/v1/nodes/worker-1/proxy/metrics';
+const classify = (error: unknown) => classifyRequestError(error, apiServer(), metricsPath, ['tok-secret-1234']);
 
 const withCode = (code: string, extra: Record<string, string> = {}) => Object.assign(new Error(`failed ${code}`), {code, ...extra});
 
 describe('classifyRequestError', () => {
 	test('DNS failures name the host', () => {
-		assert.equal(classifyRequestError(withCode('ENOTFOUND'), context()).failure.summary, 'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed');
-		assert.equal(classifyRequestError(withCode('EAI_AGAIN'), context()).failure.summary, 'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed (temporary failure)');
+		assert.equal(classify(withCode('ENOTFOUND')).failure.summary, 'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed');
+		assert.equal(classify(withCode('EAI_AGAIN')).failure.summary, 'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed (temporary failure)');
 	});
 
 	test('socket errors say what happened in words', () => {
-		const summaries = ['ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].map(code => classifyRequestError(withCode(code), context()).failure.summary);
+		const summaries = ['ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].map(code => classify(withCode(code)).failure.summary);
 		assert.deepEqual(summaries, [
 			'cannot reach https://api.prod.example:6443: connection timed out',
 			'cannot reach https://api.prod.example:6443: connection reset',
@@ -44,13 +48,13 @@ describe('classifyRequestError', () => {
 	});
 
 	test('the request timeout reads in seconds', () => {
-		const failure = classifyRequestError(new RequestTimeoutError(10_000), context()).failure;
+		const failure = classify(new RequestTimeoutError(10_000)).failure;
 		assert.deepEqual(failure, {kind: 'timeout', summary: 'no answer from https://api.prod.example:6443 within 10s', details: ['request: GET /api/v1/nodes/worker-1/proxy/metrics']});
-		assert.equal(classifyRequestError(new RequestTimeoutError(1500), context()).failure.summary, 'no answer from https://api.prod.example:6443 within 1.5s');
+		assert.equal(classify(new RequestTimeoutError(1500)).failure.summary, 'no answer from https://api.prod.example:6443 within 1.5s');
 	});
 
 	test('an expired server certificate is tls and names the CA setting', () => {
-		const failure = classifyRequestError(withCode('CERT_HAS_EXPIRED'), context()).failure;
+		const failure = classify(withCode('CERT_HAS_EXPIRED')).failure;
 		assert.deepEqual(failure, {
 			kind: 'tls',
 			summary: 'the certificate of https://api.prod.example:6443 is not trusted: it has expired',
@@ -63,18 +67,55 @@ describe('classifyRequestError', () => {
 	});
 
 	test('a direct self-signed server certificate', () => {
-		assert.equal(classifyRequestError(withCode('DEPTH_ZERO_SELF_SIGNED_CERT'), context()).failure.summary, 'the certificate of https://api.prod.example:6443 is not trusted: it is self-signed');
+		assert.equal(classify(withCode('DEPTH_ZERO_SELF_SIGNED_CERT')).failure.summary, 'the certificate of https://api.prod.example:6443 is not trusted: it is self-signed');
 	});
 
 	test('unusable key material is a config problem (exit 2), not a server problem', () => {
-		const failure = classifyRequestError(withCode('ERR_OSSL_X509_KEY_VALUES_MISMATCH'), context()).failure;
+		const failure = classify(withCode('ERR_OSSL_X509_KEY_VALUES_MISMATCH')).failure;
 		assert.equal(failure.kind, 'config');
 		assert.equal(failure.summary, 'the certificates or keys for context "prod-ctx" cannot be used');
 	});
 
 	test('an unknown error keeps its message, redacted', () => {
-		const failure = classifyRequestError(new Error('odd failure with tok-secret-1234'), context()).failure;
+		const failure = classify(new Error('odd failure with tok-secret-1234')).failure;
 		assert.equal(failure.summary, 'cannot reach https://api.prod.example:6443: odd failure with [redacted]');
+	});
+});
+
+describe('the same classifier for a server named by a flag', () => {
+	const kubelet: Peer = {kind: 'kubelet', url: 'https://10.0.0.5:10250', flag: '--kubelet-url', tokenFile: '/var/run/token'};
+	const prometheus: Peer = {kind: 'prometheus', url: 'http://prometheus:9090', flag: '--prometheus'};
+
+	test('a refused connection names what it is and the flag it came from', () => {
+		assert.deepEqual(classifyRequestError(withCode('ECONNREFUSED'), kubelet, '/metrics', []).failure, {
+			kind: 'network',
+			summary: 'cannot reach the kubelet at https://10.0.0.5:10250: connection refused',
+			details: ['the server comes from --kubelet-url', 'request: GET /metrics'],
+		});
+	});
+
+	test('a timeout reads in Go\'s duration style, and a PromQL query string is cut in the message', () => {
+		const path = `/api/v1/query?query=${encodeURIComponent('sum by (node, instance) (rate(kubelet_pleg_relist_duration_seconds_count[60s]))')}&time=1.000`;
+		assert.deepEqual(classifyRequestError(new RequestTimeoutError(300), prometheus, path, []).failure, {
+			kind: 'timeout',
+			summary: 'no answer from Prometheus at http://prometheus:9090 within 300ms',
+			details: ['request: GET /api/v1/query?…'],
+		});
+	});
+
+	test('an untrusted certificate says how to trust it, not the kubeconfig\'s CA setting', () => {
+		const failure = classifyRequestError(withCode('SELF_SIGNED_CERT_IN_CHAIN'), kubelet, '/metrics', []).failure;
+		assert.equal(failure.summary, 'the certificate of the kubelet at https://10.0.0.5:10250 is not trusted: it is not signed by the configured CA');
+		assert.deepEqual(failure.details, [
+			'give the CA that signed the kubelet\'s certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)',
+			'TLS: SELF_SIGNED_CERT_IN_CHAIN',
+		]);
+	});
+
+	test('a certificate for another host names the flag to change', () => {
+		const failure = classifyRequestError(withCode('ERR_TLS_CERT_ALTNAME_INVALID', {reason: 'Host: 10.0.0.5. is not in the cert\'s altnames'}), kubelet, '/metrics', []).failure;
+		assert.equal(failure.summary, 'the certificate of the kubelet at https://10.0.0.5:10250 is not valid for host 10.0.0.5');
+		assert.equal(failure.details[1], 'use a host name the certificate lists in --kubelet-url, or --insecure-skip-tls-verify');
 	});
 });
 

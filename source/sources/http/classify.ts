@@ -1,22 +1,33 @@
-// Every way a request to the API server can fail, turned into a Failure in the user's terms.
+// The one failure classifier: every way a request to the API server, a kubelet or Prometheus can fail, turned
+// into a Failure in the user's terms: the URL, the status and what the server said, the RBAC rule to ask for
+// and the `kubectl auth can-i` command that checks it. A Peer says who answers and where pleg-top got its
+// address and credentials; the decisions (which status or socket error means what) are the same for all.
 import http from 'node:http';
+import {formatGoDuration} from '../../domain/go-duration.js';
 import type {LoadedKubeconfig} from '../kube/kubeconfig.js';
 import {BodyCutError, RequestTimeoutError, type HttpAnswer} from './https-request.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 
-/** Which call failed: decides the RBAC rule and how 404/502/503 read. */
-export type Target = 'metrics' | 'node' | 'list';
+/** Who answers a transport: the API server named by the kubeconfig, or a server named by a flag. */
+export type Peer =
+	| {kind: 'api-server'; url: string; loaded: LoadedKubeconfig}
+	| {
+		kind: 'kubelet' | 'prometheus';
+		url: string;
+		flag: '--kubelet-url' | '--prometheus';
+		/** --kubelet-ca, when given. */
+		caFile?: string;
+		/** --token-file, when given. */
+		tokenFile?: string;
+		/** The kubeconfig whose user authenticates (and whose cluster CA is trusted) when there is no --token-file. */
+		loaded?: LoadedKubeconfig;
+	};
 
-export type FailureContext = {
-	loaded: LoadedKubeconfig;
-	node: string;
-	target: Target;
-	/** Request path, e.g. /api/v1/nodes/worker-1/proxy/metrics. */
-	path: string;
-	timeoutMs: number;
-	/** Credential values to strip from server text. */
-	secrets: string[];
-};
+/** An RBAC rule of the core API group; `namespace` set = a Role in that namespace, else a ClusterRole. */
+export type Rule = {verb: string; resource: string; namespace?: string};
+
+/** The longest wait a Retry-After header is honoured for, s: beyond it the next request goes out anyway. */
+export const maxRetryAfterSeconds = 60;
 
 /** The `Status` object kube-apiserver returns with every error. */
 export type ApiStatus = {message: string | null; reason: string | null; code: number | null; kind: string | null};
@@ -40,12 +51,12 @@ export function readStatus(body: string): ApiStatus | null {
 	}
 }
 
-function isHtml(answer: HttpAnswer): boolean {
+export function isHtml(answer: HttpAnswer): boolean {
 	return /text\/html/i.test(String(answer.headers['content-type'] ?? '')) || /^\s*<(!doctype html|html)/i.test(answer.body);
 }
 
 /** What the server said, in one line: the Status message, an HTML page's title, or the first line of text. */
-export function serverMessage(answer: HttpAnswer, secrets: string[]): string {
+export function serverMessage(answer: HttpAnswer, secrets: readonly string[]): string {
 	const status = readStatus(answer.body);
 	let text: string;
 	if (status?.message) {
@@ -62,12 +73,9 @@ export function serverMessage(answer: HttpAnswer, secrets: string[]): string {
 	return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-function seconds(ms: number): string {
-	return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))}s` : `${ms}ms`;
-}
-
-function clusterWhere(loaded: LoadedKubeconfig): string {
-	return `cluster "${loaded.clusterName}" in ${loaded.origins.cluster}`;
+/** "403 Forbidden". */
+function statusLine(status: number): string {
+	return `${status} ${http.STATUS_CODES[status] ?? ''}`.trim();
 }
 
 function field(error: unknown, name: string): string | undefined {
@@ -97,7 +105,7 @@ export function networkCause(code: string, host: string): string | null {
 	return networkCauses[code] ?? null;
 }
 
-export const untrustedReasons: Record<string, string> = {
+const untrustedReasons: Record<string, string> = {
 	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'it is not signed by the configured CA',
 	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it is not signed by the configured CA',
 	UNABLE_TO_GET_ISSUER_CERT: 'its issuer is not the configured CA',
@@ -110,6 +118,83 @@ export const untrustedReasons: Record<string, string> = {
 	CERT_HAS_EXPIRED: 'it has expired',
 	CERT_NOT_YET_VALID: 'it is not valid yet (is the clock right?)',
 };
+
+// The words each peer is named by. Everything below builds messages from these.
+
+/** How a summary names the server: the API server by its URL, the others by what they are. */
+export function peerName(peer: Peer): string {
+	switch (peer.kind) {
+		case 'api-server': {
+			return peer.url;
+		}
+
+		case 'kubelet': {
+			return `the kubelet at ${peer.url}`;
+		}
+
+		default: {
+			return `Prometheus at ${peer.url}`;
+		}
+	}
+}
+
+/** The server as the subject of a sentence: "the API server asked to wait 30s". */
+function speaker(peer: Peer): string {
+	return peer.kind === 'api-server' ? 'the API server' : peer.kind === 'kubelet' ? 'the kubelet' : 'Prometheus';
+}
+
+/** A detail line quoting the answer. The API server's Status message says what the status means; other servers' bodies often do not. */
+function quote(answer: HttpAnswer, peer: Peer, secrets: readonly string[]): string {
+	const message = serverMessage(answer, secrets);
+	switch (peer.kind) {
+		case 'api-server': {
+			return `API server: ${message}`;
+		}
+
+		case 'kubelet': {
+			return `kubelet: ${statusLine(answer.status)}: ${message}`;
+		}
+
+		default: {
+			return `server: ${statusLine(answer.status)}: ${message}`;
+		}
+	}
+}
+
+function clusterWhere(loaded: LoadedKubeconfig): string {
+	return `cluster "${loaded.clusterName}" in ${loaded.origins.cluster}`;
+}
+
+/** Where the server's address comes from. */
+function origin(peer: Peer): string {
+	return peer.kind === 'api-server' ? `the API server of ${clusterWhere(peer.loaded)}` : `the server comes from ${peer.flag}`;
+}
+
+/** Who pleg-top is to the server. */
+export function identity(peer: Peer): string {
+	if (peer.kind === 'api-server') {
+		return `context "${peer.loaded.contextName}" (user "${peer.loaded.userName}")`;
+	}
+
+	if (peer.tokenFile) {
+		return `the token in --token-file ${peer.tokenFile}`;
+	}
+
+	if (peer.loaded) {
+		return `user "${peer.loaded.userName}" of context "${peer.loaded.contextName}"`;
+	}
+
+	return peer.kind === 'kubelet' ? 'an anonymous client' : 'a request without a token (give one with --token-file)';
+}
+
+/** The kubectl command that asks the API server whether pleg-top's identity holds `rule`. */
+function canI(peer: Peer, rule: Rule): string {
+	const what = `${rule.verb} ${rule.resource}${rule.namespace === undefined ? '' : ` -n ${rule.namespace}`}`;
+	const loaded = peer.kind === 'api-server' || !peer.tokenFile ? peer.loaded : undefined;
+	return loaded ? `kubectl --context ${loaded.contextName} auth can-i ${what}` : `kubectl auth can-i ${what} --as SUBJECT`;
+}
+
+// Request errors: the socket, DNS, TLS, the timeout and a cut body.
 
 /** Which kubeconfig setting decides whom the client trusts. */
 function trustSetting(loaded: LoadedKubeconfig): string {
@@ -127,62 +212,114 @@ function trustSetting(loaded: LoadedKubeconfig): string {
 
 const neverInsecure = 'pleg-top does not switch certificate verification off: give the cluster\'s CA in the kubeconfig';
 
-function tlsFailure(error: unknown, context: FailureContext): SourceFailure | null {
-	const {loaded} = context;
+/** What decides trust, and the way out, for a certificate that is not trusted. */
+function trustLine(peer: Peer): string {
+	if (peer.kind === 'api-server') {
+		return `trust comes from ${trustSetting(peer.loaded)}`;
+	}
+
+	const whose = `${speaker(peer)}'s certificate`;
+	if (peer.caFile) {
+		return `trust comes from --kubelet-ca ${peer.caFile}: is it the CA that signed ${whose}?`;
+	}
+
+	const ways = `give the CA that signed ${whose} with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)`;
+	const cluster = peer.loaded?.kubeConfig.getCluster(peer.loaded.clusterName);
+	return cluster?.caData || cluster?.caFile ? `trust comes from ${trustSetting(peer.loaded!)}, which did not sign ${whose}: ${ways}` : ways;
+}
+
+function hostHint(peer: Peer): string {
+	return peer.kind === 'api-server'
+		? `the host comes from clusters[].cluster.server of ${clusterWhere(peer.loaded)}: use a name the certificate lists, or set tls-server-name`
+		: `use a host name the certificate lists in ${peer.flag}, or --insecure-skip-tls-verify`;
+}
+
+function tlsFailure(error: unknown, peer: Peer, secrets: readonly string[]): SourceFailure | null {
 	const code = field(error, 'code') ?? '';
-	const server = loaded.server;
+	const name = peerName(peer);
+	// The API server's trust is the kubeconfig's to fix; a flag-named server may be accepted unverified.
+	const closing = peer.kind === 'api-server' ? [neverInsecure] : [];
 	if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-		const host = field(error, 'host') ?? new URL(server).hostname;
-		return sourceFailure('tls', `the certificate of ${server} is not valid for host ${host}`, [
-			`TLS: ${field(error, 'reason') ?? code}`,
-			`the host comes from clusters[].cluster.server of ${clusterWhere(loaded)}: use a name the certificate lists, or set tls-server-name`,
-			neverInsecure,
-		]);
+		const host = field(error, 'host') ?? new URL(peer.url).hostname;
+		return sourceFailure('tls', `the certificate of ${name} is not valid for host ${host}`, [`TLS: ${field(error, 'reason') ?? code}`, hostHint(peer), ...closing]);
 	}
 
 	const reason = untrustedReasons[code];
 	if (reason !== undefined) {
-		return sourceFailure('tls', `the certificate of ${server} is not trusted: ${reason}`, [`trust comes from ${trustSetting(loaded)}`, `TLS: ${code}`, neverInsecure]);
+		return sourceFailure('tls', `the certificate of ${name} is not trusted: ${reason}`, [trustLine(peer), `TLS: ${code}`, ...closing]);
 	}
 
 	if (code.startsWith('ERR_SSL_')) {
-		return sourceFailure('tls', `the TLS handshake with ${server} failed`, [`TLS: ${code}`, `a server that refuses the client certificate of user "${loaded.userName}" (${loaded.origins.user}) ends the handshake this way`]);
+		const hint = peer.kind === 'api-server'
+			? `a server that refuses the client certificate of user "${peer.loaded.userName}" (${peer.loaded.origins.user}) ends the handshake this way`
+			: `is ${peer.flag} an https:// URL of a TLS server?`;
+		return sourceFailure('tls', `the TLS handshake with ${peer.url} failed`, [`TLS: ${code}`, hint]);
 	}
 
 	if (code.startsWith('ERR_OSSL_')) {
-		return sourceFailure('config', `the certificates or keys for context "${loaded.contextName}" cannot be used`, [
-			`${redact(field(error, 'message') ?? code, context.secrets)}`,
-			`check certificate-authority(-data) of ${clusterWhere(loaded)} and client-certificate(-data)/client-key(-data) of user "${loaded.userName}" in ${loaded.origins.user}`,
-		]);
+		// Key material that OpenSSL cannot load is a configuration problem (exit 2), not the server's.
+		const message = redact(field(error, 'message') ?? code, secrets);
+		if (peer.kind === 'api-server') {
+			const {loaded} = peer;
+			return sourceFailure('config', `the certificates or keys for context "${loaded.contextName}" cannot be used`, [
+				message,
+				`check certificate-authority(-data) of ${clusterWhere(loaded)} and client-certificate(-data)/client-key(-data) of user "${loaded.userName}" in ${loaded.origins.user}`,
+			]);
+		}
+
+		const user = peer.loaded && !peer.tokenFile ? ` and the client certificate of user "${peer.loaded.userName}" in ${peer.loaded.origins.user}` : '';
+		return sourceFailure('config', `the certificates or keys for ${peer.flag} ${peer.url} cannot be used`, [message, `check ${peer.caFile ? `--kubelet-ca ${peer.caFile}` : 'the CA'}${user}`]);
 	}
 
 	return null;
 }
 
+/** A path as messages show it: a long query string (a PromQL query) would fill the screen. */
+function shownPath(path: string): string {
+	const mark = path.indexOf('?');
+	return mark !== -1 && path.length > 80 ? `${path.slice(0, mark)}?…` : path;
+}
+
 /** Socket, DNS, TLS, timeout and cut-body errors. Abort is not classified: the caller rethrows it. */
-export function classifyRequestError(error: unknown, context: FailureContext): SourceFailure {
-	const server = context.loaded.server;
-	const request = `request: GET ${context.path}`;
+export function classifyRequestError(error: unknown, peer: Peer, path: string, secrets: readonly string[]): SourceFailure {
+	const name = peerName(peer);
+	const request = `request: GET ${shownPath(path)}`;
 	if (error instanceof RequestTimeoutError) {
-		return sourceFailure('timeout', `no answer from ${server} within ${seconds(error.timeoutMs)}`, [request]);
+		return sourceFailure('timeout', `no answer from ${name} within ${formatGoDuration(error.timeoutMs / 1000)}`, [request]);
 	}
 
 	if (error instanceof BodyCutError) {
-		return sourceFailure('network', `the answer from ${server} was cut off before its end`, [request, 'the connection closed in the middle of the body']);
+		return sourceFailure('network', `the answer from ${name} was cut off before its end`, [request, 'the connection closed in the middle of the body']);
 	}
 
-	const tls = tlsFailure(error, context);
+	const tls = tlsFailure(error, peer, secrets);
 	if (tls !== null) {
 		return tls;
 	}
 
 	const code = field(error, 'code') ?? '';
-	const cause = networkCause(code, new URL(server).hostname) ?? redact(field(error, 'message') ?? String(error), context.secrets);
-	return sourceFailure('network', `cannot reach ${server}: ${cause}`, [`the API server of ${clusterWhere(context.loaded)}`, request]);
+	const cause = networkCause(code, new URL(peer.url).hostname) ?? redact(field(error, 'message') ?? String(error), secrets);
+	return sourceFailure('network', `cannot reach ${name}: ${cause}`, [origin(peer), request]);
 }
 
-function credentialHint(context: FailureContext): string {
-	const {loaded} = context;
+// Answers: any status but 2xx.
+
+/** What a request was for, so a refusal names the rule and a 404 or 502 reads right. */
+export type Call = {
+	path: string;
+	/** The RBAC rule this request needs: a 403 names it. */
+	rule?: Rule;
+	/** The action in words for a 403, e.g. 'get nodes/proxy on node "worker-1"'. */
+	action?: string;
+	/** Extra lines for a 403 (what the right grants, what else would do). */
+	forbiddenNotes?: string[];
+	/** The node whose kubelet the API server proxies to: a 502/503 then means that kubelet is unreachable. */
+	proxiedNode?: string;
+	/** Summary and hint for a 404 from a flag-named server (a wrong URL). */
+	notFound?: {summary: string; hint?: string};
+};
+
+function credentialHint(loaded: LoadedKubeconfig): string {
 	const user = loaded.kubeConfig.getUser(loaded.userName);
 	const where = `user "${loaded.userName}" in ${loaded.origins.user}`;
 	if (user?.exec) {
@@ -204,28 +341,110 @@ function credentialHint(context: FailureContext): string {
 	return `${where} has no credentials (no token, client certificate or exec plugin)`;
 }
 
-type Rule = {verb: string; resource: string};
-
-const rules: Record<Target, Rule> = {
-	metrics: {verb: 'get', resource: 'nodes/proxy'},
-	node: {verb: 'get', resource: 'nodes'},
-	list: {verb: 'list', resource: 'nodes'},
-};
-
-function forbiddenFailure(answer: HttpAnswer, context: FailureContext): SourceFailure {
-	const {verb, resource} = rules[context.target];
-	const {loaded, node} = context;
-	const what = context.target === 'list' ? 'list nodes' : `${verb} ${resource} on node "${node}"`;
-	const details = [
-		`API server: ${serverMessage(answer, context.secrets)}`,
-		`needed: ${verb} on ${resource} (ClusterRole rule: apiGroups [""], resources ["${resource}"], verbs ["${verb}"])`,
-		`check: kubectl --context ${loaded.contextName} auth can-i ${verb} ${resource}`,
-	];
-	if (context.target === 'metrics') {
-		details.push('note: nodes/proxy is more than read access: it reaches every kubelet API on the node, exec into pods included; the narrower nodes/metrics works only when talking to the kubelet directly (port 10250), not through the API server');
+function unauthorized(answer: HttpAnswer, peer: Peer, secrets: readonly string[]): SourceFailure {
+	if (peer.kind === 'api-server') {
+		const {loaded} = peer;
+		return sourceFailure('unauthorized', `${peer.url} rejected the credentials of ${identity(peer)}`, [
+			quote(answer, peer, secrets),
+			credentialHint(loaded),
+			`check: kubectl --context ${loaded.contextName} auth whoami`,
+		]);
 	}
 
-	return sourceFailure('forbidden', `context "${loaded.contextName}" (user "${loaded.userName}") is not allowed to ${what}`, details);
+	const hints = peer.kind === 'kubelet'
+		? ['the kubelet checks bearer tokens with the API server only when its webhook authentication is on (authentication.webhook.enabled); otherwise it takes client certificates signed by its client CA']
+		: [];
+	return sourceFailure('unauthorized', `${peerName(peer)} rejected ${identity(peer)}`, [quote(answer, peer, secrets), ...hints]);
+}
+
+/** One refused request: the answer and the rule it needed. */
+export type Refusal = {answer: HttpAnswer; rule?: Rule};
+
+/** "needed: get on nodes and nodes/proxy (ClusterRole rule: ...)": one line per scope, one rule covering them all. */
+function neededLines(rules: readonly Rule[]): string[] {
+	const scopes = new Map<string | undefined, Rule[]>();
+	for (const rule of rules) {
+		scopes.set(rule.namespace, [...(scopes.get(rule.namespace) ?? []), rule]);
+	}
+
+	return [...scopes].map(([namespace, scoped]) => {
+		const list = (values: string[]) => [...new Set(values)].map(value => `"${value}"`).join(', ');
+		const words = scoped.map(rule => `${rule.verb} on ${rule.resource}`).join(' and ');
+		const where = namespace === undefined ? '' : ` in namespace ${namespace}`;
+		const kind = namespace === undefined ? 'ClusterRole rule' : `Role rule in namespace ${namespace}`;
+		return `needed: ${words}${where} (${kind}: apiGroups [""], resources [${list(scoped.map(rule => rule.resource))}], verbs [${list(scoped.map(rule => rule.verb))}])`;
+	});
+}
+
+/**
+ * A 403, or several: the server's words for each, every rule that is missing (not only the first refused), the
+ * can-i command for each, and `notes`.
+ */
+export function forbiddenFailure(peer: Peer, refusals: readonly Refusal[], action: string, notes: readonly string[], secrets: readonly string[]): SourceFailure {
+	const rules = refusals.flatMap(refusal => (refusal.rule ? [refusal.rule] : []));
+	const summary = peer.kind === 'api-server' ? `${identity(peer)} is not allowed to ${action}` : `${peerName(peer)} does not allow ${identity(peer)} to ${action}`;
+	return sourceFailure('forbidden', summary, [
+		...refusals.map(refusal => quote(refusal.answer, peer, secrets)),
+		...neededLines(rules),
+		...rules.map(rule => `check: ${canI(peer, rule)}`),
+		...notes,
+	]);
+}
+
+/** Seconds the server asked to wait (Retry-After: seconds, or an HTTP date read against its own Date header); null when it did not ask. */
+export function retryAfterSeconds(answer: HttpAnswer): number | null {
+	const value = String(answer.headers['retry-after'] ?? '').trim();
+	let seconds = Number.NaN;
+	if (/^\d+$/.test(value)) {
+		seconds = Number(value);
+	} else if (value !== '') {
+		// The server's clock against the server's clock: no skew with the local one.
+		seconds = Math.ceil((Date.parse(value) - Date.parse(String(answer.headers.date ?? ''))) / 1000);
+	}
+
+	return Number.isFinite(seconds) && seconds >= 1 ? seconds : null;
+}
+
+/** A 429 (or a 503 of the API server itself) with Retry-After: wait as asked, at most maxRetryAfterSeconds, and say so. */
+function throttled(answer: HttpAnswer, peer: Peer, path: string, asked: number, secrets: readonly string[]): SourceFailure {
+	const waits = Math.min(asked, maxRetryAfterSeconds);
+	const wait = asked > waits ? `asked to wait ${formatGoDuration(asked)}; pleg-top waits at most ${formatGoDuration(waits)}` : `asked to wait ${formatGoDuration(asked)}`;
+	return sourceFailure('http', `${speaker(peer)} ${wait} (${statusLine(answer.status)} to GET ${shownPath(path)})`, [
+		quote(answer, peer, secrets),
+		`the next request goes out in ${formatGoDuration(waits)}, as its Retry-After header asked, instead of the usual back-off`,
+	], waits);
+}
+
+/** Any answer but 2xx, except the API server's node-not-found 404 (which needs the node list: notFoundFailure). */
+export function classifyAnswer(answer: HttpAnswer, peer: Peer, call: Call, secrets: readonly string[]): SourceFailure {
+	if (answer.status === 401) {
+		return unauthorized(answer, peer, secrets);
+	}
+
+	if (answer.status === 403) {
+		return forbiddenFailure(peer, [{answer, rule: call.rule}], call.action ?? `GET ${shownPath(call.path)}`, call.forbiddenNotes ?? [], secrets);
+	}
+
+	const asked = retryAfterSeconds(answer);
+	if (asked !== null && (answer.status === 429 || (answer.status === 503 && call.proxiedNode === undefined))) {
+		return throttled(answer, peer, call.path, asked, secrets);
+	}
+
+	if (call.proxiedNode !== undefined && (answer.status === 502 || answer.status === 503)) {
+		const node = call.proxiedNode;
+		const context = peer.kind === 'api-server' ? ` --context ${peer.loaded.contextName}` : '';
+		return sourceFailure('kubelet-unreachable', `the API server cannot reach the kubelet on node "${node}"`, [
+			`API server (${answer.status}): ${serverMessage(answer, secrets)}`,
+			'that is itself a sign of node trouble: the kubelet is down or the node is cut off from the control plane',
+			`check: kubectl${context} get node ${node} -o wide`,
+		]);
+	}
+
+	if (answer.status === 404 && call.notFound !== undefined) {
+		return sourceFailure('not-found', call.notFound.summary, [quote(answer, peer, secrets), ...(call.notFound.hint ? [call.notFound.hint] : [])]);
+	}
+
+	return sourceFailure('http', `${peerName(peer)} answered ${statusLine(answer.status)} to GET ${shownPath(call.path)}`, [quote(answer, peer, secrets)]);
 }
 
 /** A 404 that the API server itself gave for the node (not a kubelet 404 passed through the proxy). */
@@ -251,51 +470,21 @@ function nodeNamesLine(names: NodeNames): string {
 	return `could not list nodes: ${names.error}`;
 }
 
-export function notFoundFailure(answer: HttpAnswer, context: FailureContext, names: NodeNames): SourceFailure {
-	return sourceFailure('not-found', `node "${context.node}" does not exist in cluster "${context.loaded.clusterName}"`, [
-		`API server: ${serverMessage(answer, context.secrets)}`,
-		nodeNamesLine(names),
-	]);
+export function notFoundFailure(answer: HttpAnswer, peer: Extract<Peer, {kind: 'api-server'}>, node: string, names: NodeNames, secrets: readonly string[]): SourceFailure {
+	return sourceFailure('not-found', `node "${node}" does not exist in cluster "${peer.loaded.clusterName}"`, [quote(answer, peer, secrets), nodeNamesLine(names)]);
 }
 
-/** Any non-2xx answer except the node-not-found 404 (which needs the node list). */
-export function classifyAnswer(answer: HttpAnswer, context: FailureContext): SourceFailure {
-	const {loaded, node} = context;
-	const message = serverMessage(answer, context.secrets);
-	if (answer.status === 401) {
-		return sourceFailure('unauthorized', `${loaded.server} rejected the credentials of context "${loaded.contextName}" (user "${loaded.userName}")`, [
-			`API server: ${message}`,
-			credentialHint(context),
-			`check: kubectl --context ${loaded.contextName} auth whoami`,
-		]);
-	}
-
-	if (answer.status === 403) {
-		return forbiddenFailure(answer, context);
-	}
-
-	if (context.target === 'metrics' && (answer.status === 502 || answer.status === 503)) {
-		return sourceFailure('kubelet-unreachable', `the API server cannot reach the kubelet on node "${node}"`, [
-			`API server (${answer.status}): ${message}`,
-			'that is itself a sign of node trouble: the kubelet is down or the node is cut off from the control plane',
-			`check: kubectl --context ${loaded.contextName} get node ${node} -o wide`,
-		]);
-	}
-
-	const statusText = http.STATUS_CODES[answer.status] ?? '';
-	return sourceFailure('http', `${loaded.server} answered ${answer.status} ${statusText} to GET ${context.path}`.replace('  ', ' '), [`API server: ${message}`]);
-}
-
-/** A 200 that is an HTML page (a proxy or login portal in the way), not kubelet metrics. */
-export function htmlInsteadOfMetrics(answer: HttpAnswer, context: FailureContext): SourceFailure | null {
+/** A 200 that is an HTML page (a proxy or login portal in the way, or a wrong port), not kubelet metrics. */
+export function htmlInsteadOfMetrics(answer: HttpAnswer, peer: Peer, secrets: readonly string[]): SourceFailure | null {
 	if (!isHtml(answer)) {
 		return null;
 	}
 
-	// A body that is not metrics is a parse failure like any other (issue 3): same words, same line number.
+	// A body that is not metrics is a parse failure like any other: same words, same line number.
 	const line = answer.body.slice(0, answer.body.search(/\S|$/)).split('\n').length;
-	return sourceFailure('parse', `metrics could not be parsed (line ${line}): ${context.loaded.server} answered with an HTML page, not kubelet metrics`, [
-		`content-type: ${String(answer.headers['content-type'] ?? '(none)')}; the page: ${serverMessage(answer, context.secrets)}`,
-		'is a proxy or a login portal between pleg-top and the API server?',
+	const hint = peer.kind === 'kubelet' ? `is ${peer.flag} the kubelet (port 10250)?` : 'is a proxy or a login portal between pleg-top and the API server?';
+	return sourceFailure('parse', `metrics could not be parsed (line ${line}): ${peerName(peer)} answered with an HTML page, not kubelet metrics`, [
+		`content-type: ${String(answer.headers['content-type'] ?? '(none)')}; the page: ${serverMessage(answer, secrets)}`,
+		hint,
 	]);
 }

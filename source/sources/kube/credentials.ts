@@ -5,14 +5,12 @@ import type http from 'node:http';
 import type https from 'node:https';
 import {buildKubeConfig, type LoadedKubeconfig} from './kubeconfig.js';
 import {redact, sourceFailure, SourceFailure} from '../failure.js';
+import type {AuthSource, RequestAuth as TransportAuth} from '../http/transport.js';
 
 type Material = string | Buffer;
 
-export type RequestAuth = {
-	headers: Record<string, string>;
-	tls: {ca?: Material; cert?: Material; key?: Material; rejectUnauthorized?: boolean; servername?: string};
-	/** Set when the cluster has a proxy-url: client-node's proxy agent, used instead of pleg-top's own. */
-	proxyAgent?: http.Agent;
+/** The transport's auth (proxyAgent set when the cluster has a proxy-url: client-node's agent), plus the secrets seen. */
+export type RequestAuth = TransportAuth & {
 	/** Credential values to strip from any message (token, password, key). */
 	secrets: string[];
 };
@@ -217,5 +215,16 @@ export function createCredentials(loaded: LoadedKubeconfig, options: CredentialO
 			return once();
 		},
 		secrets: () => [...known],
+	};
+}
+
+/** The kubeconfig user as a transport's AuthSource: a refresh after a 401 only when it can bring other credentials. */
+export function kubeconfigAuth(loaded: LoadedKubeconfig, options: CredentialOptions): AuthSource & {credentials: Credentials} {
+	const credentials = createCredentials(loaded, options);
+	return {
+		credentials,
+		get: async () => credentials.get(),
+		refresh: credentials.canRefresh ? async () => credentials.refresh() : undefined,
+		secrets: () => credentials.secrets(),
 	};
 }
