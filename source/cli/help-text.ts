@@ -22,7 +22,7 @@ Options
   --once               scrape, wait one --window, scrape again, print a report and exit
   -o, --output FMT     text or json, for --once (default text)
   --demo               watch an embedded simulated kubelet (keys: c churn, s stall, r recover,
-                       k kubelet restart, w slow runtime)
+                       x kubelet restart, w slow runtime)
   --demo-speed N       simulated seconds per real second in the demo (default 1; 60 shows a stall
                        crossing the 3-minute threshold in 3 s)
   --no-color           no colours (also when NO_COLOR is set); meaning is always in symbols and words

@@ -60,10 +60,11 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
 	{keys: ['a'], action: 'relist anatomy', hint: 'anatomy', demoOnly: false},
+	{keys: ['k'], action: 'kubelet source pane: open / fold into one row', hint: 'source', demoOnly: false},
 	{keys: ['c'], action: 'demo: container churn', hint: 'churn', demoOnly: true},
 	{keys: ['s'], action: 'demo: stall the relist', hint: 'stall', demoOnly: true},
 	{keys: ['r'], action: 'demo: recover', hint: 'recover', demoOnly: true},
-	{keys: ['k'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
+	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
 	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
 ];
 

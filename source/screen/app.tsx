@@ -32,7 +32,7 @@ function steerDemo(input: string, demo: DemoControls): void {
 	if (input === 'c') demo.churn(demo.scenario !== 'churn');
 	else if (input === 's') demo.stall();
 	else if (input === 'r') demo.recover();
-	else if (input === 'k') demo.restart();
+	else if (input === 'x') demo.restart();
 	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
 }
 
@@ -48,6 +48,7 @@ export default function App({source, intervalMs, windowSeconds, demo, now, pollI
 	const {columns, rows} = useTerminalSize();
 	const [showHelp, setShowHelp] = useState(false);
 	const [showAnatomy, setShowAnatomy] = useState(false);
+	const [toggleConstants, setToggleConstants] = useState(false);
 
 	useInput((input, key) => {
 		if (input === 'q') exit();
@@ -55,6 +56,7 @@ export default function App({source, intervalMs, windowSeconds, demo, now, pollI
 		else if (input === 'b') markBaseline();
 		else if (input === '?') setShowHelp((shown) => !shown);
 		else if (input === 'a') setShowAnatomy((shown) => !shown);
+		else if (input === 'k') setToggleConstants((toggled) => !toggled);
 		else if (key.escape) setShowHelp(false);
 		else if (demo) steerDemo(input, demo);
 	});
@@ -73,6 +75,7 @@ export default function App({source, intervalMs, windowSeconds, demo, now, pollI
 			height={Math.max(1, rows - 1)}
 			showHelp={showHelp}
 			showAnatomy={showAnatomy}
+			toggleConstants={toggleConstants}
 			demoScenario={demo?.scenario}
 		/>
 	);

@@ -1,7 +1,9 @@
 // Layout only: which panes show, where, at this width × height. Every pane builds its rows
-// at a known width (ui/line.ts), so rows are counted before anything renders, and the
-// layout drops whole panes (history first, then baseline, then the constants pane) instead of
-// letting the terminal wrap or cut a figure. The verdict and the last-seen age always show.
+// at a known width (layout/line.ts), so rows are counted before anything renders, and the
+// layout gives up whole panes instead of letting the terminal wrap or cut a figure. What is
+// static goes first: the kubelet source pane folds into one row, then that row goes; only then
+// the panes that change every scrape (history, then baseline; the stats last). The verdict and
+// the last-seen age always show. `k` shows the kubelet source pane the other way round.
 import React from 'react';
 import {Box} from 'ink';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
@@ -9,7 +11,7 @@ import {anatomyPaneLines} from './panes/anatomy-pane.js';
 import {baselinePaneLines} from './panes/baseline-pane.js';
 import {clockTime} from './layout/clock-time.js';
 import {compactLine} from './panes/compact-line.js';
-import {constantsPaneLines} from './panes/constants-pane.js';
+import {constantsPaneLines, constantsSummaryLine} from './panes/constants-pane.js';
 import {helpScreenLines} from './panes/help-screen.js';
 import {historyChartLines} from './panes/history-chart.js';
 import {lastSeenGaugeLines} from './panes/last-seen-gauge.js';
@@ -36,6 +38,11 @@ export type DashboardProps = {
 	width: number;
 	height: number;
 	showHelp: boolean;
+	/**
+	 * `k` pressed an odd number of times: the kubelet source pane shows the other way from what the layout would
+	 * choose (open where it would fold into one row, one row where it would be open).
+	 */
+	toggleConstants?: boolean;
 	/** `a`: the relist anatomy pane takes the place of the constants pane and the history chart. */
 	showAnatomy?: boolean;
 	/** The demo scenario's name when the demo source runs. */
@@ -84,7 +91,7 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 	}
 
 	const room = height - essentials.rows;
-	const optional = chooseOptional(props, figures, room);
+	const optional = chooseOptional(props, figures, room, essentials.top.length);
 	const blocks = [...essentials.top, ...optional, essentials.status];
 	return withSpacers(blocks, height);
 }
@@ -200,27 +207,53 @@ function chooseEssentials(props: DashboardProps, figures: Figures, header: Line,
 	return undefined;
 }
 
-/** The figures below the gauge: as many panes as fit, dropping history, then baseline, then the constants pane. */
-function chooseOptional(props: DashboardProps, figures: Figures, room: number): Block[] {
+/** How the kubelet source pane shows: whole, folded into one row, or not at all. */
+export type ConstantsForm = 'full' | 'line' | 'none';
+
+/**
+ * The figures below the gauge. Static before dynamic: with every dynamic pane, the constants pane whole, else one
+ * row, else none; only then the history goes, then the baseline. The pane shows whole only with a blank row to
+ * spare between the blocks (`blocksAbove` of them above these): a screen packed to its last row with reference
+ * text reads worse than one row of it. With `k` (toggleConstants) the pane shows the other way: one row where it
+ * would be whole, whole (the history and baseline giving way) where it would fold.
+ */
+function chooseOptional(props: DashboardProps, figures: Figures, room: number, blocksAbove: number): Block[] {
 	const {width} = props;
-	const history = lines(
-		historyChartLines({history: props.history, width, now: props.now, thresholdSeconds: figures.constants.threshold.seconds, intervalSeconds: props.intervalSeconds}),
-	);
-	const baseline = figures.baseline ? [lines(baselinePaneLines({baseline: figures.baseline, now: props.now, width}))] : [];
-	const withConstants = statsAndConstants(figures, width);
 	const statsOnly = lines(relistStatsLines({figures, width}));
+	const baseline = figures.baseline ? [lines(baselinePaneLines({baseline: figures.baseline, now: props.now, width}))] : [];
 	if (props.showAnatomy) {
 		const anatomy = lines(anatomyPaneLines({anatomy: figures.anatomy ?? null, width}));
 		return [[statsOnly, anatomy, ...baseline], [statsOnly, anatomy], [anatomy]].find(blocks => fits(blocks, room)) ?? fallback(statsOnly, room);
 	}
 
-	const candidates: Block[][] = [
-		[...withConstants, ...baseline, history],
-		[...withConstants, ...baseline],
-		withConstants,
-		[statsOnly],
-	];
-	return candidates.find(blocks => fits(blocks, room)) ?? fallback(statsOnly, room);
+	const history = lines(
+		historyChartLines({history: props.history, width, now: props.now, thresholdSeconds: figures.constants.threshold.seconds, intervalSeconds: props.intervalSeconds}),
+	);
+	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];
+	const built = new Map<ConstantsForm, Block[]>();
+	const arrange = (form: ConstantsForm, extra: Block[]) => {
+		const top = built.get(form) ?? statsAndConstants(figures, width, form);
+		built.set(form, top);
+		return [...top, ...extra];
+	};
+	const choose = (forms: ConstantsForm[], spaced: boolean) => {
+		for (const extra of dynamic) {
+			for (const form of forms) {
+				const blocks = arrange(form, extra);
+				// Gaps: one below each block above and each of these (the status row closes the screen).
+				const gaps = spaced && form === 'full' ? blocksAbove + blocks.length : 0;
+				if (fits(blocks, room - gaps)) {
+					return {form, blocks};
+				}
+			}
+		}
+
+		return undefined;
+	};
+
+	const auto = choose(['full', 'line', 'none'], true);
+	const chosen = props.toggleConstants ? (choose(auto?.form === 'full' ? ['line', 'none'] : ['full'], false) ?? auto) : auto;
+	return chosen?.blocks ?? fallback(statsOnly, room);
 }
 
 /** Not even the stats fit whole: keep their first rows (each row holds whole figures). */
@@ -228,13 +261,21 @@ function fallback(statsOnly: Block, room: number): Block[] {
 	return room > 0 ? [lines(statsOnly.kind === 'lines' ? statsOnly.lines.slice(0, room) : [])] : [];
 }
 
-/** Side by side from `sideBySideWidth` columns, the constants pane below the figures when narrower. */
-function statsAndConstants(figures: Figures, width: number): Block[] {
+/** The stats with the constants pane: whole beside them from `sideBySideWidth` columns (below when narrower), one row below, or none. */
+function statsAndConstants(figures: Figures, width: number, form: ConstantsForm): Block[] {
 	const constantsProps = {
 		constants: figures.constants,
 		thresholdToPeriodRatio: figures.thresholdToPeriodRatio,
 		thresholdToMeanRatio: figures.thresholdToMeanRatio,
 	};
+	if (form === 'none') {
+		return [lines(relistStatsLines({figures, width}))];
+	}
+
+	if (form === 'line') {
+		return [lines(relistStatsLines({figures, width})), lines([constantsSummaryLine({...constantsProps, width})])];
+	}
+
 	if (width >= sideBySideWidth) {
 		const rightWidth = Math.min(52, Math.floor(width * 0.45));
 		const leftWidth = width - rightWidth - columnGap;

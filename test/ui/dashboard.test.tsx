@@ -85,7 +85,7 @@ describe('Dashboard at fixed sizes', () => {
 	}
 
 	test('100 wide: the kubelet source pane sits beside the figures', () => {
-		const rows = dashboard(100, 30);
+		const rows = dashboard(100, 30, {figures: makeFigures()});
 		const row = rows.find(line => line.startsWith('relist duration'));
 		assert.ok(row?.includes('kubelet source · as of v1.28.0'), `not beside: "${row}"`);
 		assert.ok(rows.some(line => line.startsWith('mean 4.2 ms · p50 3.8 ms · p90 7.2 ms · p99 9.3 ms')));
@@ -93,7 +93,7 @@ describe('Dashboard at fixed sizes', () => {
 	});
 
 	test('60 wide: the kubelet source pane goes below the figures', () => {
-		const rows = dashboard(60, 30);
+		const rows = dashboard(60, 40, {figures: makeFigures()});
 		const statsRow = rows.findIndex(line => line.startsWith('lifetime mean 38.0 ms'));
 		const paneRow = rows.findIndex(line => line === 'kubelet source · as of v1.28.0');
 		assert.ok(statsRow >= 0 && paneRow > statsRow, `stats row ${statsRow}, pane row ${paneRow}`);
@@ -106,21 +106,53 @@ describe('Dashboard at fixed sizes', () => {
 		}
 	});
 
-	test('as the height shrinks, history goes first, then the baseline, then the kubelet source pane', () => {
-		const has = (height: number) => {
-			const text = dashboard(100, height).join('\n');
-			return ['history ·', 'baseline ·', 'kubelet source'].map(part => text.includes(part));
-		};
+	/** Which of history, baseline, the whole kubelet source pane and its one-row form show. */
+	const panes = (height: number, toggleConstants = false) => {
+		const text = dashboard(100, height, {toggleConstants}).join('\n');
+		return ['history ·', 'baseline ·', 'kubelet source ·', 'kubelet source v'].map(part => text.includes(part));
+	};
 
-		// Rows: header 1, verdict + Ready 2, gauge 3, stats beside the source pane max(7, 12) = 12, baseline 7,
-		// history 4, status 1 = 30.
-		assert.deepEqual(has(30), [true, true, true]);
-		assert.deepEqual(has(29), [false, true, true]);
-		// Without history 26 rows; without the baseline too 19.
-		assert.deepEqual(has(25), [false, false, true]);
-		assert.deepEqual(has(19), [false, false, true]);
-		// 18 rows: the stats alone (6 rows at full width) → 13.
-		assert.deepEqual(has(18), [false, false, false]);
+	test('as the height shrinks, the static pane folds into one row and goes before any pane that changes every scrape', () => {
+		// Rows at 100 wide: header 1, verdict + Ready 2, gauge 3, status 1 = 7; the stats beside the whole pane
+		// max(7, 12) = 12, the stats alone 6 (+ 1 for the folded row); baseline 7; history 4 (with its B row).
+		// Whole, everything: 7 + 12 + 7 + 4 = 30 rows, and a blank row below each block but the status: 3 + 3 = 36.
+		assert.deepEqual(panes(36), [true, true, true, false]);
+		// Folded: 7 + 6 + 1 + 7 + 4 = 25.
+		assert.deepEqual(panes(35), [true, true, false, true]);
+		assert.deepEqual(panes(25), [true, true, false, true]);
+		// Not even the row: 24 = every dynamic pane with the stats.
+		assert.deepEqual(panes(24), [true, true, false, false]);
+		// Only now the history goes (23 < 24); the baseline with the folded row: 7 + 7 + 7 = 21.
+		assert.deepEqual(panes(23), [false, true, false, true]);
+		assert.deepEqual(panes(21), [false, true, false, true]);
+		assert.deepEqual(panes(20), [false, true, false, false]);
+		// The baseline cannot fit even alone (7 + 6 + 7 = 20 > 19); whole, the pane needs 7 + 12 + 4 gaps = 23.
+		assert.deepEqual(panes(19), [false, false, false, true]);
+		assert.deepEqual(panes(14), [false, false, false, true]);
+		assert.deepEqual(panes(13), [false, false, false, false]);
+	});
+
+	test('k shows the pane the other way: one row where it was whole, whole where it was folded (history gives way)', () => {
+		assert.deepEqual(panes(36, true), [true, true, false, true]);
+		// Folded at 30; opened on request it needs no blank rows: 7 + 12 + 7 + 4 = 30.
+		assert.deepEqual(panes(30, true), [true, true, true, false]);
+		// 29: the history goes to make room, 7 + 12 + 7 = 26.
+		assert.deepEqual(panes(29, true), [false, true, true, false]);
+		// 25: the baseline goes too (26 > 25), 7 + 12 = 19.
+		assert.deepEqual(panes(25, true), [false, false, true, false]);
+		assert.deepEqual(panes(19, true), [false, false, true, false]);
+		// 14 has no room for the whole pane (19): it stays folded.
+		assert.deepEqual(panes(14, true), [false, false, false, true]);
+	});
+
+	test('80×24 (23 rows for the App): the history chart stays and the kubelet source pane is one row', () => {
+		const rows = dashboard(80, 23, {figures: makeFigures(), history: steadyHistory(400)});
+		assert.ok(rows.length <= 23);
+		assert.ok(rows.includes('kubelet source v1.28.0 · threshold 3m0s · relist 1s · evented off · k details'), rows.join('\n'));
+		assert.ok(!rows.some(row => row.startsWith('kubelet source ·')), 'the whole pane shows');
+		// 80 − 16 = 64 columns; 2 × 180 s / 64 = 5.6 → 6 s a column.
+		assert.ok(rows.some(row => row.startsWith('history · last 6m24s, 6 s/col')), rows.join('\n'));
+		assert.ok(rows.some(row => /^age  ▁{64} max 1s$/.test(row)), rows.join('\n'));
 	});
 
 	test('header: tool, node, kubelet version, source, clock', () => {
@@ -157,6 +189,6 @@ describe('Dashboard small and special screens', () => {
 	test('demo: the scenario in the header and the demo keys in the hints when they fit', () => {
 		const rows = dashboard(120, 30, {demoScenario: 'stall'});
 		assert.match(rows[0]!, /^pleg-top · demo-node · kubelet v1\.28\.0 · demo: stall · demo node/);
-		assert.match(rows.at(-1)!, /a anatomy {2}c churn {2}s stall/);
+		assert.match(rows.at(-1)!, /a anatomy {2}k source {2}c churn {2}s stall/);
 	});
 });

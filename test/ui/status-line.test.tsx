@@ -31,7 +31,7 @@ describe('StatusLine', () => {
 		// 28 columns of state + 2, then "q quit  ? help  p pause" = 23 → 53; "  b mark" would make 61.
 		assert.equal(status({width: 60}), 'every 1s  last scrape 320 ms  q quit  ? help  p pause');
 		// The demo keys come after the common ones.
-		assert.equal(status({demo: true, width: 100}), 'every 1s  last scrape 320 ms  q quit  ? help  p pause  b mark  a anatomy  c churn  s stall');
+		assert.equal(status({demo: true, width: 100}), 'every 1s  last scrape 320 ms  q quit  ? help  p pause  b mark  a anatomy  k source  c churn  s stall');
 	});
 
 	test('failure: the summary on its own row, its details, and the retry count', () => {

@@ -3,7 +3,7 @@
 import React from 'react';
 import {formatRatio} from '../../domain/format.js';
 import type {KubeletConstants, SourceConstant} from '../../domain/types.js';
-import {cellWidth, flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
+import {cellWidth, fitItems, flowItems, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import {eventedPeriodSeconds, eventedThresholdSeconds} from '../../domain/kubelet-constants.js';
@@ -40,6 +40,35 @@ function constantLines(label: string, constant: SourceConstant, width: number): 
 
 	const noteLines = note ? wrapWords(note, width - 2, 3, 'warn').map(line => [seg('  '), ...line]) : [];
 	return [...flowItems(items, width, {indent: 2}), ...noteLines];
+}
+
+/**
+ * The pane folded into one row, for short terminals: "kubelet source v1.28.0 · threshold 3m0s · relist 1s ·
+ * evented off · threshold/mean ×42,857 · k details". Items that do not fit are left out whole, the threshold
+ * last; a caveat on either constant turns the hint into a warning, so a doubtful value never looks settled.
+ */
+export function constantsSummaryLine({constants, thresholdToMeanRatio, width}: ConstantsPaneProps): Line {
+	const caveat = [constants.period, constants.threshold].some(constant => constant.note !== null || constant.location === null);
+	// The key that opens the pane keeps its place at the end of the row: without it the fold cannot be undone.
+	const hint: Item = caveat ? [seg('k', 'value'), seg(' details and caveats', 'warn')] : [seg('k', 'value'), seg(' details', 'dim')];
+	const title: Item = [seg('kubelet source ', 'title'), seg(constants.row, 'value')];
+	const threshold: Item = [seg('threshold ', 'label'), seg(formatGoDuration(constants.threshold.seconds), 'value')];
+	const relist: Item = [seg('relist ', 'label'), seg(formatGoDuration(constants.period.seconds), 'value')];
+	// On, the evented PLEG explains a 10-minute threshold: it outranks the relist period.
+	const evented: Item = constants.evented ? [seg('evented on', 'warn')] : [seg('evented off', 'dim')];
+	const ratio: Item = [seg('threshold/mean ', 'label'), seg(formatRatio(thresholdToMeanRatio), thresholdToMeanRatio === null ? 'dim' : 'value')];
+	const dropOrder = constants.evented ? [ratio, relist, evented, title] : [ratio, evented, relist, title];
+	let kept = [title, threshold, relist, evented, ratio];
+	const budget = width - lineWidth(hint) - 3;
+	for (const item of dropOrder) {
+		if (lineWidth(fitItems(kept, Infinity)) <= budget) {
+			break;
+		}
+
+		kept = kept.filter(other => other !== item);
+	}
+
+	return fitItems([fitItems(kept, budget), hint], width);
 }
 
 export function ConstantsPane(props: ConstantsPaneProps) {
