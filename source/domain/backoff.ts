@@ -5,3 +5,8 @@ export function backoffDelay(consecutiveFailures: number, intervalMs: number, ma
 	const first = Math.max(intervalMs, minBackoffMs);
 	return Math.min(first * 2 ** Math.max(0, consecutiveFailures - 1), Math.max(maxBackoffMs, first));
 }
+
+/** The wait after a failure (ms): what the server asked for (Retry-After, capped where it was read), else the back-off. */
+export function retryDelay(retryAfterSeconds: number | undefined, consecutiveFailures: number, intervalMs: number, maxBackoffMs?: number, minBackoffMs?: number): number {
+	return retryAfterSeconds === undefined ? backoffDelay(consecutiveFailures, intervalMs, maxBackoffMs, minBackoffMs) : retryAfterSeconds * 1000;
+}

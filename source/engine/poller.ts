@@ -2,7 +2,7 @@
 // pleg-top stays pure. Like the kubelet's own wait.Until, the next request is scheduled one
 // interval after the previous one ENDED: a slow API server stretches the cadence instead of
 // piling up overlapping requests.
-import {backoffDelay} from '../domain/backoff.js';
+import {retryDelay} from '../domain/backoff.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import {toFailure} from '../sources/to-failure.js';
 import type {Failure, MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
@@ -40,6 +40,8 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 	let stopped = false;
 	let paused = false;
 	let failures = 0;
+	// What the server asked to wait after the last failure (Retry-After), s.
+	let retryAfterSeconds: number | undefined;
 	let requestCount = 0;
 	let metricsTimer: NodeJS.Timeout | undefined;
 	let nodeTimer: NodeJS.Timeout | undefined;
@@ -68,12 +70,14 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		} catch (error) {
 			if (controller.signal.aborted) return;
 			failures++;
-			listener.onFailure(toFailure(error, source), now());
+			const failure = toFailure(error, source);
+			retryAfterSeconds = failure.retryAfterSeconds;
+			listener.onFailure(failure, now());
 		} finally {
 			if (inFlight === controller) inFlight = undefined;
 		}
 
-		scheduleMetrics(failures === 0 ? intervalMs : backoffDelay(failures, intervalMs, options.maxBackoffMs, options.minBackoffMs));
+		scheduleMetrics(failures === 0 ? intervalMs : retryDelay(retryAfterSeconds, failures, intervalMs, options.maxBackoffMs, options.minBackoffMs));
 	}
 
 	async function pollNode() {

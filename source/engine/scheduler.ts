@@ -2,7 +2,7 @@
 // most `maxRps` request starts in any second. A cluster too large to poll every node each `intervalMs` within
 // that rate gets a longer per-node interval instead (nodes × 1000 / maxRps ms), and says so (effectiveIntervalMs).
 // The clock and the timers are injected, so tests drive it with fake timers.
-import {backoffDelay} from '../domain/backoff.js';
+import {retryDelay} from '../domain/backoff.js';
 
 export type Timers = {
 	setTimeout(callback: () => void, ms: number): unknown;
@@ -19,8 +19,11 @@ export type SchedulerOptions = {
 	now: () => number;
 	/** Default: the global setTimeout/clearTimeout, looked up at each call (so mocked timers apply). */
 	timers?: Timers;
-	/** One request for one node: resolves true on success, false on a failure (which backs that node off). */
-	poll(node: string, signal: AbortSignal): Promise<boolean>;
+	/**
+	 * One request for one node: resolves true on success, false on a failure (which backs that node off), or the
+	 * wait the server asked for after a failure (Retry-After), which is kept instead of the back-off.
+	 */
+	poll(node: string, signal: AbortSignal): Promise<boolean | {retryAfterSeconds: number}>;
 	/** Back-off cap after failures, ms (as the one-node poller's). */
 	maxBackoffMs?: number;
 };
@@ -113,7 +116,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 		nextSlotAt = at + gapMs;
 		inflight++;
 		requestCount++;
-		const settle = (ok: boolean) => {
+		const settle = (outcome: boolean | {retryAfterSeconds: number}) => {
+			const ok = outcome === true;
 			inflight--;
 			if (controller.signal.aborted) {
 				pump();
@@ -123,7 +127,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 			entry.controller = null;
 			entry.failures = ok ? 0 : entry.failures + 1;
 			// Start to start on success; after a failure, back off from when it ended (as the one-node poller does).
-			entry.dueAt = ok ? at + intervalMs : now() + backoffDelay(entry.failures, intervalMs, options.maxBackoffMs);
+			const asked = typeof outcome === 'object' ? outcome.retryAfterSeconds : undefined;
+			entry.dueAt = ok ? at + intervalMs : now() + retryDelay(asked, entry.failures, intervalMs, options.maxBackoffMs);
 			pump();
 		};
 

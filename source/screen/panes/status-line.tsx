@@ -2,7 +2,7 @@
 // terms (summary + details) when not; PAUSED; and the key hints. The STALE banner that marks
 // the figures lives here too, so both read the same FeedStatus the same way.
 import React from 'react';
-import {backoffDelay} from '../../domain/backoff.js';
+import {retryDelay} from '../../domain/backoff.js';
 import {keyBindings} from '../../domain/definitions.js';
 import {formatAge, formatSeconds} from '../../domain/format.js';
 import type {FeedStatus} from '../../domain/types.js';
@@ -71,7 +71,7 @@ function stateItems(status: FeedStatus, intervalSeconds: number): Item[] {
 	if (status.failure) {
 		const attempts = status.consecutiveFailures === 1 ? '1 failure' : `${status.consecutiveFailures} failures`;
 		// The poller waits longer after each failure (1 s doubling to 10 s): show the wait it really uses.
-		const retrySeconds = backoffDelay(status.consecutiveFailures, intervalSeconds * 1000) / 1000;
+		const retrySeconds = retryDelay(status.failure.retryAfterSeconds, status.consecutiveFailures, intervalSeconds * 1000) / 1000;
 		items.push([seg(`retry back-off ${tickLabel(retrySeconds)} · ${attempts}`, 'error')]);
 	} else if (!status.paused) {
 		items.push([seg(`every ${tickLabel(intervalSeconds)}`, 'dim')]);
