@@ -1,7 +1,7 @@
 // The one definition of every figure pleg-top shows, and of every key it reads.
-// Pure data: the help screen (ui/help-screen.tsx), `--help` and the README all render these,
-// so a formula is written once. The numbers quoted here are the ones the code uses:
-// ui/gauge-scale.ts for the gauge bands, metrics code for the rest.
+// Pure data: the help screen (screen/panes/help-screen.tsx), `--help` and the README all render these,
+// so a formula or a key is written once. The numbers quoted here are the ones the code uses:
+// domain/gauge-scale.ts for the gauge bands, the feed and window code for the rest.
 
 export type Definition = {
 	/** Stable id, e.g. "last-seen-age". */
@@ -52,11 +52,12 @@ export const definitions: readonly Definition[] = [
 	{id: 'list-share', label: 'List share of relist', formula: '(window mean list_podsandbox + window mean list_containers) / window mean relist; above 100% other callers and failed relists blur it, shown as ≈ all (JSON caps it at 1)'},
 	{id: 'relist-per-container', label: 'Relist per container', formula: 'window mean relist / kubelet_running_containers{container_state="running"}, seconds per running container'},
 	{id: 'anatomy-reading', label: 'Anatomy reading', formula: 'status calls ≥ 1 per relist taking more of the relist than the list calls: per-pod status inspection; list share ≥ 50% with list means ≥ 100 ms together: runtime answers slowly; below 100 ms with < 1 status call per relist: idle'},
+	{id: 'overview-slow', label: 'Slow (overview)', formula: 'window p99 ≥ 10 × the median window p99 of the other nodes read now (at least two); ranked below unhealthy and errors, above warnings and ok'},
 ];
 
 export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
-	{keys: ['?'], action: 'this help', hint: 'help', demoOnly: false},
+	{keys: ['?'], action: 'keys, then what each figure means (this help)', hint: 'help', demoOnly: false},
 	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
 	{keys: ['a'], action: 'relist anatomy', hint: 'anatomy', demoOnly: false},
@@ -66,6 +67,7 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['r'], action: 'demo: recover', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
 	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
+	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 
 /** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */

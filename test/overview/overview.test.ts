@@ -94,11 +94,21 @@ describe('cluster overview through the API server', () => {
 		// The clock jumped 200 s after the stall, plus the real seconds the set-up took: past the 180 s threshold.
 		assert.ok(rows[0]!.lastSeenAgeSeconds! > 180 && rows[0]!.lastSeenAgeSeconds! < 200 + patienceMs / 1000 + 5, `age ${rows[0]!.lastSeenAgeSeconds}`);
 		assert.equal(rows[1]!.name, unreachable);
-		assert.equal(rows[1]!.word, 'error');
+		// A read that failed before any good one: an error saying why, ranked below unhealthy, above the rest.
+		assert.equal(rows[1]!.state, 'error');
+		assert.equal(rows[1]!.word, 'kubelet unreachable');
 		assert.equal(rows[1]!.failure?.kind, 'kubelet-unreachable');
 		assert.equal(rows[1]!.failure?.summary, 'the API server cannot reach the kubelet on node "gone-kubelet"');
+		// Churning relists take 10-50 times the idle ones: a churning node is `slow` exactly when its p99 is at least
+		// 10 × the median p99 of the other nodes read now (the stalled and unreachable ones have none).
+		const p99s = new Map(rows.map(row => [row.name, row.failure === null ? (row.p99?.seconds ?? null) : null]));
 		for (const row of rows.slice(2)) {
-			assert.equal(row.health, 'ok', `${row.name}: ${row.word}`);
+			const others = [...p99s].filter(([name, p99]) => name !== row.name && p99 !== null).map(([, p99]) => p99!).sort((a, b) => a - b);
+			const half = Math.floor(others.length / 2);
+			const median = others.length % 2 === 1 ? others[half]! : (others[half - 1]! + others[half]!) / 2;
+			const slow = row.p99 !== null && others.length >= 2 && row.p99.seconds >= 10 * median;
+			assert.equal(row.state, slow ? 'slow' : 'ok', `${row.name}: ${row.word}, p99 ${row.p99?.seconds} vs median ${median} of ${others.length}`);
+			if (idle.includes(row.name)) assert.equal(row.state, 'ok', `${row.name} is idle`);
 			assert.ok(row.lastSeenAgeSeconds !== null && row.lastSeenAgeSeconds <= 5, `${row.name} age ${row.lastSeenAgeSeconds}`);
 			assert.equal(row.kubeletVersion, 'v1.28.4');
 		}
@@ -114,13 +124,18 @@ describe('cluster overview through the API server', () => {
 
 	test('the table: every line within the width, stalled row first and marked, the cadence said', () => {
 		for (const width of [60, 100, 140]) {
-			const lines = overviewTableLines({rows: rowsNow(), selected: null, sourceLabel: engine.label, cadence: engine.cadence(), listFailure: null, now: clock(), width, height: 30});
+			const rows = rowsNow();
+			const lines = overviewTableLines({rows, selected: null, sourceLabel: engine.label, cadence: engine.cadence(), listFailure: null, now: clock(), width, height: 30});
 			for (const line of lines) assert.ok(lineWidth(line) <= width, `${lineWidth(line)} > ${width}: ${lineText(line)}`);
 			const texts = lines.map(lineText);
 			assert.equal(texts[1], 'each node every 0.25 s · ≤ 4 at once'.slice(0, width));
-			assert.match(texts[2]!, /^✗ 2 unhealthy · ! 0 warn · ✓ 10 ok/);
-			assert.match(texts[4]!, new RegExp(`^› ✗ unhealthy  ${stalled} `));
-			assert.match(texts[5]!, new RegExp(`^  ✗ error      ${unreachable} `));
+			// The unreachable kubelet is an error, not a PLEG verdict: counted apart from the unhealthy node.
+			const slow = rows.filter(row => row.state === 'slow').length;
+			assert.equal(texts[2], `✗ 1 unhealthy · ? 1 error · ${slow > 0 ? `! ${slow} slow · ` : ''}! 0 warn · ✓ ${10 - slow} ok`);
+			// The status column is as wide as its longest entry, "? kubelet unreachable" (21 cells).
+			assert.ok(texts[4]!.startsWith(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled} `), texts[4]);
+			// At 60 columns the name is cut to the room left ("gone-kubel…").
+			assert.match(texts[5]!, /^ {2}\? kubelet unreachable {2}gone-kubel/);
 		}
 	});
 
@@ -128,9 +143,9 @@ describe('cluster overview through the API server', () => {
 		const app = render(React.createElement(OverviewApp<unknown>, {engine, now: clock, renderEveryMs: 50, size: {columns: 120, rows: 30}}));
 		const frame = () => stripVTControlCharacters(app.lastFrame() ?? '');
 		try {
-			await until(() => frame().includes(`› ✗ unhealthy  ${stalled}`), 'the table with the stalled node selected');
+			await until(() => frame().includes(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled}`), 'the table with the stalled node selected');
 			app.stdin.write('\u001B[B');
-			await until(() => frame().includes(`› ✗ error      ${unreachable}`), 'the selection on the second row');
+			await until(() => frame().includes(`› ? kubelet unreachable  ${unreachable}`), 'the selection on the second row');
 			app.stdin.write('\r');
 			await until(() => frame().includes('Esc: all nodes'), 'the one-node screen');
 			const screen = frame();
@@ -139,7 +154,7 @@ describe('cluster overview through the API server', () => {
 			app.stdin.write('\u001B');
 			await until(() => frame().includes('↑↓ select'), 'the table again');
 			// The selection is kept.
-			assert.match(frame(), new RegExp(`› ✗ error      ${unreachable}`));
+			assert.ok(frame().includes(`› ? kubelet unreachable  ${unreachable}`));
 		} finally {
 			app.unmount();
 		}

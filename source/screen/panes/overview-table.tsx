@@ -1,6 +1,7 @@
-// The cluster overview: one row per node, worst first, the selected row marked. Built as Line[] at a known width
-// (ui/line.ts): columns are dropped whole, least useful first, when the terminal is narrow; no row is ever wider
-// than the width and none wraps. Props only: the rows come sorted from the overview app.
+// The cluster overview: one row per node, in the chosen order (worst first by default), the selected row marked,
+// the sorted column's title arrowed. Built as Line[] at a known width (layout/line.ts): columns are dropped whole,
+// least useful first, when the terminal is narrow; no row is ever wider than the width and none wraps. Props only:
+// the rows come sorted from the overview app; the name filter typed after `/` is applied here.
 import React from 'react';
 import {Box} from 'ink';
 import {formatCount, formatQuantile, formatRate, formatSeconds, missing} from '../../domain/format.js';
@@ -9,9 +10,16 @@ import type {Failure, Quantile} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, fitLeading, seg, spread, wrapWords, type Item, type Line, type Segment} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
-import {healthSymbol, type Health, type Tone} from '../layout/theme.js';
+import {healthSymbol, type Tone} from '../layout/theme.js';
+import {defaultSort, filterRows, sortsDescending, sortWords, type SortColumn, type SortOrder} from '../overview-rows.js';
 
-/** What the table shows of one node (built by overview/rows.ts). */
+/**
+ * Where a row ranks, worst first: PLEG unhealthy; a failing read (error) or no verdict (unknown); slow (p99 far
+ * above the other nodes'); a warning; ok.
+ */
+export type RowState = 'unhealthy' | 'error' | 'unknown' | 'slow' | 'warn' | 'ok';
+
+/** What the table shows of one node (built by overview-rows.ts). */
 export type OverviewTableRow = {
 	name: string;
 	ready: 'True' | 'False' | 'Unknown' | null;
@@ -21,16 +29,26 @@ export type OverviewTableRow = {
 	p99: Quantile | null;
 	ratePerSecond: number | null;
 	discardEvents: number | null;
-	health: Health;
+	state: RowState;
+	/** The status column's words: "unhealthy", "403 nodes/proxy", "slow", "lagging", "ok" … */
 	word: string;
+	/** Window p99 ≥ 10 × the median of the other nodes' (overview-rows.ts flagSlow). */
+	slow: boolean;
 	stale: boolean;
 	gone: boolean;
 };
 
 export type OverviewTableProps = {
+	/** Every row, sorted; the filter below picks the ones shown. */
 	rows: OverviewTableRow[];
-	/** Name of the selected node; null = the first row. */
+	/** Name of the selected node; null = the first row shown. */
 	selected: string | null;
+	/** The order the rows are in, marked on its column's title. @default status, worst first */
+	sort?: SortOrder;
+	/** Part of a node name: only matching rows are shown. @default '' */
+	filter?: string;
+	/** The filter is being typed (after `/`): the bottom line is its prompt. */
+	typing?: boolean;
 	/** e.g. "all nodes via https://10.0.0.1:6443". */
 	sourceLabel: string;
 	/** e.g. "each node every 2.5 s (50 nodes, --max-rps 20)". */
@@ -43,6 +61,7 @@ export type OverviewTableProps = {
 };
 
 type Column = {
+	id: SortColumn;
 	title: string;
 	width: number;
 	/** Right-aligned (figures) or left-aligned (words). */
@@ -50,7 +69,17 @@ type Column = {
 	cell(row: OverviewTableRow): Segment;
 };
 
-const healthTone: Record<Health, Tone> = {ok: 'ok', warn: 'warn', unhealthy: 'unhealthy', unknown: 'unknown'};
+/** Symbol and colour per state; the word beside the symbol carries the meaning without colour. */
+export const stateSymbol: Record<RowState, string> = {
+	unhealthy: healthSymbol.unhealthy,
+	error: healthSymbol.unknown,
+	unknown: healthSymbol.unknown,
+	slow: healthSymbol.warn,
+	warn: healthSymbol.warn,
+	ok: healthSymbol.ok,
+};
+
+const stateTone: Record<RowState, Tone> = {unhealthy: 'unhealthy', error: 'error', unknown: 'unknown', slow: 'warn', warn: 'warn', ok: 'ok'};
 
 /** Ages in Go's short form, whole seconds (the gauge's resolution): "1s", "3m7s". */
 function age(seconds: number | null): string {
@@ -61,21 +90,34 @@ function figure(text: string, row: OverviewTableRow): Segment {
 	return seg(text, row.stale || row.gone ? 'dim' : undefined);
 }
 
-const statusColumn: Column = {
-	title: 'status',
-	width: 11,
-	right: false,
-	cell: row => seg(`${healthSymbol[row.health]} ${row.word}`, healthTone[row.health]),
-};
+function statusText(row: OverviewTableRow): string {
+	return `${stateSymbol[row.state]} ${row.word}`;
+}
 
+/** The status column is as wide as its longest entry ("? kubelet unreachable"), within these bounds. */
+const statusMinWidth = 11;
+const statusMaxWidth = 21;
+
+function statusColumn(rows: OverviewTableRow[]): Column {
+	const longest = Math.max(0, ...rows.map(row => cellWidth(statusText(row))));
+	return {
+		id: 'status',
+		title: 'status',
+		width: Math.min(statusMaxWidth, Math.max(statusMinWidth, longest)),
+		right: false,
+		cell: row => seg(statusText(row), stateTone[row.state]),
+	};
+}
+
+// One cell wider than the longest title, so the sort arrow fits beside it.
 const optionalColumns: Array<Column & {drop: number}> = [
-	{title: 'Ready', width: 7, right: false, drop: 4, cell: row => seg(row.ready ?? missing, row.ready === 'True' || row.ready === null ? undefined : 'warn')},
-	{title: 'kubelet', width: 9, right: false, drop: 1, cell: row => figure(row.kubeletVersion ?? missing, row)},
-	{title: 'last seen', width: 9, right: true, drop: 7, cell: row => figure(age(row.lastSeenAgeSeconds), row)},
-	{title: 'mean', width: 8, right: true, drop: 5, cell: row => figure(formatSeconds(row.meanSeconds), row)},
-	{title: 'p99', width: 8, right: true, drop: 6, cell: row => figure(formatQuantile(row.p99), row)},
-	{title: 'relists/s', width: 9, right: true, drop: 3, cell: row => figure(formatRate(row.ratePerSecond), row)},
-	{title: 'discards', width: 8, right: true, drop: 2, cell: row => figure(formatCount(row.discardEvents), row)},
+	{id: 'ready', title: 'Ready', width: 7, right: false, drop: 4, cell: row => seg(row.ready ?? missing, row.ready === 'True' || row.ready === null ? undefined : 'warn')},
+	{id: 'kubelet', title: 'kubelet', width: 9, right: false, drop: 1, cell: row => figure(row.kubeletVersion ?? missing, row)},
+	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 7, cell: row => figure(age(row.lastSeenAgeSeconds), row)},
+	{id: 'mean', title: 'mean', width: 8, right: true, drop: 5, cell: row => figure(formatSeconds(row.meanSeconds), row)},
+	{id: 'p99', title: 'p99', width: 8, right: true, drop: 6, cell: row => seg(formatQuantile(row.p99), row.stale || row.gone ? 'dim' : row.slow ? 'warn' : undefined)},
+	{id: 'rate', title: 'relists/s', width: 10, right: true, drop: 3, cell: row => figure(formatRate(row.ratePerSecond), row)},
+	{id: 'discards', title: 'discards', width: 9, right: true, drop: 2, cell: row => figure(formatCount(row.discardEvents), row)},
 ];
 
 const gap = 2;
@@ -91,21 +133,24 @@ function fit(segment: Segment, width: number, right: boolean): Segment {
 }
 
 /** The columns that fit `width`, dropping optional ones (lowest `drop` first), and the name column's width. */
-export function chooseColumns(rows: OverviewTableRow[], width: number): {columns: Column[]; nameWidth: number} {
+export function chooseColumns(rows: OverviewTableRow[], width: number): {status: Column; columns: Column[]; nameWidth: number} {
 	const longest = Math.max(4, ...rows.map(row => cellWidth(row.name)));
+	const status = statusColumn(rows);
 	let optional = [...optionalColumns];
-	const used = (columns: Column[]) => marker + statusColumn.width + columns.reduce((sum, column) => sum + gap + column.width, 0) + gap;
+	const used = (columns: Column[]) => marker + status.width + columns.reduce((sum, column) => sum + gap + column.width, 0) + gap;
 	while (optional.length > 0 && used(optional) + minNameWidth > width) {
 		const lowest = Math.min(...optional.map(column => column.drop));
 		optional = optional.filter(column => column.drop !== lowest);
 	}
 
 	const nameWidth = Math.max(0, Math.min(longest, 40, width - used(optional)));
-	return {columns: optional, nameWidth};
+	return {status, columns: optional, nameWidth};
 }
 
-function rowLine(row: OverviewTableRow, columns: Column[], nameWidth: number, selected: boolean): Line {
-	const line: Line = [seg(selected ? '› ' : '  ', 'value'), fit(statusColumn.cell(row), statusColumn.width, false), seg(' '.repeat(gap))];
+type Layout = ReturnType<typeof chooseColumns>;
+
+function rowLine(row: OverviewTableRow, {status, columns, nameWidth}: Layout, selected: boolean): Line {
+	const line: Line = [seg(selected ? '› ' : '  ', 'value'), fit(status.cell(row), status.width, false), seg(' '.repeat(gap))];
 	line.push(fit(seg(row.name, selected ? 'value' : row.gone ? 'dim' : undefined), nameWidth, false));
 	for (const column of columns) {
 		line.push(seg(' '.repeat(gap)), fit(column.cell(row), column.width, column.right));
@@ -114,24 +159,30 @@ function rowLine(row: OverviewTableRow, columns: Column[], nameWidth: number, se
 	return line;
 }
 
-function titleLine(columns: Column[], nameWidth: number): Line {
-	const line: Line = [seg(' '.repeat(marker)), fit(seg(statusColumn.title, 'label'), statusColumn.width, false), seg(' '.repeat(gap)), fit(seg('node', 'label'), nameWidth, false)];
+/** The column titles; the sorted column's with ↓ (largest value first) or ↑ (smallest first). */
+function titleLine({status, columns, nameWidth}: Layout, sort: SortOrder | undefined): Line {
+	const title = (column: Pick<Column, 'id' | 'title'>) => (sort?.column === column.id ? `${column.title}${sortsDescending(sort) ? '↓' : '↑'}` : column.title);
+	const line: Line = [seg(' '.repeat(marker)), fit(seg(title(status), 'label'), status.width, false), seg(' '.repeat(gap)), fit(seg(title({id: 'node', title: 'node'}), 'label'), nameWidth, false)];
 	for (const column of columns) {
-		line.push(seg(' '.repeat(gap)), fit(seg(column.title, 'label'), column.width, column.right));
+		line.push(seg(' '.repeat(gap)), fit(seg(title(column), 'label'), column.width, column.right));
 	}
 
 	return line;
 }
 
+/**
+ * How many nodes are in each state, over every node (the filter hides rows, not trouble). A failing read counts
+ * as an error whether or not a good read came before it.
+ */
 function countsLine(rows: OverviewTableRow[], width: number): Line {
-	const count = (health: Health) => rows.filter(row => !row.gone && row.health === health).length;
+	const count = (state: RowState) => rows.filter(row => !row.gone && row.state === state).length;
 	const gone = rows.filter(row => row.gone).length;
-	const items: Item[] = [
-		[seg(`${healthSymbol.unhealthy} ${count('unhealthy')} unhealthy`, count('unhealthy') > 0 ? 'unhealthy' : 'dim')],
-		[seg(`${healthSymbol.warn} ${count('warn')} warn`, count('warn') > 0 ? 'warn' : 'dim')],
-		[seg(`${healthSymbol.ok} ${count('ok')} ok`, 'ok')],
-	];
-	if (count('unknown') > 0) items.push([seg(`${healthSymbol.unknown} ${count('unknown')} waiting`, 'unknown')]);
+	const always = (state: RowState, word: string): Item => [seg(`${stateSymbol[state]} ${count(state)} ${word}`, count(state) > 0 ? stateTone[state] : 'dim')];
+	const items: Item[] = [always('unhealthy', 'unhealthy')];
+	if (count('error') > 0) items.push(always('error', 'error'));
+	if (count('slow') > 0) items.push(always('slow', 'slow'));
+	items.push(always('warn', 'warn'), [seg(`${stateSymbol.ok} ${count('ok')} ok`, 'ok')]);
+	if (count('unknown') > 0) items.push([seg(`${stateSymbol.unknown} ${count('unknown')} waiting`, 'unknown')]);
 	if (gone > 0) items.push([seg(`${gone} gone`, 'dim')]);
 	return fitItems(items, width);
 }
@@ -142,26 +193,40 @@ function firstShown(index: number, total: number, visible: number): number {
 	return Math.min(Math.max(0, total - visible), index - visible + 1);
 }
 
+/** The bottom line: the filter's prompt while it is typed, else the keys. */
+function bottomLine(props: OverviewTableProps, hidden: number): Line {
+	const {width} = props;
+	const filter = props.filter ?? '';
+	if (props.typing) {
+		return fitLeading([[seg('/', 'value'), seg(filter), seg('▌', 'dim')], [seg('Enter keep')], [seg('Esc clear')]], width, '  ');
+	}
+
+	const hints: Item[] = [[seg('↑↓ select')], [seg('Enter open')], [seg('s sort')], [seg('S reverse')], [seg(filter === '' ? '/ filter' : 'Esc unfilter')], [seg('? keys')], [seg('q quit')]];
+	if (hidden > 0) hints.unshift([seg(`${hidden} more`, 'dim')]);
+	return fitLeading(hints, width, '  ');
+}
+
 export function overviewTableLines(props: OverviewTableProps): Line[] {
-	const {rows, width, height} = props;
+	const {width, height} = props;
+	const filter = props.filter ?? '';
+	const sort = props.sort ?? defaultSort;
+	const listed = props.rows.filter(row => !row.gone).length;
+	const rows = filterRows(props.rows, filter);
 	const clock = clockTime(props.now);
-	const header = spread(
-		fitItems([[seg('pleg-top', 'title')], [seg(`${rows.filter(row => !row.gone).length} nodes`, 'value')], [seg(props.sourceLabel, 'dim')]], width - clock.length - 1),
-		[seg(clock, 'dim')],
-		width,
-	);
-	const top: Line[] = [header, fitItems([[seg(props.cadence, 'dim')]], width), countsLine(rows, width)];
+	const nodes: Item = filter === '' ? [seg(`${listed} nodes`, 'value')] : [seg(`${rows.filter(row => !row.gone).length} of ${listed} nodes`, 'value'), seg(` matching "${filter}"`)];
+	const order: Item = sort.column === defaultSort.column && !sort.reversed ? [] : [seg(`sorted by ${sortWords(sort)}`)];
+	const header = spread(fitItems([[seg('pleg-top', 'title')], nodes, order, [seg(props.sourceLabel, 'dim')]], width - clock.length - 1), [seg(clock, 'dim')], width);
+	const top: Line[] = [header, fitItems([[seg(props.cadence, 'dim')]], width), countsLine(props.rows, width)];
 	const failure = props.listFailure ? wrapWords(`${healthSymbol.unhealthy} node list: ${props.listFailure.summary}`, width, 1, 'error') : [];
-	const {columns, nameWidth} = chooseColumns(rows, width);
+	// The layout from every row, so the columns stay put while a filter is typed.
+	const layout = chooseColumns(props.rows, width);
 	const index = Math.max(0, rows.findIndex(row => row.name === props.selected));
 	const room = Math.max(0, height - top.length - 1 - failure.length - 1);
 	const start = firstShown(index, rows.length, room);
 	const shown = rows.slice(start, start + room);
-	const hidden = rows.length - shown.length;
-	const hints: Item[] = [[seg('↑↓ select')], [seg('Enter open')], [seg('q quit')]];
-	if (hidden > 0) hints.unshift([seg(`${hidden} more`, 'dim')]);
-	const body = rows.length === 0 ? [[seg('waiting for the node list …', 'dim')]] : [titleLine(columns, nameWidth), ...shown.map((row, i) => rowLine(row, columns, nameWidth, start + i === index))];
-	const lines = [...top, ...body, ...failure, fitLeading(hints, width, '  ')];
+	const empty = props.rows.length === 0 ? 'waiting for the node list …' : `no node name contains "${filter}"`;
+	const body = rows.length === 0 ? [[seg(empty, 'dim')]] : [titleLine(layout, sort), ...shown.map((row, i) => rowLine(row, layout, start + i === index))];
+	const lines = [...top, ...body, ...failure, bottomLine(props, rows.length - shown.length)];
 	// Never taller nor wider than the terminal (a very narrow one cuts the columns).
 	return lines.slice(0, Math.max(1, height)).map(line => clip(line, width));
 }
@@ -182,8 +247,8 @@ function clip(line: Line, width: number): Line {
 
 /** The table alone (titles and every row, no marker, clock or hints) for the --once text report. */
 export function overviewPlainLines(rows: OverviewTableRow[], width: number): Line[] {
-	const {columns, nameWidth} = chooseColumns(rows, width);
-	return [titleLine(columns, nameWidth), ...rows.map(row => rowLine(row, columns, nameWidth, false))].map(line => clip(line, width));
+	const layout = chooseColumns(rows, width);
+	return [titleLine(layout, undefined), ...rows.map(row => rowLine(row, layout, false))].map(line => clip(line, width));
 }
 
 export function OverviewTable(props: OverviewTableProps) {

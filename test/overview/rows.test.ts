@@ -1,0 +1,298 @@
+// The overview's rows as pure functions: why an error row failed, in a few words; the `slow` flag against the
+// median p99 of the other nodes (medians worked out by hand); worst-first ranking with slow in it; the same fault
+// counted the same way before and after a good read; every sort column both ways; the name filter.
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import type {Failure, NodeInfo} from '../../source/domain/types.js';
+import type {PrometheusFigures} from '../../source/sources/prometheus.js';
+import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/prometheus-feed.js';
+import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
+import type {FeedState} from '../../source/domain/feed.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {initialOverviewState, nodeView, overviewReducer, type NodeView, type OverviewState} from '../../source/domain/overview-state.js';
+import {failureWord, filterRows, flagSlow, median, nextSort, overviewRow, sortColumns, sortedRows, sortRows, sortWords, type OverviewRow, type SortColumn} from '../../source/screen/overview-rows.js';
+import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
+import {lineText} from '../../source/screen/layout/line.js';
+
+const at = 1_700_000_000_000;
+
+/** One node's Prometheus answer: its window p99 in ms, the age of its last relist in s. */
+function answer(node: string, p99Ms: number | null, ageSeconds = 1): PrometheusFigures {
+	return {
+		node,
+		at,
+		windowSeconds: 60,
+		kubeletVersion: 'v1.28.4',
+		lastSeenAgeSeconds: ageSeconds,
+		meanSeconds: p99Ms === null ? null : p99Ms / 2000,
+		p50: null,
+		p90: null,
+		p99: p99Ms === null ? null : p99Ms / 1000,
+		ratePerSecond: 1,
+		intervalMeanSeconds: 1,
+		discardEvents: 0,
+		lifetimeCount: 1000,
+		lifetimeSum: 10,
+	};
+}
+
+const prometheusReduce = overviewReducer(prometheusFeedKind);
+
+/** Node views from Prometheus answers (a number: the p99 in ms, age 1 s; or a whole answer). */
+function prometheusViews(nodes: Record<string, number | null | PrometheusFigures>): NodeView[] {
+	let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
+	state = prometheusReduce(state, {type: 'names', names: Object.keys(nodes), at});
+	for (const [name, value] of Object.entries(nodes)) {
+		const figures = value === null || typeof value === 'number' ? answer(name, value) : value;
+		state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures, latencyMs: 5}});
+	}
+
+	return [...state.nodes.values()].map(entry => nodeView(prometheusFeedKind, entry, at));
+}
+
+const byName = (rows: OverviewRow[]) => new Map(rows.map(row => [row.name, row]));
+
+const forbidden: Failure = {
+	kind: 'forbidden',
+	summary: 'context "ci" (user "viewer") is not allowed to get nodes/proxy on node "a"',
+	details: ['needed: get on nodes/proxy (ClusterRole rule: apiGroups [""], resources ["nodes/proxy"], verbs ["get"])'],
+};
+
+describe('the error row says why, short', () => {
+	const cases: Array<[Failure['kind'], string, string]> = [
+		['forbidden', 'context "ci" (user "viewer") is not allowed to get nodes/proxy on node "a"', '403 nodes/proxy'],
+		['forbidden', 'the kubelet at https://10.0.0.5:10250 does not allow the token of --token-file to get nodes/metrics', '403 nodes/metrics'],
+		['kubelet-unreachable', 'the API server cannot reach the kubelet on node "a"', 'kubelet unreachable'],
+		['timeout', 'no answer from https://127.0.0.1:6443 within 5s', 'timeout'],
+		['not-found', 'node "a" does not exist in cluster "kind"', '404 no such node'],
+		['not-found', 'Prometheus has no PLEG series for node "a" now', 'no series'],
+		['unauthorized', 'https://127.0.0.1:6443 rejected the credentials of context "ci" (user "viewer")', '401 unauthorized'],
+		['network', 'cannot reach https://127.0.0.1:6443: connection refused', 'network error'],
+		['network', 'the answer from https://127.0.0.1:6443 was cut off before its end', 'answer cut off'],
+		['http', 'https://127.0.0.1:6443 answered 500 Internal Server Error to GET /api/v1/nodes/a/proxy/metrics', 'HTTP 500'],
+		['tls', 'the certificate of https://127.0.0.1:6443 is not trusted: self-signed', 'TLS error'],
+		['parse', 'metrics could not be parsed (line 1): https://127.0.0.1:6443 answered with an HTML page, not kubelet metrics', 'unparsable'],
+	];
+	for (const [kind, summary, word] of cases) {
+		test(`${kind}: "${word}"`, () => {
+			assert.equal(failureWord({kind, summary, details: []}), word);
+		});
+	}
+});
+
+describe('slow: window p99 ≥ 10 × the median p99 of the other nodes', () => {
+	test('median: the middle value, or the mean of the two middle ones', () => {
+		assert.equal(median([12, 10, 11]), 11);
+		assert.equal(median([40, 10, 30, 20]), 25);
+		assert.equal(median([]), null);
+	});
+
+	test('p99s 10, 12, 11, 150 ms: the 150 ms node is slow (median of the others 11 ms, 10 × = 110 ms); no other is', () => {
+		const rows = byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 150})));
+		assert.equal(rows.get('d')!.slow, true);
+		assert.equal(rows.get('d')!.state, 'slow');
+		assert.equal(rows.get('d')!.word, 'slow');
+		// b: the others are 10, 11, 150 ms, median 11 ms; 12 < 110.
+		for (const name of ['a', 'b', 'c']) assert.deepEqual([rows.get(name)!.slow, rows.get(name)!.state], [false, 'ok'], name);
+		// Slow ranks above ok; the ok ones (same age) highest p99 first.
+		assert.deepEqual(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 150})).map(row => row.name), ['d', 'b', 'c', 'a']);
+	});
+
+	test('at exactly 10 × the median it is slow; just under it is not', () => {
+		assert.equal(byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 110}))).get('d')!.state, 'slow');
+		assert.equal(byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 109}))).get('d')!.state, 'ok');
+	});
+
+	test('an even number of others: 10, 20, 30, 40 → median 25 ms, so 250 ms is slow and 40 ms is not', () => {
+		const rows = byName(sortedRows(prometheusViews({a: 10, b: 20, c: 30, d: 40, e: 250})));
+		assert.equal(rows.get('e')!.state, 'slow');
+		// d: the others are 10, 20, 30, 250 ms, median 25 ms.
+		assert.equal(rows.get('d')!.state, 'ok');
+	});
+
+	test('one other node is no median: 10 and 500 ms, neither is flagged; nodes without a p99 do not count', () => {
+		assert.deepEqual(sortedRows(prometheusViews({a: 10, b: 500})).map(row => row.state), ['ok', 'ok']);
+		assert.deepEqual(sortedRows(prometheusViews({a: 10, b: 500, c: null})).map(row => [row.name, row.state]), [['b', 'ok'], ['a', 'ok'], ['c', 'ok']]);
+		assert.equal(byName(sortedRows(prometheusViews({a: 10, b: 10, c: 100}))).get('c')!.state, 'slow');
+	});
+
+	test('a node that is unhealthy keeps its state and carries the flag; a lagging one shows slow', () => {
+		const rows = byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, stalled: answer('stalled', 200, 400), lagging: answer('lagging', 200, 30)})));
+		assert.deepEqual([rows.get('stalled')!.state, rows.get('stalled')!.slow], ['unhealthy', true]);
+		assert.deepEqual([rows.get('lagging')!.state, rows.get('lagging')!.word, rows.get('lagging')!.slow], ['slow', 'slow', true]);
+	});
+
+	test('a failing node\'s old p99 neither is flagged nor counts in the median', () => {
+		const rows = overviewRowsWithFailure();
+		// c's last good p99 was 150 ms; it now fails. d at 100 ms: the others read now are 10 and 9 ms → median 9.5.
+		assert.deepEqual([rows.get('c')!.state, rows.get('c')!.slow], ['error', false]);
+		assert.equal(rows.get('d')!.state, 'slow');
+	});
+
+	test('flagSlow leaves gone nodes alone', () => {
+		const base = prometheusViews({a: 10, b: 11, c: 12, d: 500}).map(overviewRow);
+		const gone = base.map(row => (row.name === 'd' ? {...row, gone: true} : row));
+		assert.equal(flagSlow(gone).find(row => row.name === 'd')!.slow, false);
+	});
+});
+
+function overviewRowsWithFailure(): Map<string, OverviewRow> {
+	let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
+	state = prometheusReduce(state, {type: 'names', names: ['a', 'b', 'c', 'd'], at});
+	for (const [name, p99] of [['a', 10], ['b', 9], ['c', 150], ['d', 100]] as const) {
+		state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures: answer(name, p99), latencyMs: 5}});
+	}
+
+	state = prometheusReduce(state, {type: 'feed', node: 'c', action: {type: 'failure', failure: forbidden, at: at + 1000}});
+	return byName(sortedRows([...state.nodes.values()].map(entry => nodeView(prometheusFeedKind, entry, at + 1000))));
+}
+
+describe('worst first', () => {
+	test('unhealthy, then errors and unknowns, slow, warn, ok; gone nodes last', () => {
+		let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
+		const names = ['ok-1', 'ok-2', 'lagging', 'slow', 'error', 'waiting', 'unhealthy', 'ok-3', 'gone'];
+		state = prometheusReduce(state, {type: 'names', names, at});
+		const answers: Record<string, PrometheusFigures> = {
+			'ok-1': answer('ok-1', 10),
+			'ok-2': answer('ok-2', 12),
+			'ok-3': answer('ok-3', 11),
+			lagging: answer('lagging', 11, 30),
+			slow: answer('slow', 150),
+			unhealthy: answer('unhealthy', 12, 400),
+			gone: answer('gone', 10),
+		};
+		for (const [name, figures] of Object.entries(answers)) state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures, latencyMs: 5}});
+		state = prometheusReduce(state, {type: 'feed', node: 'error', action: {type: 'failure', failure: forbidden, at}});
+		state = prometheusReduce(state, {type: 'names', names: names.filter(name => name !== 'gone'), at: at + 1000});
+		const rows = sortedRows([...state.nodes.values()].map(entry => nodeView(prometheusFeedKind, entry, at + 1000)));
+		assert.deepEqual(
+			rows.map(row => [row.name, row.word]),
+			[
+				['unhealthy', 'unhealthy'],
+				['error', '403 nodes/proxy'],
+				['waiting', 'waiting'],
+				['slow', 'slow'],
+				['lagging', 'lagging'],
+				['ok-2', 'ok'],
+				['ok-3', 'ok'],
+				['ok-1', 'ok'],
+				['gone', 'gone'],
+			],
+		);
+	});
+});
+
+describe('the same fault is counted the same way whether or not a good scrape came first', () => {
+	const sample = parsePlegSample('# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1699999999\n');
+	const info = (name: string): NodeInfo => ({name, kubeletVersion: 'v1.28.4', ready: {status: 'True', reason: 'KubeletReady', message: null, since: null}});
+	const reduce = overviewReducer(proxyFeedKind, 60_000);
+	let state: OverviewState<FeedState> = initialOverviewState(10);
+	state = reduce(state, {type: 'nodes', nodes: [info('never-read'), info('read-once')], at});
+	// read-once: one good scrape first; then both get the same 403 at the same moment.
+	state = reduce(state, {type: 'feed', node: 'read-once', action: {type: 'scrape', scrape: {at, sample, latencyMs: 5}}});
+	for (const node of ['never-read', 'read-once']) state = reduce(state, {type: 'feed', node, action: {type: 'failure', failure: forbidden, at: at + 1000}});
+	const rowsAt = (now: number) => byName(sortedRows([...state.nodes.values()].map(entry => nodeView(proxyFeedKind, entry, now))));
+
+	test('both rows: state error, "403 nodes/proxy"; the one with old figures shows them dimmed (stale)', () => {
+		const rows = rowsAt(at + 2000);
+		for (const name of ['never-read', 'read-once']) assert.deepEqual([rows.get(name)!.state, rows.get(name)!.word], ['error', '403 nodes/proxy'], name);
+		assert.equal(rows.get('never-read')!.stale, false);
+		assert.equal(rows.get('read-once')!.stale, true);
+		// The feeds count the failure alike too.
+		for (const name of ['never-read', 'read-once']) {
+			const {status} = state.nodes.get(name)!.feed;
+			assert.deepEqual([status.consecutiveFailures, status.failingSince], [1, at + 1000], name);
+		}
+	});
+
+	test('the counts line: 2 errors, no warning, no unhealthy', () => {
+		const rows = [...rowsAt(at + 2000).values()];
+		const lines = overviewTableLines({rows, selected: null, sourceLabel: 'all nodes via test', cadence: 'each node every 1 s', listFailure: null, now: at + 2000, width: 80, height: 12}).map(lineText);
+		assert.equal(lines[2], '✗ 0 unhealthy · ? 2 error · ! 0 warn · ✓ 0 ok');
+	});
+
+	test('still an error, not "unhealthy", when the age from the old figures passes the threshold', () => {
+		// The last relist the good scrape saw was at `at` - 1 s; 400 s later that age is past 3 minutes, but nobody
+		// knows the kubelet's age now.
+		const rows = rowsAt(at + 400_000);
+		assert.deepEqual([rows.get('read-once')!.state, rows.get('read-once')!.word], ['error', '403 nodes/proxy']);
+	});
+});
+
+/** A row with only the fields a sort reads set. */
+function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
+	return {
+		name,
+		ready: 'True',
+		kubeletVersion: 'v1.28.4',
+		lastSeenAgeSeconds: 1,
+		meanSeconds: 0.01,
+		p99: {seconds: 0.02, atLeast: false},
+		ratePerSecond: 1,
+		discardEvents: 0,
+		state: 'ok',
+		word: 'ok',
+		slow: false,
+		stale: false,
+		gone: false,
+		failure: null,
+		...fields,
+	};
+}
+
+describe('sorting by any column', () => {
+	const rows = [
+		row('bravo', {p99: {seconds: 0.5, atLeast: false}, kubeletVersion: 'v1.29.1', ready: 'False', state: 'warn', word: 'not ready', lastSeenAgeSeconds: 3}),
+		row('alpha', {p99: null, meanSeconds: null, ratePerSecond: null, discardEvents: null, lastSeenAgeSeconds: null, kubeletVersion: null, ready: null, state: 'unknown', word: 'waiting'}),
+		row('delta', {p99: {seconds: 0.01, atLeast: false}, kubeletVersion: 'v1.9.0', meanSeconds: 0.005, ratePerSecond: 0.9, discardEvents: 3, lastSeenAgeSeconds: 200, state: 'unhealthy', word: 'unhealthy'}),
+		row('charlie', {p99: {seconds: 10, atLeast: true}, kubeletVersion: 'v1.28.4', meanSeconds: 2, ratePerSecond: 0.3, discardEvents: 1, ready: 'Unknown', state: 'slow', word: 'slow'}),
+		row('echo', {gone: true, p99: {seconds: 20, atLeast: false}, state: 'unknown', word: 'gone'}),
+	];
+	const names = (column: SortColumn, reversed = false) => sortRows(rows, {column, reversed}).map(each => each.name);
+
+	test('s steps through every column in table order and back to status', () => {
+		let order = {column: 'status' as SortColumn, reversed: true};
+		const seen: string[] = [];
+		for (let i = 0; i < sortColumns.length; i++) {
+			order = nextSort(order);
+			seen.push(order.column);
+			assert.equal(order.reversed, false);
+		}
+
+		assert.deepEqual(seen, ['node', 'ready', 'kubelet', 'last-seen', 'mean', 'p99', 'rate', 'discards', 'status']);
+	});
+
+	test('each column in its usual order and reversed: absent values and gone nodes stay last', () => {
+		assert.deepEqual(names('status'), ['delta', 'alpha', 'charlie', 'bravo', 'echo']);
+		assert.deepEqual(names('status', true), ['bravo', 'charlie', 'alpha', 'delta', 'echo']);
+		assert.deepEqual(names('node'), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
+		assert.deepEqual(names('node', true), ['delta', 'charlie', 'bravo', 'alpha', 'echo']);
+		assert.deepEqual(names('ready'), ['bravo', 'charlie', 'delta', 'alpha', 'echo']);
+		assert.deepEqual(names('ready', true), ['delta', 'charlie', 'bravo', 'alpha', 'echo']);
+		// Versions by number: v1.9.0 before v1.28.4 before v1.29.1.
+		assert.deepEqual(names('kubelet'), ['delta', 'charlie', 'bravo', 'alpha', 'echo']);
+		assert.deepEqual(names('kubelet', true), ['bravo', 'charlie', 'delta', 'alpha', 'echo']);
+		assert.deepEqual(names('last-seen'), ['delta', 'bravo', 'charlie', 'alpha', 'echo']);
+		assert.deepEqual(names('mean', true), ['delta', 'bravo', 'charlie', 'alpha', 'echo']);
+		assert.deepEqual(names('p99'), ['charlie', 'bravo', 'delta', 'alpha', 'echo']);
+		assert.deepEqual(names('p99', true), ['delta', 'bravo', 'charlie', 'alpha', 'echo']);
+		assert.deepEqual(names('rate'), ['bravo', 'delta', 'charlie', 'alpha', 'echo']);
+		assert.deepEqual(names('discards'), ['delta', 'charlie', 'bravo', 'alpha', 'echo']);
+	});
+
+	test('the order in words', () => {
+		assert.equal(sortWords({column: 'status', reversed: false}), 'status, worst first');
+		assert.equal(sortWords({column: 'p99', reversed: false}), 'p99, largest first');
+		assert.equal(sortWords({column: 'node', reversed: true}), 'node, Z → A');
+	});
+});
+
+describe('the name filter', () => {
+	test('a case-insensitive part of the name', () => {
+		const rows = ['worker-1', 'Worker-2', 'control-plane'].map(name => row(name));
+		assert.deepEqual(filterRows(rows, 'WORK').map(each => each.name), ['worker-1', 'Worker-2']);
+		assert.deepEqual(filterRows(rows, 'plane').map(each => each.name), ['control-plane']);
+		assert.deepEqual(filterRows(rows, '').length, 3);
+		assert.deepEqual(filterRows(rows, 'x'), []);
+	});
+});
