@@ -1,7 +1,7 @@
 // The one definition of every figure pleg-top shows, and of every key it reads.
-// Pure data: the help screen (screen/panes/help-screen.tsx), `--help` and the README all render these,
-// so a formula or a key is written once. The numbers quoted here are the ones the code uses:
-// domain/gauge-scale.ts for the gauge bands, the feed and window code for the rest.
+// Pure data: the help screen (ui/help-screen.tsx), `--help` and the README all render these,
+// so a formula is written once. The numbers quoted here are the ones the code uses:
+// ui/gauge-scale.ts for the gauge bands, metrics code for the rest.
 
 export type Definition = {
 	/** Stable id, e.g. "last-seen-age". */
@@ -57,7 +57,7 @@ export const definitions: readonly Definition[] = [
 
 export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
-	{keys: ['?'], action: 'keys, then what each figure means (this help)', hint: 'help', demoOnly: false},
+	{keys: ['?'], action: 'this help', hint: 'help', demoOnly: false},
 	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
 	{keys: ['a'], action: 'relist anatomy', hint: 'anatomy', demoOnly: false},
@@ -67,7 +67,6 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['r'], action: 'demo: recover', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
 	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
-	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 
 /** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */
