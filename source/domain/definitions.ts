@@ -69,6 +69,42 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
 ];
 
+/** The keys of the overview (every node, no node named): its table, not the one-node screen it opens. */
+export const overviewKeyBindings: readonly KeyBinding[] = [
+	{keys: ['↑', '↓', 'j', 'k'], action: 'select a node', hint: 'select', demoOnly: false},
+	{keys: ['Enter'], action: "the selected node's one-node screen (Esc back to all nodes)", hint: 'open', demoOnly: false},
+	{keys: ['s'], action: 'sort by the next column (status, node, Ready, kubelet, last seen, mean, p99, relists/s, discards)', hint: 'sort', demoOnly: false},
+	{keys: ['S'], action: 'reverse the sort', hint: 'reverse', demoOnly: false},
+	{keys: ['/'], action: 'filter by node name: type part of it, Enter keeps it, Esc clears it', hint: 'filter', demoOnly: false},
+	{keys: ['Esc'], action: 'clear the filter; close this help', hint: 'clear', demoOnly: false},
+	{keys: ['?'], action: 'this help', hint: 'keys', demoOnly: false},
+	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
+];
+
+/** Keys that work while the help shows, on either screen. */
+export const helpKeyBindings: readonly KeyBinding[] = [
+	{keys: ['↑', '↓'], action: 'scroll one row', hint: 'scroll', demoOnly: false},
+	{keys: ['PgUp', 'PgDn'], action: 'scroll one page', hint: 'page', demoOnly: false},
+	{keys: ['Home', 'End'], action: 'the first / the last page', hint: 'ends', demoOnly: false},
+	{keys: ['?', 'Esc'], action: 'close the help', hint: 'close', demoOnly: false},
+];
+
+export type KeyGroup = {
+	/** Where the keys work, e.g. "one-node screen". */
+	title: string;
+	bindings: readonly KeyBinding[];
+};
+
+/** Every key pleg-top reads, grouped by where it works: what `?`, `--help` and the README list. */
+export function keyGroups(): KeyGroup[] {
+	return [
+		{title: 'one-node screen (pleg-top NODE)', bindings: keyBindings.filter(binding => !binding.demoOnly)},
+		{title: 'overview (pleg-top with no node)', bindings: overviewKeyBindings},
+		{title: 'demo (pleg-top --demo), on its one-node screen', bindings: keyBindings.filter(binding => binding.demoOnly)},
+		{title: 'while the help shows', bindings: helpKeyBindings},
+	];
+}
+
 /** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */
 export function definition(id: string): Definition {
 	const found = definitions.find(d => d.id === id);
