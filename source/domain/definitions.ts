@@ -81,30 +81,6 @@ export const overviewKeyBindings: readonly KeyBinding[] = [
 	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
 ];
 
-/** Keys that work while the help shows, on either screen. */
-export const helpKeyBindings: readonly KeyBinding[] = [
-	{keys: ['↑', '↓'], action: 'scroll one row', hint: 'scroll', demoOnly: false},
-	{keys: ['PgUp', 'PgDn'], action: 'scroll one page', hint: 'page', demoOnly: false},
-	{keys: ['Home', 'End'], action: 'the first / the last page', hint: 'ends', demoOnly: false},
-	{keys: ['?', 'Esc'], action: 'close the help', hint: 'close', demoOnly: false},
-];
-
-export type KeyGroup = {
-	/** Where the keys work, e.g. "one-node screen". */
-	title: string;
-	bindings: readonly KeyBinding[];
-};
-
-/** Every key pleg-top reads, grouped by where it works: what `?`, `--help` and the README list. */
-export function keyGroups(): KeyGroup[] {
-	return [
-		{title: 'one-node screen (pleg-top NODE)', bindings: keyBindings.filter(binding => !binding.demoOnly)},
-		{title: 'overview (pleg-top with no node)', bindings: overviewKeyBindings},
-		{title: 'demo (pleg-top --demo), on its one-node screen', bindings: keyBindings.filter(binding => binding.demoOnly)},
-		{title: 'while the help shows', bindings: helpKeyBindings},
-	];
-}
-
 /** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */
 export function definition(id: string): Definition {
 	const found = definitions.find(d => d.id === id);
