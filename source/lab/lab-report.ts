@@ -1,8 +1,15 @@
 // `--replay FILE --once`: a recording summarised without waiting: the figures of the whole recording and of each
-// segment between baseline marks (deltas from its first to its last scrape), as JSON or as text with the write-down.
-import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
-import type {LabSummary, SegmentSummary} from './lab-session.js';
-import {writeDown} from './write-down.js';
+// segment between baseline marks (deltas from its first to its last scrape), every span in which the health rule
+// failed, as JSON or as text with the write-down; and its exit code (1 when the recording holds such a span).
+import {format} from 'date-fns/format';
+import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
+import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
+import {boundedDuration, writeDown, type WriteDownOptions} from './write-down.js';
+
+/** 1 when PLEG was not healthy at any scrape of the recording (as `--once` exits 1 on an unhealthy node), else 0. */
+export function labExitCode(lab: LabSummary): number {
+	return lab.unhealthy.length > 0 ? 1 : 0;
+}
 
 export function labJsonReport(lab: LabSummary, lines: number): object {
 	const baselineMean = lab.segments[0]?.figures?.meanSeconds ?? null;
@@ -26,6 +33,7 @@ export function labJsonReport(lab: LabSummary, lines: number): object {
 		},
 		session: lab.session && segment(lab.session),
 		segments: lab.segments.map(segment),
+		unhealthy: lab.unhealthy.map(spanJson),
 		writeDown: writeDown(lab).text,
 	};
 }
@@ -51,28 +59,49 @@ function segmentJson(summary: SegmentSummary, baselineMean: number | null, thres
 		discardEvents: figures?.discardEvents ?? null,
 		maxLastSeenAgeSeconds: summary.maxLastSeenAgeSeconds,
 		restarts: summary.restarts,
+		// Time in it during which the health rule surely failed (a lower bound).
+		unhealthySeconds: summary.unhealthySeconds,
 		// This segment's mean / the baseline's (the stretch before the first mark).
 		meanRatioToBaseline: mean !== null && baselineMean !== null && baselineMean > 0 ? mean / baselineMean : null,
 		thresholdToMeanRatio: mean !== null && mean > 0 && thresholdSeconds !== null ? thresholdSeconds / mean : null,
 	};
 }
 
-/** One row per segment (and the whole recording), then the write-down. */
-export function labTextReport(lab: LabSummary): string {
+/** A span with both bounds of its length; times ISO 8601, lengths and ages in seconds. */
+function spanJson(span: UnhealthySpan): object {
+	return {
+		from: iso(span.from),
+		// true: `from` is the last successful relist start + the threshold; false: only the first scrape that saw it.
+		fromGauge: span.fromGauge,
+		lastUnhealthyAt: iso(span.lastUnhealthyAt),
+		healthyAgainAt: iso(span.healthyAgainAt),
+		atLeastSeconds: (span.endAtLeast - span.from) / 1000,
+		// null while it was still going on at the last scrape.
+		atMostSeconds: span.healthyAgainAt === null ? null : (span.healthyAgainAt - span.from) / 1000,
+		maxAgeSeconds: span.maxAgeSeconds,
+		thresholdSeconds: span.thresholdSeconds,
+		message: span.message,
+	};
+}
+
+/** One row per segment (and the whole recording), the spans in which PLEG was not healthy, then the write-down. */
+export function labTextReport(lab: LabSummary, options: WriteDownOptions = {}): string {
 	const baselineMean = lab.segments[0]?.figures?.meanSeconds ?? null;
-	const header = ['segment', 'span', 'relists', 'mean', 'p99', 'rate', 'interval', 'max age', '× baseline'];
+	const header = ['segment', 'span', 'relists', 'mean', 'p99', 'rate', 'interval', 'max age', 'past threshold', '× baseline'];
 	const row = (summary: SegmentSummary) => {
 		const {figures} = summary;
 		const mean = figures?.meanSeconds ?? null;
 		return [
 			summary.label,
-			formatAge(figures?.spanSeconds ?? 0),
+			boundedDuration(figures?.spanSeconds ?? 0, 'nearest'),
 			formatCount(figures?.count ?? 0),
 			formatSeconds(mean),
 			formatQuantile(figures?.p99 ?? null),
 			formatRate(figures?.ratePerSecond ?? null),
 			formatSeconds(figures?.intervalMeanSeconds ?? null),
-			formatAge(summary.maxLastSeenAgeSeconds),
+			// The highest age read at a scrape, rounded up: a maximum is never shown lower than it was.
+			summary.maxLastSeenAgeSeconds === null ? '—' : boundedDuration(summary.maxLastSeenAgeSeconds, 'up'),
+			summary.unhealthySeconds > 0 ? `≥ ${boundedDuration(summary.unhealthySeconds, 'down')}` : '0s',
 			formatRatio(mean !== null && baselineMean !== null && baselineMean > 0 ? mean / baselineMean : null),
 		];
 	};
@@ -80,7 +109,23 @@ export function labTextReport(lab: LabSummary): string {
 	const rows = [header, ...lab.segments.map(row), ...(lab.session ? [row(lab.session)] : [])];
 	const widths = header.map((_, column) => Math.max(...rows.map(cells => [...cells[column]!].length)));
 	const table = rows.map(cells => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
-	return `${table.join('\n')}\n\n${writeDown(lab).text}`;
+	const spans = lab.unhealthy.length === 0 ? 'PLEG not healthy: at no scrape' : ['PLEG not healthy:', ...lab.unhealthy.map(spanLine)].join('\n');
+	return `${table.join('\n')}\n\n${spans}\n\n${writeDown(lab, options).text}`;
+}
+
+/** "  14:04:09 – 14:07:00  2m46s to 2m51s  age reached ≥ 4m51s  threshold 3m0s" */
+function spanLine(span: UnhealthySpan): string {
+	const atLeast = boundedDuration((span.endAtLeast - span.from) / 1000, 'down');
+	const atMost = span.healthyAgainAt === null ? null : boundedDuration((span.healthyAgainAt - span.from) / 1000, 'up');
+	const length = atMost === null ? `≥ ${atLeast}, still at the last scrape` : atLeast === atMost ? atLeast : `${atLeast} to ${atMost}`;
+	const from = `${clock(span.from)}${span.fromGauge ? '' : ' (first seen)'}`;
+	const to = span.healthyAgainAt === null ? '…' : clock(span.healthyAgainAt);
+	const age = span.maxAgeSeconds === null ? '' : `  age reached ≥ ${boundedDuration(span.maxAgeSeconds, 'down')}`;
+	return `  ${from} – ${to}  ${length}${age}  threshold ${boundedDuration(span.thresholdSeconds, 'nearest')}`;
+}
+
+function clock(at: number): string {
+	return format(at, 'HH:mm:ss');
 }
 
 function iso(at: number | null): string | null {

@@ -1,7 +1,9 @@
 // The churn exercise as one fold over a session's scrapes and baseline marks: the same feed reducer and
-// figuresAt() as the screen, plus what the screen does not keep: a plot point per scrape for the whole session
-// and the segments between marks (idle before the first mark, then each mark to the next). Used live (fed
-// by the poller), by --record, and to summarise a recording. No I/O, no clock: every time comes with a call.
+// figuresAt() as the screen, plus what the screen does not keep: a plot point per scrape for the whole session,
+// the segments between marks (before the first mark, then each mark to the next) and every span in which the
+// kubelet's health rule failed. Used live (fed by the poller), by --record, and to summarise a recording.
+// No I/O, no clock: every time comes with a call.
+import {logLast} from '../domain/bounded-log.js';
 import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../domain/feed.js';
 import {deltaFigures} from '../domain/window.js';
 import type {DeltaFigures, Figures, LastSeen, NodeInfo, Quantile, Scrape} from '../domain/types.js';
@@ -15,7 +17,10 @@ export type LabPoint = {
 	event: 'mark' | 'restart' | null;
 };
 
-/** A stretch of the session: deltas from its first to its last scrape (after the last kubelet restart in it). */
+/**
+ * A stretch of the session: deltas from its first to its last scrape, counters corrected as the feed corrects
+ * them, so a stretch spans a kubelet restart as increase() does.
+ */
 type Segment = {
 	/** When the mark that opened it was set (ms); null for the stretch before the first mark. */
 	markedAt: number | null;
@@ -35,8 +40,37 @@ export type SegmentSummary = {
 	figures: DeltaFigures | null;
 	/** Highest last-seen age at any scrape in it (or count-unchanged time without the gauge), seconds. */
 	maxLastSeenAgeSeconds: number | null;
-	/** Kubelet restarts inside it: the figures cover the part after the last one. */
+	/** Kubelet restarts inside it: its figures span them (counters continue, as increase() does). */
 	restarts: number;
+	/** Time in it during which the health rule surely failed (a lower bound: see UnhealthySpan), seconds. */
+	unhealthySeconds: number;
+};
+
+/**
+ * A stretch in which the kubelet's health rule failed (PLEG is not healthy) as the scrapes show it. Scrapes only
+ * sample it, so its ends are bounded from both sides: unhealthy for at least endAtLeast - from, at most
+ * healthyAgainAt - from.
+ */
+export type UnhealthySpan = {
+	/**
+	 * When the rule tripped, ms: the last successful relist start (the gauge) + the threshold. Without a usable
+	 * gauge (no relist yet after a start, or a kubelet without the gauge) the first scrape that saw it.
+	 */
+	from: number;
+	/** `from` comes from the gauge (to its second), not from a scrape. */
+	fromGauge: boolean;
+	/** The last scrape that saw the rule fail, ms. */
+	lastUnhealthyAt: number;
+	/** It lasted at least until here, ms: the last unhealthy scrape, or the start of the relist that ended it if later. */
+	endAtLeast: number;
+	/** The first scrape that saw it healthy again, ms; null when it was still unhealthy at the last scrape. */
+	healthyAgainAt: number | null;
+	/** Highest last-seen age at a scrape in it, seconds; the true maximum lies between scrapes and is at least this. */
+	maxAgeSeconds: number | null;
+	/** The threshold in force, seconds. */
+	thresholdSeconds: number;
+	/** The kubelet's words at the last unhealthy scrape. */
+	message: string;
 };
 
 export type LabSummary = {
@@ -48,6 +82,8 @@ export type LabSummary = {
 	/** Figures at the last scrape; null before any scrape. */
 	figures: Figures | null;
 	points: LabPoint[];
+	/** Every span of the session in which the health rule failed, oldest first. */
+	unhealthy: UnhealthySpan[];
 };
 
 export type LabSession = {
@@ -66,6 +102,9 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 	const points: LabPoint[] = [];
 	let figures: Figures | null = null;
 	let pendingMark: number | null = null;
+	const unhealthy: UnhealthySpan[] = [];
+	/** The span still open at the last scrape, if any (also the last of `unhealthy`). */
+	let openSpan: UnhealthySpan | null = null;
 
 	return {
 		scrape(scrape) {
@@ -74,10 +113,16 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 			const restarted = feed.restarts > restartsBefore;
 			figures = figuresAt(feed, scrape.at)!;
 			const age = ageOf(figures.lastSeen);
-			session = session ? extend(session, scrape, age, restarted) : open(null, scrape, age);
+			// The feed's copy, its counters continued across restarts.
+			const corrected = logLast(feed.scrapes) ?? scrape;
+			session = session ? extend(session, corrected, age, restarted) : open(null, corrected, age);
 			const current = segments.at(-1);
-			if (current) segments[segments.length - 1] = extend(current, scrape, age, restarted);
-			else segments.push(open(null, scrape, age));
+			if (current) segments[segments.length - 1] = extend(current, corrected, age, restarted);
+			else segments.push(open(null, corrected, age));
+			openSpan = followHealth(openSpan, figures, scrape.at, age);
+			if (openSpan && unhealthy.at(-1) !== openSpan) unhealthy.push(openSpan);
+			// A span closed by this scrape is done: the next failure opens a new one.
+			if (openSpan?.healthyAgainAt !== null) openSpan = null;
 			const window = figures.window;
 			const markAt = pendingMark;
 			pendingMark = null;
@@ -94,7 +139,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 			feed = feedReducer(feed, {type: 'node', node});
 		},
 		mark(at) {
-			const latest = feed.latest;
+			const latest = logLast(feed.scrapes);
 			const current = segments.at(-1);
 			if (!latest || !current) return;
 			feed = feedReducer(feed, {type: 'mark', at});
@@ -106,12 +151,14 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 			else segments.push(open(at, latest, points.at(-1)?.lastSeenAgeSeconds ?? null));
 		},
 		summary() {
+			const spans = unhealthy.map(span => ({...span}));
 			return {
 				node: options.node,
-				session: session && summarise(session, 'session'),
-				segments: segments.map((segment, index) => summarise(segment, index === 0 ? 'baseline' : `mark ${index}`)),
+				session: session && summarise(session, 'session', spans),
+				segments: segments.map((segment, index) => summarise(segment, index === 0 ? 'baseline' : `mark ${index}`, spans)),
 				figures,
 				points,
+				unhealthy: spans,
 			};
 		},
 	};
@@ -128,13 +175,59 @@ function open(markedAt: number | null, scrape: Scrape, age: number | null): Segm
 
 function extend(segment: Segment, scrape: Scrape, age: number | null, restarted: boolean): Segment {
 	const maxAgeSeconds = age === null ? segment.maxAgeSeconds : Math.max(age, segment.maxAgeSeconds ?? age);
-	// After a restart the counters start again from 0: the deltas can only be taken from this scrape on.
-	return restarted
-		? {...segment, first: scrape, last: scrape, maxAgeSeconds, restarts: segment.restarts + 1}
-		: {...segment, last: scrape, maxAgeSeconds};
+	return {...segment, last: scrape, maxAgeSeconds, restarts: segment.restarts + (restarted ? 1 : 0)};
 }
 
-function summarise(segment: Segment, label: string): SegmentSummary {
+/**
+ * The open span after one more scrape: opened when the rule fails (the verdict pleg-top shows, which is the
+ * kubelet's rule), extended while it fails, closed by the first scrape that is healthy again. A scrape that
+ * cannot be judged changes nothing.
+ */
+function followHealth(span: UnhealthySpan | null, figures: Figures, at: number, age: number | null): UnhealthySpan | null {
+	const {healthy, message} = figures.verdict;
+	const thresholdSeconds = figures.constants.threshold.seconds;
+	const {lastSeen} = figures;
+	// The start of the last successful relist, to the gauge's second.
+	const gaugeAt = lastSeen.gaugeSeconds !== null && lastSeen.ageSeconds !== null ? at - lastSeen.ageSeconds * 1000 : null;
+	if (healthy === false) {
+		if (span) {
+			span.lastUnhealthyAt = at;
+			span.endAtLeast = at;
+			span.maxAgeSeconds = age === null ? span.maxAgeSeconds : Math.max(age, span.maxAgeSeconds ?? age);
+			span.message = message;
+			return span;
+		}
+
+		const fromGauge = gaugeAt !== null;
+		return {
+			from: fromGauge ? gaugeAt + thresholdSeconds * 1000 : at,
+			fromGauge,
+			lastUnhealthyAt: at,
+			endAtLeast: at,
+			healthyAgainAt: null,
+			maxAgeSeconds: age,
+			thresholdSeconds,
+			message,
+		};
+	}
+
+	if (healthy === true && span) {
+		// Healthy again once the relist that started at the new gauge got its pods: not before that start.
+		span.endAtLeast = Math.max(span.lastUnhealthyAt, gaugeAt ?? span.lastUnhealthyAt);
+		span.healthyAgainAt = at;
+	}
+
+	return span;
+}
+
+/** Surely unhealthy time inside [from, to]: each span from its start to its lower-bound end, clipped. */
+function unhealthyWithin(from: number, to: number, spans: readonly UnhealthySpan[]): number {
+	let ms = 0;
+	for (const span of spans) ms += Math.max(0, Math.min(to, span.endAtLeast) - Math.max(from, span.from));
+	return ms / 1000;
+}
+
+function summarise(segment: Segment, label: string, spans: readonly UnhealthySpan[]): SegmentSummary {
 	return {
 		label,
 		markedAt: segment.markedAt,
@@ -143,5 +236,6 @@ function summarise(segment: Segment, label: string): SegmentSummary {
 		figures: segment.first === segment.last ? null : deltaFigures(segment.first, segment.last),
 		maxLastSeenAgeSeconds: segment.maxAgeSeconds,
 		restarts: segment.restarts,
+		unhealthySeconds: unhealthyWithin(segment.first.at, segment.last.at, spans),
 	};
 }

@@ -36,6 +36,7 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 	let recordError: string | null = null;
 	const observed: MetricsSource = {
 		label: source.label,
+		...(source.metricsUrl === undefined ? {} : {metricsUrl: source.metricsUrl}),
 		node: source.node,
 		fetchMetrics: async signal => source.fetchMetrics(signal),
 		...(source.fetchNode && {
@@ -120,11 +121,11 @@ export function readRecording(file: string): RecordLine[] {
 export type QuitFiles = {summary?: string; plot?: string};
 
 /**
- * On quit: the write-down (Markdown to --summary) and the plot (to --plot). Returns the plain write-down for the
- * normal screen and the lines that say what was written or what failed.
+ * On quit: the write-down (Markdown to --summary) and the plot (to --plot). Returns the plain write-down, wrapped
+ * to `width` columns (the terminal's; default 80), and the lines that say what was written or what failed.
  */
-export function writeQuitFiles(lab: LabSummary, files: QuitFiles): {text: string; notes: string[]} {
-	const down = writeDown(lab);
+export function writeQuitFiles(lab: LabSummary, files: QuitFiles, options: {width?: number} = {}): {text: string; notes: string[]} {
+	const down = writeDown(lab, {width: options.width});
 	const notes: string[] = [];
 	const save = (file: string | undefined, what: string, content: () => string) => {
 		if (file === undefined) return;

@@ -1,44 +1,69 @@
-// The write-down printed on quit: what the churn exercise asks people to note, from the session's own figures.
-// The loop in one sentence with its constants' file:line, the idle (before the last mark) and churn (since the
-// last mark) mean relist durations, and threshold / mean. Plain text for the terminal, Markdown for --summary.
+// The write-down printed on quit: what happened in the session, from its own figures. The loop in one sentence
+// with its constants' file:line; each stretch between marks with its mean and p99 (and any time past the
+// threshold in it); each span in which the health rule failed; and threshold / mean. The stretches are named by
+// their marks, never "idle" or "churn": pleg-top does not know what the operator did, only what it measured.
+// Plain text wrapped to a width for the terminal, Markdown for --summary.
 // The function's own module: the package index loads all ~250 date-fns functions at start-up.
 import {format} from 'date-fns/format';
-import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
+import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
-import type {LabSummary, SegmentSummary} from './lab-session.js';
+import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
 import type {KubeletConstants, SourceConstant} from '../domain/types.js';
 
 export type WriteDown = {
-	/** Paragraphs for the normal screen, wrapped to 80 columns. */
+	/** Paragraphs for the terminal, wrapped to the width asked for. */
 	text: string;
-	/** The same words as Markdown, with a table of the figures. */
+	/** The same words as Markdown, with tables of the figures. */
 	markdown: string;
 };
 
-/** Idle = the segment before the last mark; churn = since the last mark. No mark: the whole session alone. */
-export function writeDownSegments(lab: LabSummary): {idle: SegmentSummary; churn: SegmentSummary | null} | null {
-	const {segments, session} = lab;
-	if (segments.length >= 2) return {idle: segments.at(-2)!, churn: segments.at(-1)!};
-	return session ? {idle: session, churn: null} : null;
-}
+export type WriteDownOptions = {
+	/** Columns to wrap the text to (the terminal's width). @default 80 */
+	width?: number;
+};
 
-export function writeDown(lab: LabSummary): WriteDown {
-	const parts = writeDownSegments(lab);
+/** A stretch of the session and the words that name it: "before the mark at 14:00:20", "since the mark at …". */
+type Named = {segment: SegmentSummary; name: string};
+
+export function writeDown(lab: LabSummary, options: WriteDownOptions = {}): WriteDown {
+	const width = Math.max(20, options.width ?? 80);
 	const figures = lab.figures;
-	if (!parts || !figures) {
+	if (!lab.session || !figures) {
 		const text = `pleg-top saw no scrape of ${lab.node}: nothing to write down.`;
-		return {text: text + '\n', markdown: `# PLEG write-down\n\n${text}\n`};
+		return {text: wrap(text, width) + '\n', markdown: `# PLEG write-down\n\n${text}\n`};
 	}
 
 	const {constants} = figures;
+	const stretches = namedSegments(lab);
 	const who = `${lab.node} (kubelet ${figures.kubeletVersion ?? 'version unknown'})`;
-	const paragraphs = [loopSentence(constants), measuredSentence(who, parts.idle, parts.churn), ratioSentence(constants, parts.idle, parts.churn)];
-	const heading = `# PLEG write-down: ${lab.node}, ${format(parts.idle.from, 'yyyy-MM-dd HH:mm')}`;
-	const table = figureTable(constants, parts.idle, parts.churn);
+	const paragraphs = [
+		loopSentence(constants),
+		measuredSentences(who, lab.session, stretches),
+		unhealthySentences(lab.unhealthy, constants.threshold.seconds),
+		ratioSentence(constants, stretches),
+	];
+	const heading = `# PLEG write-down: ${lab.node}, ${format(lab.session.from, 'yyyy-MM-dd HH:mm')}`;
+	const tables = [segmentTable(constants, stretches), ...(lab.unhealthy.length > 0 ? [spanTable(lab.unhealthy)] : [])];
 	return {
-		text: paragraphs.map(paragraph => wrap(paragraph, 80)).join('\n\n') + '\n',
-		markdown: [heading, ...paragraphs.map(markdownCode), table].join('\n\n') + '\n',
+		text: paragraphs.map(paragraph => wrap(paragraph, width)).join('\n\n') + '\n',
+		markdown: [heading, ...paragraphs.map(markdownCode), ...tables].join('\n\n') + '\n',
 	};
+}
+
+/** The whole session alone when no mark was set; else each stretch, named by the marks around it. */
+function namedSegments(lab: LabSummary): Named[] {
+	const {segments} = lab;
+	if (segments.length <= 1) return [{segment: lab.session!, name: 'over the whole session'}];
+	return segments.map((segment, index) => {
+		const next = segments[index + 1];
+		if (index === 0) return {segment, name: `before the mark at ${clock(next!.markedAt!)}`};
+		if (!next) return {segment, name: `since the mark at ${clock(segment.markedAt!)}`};
+		return {segment, name: `from the mark at ${clock(segment.markedAt!)} to the one at ${clock(next.markedAt!)}`};
+	});
+}
+
+function clock(at: number): string {
+	return format(at, 'HH:mm:ss');
 }
 
 /** "relistThreshold, pkg/kubelet/pleg/generic.go:83" (or "… line not read for this version"). */
@@ -57,73 +82,152 @@ function loopSentence(constants: KubeletConstants): string {
 	);
 }
 
-function meanOf(segment: SegmentSummary): string {
-	const mean = segment.figures?.meanSeconds ?? null;
-	return mean === null ? 'no relist completed' : formatSeconds(mean);
+/**
+ * A duration in Go's style, rounded in the direction that keeps a bound true: 'up' for "at most", 'down' for
+ * "at least", 'nearest' for a measured span. To 0.1 s below a minute, to the second above.
+ */
+export function boundedDuration(seconds: number, direction: 'up' | 'down' | 'nearest'): string {
+	const step = Math.abs(seconds) < 60 ? 0.1 : 1;
+	const round = direction === 'up' ? Math.ceil : direction === 'down' ? Math.floor : Math.round;
+	// A hair of floating-point noise must not push 1.2000000001 s up to 1.3 s.
+	const steps = round(Number((seconds / step).toFixed(6)));
+	return formatGoDuration(Number((steps * step).toFixed(1)));
 }
 
-/** "97 relists in 1 minute 40 seconds" */
+/** "16 relists in 20s" / "no relist completed in 3m20s" / "a single scrape". */
 function extent(segment: SegmentSummary): string {
 	const {figures} = segment;
-	const restarts = segment.restarts > 0 ? `, after a kubelet restart` : '';
-	return figures ? `${formatCount(figures.count)} relists in ${formatAge(figures.spanSeconds)}${restarts}` : 'a single scrape';
+	if (!figures) return 'a single scrape';
+	const span = boundedDuration(figures.spanSeconds, 'nearest');
+	const count = figures.count === 0 ? `no relist completed in ${span}` : `${formatCount(figures.count)} relist${figures.count === 1 ? '' : 's'} in ${span}`;
+	const restarts = segment.restarts > 0 ? `, across ${segment.restarts === 1 ? 'a kubelet restart' : `${segment.restarts} kubelet restarts`}` : '';
+	return count + restarts;
 }
 
-function measuredSentence(who: string, idle: SegmentSummary, churn: SegmentSummary | null): string {
-	if (!churn) {
+/** "mean relist 5.0 ms, p99 5.0 ms" or "no relist completed, so no mean". */
+function meanAndP99(segment: SegmentSummary): string {
+	const mean = segment.figures?.meanSeconds ?? null;
+	if (mean === null) return 'no mean relist (none completed)';
+	return `mean relist ${formatSeconds(mean)}, p99 ${formatQuantile(segment.figures?.p99 ?? null)}`;
+}
+
+/** The highest age at a scrape, rounded up so the bound stays true (between scrapes it may have been higher). */
+function highestAge(segment: SegmentSummary): string {
+	const age = segment.maxLastSeenAgeSeconds;
+	return age === null ? 'no last-seen age known' : `the last-seen age was at most ${boundedDuration(age, 'up')} at every scrape`;
+}
+
+function pastThreshold(segment: SegmentSummary): string {
+	return segment.unhealthySeconds > 0 ? `, past the threshold for at least ${boundedDuration(segment.unhealthySeconds, 'down')}` : '';
+}
+
+function measuredSentences(who: string, session: SegmentSummary, stretches: Named[]): string {
+	const measured = `Measured on ${who} from ${clock(session.from)} to ${clock(session.to)} (${extent(session)})`;
+	if (stretches.length === 1) {
 		return (
-			`Measured on ${who} over the whole session (${extent(idle)}): mean relist ${meanOf(idle)}, ` +
-			`p99 ${formatQuantile(idle.figures?.p99 ?? null)}, last-seen age at most ${formatAge(idle.maxLastSeenAgeSeconds)}. ` +
-			'No baseline was marked: press b while the node is idle, then start the churn, to compare the two.'
+			`${measured}: ${meanAndP99(session)}; ${highestAge(session)}${pastThreshold(session)}. ` +
+			'No mark was set: press b when something is about to change (before a churn, say), and the write-down measures each side of the mark.'
 		);
 	}
 
-	const idleMean = idle.figures?.meanSeconds ?? null;
-	const churnMean = churn.figures?.meanSeconds ?? null;
-	const multiple = idleMean !== null && churnMean !== null && idleMean > 0 ? `: ${formatRatio(churnMean / idleMean)} the idle mean` : '';
-	return (
-		`Measured on ${who}: idle, the mean relist took ${meanOf(idle)} (${extent(idle)} before the mark at ` +
-		`${format(churn.markedAt ?? churn.from, 'HH:mm:ss')}); during churn, since the mark, it took ${meanOf(churn)} ` +
-		`(${extent(churn)})${multiple}. The last-seen age reached ${formatAge(idle.maxLastSeenAgeSeconds)} idle ` +
-		`and ${formatAge(churn.maxLastSeenAgeSeconds)} during churn.`
-	);
+	const first = stretches[0]!;
+	const baselineMean = first.segment.figures?.meanSeconds ?? null;
+	const sentences = stretches.map(({segment, name}, index) => {
+		const mean = segment.figures?.meanSeconds ?? null;
+		const multiple = index > 0 && mean !== null && baselineMean !== null && baselineMean > 0 ? ` (${formatRatio(mean / baselineMean)} the mean ${first.name})` : '';
+		return `${capitalise(name)} (${extent(segment)}): ${meanAndP99(segment)}${multiple}; ${highestAge(segment)}${pastThreshold(segment)}.`;
+	});
+	return [`${measured}.`, ...sentences].join(' ');
 }
 
-/** "threshold / mean = 180 s / 4.2 ms = ×42,857 idle, …": how many mean relists fit in the threshold. */
-function ratioSentence(constants: KubeletConstants, idle: SegmentSummary, churn: SegmentSummary | null): string {
+function unhealthySentences(spans: readonly UnhealthySpan[], thresholdSeconds: number): string {
+	if (spans.length === 0) {
+		return `PLEG was healthy at every scrape: the last-seen age never passed the ${formatGoDuration(thresholdSeconds)} threshold when it was read.`;
+	}
+
+	const times = spans.length === 1 ? 'once' : `${spans.length} times`;
+	return `PLEG was not healthy (last-seen age past the threshold) ${times}: ${spans.map(spanText).join('; ')}.`;
+}
+
+/** The span's length: at least to its lower-bound end, at most to the first healthy scrape. */
+function spanLength(span: UnhealthySpan): {atLeast: string; atMost: string | null} {
+	const atLeast = boundedDuration((span.endAtLeast - span.from) / 1000, 'down');
+	const atMost = span.healthyAgainAt === null ? null : boundedDuration((span.healthyAgainAt - span.from) / 1000, 'up');
+	return {atLeast, atMost};
+}
+
+function lengthText(span: UnhealthySpan): string {
+	const {atLeast, atMost} = spanLength(span);
+	if (atMost === null) return `at least ${atLeast} so far`;
+	return atLeast === atMost ? atLeast : `${atLeast} to ${atMost}`;
+}
+
+function spanText(span: UnhealthySpan): string {
+	const from = span.fromGauge ? `from ${clock(span.from)}` : `seen from ${clock(span.from)}`;
+	const end =
+		span.healthyAgainAt === null
+			? `, still not healthy at the last scrape (${clock(span.lastUnhealthyAt)})`
+			: `, healthy again by ${clock(span.healthyAgainAt)}`;
+	const age = span.maxAgeSeconds === null ? '' : `, the age reaching at least ${boundedDuration(span.maxAgeSeconds, 'down')}`;
+	const threshold = ` (threshold ${formatGoDuration(span.thresholdSeconds)})`;
+	return `${from} for ${lengthText(span)}${end}${age}${threshold}`;
+}
+
+/** "threshold / mean = 180 s / 4.2 ms = ×42,857 before the mark at …": how many mean relists fit in the threshold. */
+function ratioSentence(constants: KubeletConstants, stretches: Named[]): string {
 	const threshold = constants.threshold.seconds;
-	const ratio = (segment: SegmentSummary, label: string) => {
+	const ratios = stretches.map(({segment, name}) => {
 		const mean = segment.figures?.meanSeconds ?? null;
 		return mean === null || mean <= 0
-			? `no mean ${label}`
-			: `${formatSeconds(threshold)} / ${formatSeconds(mean)} = ${formatRatio(threshold / mean)} ${label}`;
-	};
-
-	const ratios = churn ? `${ratio(idle, 'idle')}, ${ratio(churn, 'during churn')}` : ratio(idle, 'over the session');
-	return `threshold / mean: ${ratios}. That many mean relists fit in the threshold before the node goes NotReady.`;
+			? `no mean ${name}`
+			: `${formatSeconds(threshold)} / ${formatSeconds(mean)} = ${formatRatio(threshold / mean)} ${name}`;
+	});
+	return `threshold / mean: ${ratios.join(', ')}. That many mean relists fit in the threshold before the node goes NotReady.`;
 }
 
-function figureTable(constants: KubeletConstants, idle: SegmentSummary, churn: SegmentSummary | null): string {
-	const columns = churn ? [idle, churn] : [idle];
-	const header = churn ? ['', 'idle (before mark)', 'churn (since mark)'] : ['', 'whole session'];
+function segmentTable(constants: KubeletConstants, stretches: Named[]): string {
+	const header = ['', ...stretches.map(({name}) => name)];
 	const cell = (segment: SegmentSummary, value: (figures: NonNullable<SegmentSummary['figures']>) => string) =>
 		segment.figures ? value(segment.figures) : '—';
+	const column = (value: (segment: SegmentSummary) => string) => stretches.map(({segment}) => value(segment));
 	const rows: string[][] = [
-		['mean', ...columns.map(meanOf)],
-		['p99', ...columns.map(segment => cell(segment, figures => formatQuantile(figures.p99)))],
-		['rate', ...columns.map(segment => cell(segment, figures => formatRate(figures.ratePerSecond)))],
-		['interval', ...columns.map(segment => cell(segment, figures => formatSeconds(figures.intervalMeanSeconds)))],
-		['relists', ...columns.map(extent)],
-		['max last-seen age', ...columns.map(segment => formatAge(segment.maxLastSeenAgeSeconds))],
+		['from – to', ...column(segment => `${clock(segment.from)} – ${clock(segment.to)}`)],
+		['relists', ...column(extent)],
+		['mean', ...column(segment => formatSeconds(segment.figures?.meanSeconds ?? null))],
+		['p99', ...column(segment => cell(segment, figures => formatQuantile(figures.p99)))],
+		['rate', ...column(segment => cell(segment, figures => formatRate(figures.ratePerSecond)))],
+		['interval', ...column(segment => cell(segment, figures => formatSeconds(figures.intervalMeanSeconds)))],
+		['highest last-seen age at a scrape', ...column(segment => (segment.maxLastSeenAgeSeconds === null ? '—' : boundedDuration(segment.maxLastSeenAgeSeconds, 'up')))],
+		['past the threshold (at least)', ...column(segment => boundedDuration(segment.unhealthySeconds, 'down'))],
 		[
 			'threshold / mean',
-			...columns.map(segment => {
+			...column(segment => {
 				const mean = segment.figures?.meanSeconds ?? null;
 				return formatRatio(mean === null || mean <= 0 ? null : constants.threshold.seconds / mean);
 			}),
 		],
 	];
+	return markdownTable(header, rows);
+}
+
+function spanTable(spans: readonly UnhealthySpan[]): string {
+	const header = ['not healthy from', 'for', 'healthy again', 'age reached at least', 'threshold'];
+	const rows = spans.map(span => [
+		span.fromGauge ? clock(span.from) : `${clock(span.from)} (first seen)`,
+		lengthText(span),
+		span.healthyAgainAt === null ? 'not by the last scrape' : `by ${clock(span.healthyAgainAt)}`,
+		span.maxAgeSeconds === null ? '—' : boundedDuration(span.maxAgeSeconds, 'down'),
+		formatGoDuration(span.thresholdSeconds),
+	]);
+	return markdownTable(header, rows);
+}
+
+function markdownTable(header: string[], rows: string[][]): string {
 	return [header, header.map(() => '---'), ...rows].map(row => `| ${row.join(' | ')} |`).join('\n');
+}
+
+function capitalise(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** file:line references and Go identifiers as code in Markdown. */

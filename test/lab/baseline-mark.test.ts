@@ -38,6 +38,6 @@ describe('baseline marks', () => {
 
 	test('the pane gives the multiple of the baseline mean', () => {
 		const [title] = baselinePaneLines({baseline, now: t0 + 40_000, width: 80});
-		assert.equal(text(title!), 'baseline · ×20 since mark · marked 14:00:20, 19 s ago');
+		assert.equal(text(title!), 'baseline · ×20 since mark · marked 14:00:20, 19s ago');
 	});
 });

@@ -103,3 +103,49 @@ export function assertClose(actual: number | null | undefined, expected: number,
 		throw new Error(`${actual} is not within ${tolerance} of ${expected}`);
 	}
 }
+
+/**
+ * A stall past the threshold, one scrape a minute, `b` at t0+60.5 s (after the second scrape):
+ *   t0        count 100, sum 0.50     last seen t0-1 s       age 1 s
+ *   t0+60 s   count 160, sum 0.80     last seen t0+59 s      60 relists of 5 ms            <- `b` at t0+60.5 s
+ *   t0+120 s  count 170, sum 0.85     last seen t0+69 s      10 more; the relist started at t0+70 s hangs
+ *   t0+180 s  unchanged                                      age 111 s
+ *   t0+240 s  unchanged                                      age 171 s: still healthy
+ *   t0+300 s  unchanged                                      age 231 s: not healthy since t0+69 s + 180 s = t0+249 s
+ *   t0+360 s  unchanged                                      age 291 s
+ *   t0+420 s  count 175, sum 344.87   last seen t0+415 s     the hung relist returned after 344 s (+Inf bucket),
+ *                                                            then 4 of 5 ms; the one that started at t0+415 s ended it
+ */
+export const stallTotals: Array<{at: number; totals: Totals}> = [
+	{at: t0, totals: {count: 100, sum: 0.5, buckets: [100, 100, 100, 100, 100], lastSeen: t0 / 1000 - 1}},
+	{at: t0 + 60_000, totals: {count: 160, sum: 0.8, buckets: [160, 160, 160, 160, 160], lastSeen: t0 / 1000 + 59}},
+	...[120, 180, 240, 300, 360].map(seconds => ({
+		at: t0 + seconds * 1000,
+		totals: {count: 170, sum: 0.85, buckets: [170, 170, 170, 170, 170], lastSeen: t0 / 1000 + 69},
+	})),
+	{at: t0 + 420_000, totals: {count: 175, sum: 344.87, buckets: [174, 174, 174, 174, 174], lastSeen: t0 / 1000 + 415}},
+];
+
+export const stallMarkAt = t0 + 60_500;
+
+/** The session of stallTotals, `b` after the second scrape, window 10 s. */
+export function stallSession() {
+	const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+	for (const [index, {at, totals}] of stallTotals.entries()) {
+		if (index === 2) lab.mark(stallMarkAt);
+		lab.scrape(scrapeAt(at, totals));
+	}
+
+	return lab;
+}
+
+/** stallTotals as --record writes them, the mark on the third line; `upTo` keeps the first lines only. */
+export function stallRecords(upTo = stallTotals.length): RecordLine[] {
+	const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+	return stallTotals.slice(0, upTo).map(({at, totals}, index) => {
+		if (index === 2) lab.mark(stallMarkAt);
+		const text = plegText(totals);
+		const {figures, markAt: pending} = lab.scrape({at, sample: parsePlegSample(text), latencyMs: 0});
+		return toRecordLine(recordLines(text), figures, pending);
+	});
+}

@@ -94,7 +94,7 @@ describe('lab session', () => {
 		assert.equal(lab.summary().segments.length, 1);
 	});
 
-	test('a kubelet restart inside a segment: figures from the restart on, and counted', () => {
+	test('a kubelet restart inside a segment: figures span it as increase() does, and it is counted', () => {
 		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
 		const [a, b] = labTotals;
 		lab.scrape(scrapeAt(a!.at, a!.totals));
@@ -104,14 +104,15 @@ describe('lab session', () => {
 		lab.scrape(scrapeAt(t0 + 30_000, {count: 7, sum: 0.07, buckets: [0, 7, 7, 7, 7], lastSeen: t0 / 1000 + 29}));
 		const {session, points} = lab.summary();
 		assert.equal(session!.restarts, 1);
-		assert.equal(session!.from, t0 + 20_000);
-		assert.equal(session!.figures!.count, 5); // 7 - 2
-		assertClose(session!.figures!.meanSeconds, 0.01); // 0.05 / 5
+		assert.equal(session!.from, t0);
+		// 10 relists before the restart, the 2 the new counter holds at the first scrape after it, then 5 more.
+		assert.equal(session!.figures!.count, 17);
+		assertClose(session!.figures!.meanSeconds, 0.12 / 17); // (0.05 + 0.02 + 0.05) / 17
 		assert.equal(points[2]!.event, 'restart');
 	});
 
 	test('before any scrape the summary is empty', () => {
 		const summary = createLabSession({node: 'worker-1', windowSeconds: 10}).summary();
-		assert.deepEqual(summary, {node: 'worker-1', session: null, segments: [], figures: null, points: []});
+		assert.deepEqual(summary, {node: 'worker-1', session: null, segments: [], figures: null, points: [], unhealthy: []});
 	});
 });

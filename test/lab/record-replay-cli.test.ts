@@ -8,7 +8,7 @@ import {after, describe, test} from 'node:test';
 import {createDemoSource} from '../../source/demo/demo-source.js';
 import {createLabRecorder} from '../../source/lab/recorder.js';
 import {runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
-import {labRecords} from './exposition.js';
+import {labRecords, stallRecords} from './exposition.js';
 
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-lab-'));
 const env = {HOME: home};
@@ -134,8 +134,33 @@ describe('--replay', () => {
 			}),
 		);
 		assert.equal(result.stderr, `write-down written to ${summary}\n`);
-		// 100 ms since the mark over 5.0 ms before it (see exposition.ts)
-		assert.match(readFileSync(summary, 'utf8'), /it took 100 ms \(16 relists in 20 s\): ×20 the idle mean/);
+		// 100 ms since the mark over 5 ms before it (see exposition.ts)
+		assert.match(readFileSync(summary, 'utf8'), /Since the mark at 14:00:20 \(16 relists in 20s\): mean relist 100ms, p99 99\.1ms \(×20 the mean before the mark at 14:00:20\)/);
+	});
+
+	test('--replay --once: exit 1 when the recording holds a span in which PLEG was not healthy, listed in text and JSON', async () => {
+		const file = join(home, 'stall.jsonl');
+		writeFileSync(file, stallRecords().map(record => JSON.stringify(record) + '\n').join(''));
+		const text = await runCli(['--replay', file, '--once'], {env: {...env, TZ: 'UTC'}, timeoutMs: 60_000});
+		assert.equal(text.code, 1, text.stderr);
+		// Last successful relist start t0+69 s + 180 s = 14:04:09; it lasted until at least t0+415 s (the start of the
+		// relist that ended it, 2m46s) and at most until the healthy scrape at t0+420 s (2m51s); highest age read 291 s.
+		assert.match(text.stdout, /^PLEG not healthy:\n {2}14:04:09 – 14:07:00 {2}2m46s to 2m51s {2}age reached ≥ 4m51s {2}threshold 3m0s$/m);
+		assert.match(text.stdout.replaceAll('\n', ' '), /PLEG was not healthy \(last-seen age past the threshold\) once: from 14:04:09 for 2m46s to 2m51s, healthy again by 14:07:00/);
+
+		const json = await runCli(['--replay', file, '--once', '-o', 'json'], {env, timeoutMs: 60_000});
+		assert.equal(json.code, 1, json.stderr);
+		const report = JSON.parse(json.stdout) as {unhealthy: Array<{from: string; atLeastSeconds: number; atMostSeconds: number; maxAgeSeconds: number}>};
+		assert.deepEqual(report.unhealthy.map(({from, atLeastSeconds, atMostSeconds, maxAgeSeconds}) => ({from, atLeastSeconds, atMostSeconds, maxAgeSeconds})), [
+			{from: '2024-01-15T14:04:09.000Z', atLeastSeconds: 166, atMostSeconds: 171, maxAgeSeconds: 291},
+		]);
+
+		// The same node up to t0+240 s: the age reached 171 s, under the threshold: exit 0, and it says so.
+		const early = join(home, 'stall-early.jsonl');
+		writeFileSync(early, stallRecords(5).map(record => JSON.stringify(record) + '\n').join(''));
+		const healthy = await runCli(['--replay', early, '--once'], {env, timeoutMs: 60_000});
+		assert.equal(healthy.code, 0, healthy.stderr);
+		assert.match(healthy.stdout, /^PLEG not healthy: at no scrape$/m);
 	});
 
 	test('a recording that is not one: exit 2 naming the line', async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {createLabSession} from '../../source/lab/lab-session.js';
-import {labJsonReport, labTextReport} from '../../source/lab/lab-report.js';
-import {wrap, writeDown} from '../../source/lab/write-down.js';
-import {labSession} from './exposition.js';
+import {labExitCode, labJsonReport, labTextReport} from '../../source/lab/lab-report.js';
+import {boundedDuration, wrap, writeDown} from '../../source/lab/write-down.js';
+import {labSession, labTotals, scrapeAt, stallSession, stallTotals} from './exposition.js';
 
 process.env['TZ'] = 'UTC';
 
@@ -11,9 +11,9 @@ process.env['TZ'] = 'UTC';
 const unwrap = (text: string) => text.trimEnd().split('\n\n').map(paragraph => paragraph.replaceAll('\n', ' '));
 
 describe('the write-down', () => {
-	test('with a mark: the loop, idle and churn means, the threshold with file:line and threshold / mean', () => {
+	test('with a mark: the loop, each side of the mark with its mean and p99, health, threshold / mean', () => {
 		const {text} = writeDown(labSession().summary());
-		const [loop, measured, ratios] = unwrap(text);
+		const [loop, measured, health, ratios] = unwrap(text);
 		assert.equal(
 			loop,
 			"The kubelet's PLEG relists every 1s (genericPlegRelistPeriod, pkg/kubelet/kubelet.go:178): it lists every pod sandbox " +
@@ -21,51 +21,131 @@ describe('the write-down', () => {
 				'node goes NotReady ("PLEG is not healthy") once the last relist started more than 3m0s ago ' +
 				'(genericPlegRelistThreshold, pkg/kubelet/kubelet.go:179).',
 		);
-		// Baseline Δ 0.1 s / 20 = 5 ms over 20 s; since the mark Δ 1.6 s / 16 = 100 ms; 100 / 5 = ×20.
+		// Before the mark Δ 0.1 s / 20 = 5 ms over 20 s; since the mark Δ 1.6 s / 16 = 100 ms; 100 / 5 = ×20. The
+		// stretches are named by the mark, not "idle" or "churn": pleg-top cannot know what the operator did.
+		// p99: rank 19.8 of 20 in [0, 0.005] -> 4.95 ms; rank 15.84 of 16 in (0.01, 0.1] -> 0.01 + 0.09 × 15.84 / 16 = 99.1 ms.
 		assert.equal(
 			measured,
-			'Measured on worker-1 (kubelet v1.28.0): idle, the mean relist took 5.0 ms (20 relists in 20 s before the mark at ' +
-				'14:00:20); during churn, since the mark, it took 100 ms (16 relists in 20 s): ×20 the idle mean. ' +
-				'The last-seen age reached 1 s idle and 4 s during churn.',
+			'Measured on worker-1 (kubelet v1.28.0) from 14:00:00 to 14:00:40 (36 relists in 40s). ' +
+				'Before the mark at 14:00:20 (20 relists in 20s): mean relist 5ms, p99 5ms; the last-seen age was at most 1s at every scrape. ' +
+				'Since the mark at 14:00:20 (16 relists in 20s): mean relist 100ms, p99 99.1ms (×20 the mean before the mark at 14:00:20); ' +
+				'the last-seen age was at most 4s at every scrape.',
 		);
+		assert.equal(health, 'PLEG was healthy at every scrape: the last-seen age never passed the 3m0s threshold when it was read.');
 		// 180 / 0.005 = 36,000; 180 / 0.1 = 1,800
 		assert.equal(
 			ratios,
-			'threshold / mean: 180 s / 5.0 ms = ×36,000 idle, 180 s / 100 ms = ×1,800 during churn. ' +
+			'threshold / mean: 3m0s / 5ms = ×36,000 before the mark at 14:00:20, 3m0s / 100ms = ×1,800 since the mark at 14:00:20. ' +
 				'That many mean relists fit in the threshold before the node goes NotReady.',
 		);
 		assert.ok(text.split('\n').every(line => line.length <= 80), 'wrapped to 80 columns');
+		assert.doesNotMatch(text, /idle|churn/);
 	});
 
 	test('without a mark: the whole session only, and how to get a comparison', () => {
-		const [, measured, ratios] = unwrap(writeDown(labSession({mark: false}).summary()).text);
+		const [, measured, , ratios] = unwrap(writeDown(labSession({mark: false}).summary()).text);
 		// Δ (2.2 - 0.5) s / 36 relists = 47.2 ms over 40 s; p99 rank 35.64 of 36 falls in (0.01, 0.1], where 16 lie
-		// above the 20 at ≤ 5 ms: 0.01 + 0.09 × (35.64 - 20) / 16 = 97.975 ms -> "98.0 ms"
+		// above the 20 at ≤ 5 ms: 0.01 + 0.09 × (35.64 - 20) / 16 = 97.975 ms -> "98ms"
 		assert.equal(
 			measured,
-			'Measured on worker-1 (kubelet v1.28.0) over the whole session (36 relists in 40 s): mean relist 47.2 ms, p99 98.0 ms, ' +
-				'last-seen age at most 4 s. No baseline was marked: press b while the node is idle, then start the churn, to compare the two.',
+			'Measured on worker-1 (kubelet v1.28.0) from 14:00:00 to 14:00:40 (36 relists in 40s): mean relist 47.2ms, p99 98ms; ' +
+				'the last-seen age was at most 4s at every scrape. No mark was set: press b when something is about to change ' +
+				'(before a churn, say), and the write-down measures each side of the mark.',
 		);
 		// 180 / (1.7 / 36) = 3811.76
-		assert.equal(ratios, 'threshold / mean: 180 s / 47.2 ms = ×3,812 over the session. That many mean relists fit in the threshold before the node goes NotReady.');
+		assert.equal(ratios, 'threshold / mean: 3m0s / 47.2ms = ×3,812 over the whole session. That many mean relists fit in the threshold before the node goes NotReady.');
 	});
 
-	test('Markdown: a heading, file:line as code, and an idle/churn table', () => {
-		const {markdown} = writeDown(labSession().summary());
+	test('a maximum is never rounded down: 1.749 s is "at most 1.8s"', () => {
+		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+		const [a, b] = labTotals;
+		lab.scrape(scrapeAt(a!.at, a!.totals));
+		// Last seen 1.749 s before the second scrape.
+		lab.scrape(scrapeAt(b!.at, {...b!.totals, lastSeen: (b!.at - 1749) / 1000}));
+		const [, measured] = unwrap(writeDown(lab.summary()).text);
+		assert.match(measured!, /; the last-seen age was at most 1\.8s at every scrape\./);
+		assert.equal(boundedDuration(1.749, 'up'), '1.8s');
+		assert.equal(boundedDuration(1.749, 'down'), '1.7s');
+		assert.equal(boundedDuration(1.2, 'up'), '1.2s');
+		assert.equal(boundedDuration(180.2, 'up'), '3m1s');
+		assert.equal(boundedDuration(180.9, 'down'), '3m0s');
+	});
+
+	test('a stall past the threshold: its span (start, length, highest age), the time past it in the stretch, no fixed labels', () => {
+		const {text} = writeDown(stallSession().summary(), {width: 100});
+		const [, measured, health, ratios] = unwrap(text);
+		// Since the mark: Δcount 175 - 160 = 15, Δsum 344.87 - 0.8 = 344.07 s -> 22.9 s; past the threshold from
+		// t0+249 s (last start t0+69 s + 180 s) at least until t0+415 s (the start of the relist that ended it): 166 s.
+		assert.equal(
+			measured,
+			'Measured on worker-1 (kubelet v1.28.0) from 14:00:00 to 14:07:00 (75 relists in 7m0s). ' +
+				'Before the mark at 14:01:00 (60 relists in 1m0s): mean relist 5ms, p99 5ms; the last-seen age was at most 1s at every scrape. ' +
+				'Since the mark at 14:01:00 (15 relists in 6m0s): mean relist 22.9s, p99 ≥ 10s (×4,588 the mean before the mark at 14:01:00); ' +
+				'the last-seen age was at most 4m51s at every scrape, past the threshold for at least 2m46s.',
+		);
+		// At least t0+249 s → t0+415 s = 2m46s, at most → t0+420 s (the first healthy scrape) = 2m51s; the highest
+		// age read was 291 s at t0+360 s.
+		assert.equal(
+			health,
+			'PLEG was not healthy (last-seen age past the threshold) once: from 14:04:09 for 2m46s to 2m51s, healthy again by 14:07:00, ' +
+				'the age reaching at least 4m51s (threshold 3m0s).',
+		);
+		// 180 / 22.938 = 7.85
+		assert.match(ratios!, /3m0s \/ 22\.9s = ×7\.8 since the mark at 14:01:00\./);
+		assert.ok(text.split('\n').every(line => line.length <= 100), 'wrapped to 100 columns');
+		assert.ok(text.split('\n').some(line => line.length > 80), 'and uses them');
+	});
+
+	test('still not healthy at the last scrape: says so, with the length so far as a lower bound', () => {
+		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+		for (const {at, totals} of stallTotals.slice(0, 7)) lab.scrape(scrapeAt(at, totals));
+		const [, measured, health] = unwrap(writeDown(lab.summary()).text);
+		// Last scrape t0+360 s, from t0+249 s: 111 s so far.
+		assert.equal(
+			health,
+			'PLEG was not healthy (last-seen age past the threshold) once: from 14:04:09 for at least 1m51s so far, still not healthy ' +
+				'at the last scrape (14:06:00), the age reaching at least 4m51s (threshold 3m0s).',
+		);
+		// The hung relist never completed: no mean, and it says so in plain words.
+		// 170 - 100 relists, all before the hang.
+		assert.match(measured!, /\(70 relists in 6m0s\): mean relist /);
+		assert.doesNotMatch(measured!, /took no relist/);
+	});
+
+	test('a stretch in which no relist completed says so, once', () => {
+		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+		const stalled = stallTotals.slice(2, 6);
+		for (const [index, {at, totals}] of stalled.entries()) {
+			if (index === 2) lab.mark(stalled[1]!.at + 500);
+			lab.scrape(scrapeAt(at, totals));
+		}
+
+		const [, measured, , ratios] = unwrap(writeDown(lab.summary()).text);
+		assert.match(measured!, /Since the mark at 14:03:00 \(no relist completed in 2m0s\): no mean relist \(none completed\);/);
+		assert.match(ratios!, /no mean since the mark at 14:03:00\./);
+	});
+
+	test('Markdown: a heading, file:line as code, a table per stretch and one of the unhealthy spans', () => {
+		const {markdown} = writeDown(stallSession().summary());
 		assert.match(markdown, /^# PLEG write-down: worker-1, 2024-01-15 14:00\n\n/);
 		assert.ok(markdown.includes('(`genericPlegRelistThreshold`, `pkg/kubelet/kubelet.go:179`)'));
 		const table = markdown.split('\n').filter(line => line.startsWith('|'));
 		assert.deepEqual(table, [
-			'|  | idle (before mark) | churn (since mark) |',
+			'|  | before the mark at 14:01:00 | since the mark at 14:01:00 |',
 			'| --- | --- | --- |',
-			'| mean | 5.0 ms | 100 ms |',
-			// idle: rank 19.8 of 20 in [0, 0.005]: 0.005 × 19.8 / 20 = 4.95 ms; churn: 0.01 + 0.09 × 15.84 / 16 = 99.1 ms
-			'| p99 | 5.0 ms | 99.1 ms |',
-			'| rate | 1.00/s | 0.80/s |',
+			'| from – to | 14:00:00 – 14:01:00 | 14:01:00 – 14:07:00 |',
+			'| relists | 60 relists in 1m0s | 15 relists in 6m0s |',
+			'| mean | 5ms | 22.9s |',
+			'| p99 | 5ms | ≥ 10s |',
+			// 60 / 60 s; 15 / 360 s = 0.0417
+			'| rate | 1.00/s | 0.04/s |',
 			'| interval | — | — |',
-			'| relists | 20 relists in 20 s | 16 relists in 20 s |',
-			'| max last-seen age | 1 s | 4 s |',
-			'| threshold / mean | ×36,000 | ×1,800 |',
+			'| highest last-seen age at a scrape | 1s | 4m51s |',
+			'| past the threshold (at least) | 0s | 2m46s |',
+			'| threshold / mean | ×36,000 | ×7.8 |',
+			'| not healthy from | for | healthy again | age reached at least | threshold |',
+			'| --- | --- | --- | --- | --- |',
+			'| 14:04:09 | 2m46s to 2m51s | by 14:07:00 | 4m51s | 3m0s |',
 		]);
 	});
 
@@ -98,13 +178,54 @@ describe('--replay --once reports', () => {
 
 	test('text: one row per segment, the session, then the write-down', () => {
 		const lines = labTextReport(labSession().summary()).split('\n');
-		assert.deepEqual(lines.slice(0, 4), [
-			'segment   span  relists  mean     p99      rate    interval  max age  × baseline',
-			'baseline  20 s  20       5.0 ms   5.0 ms   1.00/s  —         1 s      ×1',
-			'mark 1    20 s  16       100 ms   99.1 ms  0.80/s  —         4 s      ×20',
+		assert.deepEqual(lines.slice(0, 6), [
+			'segment   span  relists  mean    p99     rate    interval  max age  past threshold  × baseline',
+			'baseline  20s   20       5ms     5ms     1.00/s  —         1s       0s              ×1',
+			'mark 1    20s   16       100ms   99.1ms  0.80/s  —         4s       0s              ×20',
 			// (1.7 s / 36) / 5 ms = ×9.44; 36 relists / 40 s
-			'session   40 s  36       47.2 ms  98.0 ms  0.90/s  —         4 s      ×9.4',
+			'session   40s   36       47.2ms  98ms    0.90/s  —         4s       0s              ×9.4',
+			'',
+			'PLEG not healthy: at no scrape',
 		]);
-		assert.ok(lines[5]!.startsWith("The kubelet's PLEG relists every 1s"));
+		assert.ok(lines[7]!.startsWith("The kubelet's PLEG relists every 1s"));
+	});
+
+	test('text with a stall: the span listed with both bounds of its length, the time past the threshold per segment', () => {
+		const lines = labTextReport(stallSession().summary()).split('\n');
+		assert.deepEqual(lines.slice(0, 8), [
+			'segment   span  relists  mean   p99    rate    interval  max age  past threshold  × baseline',
+			'baseline  1m0s  60       5ms    5ms    1.00/s  —         1s       0s              ×1',
+			// 344.07 s / 15 = 22.938 s = ×4,588 the 5 ms before the mark
+			'mark 1    6m0s  15       22.9s  ≥ 10s  0.04/s  —         4m51s    ≥ 2m46s         ×4,588',
+			// 344.37 s / 75 = 4.59 s
+			'session   7m0s  75       4.59s  ≥ 10s  0.18/s  —         4m51s    ≥ 2m46s         ×918',
+			'',
+			'PLEG not healthy:',
+			'  14:04:09 – 14:07:00  2m46s to 2m51s  age reached ≥ 4m51s  threshold 3m0s',
+			'',
+		]);
+		assert.equal(labExitCode(stallSession().summary()), 1);
+		assert.equal(labExitCode(labSession().summary()), 0);
+	});
+
+	test('JSON: each unhealthy span with both bounds, and the time past the threshold per segment', () => {
+		const report = labJsonReport(stallSession().summary(), 8) as {
+			unhealthy: Array<Record<string, unknown>>;
+			segments: Array<{label: string; unhealthySeconds: number}>;
+		};
+		assert.deepEqual(report.unhealthy, [
+			{
+				from: '2024-01-15T14:04:09.000Z',
+				fromGauge: true,
+				lastUnhealthyAt: '2024-01-15T14:06:00.000Z',
+				healthyAgainAt: '2024-01-15T14:07:00.000Z',
+				atLeastSeconds: 166,
+				atMostSeconds: 171,
+				maxAgeSeconds: 291,
+				thresholdSeconds: 180,
+				message: 'PLEG is not healthy: pleg was last seen active 4m51s ago; threshold is 3m0s',
+			},
+		]);
+		assert.deepEqual(report.segments.map(segment => [segment.label, segment.unhealthySeconds]), [['baseline', 0], ['mark 1', 166]]);
 	});
 });
