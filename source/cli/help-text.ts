@@ -1,32 +1,67 @@
-// `pleg-top --help`: every flag with its default, and the examples people reach for.
-export function helpText(version: string): string {
-	return `pleg-top ${version} — live view of the kubelet's PLEG (Pod Lifecycle Event Generator) for one node
+// `pleg-top --help`: every flag with its default, every key, and the examples people reach for. `program` is the
+// name it was called by ("kubectl pleg-top" when run as the kubectl plugin), so the lines can be pasted as shown.
+import {keyGroups} from '../domain/definitions.js';
+import {durationLimits} from './options.js';
+
+/** Every key, one per line, grouped by where it works (the same data as `?` and the README). */
+function keyLines(): string {
+	const groups = keyGroups();
+	const width = Math.max(...groups.flatMap((group) => group.bindings.map((binding) => binding.keys.join(' / ').length)));
+	return groups
+		.map((group) =>
+			[`Keys · ${group.title}`, ...group.bindings.map((binding) => `  ${binding.keys.join(' / ').padEnd(width)}  ${binding.action}`)].join(
+				'\n',
+			),
+		)
+		.join('\n\n');
+}
+
+const limit = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${ms / 60_000}m`);
+
+/** The usage lines, descriptions aligned. */
+function usageLines(p: string): string {
+	const lines: Array<[string, string]> = [
+		[`${p} NODE [options]`, 'live screen (tmux-friendly); --node NODE works too'],
+		[`${p} NODE --once [-o json]`, 'two scrapes one window apart, a report, an exit code'],
+		[`${p} --demo`, 'the same screen on an embedded simulated kubelet'],
+		[p, 'every node of the cluster, worst first (the overview)'],
+		...(p === 'pleg-top' ? [['kubectl pleg-top NODE', 'as a kubectl plugin (bin kubectl-pleg_top)'] as [string, string]] : []),
+	];
+	const width = Math.max(...lines.map(([usage]) => usage.length));
+	return lines.map(([usage, what]) => `  ${usage.padEnd(width)}   ${what}`).join('\n');
+}
+
+export function helpText(version: string, program = 'pleg-top'): string {
+	const p = program;
+	return `${p} ${version} — live view of the kubelet's PLEG (Pod Lifecycle Event Generator) for one node
 
 Usage
-  pleg-top --node NODE [options]          live screen (tmux-friendly)
-  pleg-top --node NODE --once [-o json]   two scrapes one window apart, a report, an exit code
-  pleg-top --demo                         the same screen on an embedded simulated kubelet
-  pleg-top                                every node of the cluster, worst first (the overview)
-  kubectl pleg-top --node NODE            as a kubectl plugin (bin kubectl-pleg_top)
+${usageLines(p)}
 
 Reads GET /api/v1/nodes/NODE/proxy/metrics through the API server (RBAC: get on nodes/proxy,
 and get on nodes for the Ready condition).
 
 Options
-  --node NODE          node to watch (kubectl get nodes lists them)
+  --node NODE          node to watch, also given as the first word (kubectl get nodes lists them)
   --kubeconfig FILE    only this kubeconfig file (default: every file in $KUBECONFIG, else ~/.kube/config)
   --context NAME       kubeconfig context (default: current-context)
-  --interval DUR       time from the end of one request to the start of the next (default 1s)
-  --timeout DUR        per-request timeout (default 10s)
-  --window DUR         window for means, quantiles and rates (default 10s)
+  --interval DUR       time from the end of one request to the start of the next (default 1s;
+                       at least 100ms, at most ${limit(durationLimits.interval)})
+  --timeout DUR        per-request timeout (default 10s; at most ${limit(durationLimits.timeout)})
+  --window DUR         window for means, quantiles and rates (default 10s; at least 2 × --interval,
+                       at most ${limit(durationLimits.window)}); with --once the time between its two scrapes
   --once               scrape, wait one --window, scrape again, print a report and exit
   -o, --output FMT     text or json, for --once (default text)
+  --fail-on BAND       with --once, exit 1 from this band on: unhealthy, critical or warn
+                       (default unhealthy: the kubelet's own rule)
   --demo               watch an embedded simulated kubelet (keys: c churn, s stall, r recover,
                        x kubelet restart, w slow runtime)
   --demo-speed N       simulated seconds per real second in the demo (default 1; 60 shows a stall
                        crossing the 3-minute threshold in 3 s)
   --no-color           no colours (also when NO_COLOR is set); meaning is always in symbols and words
-  --record FILE        append one JSON line per scrape to FILE
+  --no-bell            no terminal bell when the verdict changes
+  --quiet              no write-down on stderr when the live screen quits
+  --record FILE        append one JSON line per scrape to FILE (with --once: its two scrapes)
   --replay FILE        show a recording made with --record instead of a live node
   --speed N            replay speed, recorded seconds per real second (default 1)
   --summary FILE       on quit, write the session's write-down to FILE as Markdown
@@ -37,31 +72,32 @@ Options
   --kubelet-ca FILE    CA bundle for --kubelet-url / --prometheus
   --insecure-skip-tls-verify
                        do not verify the server certificate of --kubelet-url / --prometheus
-  --max-inflight N     overview (no --node): at most N node requests at once (default 8)
+  --max-inflight N     overview (no node): at most N node requests at once (default 8)
   --max-rps N          overview: at most N requests per second in total (default 20)
   -h, --help           this help
   -V, --version        the version
 
 Durations are written 100ms, 2s, 1m or 1m30s.
 
-Keys on the live screen
-  q / Ctrl-C quit   p pause   b mark a baseline (then "since mark" vs baseline)   ? figures and formulas
+${keyLines()}
 
 When stdout is not a terminal (and no --once), one JSON line is written per scrape.
+On quit the live screen writes what it saw (the write-down) to stderr; --quiet leaves it out.
 
 Exit codes (--once)
-  0 PLEG healthy   1 PLEG unhealthy (the kubelet's Healthy() rule)   2 usage or kubeconfig error
+  0 PLEG healthy   1 PLEG unhealthy (the kubelet's Healthy() rule; or the --fail-on band)
+  2 usage or kubeconfig error
   3 metrics could not be read (network, TLS, authentication, RBAC, node not found, unparsable)
 
 Examples
   # in a tmux split beside the workload
-  tmux split-window -h 'pleg-top --node worker-1'
+  tmux split-window -h '${p} worker-1'
   # in a script or a cron job
-  pleg-top --node worker-1 --once -o json | jq '.relist.windowMeanSeconds'
-  pleg-top --node worker-1 --once --window 30s || echo "PLEG trouble on worker-1 (exit $?)"
+  ${p} worker-1 --once -o json | jq '.relist.windowMeanSeconds'
+  ${p} worker-1 --once --window 30s || echo "PLEG trouble on worker-1 (exit $?)"
   # the churn exercise: press b while idle, then scale a deployment of 12 pause pods 12 -> 0 -> 12
-  pleg-top --node worker-1 --window 30s
+  ${p} worker-1 --window 30s
   # see a stall cross the threshold within seconds
-  pleg-top --demo --demo-speed 60
+  ${p} --demo --demo-speed 60
 `;
 }

@@ -1,54 +1,91 @@
-// Command-line flags -> validated Options. Pure: no I/O, so every usage error is testable
-// and the CLI can exit 2 with the message before touching the network.
+// Command-line words -> one Mode: what to watch (one node, or every node), where its metrics come from, and how
+// the run shows them (live screen, JSON lines, or --once). Pure: no I/O, so every usage error is testable and
+// the CLI exits 2 with the message before touching the network. Each backend carries only the fields it uses,
+// so no caller has to assume that a flag "must have been given".
 import {parseArgs} from 'node:util';
 
-export type OutputFormat = 'text' | 'json';
+/** How a run shows its figures: the full screen, one JSON line per read (stdout is not a terminal), or one report. */
+export const outputs = ['live', 'json-lines', 'once'] as const;
+export type Output = (typeof outputs)[number];
 
-export type Options = {
-	node: string | undefined;
-	kubeconfig: string | undefined;
-	context: string | undefined;
+/** The --once report's format (-o). */
+export const formats = ['text', 'json'] as const;
+export type Format = (typeof formats)[number];
+
+/** --fail-on: the band at which --once exits 1. `unhealthy` (the default) is the kubelet's own rule. */
+export const failOnBands = ['unhealthy', 'critical', 'warn'] as const;
+export type FailOn = (typeof failOnBands)[number];
+
+/** Where the node list and proxy requests go: the kubeconfig, read as kubectl reads it. */
+export type KubeAccess = {kubeconfig: string | undefined; context: string | undefined};
+
+/** Credentials for a URL pleg-top reaches itself (--kubelet-url, --prometheus). */
+export type DirectAccess = {tokenFile: string | undefined; caFile: string | undefined; insecureSkipTlsVerify: boolean};
+
+export const nodeBackends = ['api-server', 'kubelet-direct', 'prometheus', 'demo', 'replay'] as const;
+
+/** Where one node's figures come from. */
+export type NodeBackend =
+	| {kind: 'api-server'; node: string; access: KubeAccess}
+	/** --kubelet-url: the node name is only a label, and optional. Without --token-file the kubeconfig user authenticates. */
+	| {kind: 'kubelet-direct'; url: string; node: string | undefined; access: KubeAccess; direct: DirectAccess}
+	| {kind: 'prometheus'; url: string; node: string; direct: DirectAccess}
+	/** Simulated seconds per real second. */
+	| {kind: 'demo'; speed: number}
+	/** Recorded seconds per real second. */
+	| {kind: 'replay'; file: string; speed: number};
+
+/** Where every node's figures come from. */
+export type OverviewBackend =
+	/** Lists the nodes, then reads each one's /proxy/metrics within these bounds. */
+	{kind: 'api-server'; access: KubeAccess; maxInflight: number; maxRps: number} | {kind: 'prometheus'; url: string; direct: DirectAccess};
+
+/** What every run has. */
+export type RunSettings = {
+	output: Output;
+	/** --once's report format. */
+	format: Format;
 	/** Time between the end of one request and the start of the next, ms. */
 	intervalMs: number;
 	/** Per-request timeout, ms. */
 	timeoutMs: number;
-	/** Window for the windowed figures, seconds. */
+	/** Window for the windowed figures (--once: the time between its two scrapes), seconds. */
 	windowSeconds: number;
-	once: boolean;
-	output: OutputFormat;
-	demo: boolean;
-	/** Simulated seconds per real second in the demo. */
-	demoSpeed: number;
 	color: boolean;
-	help: boolean;
-	version: boolean;
-	/** --record FILE: append one JSON line per scrape. */
-	record: string | undefined;
-	/** --replay FILE: show a recording instead of a live node. */
-	replay: string | undefined;
-	/** --speed N: replay speed (recorded seconds per real second). */
-	replaySpeed: number;
-	/** --summary FILE: the write-down as Markdown, on quit. */
-	summary: string | undefined;
-	/** --plot FILE.svg: the history as an SVG plot, on quit (or from --replay). */
-	plot: string | undefined;
-	/** --kubelet-url https://HOST:10250: scrape a kubelet directly (needs get nodes/metrics). */
-	kubeletUrl: string | undefined;
-	/** --prometheus URL: read the figures from a Prometheus-compatible query API. */
-	prometheus: string | undefined;
-	/** Bearer token file for --kubelet-url / --prometheus. */
-	tokenFile: string | undefined;
-	/** CA bundle for --kubelet-url / --prometheus. */
-	kubeletCa: string | undefined;
-	insecureSkipTlsVerify: boolean;
-	/** Overview: at most this many node requests at once. */
-	maxInflight: number;
-	/** Overview: at most this many requests per second in total. */
-	maxRps: number;
+	/** Ring the terminal bell when the verdict changes (--no-bell: false). */
+	bell: boolean;
+	/** --quiet: no write-down on quit. */
+	quiet: boolean;
+	failOn: FailOn;
+};
+
+/** The lab files of a one-node run: --record (one line per scrape), and on quit --summary and --plot. */
+export type LabFiles = {record: string | undefined; summary: string | undefined; plot: string | undefined};
+
+export type NodeMode = RunSettings & {kind: 'node'; backend: NodeBackend; lab: LabFiles};
+export type OverviewMode = RunSettings & {kind: 'overview'; backend: OverviewBackend};
+
+export type Mode =
+	/** `program` is how pleg-top was called, for the usage lines: "pleg-top" or "kubectl pleg-top". */
+	{kind: 'help'; program: string} | {kind: 'version'} | NodeMode | OverviewMode;
+
+/** What parseOptions needs besides the words: the environment, whether stdout is a terminal, how it was called. */
+export type Invocation = {
+	env?: NodeJS.ProcessEnv;
+	/** stdout is a terminal: without --once, the live screen; otherwise JSON lines. */
+	stdoutIsTty?: boolean;
+	/** process.argv[1]: kubectl runs the plugin as …/kubectl-pleg_top. */
+	argv1?: string;
 };
 
 export class UsageError extends Error {
 	override name = 'UsageError';
+}
+
+/** "pleg-top", or "kubectl pleg-top" when kubectl ran pleg-top as its plugin (bin kubectl-pleg_top). */
+export function programName(argv1: string | undefined): string {
+	const base = (argv1 ?? '').split(/[\\/]/).pop() ?? '';
+	return base.startsWith('kubectl-pleg_top') ? 'kubectl pleg-top' : 'pleg-top';
 }
 
 const units: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000};
@@ -72,6 +109,12 @@ export function parseDuration(text: string): number {
 	return total;
 }
 
+/**
+ * The largest durations accepted, ms. Above them a timer would overflow (Node's timers hold at most ~24.8 days and
+ * fire at once beyond it) long before the value made sense for watching a loop that runs every second.
+ */
+export const durationLimits = {interval: 3_600_000, timeout: 600_000, window: 86_400_000} as const;
+
 export const flagSpec = {
 	node: {type: 'string'},
 	kubeconfig: {type: 'string'},
@@ -81,9 +124,12 @@ export const flagSpec = {
 	window: {type: 'string', default: '10s'},
 	once: {type: 'boolean', default: false},
 	output: {type: 'string', short: 'o', default: 'text'},
+	'fail-on': {type: 'string', default: 'unhealthy'},
 	demo: {type: 'boolean', default: false},
 	'demo-speed': {type: 'string', default: '1'},
 	'no-color': {type: 'boolean', default: false},
+	'no-bell': {type: 'boolean', default: false},
+	quiet: {type: 'boolean', default: false},
 	help: {type: 'boolean', short: 'h', default: false},
 	version: {type: 'boolean', short: 'V', default: false},
 	record: {type: 'string'},
@@ -99,6 +145,53 @@ export const flagSpec = {
 	'max-inflight': {type: 'string', default: '8'},
 	'max-rps': {type: 'string', default: '20'},
 } as const;
+
+type Values = ReturnType<typeof parseArgs<{options: typeof flagSpec; allowPositionals: true; strict: true}>>['values'];
+
+/**
+ * `--interval -1s` would otherwise stop in the argument parser ("argument is ambiguous"): a value that looks like
+ * a negative number is joined to its flag, so pleg-top's own check names what is wrong with it.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+	const takesValue = new Set<string>();
+	for (const [name, spec] of Object.entries(flagSpec)) {
+		if (spec.type !== 'string') continue;
+		takesValue.add(`--${name}`);
+		if ('short' in spec) takesValue.add(`-${spec.short}`);
+	}
+
+	const joined: string[] = [];
+	for (let index = 0; index < argv.length; index++) {
+		const word = argv[index]!;
+		const next = argv[index + 1];
+		if (takesValue.has(word) && next !== undefined && /^-\d/.test(next)) {
+			joined.push(`${word}=${next}`);
+			index++;
+		} else {
+			joined.push(word);
+		}
+	}
+
+	return joined;
+}
+
+function duration(flag: keyof typeof durationLimits, text: string): number {
+	if (text.trim().startsWith('-')) throw new UsageError(`--${flag} cannot be negative, not "${text}": write it as 100ms, 2s, 1m or 1m30s`);
+	let ms: number;
+	try {
+		ms = parseDuration(text);
+	} catch (error) {
+		throw new UsageError(`--${flag}: ${(error as Error).message}`);
+	}
+
+	const max = durationLimits[flag];
+	if (ms > max) throw new UsageError(`--${flag} must be at most ${formatLimit(max)}, not "${text}"`);
+	return ms;
+}
+
+function formatLimit(ms: number): string {
+	return ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${ms / 60_000}m`;
+}
 
 function positiveNumber(flag: string, text: string, max: number): number {
 	const value = Number(text);
@@ -125,22 +218,50 @@ function httpsUrl(flag: string, text: string | undefined): string | undefined {
 	return text;
 }
 
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Options {
-	let values;
+function oneOf<T extends string>(flag: string, allowed: readonly T[], text: string): T {
+	if (!(allowed as readonly string[]).includes(text)) {
+		throw new UsageError(`--${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)!}, not "${text}"`);
+	}
+
+	return text as T;
+}
+
+/** The node to watch, from --node NODE or the one positional word (as `kubectl describe node NODE`). */
+function nodeName(values: Values, positionals: string[]): string | undefined {
+	if (positionals.length > 1) {
+		throw new UsageError(
+			`one node at a time, not ${positionals.map((word) => `"${word}"`).join(' and ')}; without a node pleg-top shows every node`,
+		);
+	}
+
+	const [positional] = positionals;
+	if (values.node !== undefined && positional !== undefined && values.node !== positional) {
+		throw new UsageError(`the node is named twice ("${positional}" and --node "${values.node}"): give it once`);
+	}
+
+	const node = values.node ?? positional;
+	if (node !== undefined && node.trim() === '') throw new UsageError('--node needs a node name (kubectl get nodes lists them)');
+	return node;
+}
+
+export function parseOptions(argv: readonly string[], invocation: Invocation = {}): Mode {
+	const env = invocation.env ?? {};
+	let values: Values;
+	let positionals: string[];
 	try {
-		({values} = parseArgs({args: argv, options: flagSpec, strict: true, allowPositionals: false}));
+		({values, positionals} = parseArgs({args: joinNegativeValues(argv), options: flagSpec, strict: true, allowPositionals: true}));
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
 
-	const output = values.output;
-	if (output !== 'text' && output !== 'json') {
-		throw new UsageError(`--output must be text or json, not "${output}"`);
-	}
+	if (values.help) return {kind: 'help', program: programName(invocation.argv1)};
+	if (values.version) return {kind: 'version'};
 
-	const intervalMs = parseDuration(values.interval);
-	const timeoutMs = parseDuration(values.timeout);
-	const windowMs = parseDuration(values.window);
+	const format = oneOf('output', formats, values.output);
+	const failOn = oneOf('fail-on', failOnBands, values['fail-on']);
+	const intervalMs = duration('interval', values.interval);
+	const timeoutMs = duration('timeout', values.timeout);
+	const windowMs = duration('window', values.window);
 	if (intervalMs < 100) {
 		throw new UsageError('--interval must be at least 100ms: the kubelet relists once a second');
 	}
@@ -149,8 +270,17 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Optio
 		throw new UsageError('--timeout must be more than 0');
 	}
 
-	if (windowMs < 2 * intervalMs) {
+	// --once takes exactly two scrapes one window apart, so --interval plays no part in it.
+	if (values.once && windowMs < 100) {
+		throw new UsageError(`--window (${values.window}) must be at least 100ms: --once scrapes twice, one window apart`);
+	}
+
+	if (!values.once && windowMs < 2 * intervalMs) {
 		throw new UsageError(`--window (${values.window}) must span at least two scrapes (2 × --interval ${values.interval})`);
+	}
+
+	if (values['fail-on'] !== 'unhealthy' && !values.once) {
+		throw new UsageError('--fail-on sets the exit code of --once: add --once');
 	}
 
 	const demoSpeed = positiveNumber('demo-speed', values['demo-speed'], 3600);
@@ -159,14 +289,27 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Optio
 	const maxRps = positiveNumber('max-rps', values['max-rps'], 10_000);
 	const kubeletUrl = httpsUrl('kubelet-url', values['kubelet-url']);
 	const prometheus = httpsUrl('prometheus', values.prometheus);
+	const node = nodeName(values, positionals);
 
-	const backends = [values.demo && '--demo', values.replay !== undefined && '--replay', kubeletUrl && '--kubelet-url', prometheus && '--prometheus'].filter(Boolean);
+	const backends = [
+		values.demo && '--demo',
+		values.replay !== undefined && '--replay',
+		kubeletUrl && '--kubelet-url',
+		prometheus && '--prometheus',
+	].filter(Boolean);
 	if (backends.length > 1) {
 		throw new UsageError(`${backends.join(' and ')} each choose where the metrics come from: give one`);
 	}
 
-	if ((values.demo || values.replay !== undefined) && (values.kubeconfig !== undefined || values.context !== undefined)) {
-		throw new UsageError(`${values.demo ? '--demo' : '--replay'} reads no kubeconfig: drop --kubeconfig/--context`);
+	const simulated = values.demo ? '--demo' : values.replay !== undefined ? '--replay' : null;
+	if (simulated && (values.kubeconfig !== undefined || values.context !== undefined)) {
+		throw new UsageError(`${simulated} reads no kubeconfig: drop --kubeconfig/--context`);
+	}
+
+	if (simulated && node !== undefined) {
+		throw new UsageError(
+			`${simulated} shows ${values.demo ? 'its own simulated node' : 'the node it recorded'}: drop the node name "${node}"`,
+		);
 	}
 
 	if (values.replay !== undefined && values.record !== undefined) {
@@ -177,32 +320,55 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Optio
 		throw new UsageError(`--plot writes SVG: name the file *.svg, not "${values.plot}"`);
 	}
 
-	return {
-		node: values.node,
-		kubeconfig: values.kubeconfig,
-		context: values.context,
+	const settings: RunSettings = {
+		output: values.once ? 'once' : invocation.stdoutIsTty ? 'live' : 'json-lines',
+		format,
 		intervalMs,
 		timeoutMs,
 		windowSeconds: windowMs / 1000,
-		once: values.once,
-		output,
-		demo: values.demo,
-		demoSpeed,
 		// no-color.org: NO_COLOR set to any non-empty value turns colour off.
 		color: !values['no-color'] && !env['NO_COLOR'],
-		help: values.help,
-		version: values.version,
-		record: values.record,
-		replay: values.replay,
-		replaySpeed,
-		summary: values.summary,
-		plot: values.plot,
-		kubeletUrl,
-		prometheus,
-		tokenFile: values['token-file'],
-		kubeletCa: values['kubelet-ca'],
-		insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
-		maxInflight: Math.floor(maxInflight),
-		maxRps,
+		bell: !values['no-bell'],
+		quiet: values.quiet,
+		failOn,
 	};
+	const access: KubeAccess = {kubeconfig: values.kubeconfig, context: values.context};
+	const direct: DirectAccess = {
+		tokenFile: values['token-file'],
+		caFile: values['kubelet-ca'],
+		insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+	};
+	const lab: LabFiles = {record: values.record, summary: values.summary, plot: values.plot};
+
+	const labFlags = [
+		lab.record !== undefined && '--record',
+		lab.summary !== undefined && '--summary',
+		lab.plot !== undefined && '--plot',
+	].filter(Boolean);
+	const nodeBackend = ((): NodeBackend | null => {
+		if (values.replay !== undefined) return {kind: 'replay', file: values.replay, speed: replaySpeed};
+		if (values.demo) return {kind: 'demo', speed: demoSpeed};
+		if (kubeletUrl !== undefined) return {kind: 'kubelet-direct', url: kubeletUrl, node, access, direct};
+		if (node === undefined) return null;
+		if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, node, direct};
+		return {kind: 'api-server', node, access};
+	})();
+
+	if (nodeBackend === null) {
+		if (labFlags.length > 0)
+			throw new UsageError(`${labFlags.join(', ')} follow${labFlags.length === 1 ? 's' : ''} one node: give the node (pleg-top NODE)`);
+		const backend: OverviewBackend =
+			prometheus !== undefined
+				? {kind: 'prometheus', url: prometheus, direct}
+				: {kind: 'api-server', access, maxInflight: Math.floor(maxInflight), maxRps};
+		return {...settings, kind: 'overview', backend};
+	}
+
+	if (nodeBackend.kind === 'prometheus' && labFlags.length > 0) {
+		throw new UsageError(
+			`${labFlags.join(', ')} work${labFlags.length === 1 ? 's' : ''} on the kubelet's /metrics text; --prometheus answers with figures: drop ${labFlags.length === 1 ? 'it' : 'them'}`,
+		);
+	}
+
+	return {...settings, kind: 'node', backend: nodeBackend, lab};
 }

@@ -7,27 +7,16 @@ import type {FeedAction, FeedState} from '../domain/feed.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import type {FiguresSource} from '../sources/prometheus.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
-import {backoffDelay} from '../domain/backoff.js';
+import {retryDelay} from '../domain/backoff.js';
 import {toFailure} from '../sources/to-failure.js';
 import {prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
-import {startScheduler, type Timers} from './scheduler.js';
-import {initialOverviewState, listedNames, overviewReducer, type FeedKind, type OverviewAction, type OverviewState} from '../domain/overview-state.js';
+import {startScheduler} from './scheduler.js';
+import {listedNames, type FeedKind} from '../domain/overview-state.js';
+import {createStore, globalTimers, never, seconds, systemNow, type Engine, type Timers} from './engine.js';
 
-export type OverviewEngine<F> = {
-	readonly kind: FeedKind<F, unknown>;
-	readonly state: OverviewState<F>;
-	/** The source, e.g. "all nodes via https://10.0.0.1:6443". */
-	readonly label: string;
-	/** How often each node is read, in words, e.g. "each node every 2.5 s (50 nodes, --max-rps 20)". */
-	cadence(): string;
-	/** The per-node interval kept, ms. */
-	effectiveIntervalMs(): number;
-	/** Called after every state change, with the node whose feed changed (null: the node list). */
-	subscribe(listener: (node: string | null) => void): () => void;
-	readonly requestCount: number;
-	stop(): void;
-};
+/** The overview's engines are engines (engine.ts) of every node. */
+export type OverviewEngine<F> = Engine<F>;
 
 /** What the proxy overview needs of the API server source. */
 export type NodeFleet = {
@@ -48,39 +37,8 @@ export type ProxyOverviewOptions = {
 	relistMs?: number;
 };
 
-const globalTimers: Timers = {
-	setTimeout: (callback, ms) => setTimeout(callback, ms),
-	clearTimeout: handle => clearTimeout(handle as NodeJS.Timeout),
-};
-
-function seconds(ms: number): string {
-	return `${Number((ms / 1000).toFixed(2))} s`;
-}
-
-function createStore<F, A>(kind: FeedKind<F, A>, windowSeconds: number) {
-	const reduce = overviewReducer(kind);
-	const listeners = new Set<(node: string | null) => void>();
-	let state = initialOverviewState<F>(windowSeconds);
-	return {
-		get state() {
-			return state;
-		},
-		dispatch(action: OverviewAction<A>) {
-			state = reduce(state, action);
-			const node = action.type === 'feed' ? action.node : null;
-			for (const listener of listeners) listener(node);
-		},
-		subscribe(listener: (node: string | null) => void) {
-			listeners.add(listener);
-			return () => {
-				listeners.delete(listener);
-			};
-		},
-	};
-}
-
 export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngine<FeedState> {
-	const now = options.now ?? Date.now;
+	const now = options.now ?? systemNow;
 	const timers = options.timers ?? globalTimers;
 	const relistMs = options.relistMs ?? 30_000;
 	const store = createStore<FeedState, FeedAction>(proxyFeedKind, options.windowSeconds);
@@ -106,11 +64,14 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 			try {
 				const sample = parsePlegSample(await source.fetchMetrics(signal));
 				const at = now();
-				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}});
+				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}}, at);
 				return true;
 			} catch (error) {
-				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'failure', failure: toFailure(error, source), at: now()}});
-				return false;
+				const at = now();
+				const failure = toFailure(error, source);
+				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'failure', failure, at}}, at);
+				// The server's Retry-After, when it sent one, replaces this node's back-off.
+				return failure.retryAfterSeconds === undefined ? false : {retryAfterSeconds: failure.retryAfterSeconds};
 			}
 		},
 	});
@@ -120,7 +81,8 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 		try {
 			const nodes = await options.fleet.listNodes(lister.signal);
 			if (stopped) return;
-			store.dispatch({type: 'nodes', nodes, at: now()});
+			const at = now();
+			store.dispatch({type: 'nodes', nodes, at}, at);
 			const names = listedNames(store.state);
 			for (const name of sources.keys()) {
 				if (!names.includes(name)) sources.delete(name);
@@ -129,7 +91,8 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 			scheduler.setNodes(names);
 		} catch (error) {
 			if (stopped) return;
-			store.dispatch({type: 'list-failure', failure: toFailure(error, {label: options.fleet.label, node: '(node list)'}), at: now()});
+			const at = now();
+			store.dispatch({type: 'list-failure', failure: toFailure(error, {label: options.fleet.label, node: '(node list)'}), at}, at);
 		}
 
 		if (!stopped) relistTimer = timers.setTimeout(relist, relistMs);
@@ -142,6 +105,7 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 			return store.state;
 		},
 		label: options.fleet.label,
+		single: null,
 		cadence() {
 			const effective = scheduler.effectiveIntervalMs;
 			const count = listedNames(store.state).length;
@@ -150,9 +114,15 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 		},
 		effectiveIntervalMs: () => scheduler.effectiveIntervalMs,
 		subscribe: store.subscribe,
+		now,
+		// The overview has no pause key: its one-node screens show the figures as they stream in.
+		paused: false,
+		setPaused: () => undefined,
+		mark: () => undefined,
 		get requestCount() {
 			return scheduler.requestCount;
 		},
+		ended: never,
 		stop() {
 			stopped = true;
 			lister.abort();
@@ -171,14 +141,17 @@ export type PrometheusOverviewOptions = {
 };
 
 export function startPrometheusOverview(options: PrometheusOverviewOptions): OverviewEngine<PrometheusFeed> {
-	const now = options.now ?? Date.now;
+	const now = options.now ?? systemNow;
 	const timers = options.timers ?? globalTimers;
 	const {source} = options;
 	const store = createStore<PrometheusFeed, PrometheusFeedAction>(prometheusFeedKind, source.windowSeconds);
 	let timer: unknown;
 	let controller: AbortController | undefined;
 	let stopped = false;
+	let paused = false;
 	let failures = 0;
+	// What Prometheus asked to wait after the last failure (Retry-After), s.
+	let retryAfterSeconds: number | undefined;
 	let requestCount = 0;
 
 	async function fetch() {
@@ -194,22 +167,27 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			const at = now();
 			// With --node the one node stays listed when Prometheus has nothing for it, so the screen can say so.
 			const names = source.node === null ? [...answer.keys()] : [source.node];
-			store.dispatch({type: 'names', names, at});
+			store.dispatch({type: 'names', names, at}, at);
 			for (const name of names) {
 				const figures = answer.get(name);
-				store.dispatch({type: 'feed', node: name, action: figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at}});
+				store.dispatch({type: 'feed', node: name, action: figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at}}, at);
 			}
 		} catch (error) {
 			if (signal.aborted) return;
 			failures++;
 			const failure = toFailure(error, {label: source.label, node: source.node ?? '(all nodes)'});
+			retryAfterSeconds = failure.retryAfterSeconds;
 			const at = now();
-			store.dispatch({type: 'list-failure', failure, at});
-			if (source.node !== null && store.state.nodes.size === 0) store.dispatch({type: 'names', names: [source.node], at});
-			for (const name of listedNames(store.state)) store.dispatch({type: 'feed', node: name, action: {type: 'failure', failure, at}});
+			store.dispatch({type: 'list-failure', failure, at}, at);
+			if (source.node !== null && store.state.nodes.size === 0) store.dispatch({type: 'names', names: [source.node], at}, at);
+			for (const name of listedNames(store.state)) store.dispatch({type: 'feed', node: name, action: {type: 'failure', failure, at}}, at);
 		}
 
-		if (!stopped) timer = timers.setTimeout(fetch, failures === 0 ? options.intervalMs : backoffDelay(failures, options.intervalMs, options.maxBackoffMs));
+		schedule(failures === 0 ? options.intervalMs : retryDelay(retryAfterSeconds, failures, options.intervalMs, options.maxBackoffMs));
+	}
+
+	function schedule(delayMs: number) {
+		if (!stopped && !paused) timer = timers.setTimeout(fetch, delayMs);
 	}
 
 	timer = timers.setTimeout(fetch, 0);
@@ -219,12 +197,33 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			return store.state;
 		},
 		label: source.label,
+		single: source.node,
 		cadence: () => `every node from one set of queries every ${seconds(options.intervalMs)} · window [${source.windowSeconds}s]`,
 		effectiveIntervalMs: () => options.intervalMs,
 		subscribe: store.subscribe,
+		now,
+		get paused() {
+			return paused;
+		},
+		setPaused(next) {
+			if (next === paused || stopped) return;
+			paused = next;
+			if (paused) {
+				if (timer !== undefined) timers.clearTimeout(timer);
+				timer = undefined;
+				controller?.abort();
+			} else {
+				schedule(0);
+			}
+
+			for (const name of listedNames(store.state)) store.notify(name, false, now());
+			if (store.state.nodes.size === 0) store.notify(null, false, now());
+		},
+		mark: () => undefined,
 		get requestCount() {
 			return requestCount;
 		},
+		ended: never,
 		stop() {
 			stopped = true;
 			if (timer !== undefined) timers.clearTimeout(timer);

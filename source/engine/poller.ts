@@ -18,6 +18,8 @@ export type PollerOptions = {
 	intervalMs: number;
 	/** How often the Node object is re-read (kubelet version, Ready condition). */
 	nodeRefreshMs?: number;
+	/** When the Node object is first read, ms: 0 (at once), or later when the caller has just read it. */
+	firstNodeReadMs?: number;
 	/** Local clock, ms; injected by tests. */
 	now?: () => number;
 	/** Back-off after a failure starts at max(interval, 1 s) and doubles up to this, ms. */
@@ -80,6 +82,12 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		scheduleMetrics(failures === 0 ? intervalMs : retryDelay(retryAfterSeconds, failures, intervalMs, options.maxBackoffMs, options.minBackoffMs));
 	}
 
+	const scheduleNode = (delayMs: number) => {
+		if (!stopped && !paused && source.fetchNode) {
+			nodeTimer = setTimeout(pollNode, delayMs);
+		}
+	};
+
 	async function pollNode() {
 		nodeTimer = undefined;
 		if (!source.fetchNode) return;
@@ -95,11 +103,11 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 			if (nodeInFlight === controller) nodeInFlight = undefined;
 		}
 
-		if (!stopped) nodeTimer = setTimeout(pollNode, nodeRefreshMs);
+		if (!controller.signal.aborted) scheduleNode(nodeRefreshMs);
 	}
 
 	scheduleMetrics(0);
-	if (source.fetchNode) nodeTimer = setTimeout(pollNode, 0);
+	scheduleNode(options.firstNodeReadMs ?? 0);
 
 	return {
 		stop() {
@@ -113,13 +121,19 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 			if (next === paused || stopped) return;
 			paused = next;
 			if (paused) {
+				// Nothing is read while paused, the Node object included: what is shown stays as it was.
 				clearTimeout(metricsTimer);
+				clearTimeout(nodeTimer);
 				metricsTimer = undefined;
-				// Forget the aborted request now, so resuming does not wait for its rejection.
+				nodeTimer = undefined;
+				// Forget the aborted requests now, so resuming does not wait for their rejection.
 				inFlight?.abort();
+				nodeInFlight?.abort();
 				inFlight = undefined;
-			} else if (!inFlight) {
-				scheduleMetrics(0);
+				nodeInFlight = undefined;
+			} else {
+				if (!inFlight) scheduleMetrics(0);
+				if (!nodeInFlight) scheduleNode(0);
 			}
 		},
 		get requestCount() {

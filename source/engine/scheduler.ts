@@ -3,11 +3,9 @@
 // that rate gets a longer per-node interval instead (nodes × 1000 / maxRps ms), and says so (effectiveIntervalMs).
 // The clock and the timers are injected, so tests drive it with fake timers.
 import {retryDelay} from '../domain/backoff.js';
+import {globalTimers, type Timers} from './engine.js';
 
-export type Timers = {
-	setTimeout(callback: () => void, ms: number): unknown;
-	clearTimeout(handle: unknown): void;
-};
+export type {Timers} from './engine.js';
 
 export type SchedulerOptions = {
 	/** Wanted time between two requests to the same node (start to start), ms. */
@@ -44,11 +42,6 @@ export function effectiveIntervalMs(nodes: number, intervalMs: number, maxRps: n
 }
 
 type Entry = {dueAt: number; controller: AbortController | null; failures: number};
-
-const globalTimers: Timers = {
-	setTimeout: (callback, ms) => setTimeout(callback, ms),
-	clearTimeout: handle => clearTimeout(handle as NodeJS.Timeout),
-};
 
 export function startScheduler(options: SchedulerOptions): Scheduler {
 	const {maxInflight, maxRps, now} = options;

@@ -1,13 +1,14 @@
-// Runs an ink element in the terminal's alternate screen until it exits or a signal arrives, then
-// restores the normal screen and the cursor: the one place both the one-node screen and the
-// overview take and give back the terminal.
+// Runs an ink element in the terminal's alternate screen until it exits, a signal arrives or `signal` aborts, then
+// restores the normal screen and the cursor: the one place both the one-node screen and the overview take and
+// give back the terminal.
 import type {ReactElement} from 'react';
+import {onStop} from './signals.js';
 
 const enterAltScreen = '\u001B[?1049h';
 const leaveAltScreen = '\u001B[?1049l';
 const showCursor = '\u001B[?25h';
 
-export async function runFullScreen(element: ReactElement): Promise<void> {
+export async function runFullScreen(element: ReactElement, signal?: AbortSignal): Promise<void> {
 	const {render} = await import('ink');
 	process.stdout.write(enterAltScreen);
 	try {
@@ -16,12 +17,14 @@ export async function runFullScreen(element: ReactElement): Promise<void> {
 			instance.unmount();
 		};
 
-		const signals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
-		for (const signal of signals) process.once(signal, quit);
+		const unregister = onStop(quit);
+		signal?.addEventListener('abort', quit);
+		if (signal?.aborted) quit();
 		try {
 			await instance.waitUntilExit();
 		} finally {
-			for (const signal of signals) process.off(signal, quit);
+			unregister();
+			signal?.removeEventListener('abort', quit);
 		}
 	} finally {
 		process.stdout.write(showCursor + leaveAltScreen);

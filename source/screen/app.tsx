@@ -1,30 +1,20 @@
-// The live screen: the feed hook in, the dashboard out, keys in between.
+// The one-node screen: an engine of one node in (engine/), the dashboard out, keys in between. The engine owns
+// the polling, the clock and the pause; this component owns what is toggled on screen.
 import {useApp, useInput} from 'ink';
-import React, {useCallback, useEffect, useState} from 'react';
-import {figuresAt, historyPoints} from '../domain/feed.js';
-import type {MetricsSource, Scrape} from '../domain/types.js';
+import React, {useState} from 'react';
 import type {DemoControls} from '../demo/demo-source.js';
-import {Dashboard} from './dashboard.js';
-import {usePlegFeed} from './hooks/use-pleg-feed.js';
+import type {Engine} from '../engine/engine.js';
+import {Dashboard, dashboardHelpScroll} from './dashboard.js';
+import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
+import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
+import {nodeScreenView} from './node-screen-view.js';
 
 export type AppProps = {
-	source: MetricsSource;
-	intervalMs: number;
-	windowSeconds: number;
+	/** An engine of one node (engine.single names it). */
+	engine: Engine;
 	/** Present with --demo: keys that steer the simulated kubelet. */
 	demo?: DemoControls;
-	now?: () => number;
-	/** How often the Node object is re-read, ms (default 10 s; the demo scales it with its speed). */
-	nodeRefreshMs?: number;
-	/** The poller's delay between scrapes when it differs from the shown cadence (a replay paces itself: 0). */
-	pollIntervalMs?: number;
-	/** Each accepted payload and its scrape time (the lab recorder). */
-	onPayload?: (text: string, scrape: Scrape) => void;
-	/** Each baseline mark (ms), from `b` or from `marks`. */
-	onMark?: (at: number) => void;
-	/** Marks set from outside (a replayed `b`): subscribe, get the unsubscribe. */
-	marks?: (listener: (at: number) => void) => () => void;
 };
 
 /** Demo keys: each maps to one simulator control. */
@@ -36,26 +26,26 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
 }
 
-export default function App({source, intervalMs, windowSeconds, demo, now, pollIntervalMs, nodeRefreshMs, onPayload, onMark, marks}: AppProps) {
+export default function App({engine, demo}: AppProps) {
 	const {exit} = useApp();
-	const feed = usePlegFeed({source, intervalMs: pollIntervalMs ?? intervalMs, windowSeconds, now, onPayload, nodeRefreshMs});
-	const {mark} = feed;
-	const markBaseline = useCallback(() => {
-		mark();
-		onMark?.((now ?? Date.now)());
-	}, [mark, onMark, now]);
-	useEffect(() => marks?.(markBaseline), [marks, markBaseline]);
+	const frame = useEngineFrames(engine, 0);
+	const view = nodeScreenView(engine, frame.state, engine.single ?? '', frame.now);
 	const {columns, rows} = useTerminalSize();
 	const [showHelp, setShowHelp] = useState(false);
 	const [showAnatomy, setShowAnatomy] = useState(false);
 	const [toggleConstants, setToggleConstants] = useState(false);
+	const [helpOffset, setHelpOffset] = useState(0);
 
 	useInput((input, key) => {
-		if (input === 'q') exit();
-		else if (input === 'p') feed.togglePause();
-		else if (input === 'b') markBaseline();
-		else if (input === '?') setShowHelp((shown) => !shown);
-		else if (input === 'a') setShowAnatomy((shown) => !shown);
+		const move = showHelp ? helpMoveOf(key) : undefined;
+		if (move) setHelpOffset((offset) => scrollHelp(offset, move, dashboardHelpScroll(columns, Math.max(1, rows - 1))));
+		else if (input === 'q') exit();
+		else if (input === 'p') engine.setPaused(!engine.paused);
+		else if (input === 'b') engine.mark(engine.now());
+		else if (input === '?') {
+			setShowHelp((shown) => !shown);
+			setHelpOffset(0);
+		} else if (input === 'a') setShowAnatomy((shown) => !shown);
 		else if (input === 'k') setToggleConstants((toggled) => !toggled);
 		else if (key.escape) setShowHelp(false);
 		else if (demo) steerDemo(input, demo);
@@ -63,17 +53,15 @@ export default function App({source, intervalMs, windowSeconds, demo, now, pollI
 
 	return (
 		<Dashboard
-			figures={figuresAt(feed.state, feed.now)}
-			status={feed.state.status}
-			history={historyPoints(feed.state)}
-			node={feed.state.node}
-			sourceLabel={source.label}
-			intervalSeconds={intervalMs / 1000}
-			now={feed.now}
+			{...view}
+			sourceLabel={engine.label}
+			intervalSeconds={engine.effectiveIntervalMs() / 1000}
+			now={frame.now}
 			// One row short of the terminal: a frame as tall as the terminal makes ink clear and redraw the whole screen each time.
 			width={columns}
 			height={Math.max(1, rows - 1)}
 			showHelp={showHelp}
+			helpOffset={helpOffset}
 			showAnatomy={showAnatomy}
 			toggleConstants={toggleConstants}
 			demoScenario={demo?.scenario}

@@ -66,7 +66,7 @@ describe('cluster overview through the API server', () => {
 		fake.setFault({type: 'status', code: 502}, {route: 'metrics', node: unreachable});
 		temp = makeTempDir();
 		const file = temp.write('kubeconfig.yaml', kubeconfigYaml(singleContext(fake.url, {name: 'admin', token: 'overview-token-0123456789'})));
-		fleet = createApiServerSource({loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}), node: '(all nodes)', timeoutMs: 5000});
+		fleet = createApiServerSource({loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}), node: '(all nodes)', timeoutMs: 5000, now: Date.now});
 		engine = startProxyOverview({fleet: {label: 'all nodes via fake', listNodes: fleet.listNodes, forNode: fleet.forNode}, intervalMs: 250, windowSeconds: 3, maxInflight: 4, maxRps: 100, now: clock}) as OverviewEngine<unknown>;
 		const reads = new Map<string, number>();
 		engine.subscribe(node => {
@@ -140,7 +140,7 @@ describe('cluster overview through the API server', () => {
 	});
 
 	test('arrow down and Enter open that node\'s one-node screen; Esc returns to the table', async () => {
-		const app = render(React.createElement(OverviewApp<unknown>, {engine, now: clock, renderEveryMs: 50, size: {columns: 120, rows: 30}}));
+		const app = render(React.createElement(OverviewApp<unknown>, {engine, renderEveryMs: 50, size: {columns: 120, rows: 30}}));
 		const frame = () => stripVTControlCharacters(app.lastFrame() ?? '');
 		try {
 			await until(() => frame().includes(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled}`), 'the table with the stalled node selected');

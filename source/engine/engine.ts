@@ -1,0 +1,93 @@
+// The one interface every runner (live screen, JSON lines, --once) reads: an engine polls one node or every node
+// of a cluster, owns every timer and the clock, and holds the state as the overview reducer keeps it, one feed per
+// node. A one-node run is an engine of one node, so each runner is written once for both.
+import type {FeedKind, OverviewAction, OverviewState} from '../domain/overview-state.js';
+import {initialOverviewState, overviewReducer} from '../domain/overview-state.js';
+
+/**
+ * Called after every change: `node` is the node whose feed changed (null: the node list); `read` says the change
+ * is a read of that node (a scrape or a failure), not a pause or a mark; `at` is when, on the engine's clock.
+ */
+export type EngineListener = (node: string | null, read: boolean, at: number) => void;
+
+export type Engine<F = unknown> = {
+	readonly kind: FeedKind<F, unknown>;
+	readonly state: OverviewState<F>;
+	/** The source, e.g. "worker-1 via https://10.0.0.1:6443" or "all nodes via https://10.0.0.1:6443". */
+	readonly label: string;
+	/** The one node of a one-node run; null when the engine reads every node of the cluster. */
+	readonly single: string | null;
+	/** How often each node is read, in words, e.g. "each node every 2.5 s (50 nodes, --max-rps 20)". */
+	cadence(): string;
+	/** The per-node interval kept, ms on the engine's clock (a replay's: the recorded one). */
+	effectiveIntervalMs(): number;
+	subscribe(listener: EngineListener): () => void;
+	/** The engine's clock, ms since the epoch: the local one, a replay's recorded time, or the demo kubelet's. */
+	now(): number;
+	/** Paused: no request at all (not even the Node object), so nothing shown changes. */
+	readonly paused: boolean;
+	setPaused(paused: boolean): void;
+	/** A baseline mark at `at` (one-node engines over /metrics text; others ignore it). */
+	mark(at: number): void;
+	/** Requests made so far, for tests and the bench. */
+	readonly requestCount: number;
+	/** Resolves when the source has nothing more to give (the end of a replay); never otherwise. */
+	readonly ended: Promise<void>;
+	stop(): void;
+};
+
+/** Timers as the engines use them, injected by tests that drive time by hand. */
+export type Timers = {
+	setTimeout(callback: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+};
+
+/** The global timers, looked up at each call (so node:test's mock timers apply). */
+export const globalTimers: Timers = {
+	setTimeout: (callback, ms) => setTimeout(callback, ms),
+	clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** The local clock. */
+export const systemNow = (): number => Date.now();
+
+/** Waits `ms` real milliseconds. */
+export async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export const never: Promise<void> = new Promise(() => undefined);
+
+/** "2.5 s": a cadence in seconds, two decimals at most. */
+export function seconds(ms: number): string {
+	return `${Number((ms / 1000).toFixed(2))} s`;
+}
+
+/** The overview state, its reducer and its listeners: what every engine holds. */
+export function createStore<F, A>(kind: FeedKind<F, A>, windowSeconds: number) {
+	const reduce = overviewReducer(kind);
+	const listeners = new Set<EngineListener>();
+	let state = initialOverviewState<F>(windowSeconds);
+	const notify = (node: string | null, read: boolean, at: number) => {
+		for (const listener of listeners) listener(node, read, at);
+	};
+
+	return {
+		get state() {
+			return state;
+		},
+		/** Applies `action`; `read` and `at` are passed to the listeners. */
+		dispatch(action: OverviewAction<A>, at: number, read = action.type === 'feed') {
+			state = reduce(state, action);
+			notify(action.type === 'feed' ? action.node : null, read, at);
+		},
+		/** Tells the listeners of a change outside the state (a pause). */
+		notify,
+		subscribe(listener: EngineListener) {
+			listeners.add(listener);
+			return () => {
+				listeners.delete(listener);
+			};
+		},
+	};
+}

@@ -1,0 +1,105 @@
+// One node read from its /metrics text (through the API server, from the kubelet itself, the demo kubelet or a
+// replay): the poller's loop fed into the one-node FeedState, held as an overview of one node, so the live screen,
+// JSON lines and --once read it exactly as they read the cluster overview.
+import type {FeedAction, FeedState} from '../domain/feed.js';
+import {proxyFeedKind} from '../domain/proxy-feed.js';
+import type {FeedKind} from '../domain/overview-state.js';
+import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
+import {createStore, never, seconds, systemNow, type Engine} from './engine.js';
+import {startPoller} from './poller.js';
+
+export type NodeEngineOptions = {
+	source: MetricsSource;
+	/** Real ms from the end of one request to the start of the next (0 for a replay, which paces itself). */
+	pollMs: number;
+	/** The same cadence on the engine's clock, as the status line shows it, ms. @default pollMs */
+	shownIntervalMs?: number;
+	windowSeconds: number;
+	/** Real ms between reads of the Node object. @default the poller's 10 s */
+	nodeRefreshMs?: number;
+	/** The Node object just read by the caller (its first request): shown at once, and not read again at once. */
+	node?: NodeInfo | null;
+	/** The engine's clock, ms since the epoch. @default the local clock */
+	now?: () => number;
+	/** Each accepted payload and its scrape (the lab recorder). */
+	onPayload?: (text: string, scrape: Scrape) => void;
+	/** Each baseline mark (the lab recorder). */
+	onMark?: (at: number) => void;
+	/** When the source runs out (a replay's end). */
+	ended?: Promise<void>;
+	/** Back-off bounds of the poller (the soak test lowers them). */
+	maxBackoffMs?: number;
+	minBackoffMs?: number;
+};
+
+export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
+	const {source} = options;
+	const now = options.now ?? systemNow;
+	const name = source.node;
+	const store = createStore<FeedState, FeedAction>(proxyFeedKind, options.windowSeconds);
+	let paused = false;
+	// The Node object may carry another spelling of the name (a kubelet URL's node): the entry keeps the asked one.
+	const listNode = (node: NodeInfo, at: number) => {
+		store.dispatch({type: 'nodes', nodes: [{...node, name}], at}, at);
+	};
+
+	store.dispatch({type: 'names', names: [name], at: now()}, now());
+	if (options.node) listNode(options.node, now());
+	const poller = startPoller(
+		{
+			source,
+			intervalMs: options.pollMs,
+			now,
+			nodeRefreshMs: options.nodeRefreshMs,
+			firstNodeReadMs: options.node ? options.nodeRefreshMs : 0,
+			maxBackoffMs: options.maxBackoffMs,
+			minBackoffMs: options.minBackoffMs,
+		},
+		{
+			onScrape(scrape, text) {
+				// Recorded first: a line a script has read is already in the --record file.
+				options.onPayload?.(text, scrape);
+				store.dispatch({type: 'feed', node: name, action: {type: 'scrape', scrape}}, scrape.at);
+			},
+			onFailure(failure, at) {
+				store.dispatch({type: 'feed', node: name, action: {type: 'failure', failure, at}}, at);
+			},
+			onNode(node) {
+				listNode(node, now());
+			},
+		},
+	);
+	const shownMs = options.shownIntervalMs ?? options.pollMs;
+	return {
+		kind: proxyFeedKind as FeedKind<FeedState, unknown>,
+		get state() {
+			return store.state;
+		},
+		label: source.label,
+		single: name,
+		cadence: () => `every ${seconds(shownMs)}`,
+		effectiveIntervalMs: () => shownMs,
+		subscribe: store.subscribe,
+		now,
+		get paused() {
+			return paused;
+		},
+		setPaused(next) {
+			if (next === paused) return;
+			paused = next;
+			poller.setPaused(next);
+			store.dispatch({type: 'feed', node: name, action: {type: 'pause', paused: next}}, now(), false);
+		},
+		mark(at) {
+			store.dispatch({type: 'feed', node: name, action: {type: 'mark', at}}, at, false);
+			options.onMark?.(at);
+		},
+		get requestCount() {
+			return poller.requestCount;
+		},
+		ended: options.ended ?? never,
+		stop() {
+			poller.stop();
+		},
+	};
+}

@@ -1,0 +1,74 @@
+// JSON lines (stdout is not a terminal, no --once): one line per read of a node, one node or every node, until a
+// signal, a closed pipe (`| head`) or the end of a replay. A failed read writes the node's last good figures marked
+// `stale` with the `error`, so a script sees both what is known and why it is old.
+import type {NodeMode, OverviewMode} from '../cli/options.js';
+import {nodeView} from '../domain/overview-state.js';
+import type {Failure, Figures} from '../domain/types.js';
+import type {Engine} from '../engine/engine.js';
+import {jsonReport} from '../report/report.js';
+import {exitCodeFor} from '../sources/failure.js';
+import {finishLab} from './lab.js';
+import type {Plan} from './plan.js';
+import {onStop} from './signals.js';
+import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
+
+type Io = {stdout(text: string): void; stderr(text: string): void};
+
+/** One node's line: its figures (or only its name before any), then `stale` and `error` after a failed read. */
+export function jsonLineOf(figures: Figures | null, name: string, failure: Failure | null, extra: object = {}): object {
+	const report = figures ? {...jsonReport(figures), ...extra} : {node: name};
+	return failure ? {...report, stale: true, error: {kind: failure.kind, summary: failure.summary, details: failure.details}} : report;
+}
+
+/** The line for `node` of `engine` after a read at `at`. */
+export function engineLine<F>(engine: Engine<F>, node: string, at: number): object | null {
+	const entry = engine.state.nodes.get(node);
+	if (!entry) return null;
+	const view = nodeView(engine.kind, entry, at);
+	// kubeletRestarts: counter resets seen since pleg-top started (the screen marks them R in the history), where the feed counts them.
+	const restarts = (entry.feed as {restarts?: unknown}).restarts;
+	const extra = typeof restarts === 'number' ? {kubeletRestarts: restarts} : {};
+	return {...jsonLineOf(view.figures, node, view.status.failure, extra), time: new Date(at).toISOString()};
+}
+
+export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
+	const contactFailure = await plan.contact();
+	if (contactFailure && isPermanent(contactFailure)) {
+		plan.close();
+		io.stderr(formatFailure(contactFailure) + '\n');
+		return exitCodeFor(contactFailure.kind);
+	}
+
+	const engine = plan.start('watch');
+	const code = await new Promise<number>((resolve) => {
+		let stopped = false;
+		const stop = (exitCode: number) => {
+			if (stopped) return;
+			stopped = true;
+			unsubscribe();
+			unregister();
+			resolve(exitCode);
+		};
+
+		const unsubscribe = engine.subscribe((node, read, at) => {
+			const fatal = fatalBeforeFirstRead(engine);
+			if (fatal) {
+				io.stderr(formatFailure(fatal) + '\n');
+				stop(exitCodeFor(fatal.kind));
+				return;
+			}
+
+			const line = node === null || !read ? null : engineLine(engine, node, at);
+			if (line) io.stdout(JSON.stringify(line) + '\n');
+		});
+		// `pleg-top … | head` closes the pipe: stop quietly, as any Unix filter does.
+		const unregister = onStop(() => stop(0), {stdoutClosed: true});
+		// A replay piped into a script ends with the recording.
+		void engine.ended.then(() => stop(0));
+	});
+	engine.stop();
+	plan.close();
+	// stdout carries the JSON lines and stderr only problems: the write-down goes to --summary alone.
+	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: true});
+	return code;
+}

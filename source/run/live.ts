@@ -1,0 +1,55 @@
+// The live screen (stdout is a terminal, no --once): the one-node dashboard for an engine of one node, the
+// overview table for an engine of every node, in the alternate screen until q, Ctrl-C or a signal. A fault that
+// retrying will not mend, met before the first good read, ends the screen and is said on the normal screen
+// (exit 3, or 2 for a configuration fault), where it stays readable.
+import type {NodeMode, OverviewMode} from '../cli/options.js';
+import type {Failure} from '../domain/types.js';
+import {exitCodeFor} from '../sources/failure.js';
+import {finishLab} from './lab.js';
+import type {Plan} from './plan.js';
+import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
+
+type Io = {stderr(text: string): void; columns: number | undefined};
+
+export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
+	// Ink and its colour detection load while the first request is in flight (FORCE_COLOR is set by now); loading
+	// prints nothing, so the normal screen stays as it is until the screen is taken.
+	const screen = Promise.all([
+		import('./full-screen.js'),
+		import('../screen/app.js'),
+		import('../screen/overview-app.js'),
+		import('react'),
+	]);
+	const contactFailure = await plan.contact();
+	if (contactFailure && isPermanent(contactFailure)) {
+		plan.close();
+		io.stderr(formatFailure(contactFailure) + '\n');
+		return exitCodeFor(contactFailure.kind);
+	}
+
+	const [{runFullScreen}, {default: App}, {OverviewApp}, React] = await screen;
+	const engine = plan.start('watch');
+	const ending = new AbortController();
+	const end: {fatal: Failure | null} = {fatal: null};
+	const unsubscribe = engine.subscribe(() => {
+		end.fatal ??= fatalBeforeFirstRead(engine);
+		if (end.fatal) ending.abort();
+	});
+	const element = engine.single === null ? React.createElement(OverviewApp, {engine}) : React.createElement(App, {engine, demo: plan.demo});
+	try {
+		await runFullScreen(element, ending.signal);
+	} finally {
+		unsubscribe();
+		engine.stop();
+		plan.close();
+	}
+
+	// After leaving the alternate screen, so what is said stays in the terminal's scrollback.
+	if (end.fatal) {
+		io.stderr(formatFailure(end.fatal) + '\n');
+		return exitCodeFor(end.fatal.kind);
+	}
+
+	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
+	return 0;
+}

@@ -1,0 +1,151 @@
+// --once: every node of the engine read twice one window apart (from /metrics text; once from Prometheus, which
+// windows itself), then one report and an exit code. One node gives the one-node report; the overview, a table of
+// every node. --replay --once reports the whole recording instead, without waiting.
+import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
+import {gaugeBand} from '../domain/gauge-scale.js';
+import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
+import type {Figures} from '../domain/types.js';
+import type {Engine} from '../engine/engine.js';
+import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
+import {labFromRecording} from '../lab/recording.js';
+import {jsonReport, textReport} from '../report/report.js';
+import {lineText} from '../screen/layout/line.js';
+import {sortedRows, type OverviewRow} from '../screen/overview-rows.js';
+import {overviewPlainLines} from '../screen/panes/overview-table.js';
+import {exitCodeFor} from '../sources/failure.js';
+import {finishLab} from './lab.js';
+import type {Plan} from './plan.js';
+import {formatFailure} from './start-rule.js';
+import {jsonLineOf} from './json-lines.js';
+
+type Io = {stdout(text: string): void; stderr(text: string): void};
+
+export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
+	if (plan.replay) return replayOnce(plan, mode as NodeMode, io);
+	const contactFailure = await plan.contact();
+	if (contactFailure) {
+		plan.close();
+		io.stderr(formatFailure(contactFailure) + '\n');
+		return exitCodeFor(contactFailure.kind);
+	}
+
+	const engine = plan.start('once');
+	const views = await readsDone(engine, plan.onceReads);
+	plan.close();
+	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
+	if (engine.single !== null) {
+		const view = views.find((candidate) => candidate.name === engine.single);
+		const failure =
+			view?.status.failure ??
+			(view?.figures ? null : {kind: 'not-found' as const, summary: `no figures for ${engine.single}`, details: []});
+		if (failure || !view?.figures) {
+			io.stderr(formatFailure(failure!) + '\n');
+			return exitCodeFor(failure!.kind);
+		}
+
+		io.stdout(formatNodeOnce(view.figures, mode.format));
+		return exitCodeForFigures(view.figures, mode.failOn);
+	}
+
+	const result = {views, rows: sortedRows(views), listFailure: engine.state.listFailure?.summary ?? null};
+	io.stdout(formatOverviewOnce(result, mode.format));
+	return exitCodeForOverview(result, mode.failOn);
+}
+
+/**
+ * Runs `engine` until every listed node was read `reads` times, the node list failed, or (one node) a read failed,
+ * then stops it and returns every node's view at that moment.
+ */
+export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<NodeView[]> {
+	const counts = new Map<string, number>();
+	await new Promise<void>((resolve) => {
+		const check = (node: string | null, read: boolean) => {
+			if (node !== null && read) counts.set(node, (counts.get(node) ?? 0) + 1);
+			const {state} = engine;
+			if (engine.single !== null) {
+				const entry = state.nodes.get(engine.single);
+				const failed = entry !== undefined && engine.kind.status(entry.feed).failure !== null;
+				if (failed || (counts.get(engine.single) ?? 0) >= reads) finish();
+				return;
+			}
+
+			const listed = state.listedAt !== null || state.listFailure !== null;
+			if (listed && (state.listFailure !== null || listedNames(state).every((name) => (counts.get(name) ?? 0) >= reads))) finish();
+		};
+
+		const unsubscribe = engine.subscribe(check);
+		const finish = () => {
+			unsubscribe();
+			resolve();
+		};
+	});
+	engine.stop();
+	const at = engine.now();
+	return [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at));
+}
+
+/**
+ * Whether the figures have reached `failOn`: unhealthy is the kubelet's own rule (the verdict); critical is an age of
+ * at least half the threshold, warn an age past the ok band (the gauge's bands), both short of unhealthy too.
+ */
+export function reachesBand(figures: Figures, failOn: FailOn): boolean {
+	if (figures.verdict.healthy === false) return true;
+	if (failOn === 'unhealthy') return false;
+	const age = figures.lastSeen.ageSeconds ?? figures.lastSeen.countUnchangedSeconds;
+	if (age === null) return false;
+	if (failOn === 'critical') return Math.floor(age) >= figures.constants.threshold.seconds / 2;
+	return gaugeBand(age, figures.constants) !== 'ok';
+}
+
+/** 0 healthy (or not judgeable), 1 PLEG unhealthy (or at the --fail-on band). */
+export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy'): number {
+	return reachesBand(figures, failOn) ? 1 : 0;
+}
+
+export function formatNodeOnce(figures: Figures, format: Format): string {
+	return (format === 'json' ? JSON.stringify(jsonReport(figures), null, 2) : textReport(figures)) + '\n';
+}
+
+export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null};
+
+/** 1 when a node's PLEG is unhealthy (or at the --fail-on band; the signal comes first), else 3 when a node or the list could not be read, else 0. */
+export function exitCodeForOverview(result: OverviewOnce, failOn: FailOn = 'unhealthy'): number {
+	if (result.views.some((view) => view.figures !== null && reachesBand(view.figures, failOn))) return 1;
+	if (result.listFailure !== null || result.views.some((view) => view.status.failure !== null)) return 3;
+	return 0;
+}
+
+export function formatOverviewOnce(result: OverviewOnce, format: Format): string {
+	if (format === 'json') {
+		const byName = new Map(result.views.map((view) => [view.name, view]));
+		const nodes = result.rows.map((row) => {
+			const view = byName.get(row.name)!;
+			return {...jsonLineOf(view.figures, view.name, view.status.failure), status: row.word};
+		});
+		return JSON.stringify({nodes, listError: result.listFailure}, null, 2) + '\n';
+	}
+
+	const lines = overviewPlainLines(result.rows, 200).map((line) => lineText(line).trimEnd());
+	const failed = result.views.filter((view) => view.status.failure !== null).map((view) => `${view.name}: ${view.status.failure!.summary}`);
+	const list = result.listFailure === null ? [] : [`node list: ${result.listFailure}`];
+	return [...lines, ...failed, ...list].join('\n') + '\n';
+}
+
+/** --replay FILE --once: the whole recording and each marked segment, without waiting. */
+function replayOnce(plan: Plan, mode: NodeMode, io: Io): number {
+	const replay = plan.replay!;
+	let lab;
+	try {
+		lab = labFromRecording(replay.records, mode.windowSeconds).summary();
+	} catch (error) {
+		plan.close();
+		io.stderr(`pleg-top: ${mode.backend.kind === 'replay' ? mode.backend.file : 'the recording'}: ${(error as Error).message}\n`);
+		return 2;
+	}
+
+	plan.close();
+	io.stdout(mode.format === 'json' ? JSON.stringify(labJsonReport(lab, replay.records.length), null, 2) + '\n' : labTextReport(lab));
+	finishLab(plan, mode, {...io, quiet: true}, lab);
+	// 1 when PLEG was not healthy at any recorded scrape, as --once on a live node that is not healthy.
+	return labExitCode(lab);
+}

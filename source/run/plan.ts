@@ -1,0 +1,280 @@
+// Mode -> Plan: the sources a run reads, its first request, and the engine that polls them. The only place that
+// picks a backend; the runners (once, JSON lines, live) take any plan, one node or the whole cluster.
+import {homedir} from 'node:os';
+import type {DemoControls} from '../demo/demo-source.js';
+import {createDemoSource, demoCadence} from '../demo/demo-source.js';
+import type {Failure, MetricsSource, NodeInfo} from '../domain/types.js';
+import {systemNow, type Engine} from '../engine/engine.js';
+import {startNodeEngine} from '../engine/node-engine.js';
+import {startPrometheusOverview, startProxyOverview} from '../engine/overview-engine.js';
+import {createLabRecorder, readRecording, type LabRecorder} from '../lab/recorder.js';
+import type {KubeAccess, Mode, NodeMode, OverviewMode} from '../cli/options.js';
+import {createApiServerSource} from '../sources/api-server.js';
+import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
+import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
+import {createPrometheusSource, type FiguresSource} from '../sources/prometheus.js';
+import {createReplaySource, recordedIntervalMs, type ReplaySource} from '../sources/replay.js';
+import {toFailure} from '../sources/to-failure.js';
+
+/** What an engine is started for: to watch (live or JSON lines), or for one --once report. */
+export type Purpose = 'watch' | 'once';
+
+export type Plan = {
+	/**
+	 * The first request, made before anything else (and on the normal screen): an exec plugin's prompt stays
+	 * readable, and a fault that retrying will not mend ends the run at once. Null when it went through.
+	 */
+	contact(): Promise<Failure | null>;
+	start(purpose: Purpose): Engine;
+	/** Reads of each node that make a --once report: 2 from /metrics text (a window is two scrapes), 1 from Prometheus. */
+	readonly onceReads: number;
+	/** Said once on stderr at the start (a token sent without TLS, certificates not verified). */
+	readonly notes: readonly string[];
+	/** --demo: the keys that steer the simulated kubelet. */
+	readonly demo?: DemoControls;
+	/** --replay: the recording (for --once, its whole summary). */
+	readonly replay?: ReplaySource;
+	/** A one-node run over /metrics text: the lab session (write-down, --record, --summary, --plot). */
+	readonly recorder?: LabRecorder;
+	close(): void;
+};
+
+/** Builds the plan; throws SourceFailure for what is wrong before any request (kubeconfig, --record file, recording). */
+export function planFor(mode: Exclude<Mode, {kind: 'help'} | {kind: 'version'}>, env: NodeJS.ProcessEnv): Plan {
+	if (mode.kind === 'overview') return overviewPlan(mode, env);
+	if (mode.backend.kind === 'prometheus') {
+		const {url, node, direct} = mode.backend;
+		return prometheusPlan(
+			mode,
+			createPrometheusSource({
+				url,
+				node,
+				windowSeconds: mode.windowSeconds,
+				tokenFile: direct.tokenFile,
+				caFile: direct.caFile,
+				insecureSkipTlsVerify: direct.insecureSkipTlsVerify,
+				timeoutMs: mode.timeoutMs,
+				now: systemNow,
+			}),
+		);
+	}
+
+	return nodePlan(mode, env);
+}
+
+function kubeconfig(access: KubeAccess, env: NodeJS.ProcessEnv) {
+	return loadKubeconfig({kubeconfig: access.kubeconfig, context: access.context, env, homeDir: env['HOME'] ?? homedir()});
+}
+
+/** How the node engine is paced: real ms between scrapes, the cadence shown, Node reads, and its clock. */
+type Pacing = {
+	pollMs: number;
+	shownMs: number;
+	nodeRefreshMs?: number;
+	now?: () => number;
+	ended?: Promise<void>;
+	marks?: ReplaySource['onMark'];
+};
+
+/** One node over its /metrics text. */
+function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
+	const {backend} = mode;
+	const windowMs = mode.windowSeconds * 1000;
+	let source: MetricsSource;
+	let demo: DemoControls | undefined;
+	let replay: ReplaySource | undefined;
+	let pace: (purpose: Purpose) => Pacing;
+	switch (backend.kind) {
+		case 'replay': {
+			const records = readRecording(backend.file);
+			const recording = createReplaySource({records, speed: backend.speed, file: backend.file, realNow: systemNow});
+			replay = recording;
+			source = recording;
+			// A replay paces itself on its recorded times; the status line shows the recorded cadence.
+			pace = () => ({pollMs: 0, shownMs: recordedIntervalMs(records), now: recording.now, ended: recording.ended, marks: recording.onMark});
+			break;
+		}
+
+		case 'demo': {
+			// Every figure in the simulated kubelet's own time: scrapes are stamped on its clock, which runs --demo-speed
+			// times faster; --once's window is a window of that time.
+			const simulated = createDemoSource({speed: backend.speed});
+			const cadence = demoCadence(mode.intervalMs, backend.speed);
+			source = simulated;
+			demo = simulated.controls;
+			pace = (purpose) => ({
+				...(purpose === 'once'
+					? {pollMs: windowMs / backend.speed, shownMs: windowMs}
+					: {pollMs: cadence.pollMs, shownMs: cadence.shownMs}),
+				nodeRefreshMs: cadence.nodeRefreshMs,
+				now: simulated.now,
+			});
+			break;
+		}
+
+		case 'kubelet-direct': {
+			const {url, node, access, direct} = backend;
+			// --token-file alone needs no kubeconfig; without it the kubeconfig user authenticates to the kubelet.
+			const loaded = direct.tokenFile === undefined ? kubeconfig(access, env) : undefined;
+			source = createKubeletDirectSource({
+				url,
+				node,
+				tokenFile: direct.tokenFile,
+				caFile: direct.caFile,
+				insecureSkipTlsVerify: direct.insecureSkipTlsVerify,
+				timeoutMs: mode.timeoutMs,
+				loaded,
+				now: systemNow,
+			});
+			pace = (purpose) =>
+				purpose === 'once' ? {pollMs: windowMs, shownMs: windowMs} : {pollMs: mode.intervalMs, shownMs: mode.intervalMs};
+			break;
+		}
+
+		case 'api-server': {
+			source = createApiServerSource({loaded: kubeconfig(backend.access, env), node: backend.node, timeoutMs: mode.timeoutMs, now: systemNow});
+			pace = (purpose) =>
+				purpose === 'once' ? {pollMs: windowMs, shownMs: windowMs} : {pollMs: mode.intervalMs, shownMs: mode.intervalMs};
+			break;
+		}
+
+		case 'prometheus': {
+			throw new Error('a --prometheus node has a plan of its own (prometheusPlan)');
+		}
+	}
+
+	let recorder: LabRecorder;
+	try {
+		recorder = createLabRecorder({source, windowSeconds: mode.windowSeconds, file: mode.lab.record});
+	} catch (error) {
+		source.close?.();
+		throw error;
+	}
+
+	const observed = recorder.source;
+	let contacted: NodeInfo | null = null;
+	return {
+		async contact() {
+			if (!observed.fetchNode) return null;
+			try {
+				contacted = await observed.fetchNode(new AbortController().signal);
+				return null;
+			} catch (error) {
+				return toFailure(error, observed);
+			}
+		},
+		start(purpose) {
+			const {marks, ...pacing} = pace(purpose);
+			const engine = startNodeEngine({
+				source: observed,
+				pollMs: pacing.pollMs,
+				shownIntervalMs: pacing.shownMs,
+				windowSeconds: mode.windowSeconds,
+				nodeRefreshMs: pacing.nodeRefreshMs,
+				node: contacted,
+				now: pacing.now,
+				ended: pacing.ended,
+				onPayload: recorder.payload,
+				onMark: recorder.mark,
+			});
+			// A replayed `b` marks the screen and the lab session as the key did when it was recorded.
+			const unsubscribe = marks?.((at) => {
+				engine.mark(at);
+			});
+			return unsubscribe ? withStop(engine, unsubscribe) : engine;
+		},
+		onceReads: 2,
+		notes: source.notes ?? [],
+		demo,
+		replay,
+		recorder,
+		close() {
+			recorder.close();
+			source.close?.();
+		},
+	};
+}
+
+/** `engine`, whose stop also runs `also`. */
+function withStop<F>(engine: Engine<F>, also: () => void): Engine<F> {
+	const stop = engine.stop.bind(engine);
+	return Object.defineProperty(engine, 'stop', {
+		value() {
+			also();
+			stop();
+		},
+	});
+}
+
+/** Every node (or one, with --node) from a Prometheus-compatible API: one fetch per interval, windowed by Prometheus. */
+function prometheusPlan(mode: NodeMode | OverviewMode, source: FiguresSource): Plan {
+	return {
+		async contact() {
+			try {
+				await source.fetchFigures(new AbortController().signal);
+				return null;
+			} catch (error) {
+				return toFailure(error, {label: source.label, node: source.node ?? '(all nodes)'});
+			}
+		},
+		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}) as Engine,
+		onceReads: 1,
+		notes: (source as {notes?: readonly string[]}).notes ?? [],
+		close() {
+			source.close?.();
+		},
+	};
+}
+
+function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
+	const {backend} = mode;
+	if (backend.kind === 'prometheus') {
+		const {url, direct} = backend;
+		return prometheusPlan(
+			mode,
+			createPrometheusSource({
+				url,
+				windowSeconds: mode.windowSeconds,
+				tokenFile: direct.tokenFile,
+				caFile: direct.caFile,
+				insecureSkipTlsVerify: direct.insecureSkipTlsVerify,
+				timeoutMs: mode.timeoutMs,
+				now: systemNow,
+			}),
+		);
+	}
+
+	const api = createApiServerSource({loaded: kubeconfig(backend.access, env), node: '(all nodes)', timeoutMs: mode.timeoutMs, now: systemNow});
+	const fleet = {label: `all nodes via ${api.label.replace(/^\(all nodes\) via /, '')}`, listNodes: api.listNodes, forNode: api.forNode};
+	return {
+		async contact() {
+			try {
+				await api.listNodes(new AbortController().signal);
+				return null;
+			} catch (error) {
+				const failure = toFailure(error, {label: fleet.label, node: '(all nodes)'});
+				if (failure.kind === 'forbidden') {
+					failure.details.push(
+						'the overview lists nodes first; without that right, watch one node: pleg-top NODE (kubectl get nodes lists them)',
+					);
+				}
+
+				return failure;
+			}
+		},
+		// Through the API server a window needs two scrapes one window apart.
+		start: (purpose) =>
+			startProxyOverview({
+				fleet,
+				intervalMs: purpose === 'once' ? mode.windowSeconds * 1000 : mode.intervalMs,
+				windowSeconds: mode.windowSeconds,
+				maxInflight: backend.maxInflight,
+				maxRps: backend.maxRps,
+			}) as Engine,
+		onceReads: 2,
+		notes: api.notes ?? [],
+		close() {
+			api.close();
+		},
+	};
+}
