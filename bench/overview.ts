@@ -73,7 +73,7 @@ async function proxyTicks(options: OverviewBenchOptions): Promise<OverviewBenchR
 	});
 	const temp = makeTempDir();
 	const file = temp.write('kubeconfig.yaml', kubeconfigYaml(singleContext(fake.url, {name: 'bench', token: 'bench-token-0123456789'})));
-	const fleet = createApiServerSource({loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}), node: '(all nodes)', timeoutMs: 30_000});
+	const fleet = createApiServerSource({loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}), node: '(all nodes)', timeoutMs: 30_000, now: Date.now});
 	// A tick is one pass over every node as fast as 8 connections allow: no rate bound, no interval wait.
 	const engine = startProxyOverview({fleet: {label: 'bench', listNodes: fleet.listNodes, forNode: fleet.forNode}, intervalMs: 1, windowSeconds: 10, maxInflight: 8, maxRps: 1e6}) as OverviewEngine<unknown>;
 	try {
@@ -114,7 +114,7 @@ async function fakePrometheus(nodes: string[], windowSeconds: number): Promise<{
 async function prometheusTicks(options: OverviewBenchOptions): Promise<OverviewBenchResult> {
 	const windowSeconds = 10;
 	const fake = await fakePrometheus(names(options.nodes), windowSeconds);
-	const source = createPrometheusSource({url: fake.url, windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 30_000});
+	const source = createPrometheusSource({url: fake.url, windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 30_000, now: Date.now});
 	const engine = startPrometheusOverview({source, intervalMs: 1}) as OverviewEngine<unknown>;
 	let fetches = 0;
 	// The engine dispatches one 'names' then one feed action per node: a fetch is done at the last node's.

@@ -29,6 +29,8 @@ export type ApiServerSourceOptions = {
 	timeoutMs: number;
 	/** How long resolved credentials are reused before asking client-node again, ms. @default 60000 */
 	credentialTtlMs?: number;
+	/** The engine's clock, ms: ages the credential cache. */
+	now: () => number;
 };
 
 /** One node through the API server: its metrics, its Node object and its Events. */
@@ -71,7 +73,7 @@ type NodeCall = 'node' | 'proxy';
 
 export function createApiServerSource(options: ApiServerSourceOptions): ApiServerSource {
 	const {loaded, node} = options;
-	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: () => Date.now()});
+	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now});
 	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
 	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs});
 	const warnings = transportWarnings(loaded.server, {insecureSkipTlsVerify: false, sendsToken: sendsToken({loaded})});

@@ -20,6 +20,8 @@ export type KubeletDirectOptions = {
 	timeoutMs: number;
 	/** The kubeconfig whose user authenticates when there is no --token-file. */
 	loaded?: LoadedKubeconfig;
+	/** The engine's clock, ms: ages the credential cache. */
+	now: () => number;
 };
 
 const metricsAccept = 'text/plain;version=0.0.4';
@@ -28,7 +30,7 @@ export function createKubeletDirectSource(options: KubeletDirectOptions): Metric
 	const node = options.node ?? new URL(options.url).hostname;
 	const base = options.url.replace(/\/$/, '');
 	const peer: Peer = {kind: 'kubelet', url: base, flag: '--kubelet-url', caFile: options.caFile, tokenFile: options.tokenFile, loaded: options.loaded};
-	const transport = createTransport({peer, auth: flagServerAuth({...options, now: () => Date.now()}), timeoutMs: options.timeoutMs});
+	const transport = createTransport({peer, auth: flagServerAuth(options), timeoutMs: options.timeoutMs});
 	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
 	const call = {
 		path: '/metrics',

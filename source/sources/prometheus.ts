@@ -126,8 +126,8 @@ export type PrometheusSourceOptions = {
 	caFile?: string;
 	insecureSkipTlsVerify: boolean;
 	timeoutMs: number;
-	/** Local clock, ms: the evaluation time sent with the queries. */
-	now?: () => number;
+	/** The engine's clock, ms: the evaluation time sent with the queries. */
+	now: () => number;
 };
 
 /** What a query is, for the classifier: a 403 from a proxy in front of Prometheus, a 404 for a URL that is not a query API. */
@@ -165,12 +165,12 @@ function emptyFigures(node: string, at: number, windowSeconds: number): Promethe
 }
 
 export function createPrometheusSource(options: PrometheusSourceOptions): FiguresSource {
-	const now = options.now ?? Date.now;
+	const {now} = options;
 	const only = options.node ?? null;
 	const queries = plegQueries(options.windowSeconds, only);
 	const base = options.url.replace(/\/$/, '');
 	const peer: Peer = {kind: 'prometheus', url: base, flag: '--prometheus', caFile: options.caFile, tokenFile: options.tokenFile};
-	const transport = createTransport({peer, auth: flagServerAuth({...options, now}), timeoutMs: options.timeoutMs});
+	const transport = createTransport({peer, auth: flagServerAuth(options), timeoutMs: options.timeoutMs});
 	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
 	const call = queryCall(base);
 

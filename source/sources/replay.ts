@@ -14,8 +14,8 @@ export type ReplayOptions = {
 	speed: number;
 	/** Shown in the header. */
 	file: string;
-	/** The real clock, ms. Default Date.now. */
-	realNow?: () => number;
+	/** The real clock, ms (the engine's). */
+	realNow: () => number;
 	/** Waits `ms` real milliseconds or until `signal` aborts (then rejects). Default setTimeout. */
 	sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 };
@@ -32,7 +32,7 @@ export type ReplaySource = MetricsSource & {
 
 export function createReplaySource(options: ReplayOptions): ReplaySource {
 	const {records, speed} = options;
-	const realNow = options.realNow ?? Date.now;
+	const {realNow} = options;
 	const sleep = options.sleep ?? abortableSleep;
 	const first = records[0];
 	if (!first) throw new RangeError('the recording has no lines');

@@ -36,7 +36,7 @@ const cluster = await startCluster([{name: 'worker-1', kubeletVersion: 'v1.21.2'
 const {fake} = cluster;
 const env = cluster.envFor('soak.yaml', singleContext(fake.url, tokenUser));
 const loaded = loadKubeconfig({kubeconfig: env.KUBECONFIG, env: {}, homeDir: cluster.temp.dir});
-const source = createApiServerSource({loaded, node: 'worker-1', timeoutMs: 300});
+const source = createApiServerSource({loaded, node: 'worker-1', timeoutMs: 300, now: Date.now});
 
 const faults: Fault[] = [
 	{type: 'status', code: 503},

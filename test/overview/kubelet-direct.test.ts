@@ -22,7 +22,7 @@ let temp: TempDir;
 let caFile: string;
 
 function source(options: Partial<KubeletDirectOptions>) {
-	return createKubeletDirectSource({url: kubelet.url, insecureSkipTlsVerify: false, timeoutMs: 5000, ...options});
+	return createKubeletDirectSource({url: kubelet.url, insecureSkipTlsVerify: false, timeoutMs: 5000, now: Date.now, ...options});
 }
 
 before(async () => {
@@ -136,7 +136,7 @@ describe('a kubelet on plain http://', () => {
 
 	test('with --token-file: the token still goes, and the label and the start-up note say it goes in clear', async () => {
 		const tokenFile = temp.write('token-plain', goodToken);
-		const direct = createKubeletDirectSource({url: plain.url, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 5000});
+		const direct = createKubeletDirectSource({url: plain.url, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 5000, now: Date.now});
 		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(plain.requests.at(-1)?.authorization, `Bearer ${goodToken}`);
 		assert.equal(direct.label, `127.0.0.1 via kubelet ${plain.url} (token sent without TLS)`);
@@ -145,7 +145,7 @@ describe('a kubelet on plain http://', () => {
 	});
 
 	test('without any token there is nothing to warn about', async () => {
-		const direct = createKubeletDirectSource({url: plain.url, insecureSkipTlsVerify: false, timeoutMs: 5000});
+		const direct = createKubeletDirectSource({url: plain.url, insecureSkipTlsVerify: false, timeoutMs: 5000, now: Date.now});
 		assert.equal(direct.label, `127.0.0.1 via kubelet ${plain.url}`);
 		assert.deepEqual(direct.notes, []);
 		// The kubelet refuses the anonymous request: 401, naming who pleg-top was.

@@ -64,7 +64,7 @@ describe('Prometheus source failures', () => {
 
 	test('a path prefix is kept and the bearer token from --token-file is sent; no series = no nodes', async () => {
 		const tokenFile = temp.write('token', 'right-token-0123456789\n');
-		const source = createPrometheusSource({url: `${url}/prefix/`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		const source = createPrometheusSource({url: `${url}/prefix/`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
 		// A token to a plain http:// URL: the label says so, and the note for stderr says why.
 		assert.equal(source.label, `all nodes via Prometheus ${url}/prefix (token sent without TLS)`);
 		assert.deepEqual(source.notes, [`token sent without TLS: ${url}/prefix is plain http://, so the bearer token travels in clear text; use an https:// URL`]);
@@ -74,7 +74,7 @@ describe('Prometheus source failures', () => {
 
 	test('401: names the token file, never the token', async () => {
 		const tokenFile = temp.write('token-wrong', 'wrong-token-0123456789');
-		const source = createPrometheusSource({url: `${url}/prefix`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		const source = createPrometheusSource({url: `${url}/prefix`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
 		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
 		assert.equal(failure.kind, 'unauthorized');
 		assert.equal(failure.summary, `Prometheus at ${url}/prefix rejected the token in --token-file ${tokenFile}`);
@@ -83,7 +83,7 @@ describe('Prometheus source failures', () => {
 	});
 
 	test('404: the URL is not a query API base', async () => {
-		const source = createPrometheusSource({url, windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		const source = createPrometheusSource({url, windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
 		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
 		assert.equal(failure.kind, 'not-found');
 		assert.equal(failure.summary, `${url} has no query API at /api/v1/query`);
@@ -91,7 +91,7 @@ describe('Prometheus source failures', () => {
 	});
 
 	test('nothing listening: cannot reach Prometheus, connection refused', async () => {
-		const source = createPrometheusSource({url: 'http://127.0.0.1:1', windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000});
+		const source = createPrometheusSource({url: 'http://127.0.0.1:1', windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
 		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
 		assert.equal(failure.kind, 'network');
 		assert.equal(failure.summary, 'cannot reach Prometheus at http://127.0.0.1:1: connection refused');

@@ -189,7 +189,7 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 	});
 
 	test('overview and one-node screens run on it: churning and slow-runtime nodes have a higher p99 than idle ones', {timeout: 30_000}, async () => {
-		const source = createPrometheusSource({url: prometheus.url, windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 5000});
+		const source = createPrometheusSource({url: prometheus.url, windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 5000, now: Date.now});
 		const engine = startPrometheusOverview({source, intervalMs: 1000}) as OverviewEngine<unknown>;
 		try {
 			await new Promise<void>((resolve, reject) => {
@@ -219,7 +219,7 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 			source.close?.();
 		}
 
-		const single = createPrometheusSource({url: prometheus.url, node: 'idle-a', windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 5000});
+		const single = createPrometheusSource({url: prometheus.url, node: 'idle-a', windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 5000, now: Date.now});
 		const oneEngine = startPrometheusOverview({source: single, intervalMs: 1000}) as OverviewEngine<unknown>;
 		const app = render(React.createElement(OverviewApp<unknown>, {engine: oneEngine, only: 'idle-a', renderEveryMs: 20, size: {columns: 120, rows: 30}}));
 		try {

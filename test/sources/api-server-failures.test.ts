@@ -177,6 +177,21 @@ describe('answers from the API server', () => {
 		assert.equal(failure.details[2], 'check: kubectl --context fake-ctx auth can-i list nodes');
 	});
 
+	test('listNodes (the overview) refused: list on nodes, and the proxy right the overview needs next', async () => {
+		fake.forbidListing(true);
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		assert.deepEqual(await harness.failure(source.listNodes(signal())), {
+			kind: 'forbidden',
+			summary: 'context "fake-ctx" (user "token-user") is not allowed to list nodes',
+			details: [
+				'API server: nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope',
+				'needed: list on nodes (ClusterRole rule: apiGroups [""], resources ["nodes"], verbs ["list"])',
+				'check: kubectl --context fake-ctx auth can-i list nodes',
+				'the overview then reads each node through get on nodes/proxy: check: kubectl --context fake-ctx auth can-i get nodes/proxy',
+			],
+		});
+	});
+
 	test('503 from the proxy: the API server cannot reach the kubelet', async () => {
 		fake.setFault({type: 'status', code: 503}, {route: 'metrics', node: 'worker-1'});
 		const {source} = harness.source(singleContext(fake.url, tokenUser));

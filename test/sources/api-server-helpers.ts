@@ -24,7 +24,7 @@ export function makeHarness(temp: TempDir): Harness {
 		source(spec, options = {}) {
 			const file = temp.write(`kubeconfig-${++count}.yaml`, kubeconfigYaml(spec));
 			const loaded = loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir});
-			const source = createApiServerSource({loaded, node: options.node ?? 'worker-1', timeoutMs: options.timeoutMs ?? 5000, credentialTtlMs: options.credentialTtlMs});
+			const source = createApiServerSource({loaded, node: options.node ?? 'worker-1', timeoutMs: options.timeoutMs ?? 5000, credentialTtlMs: options.credentialTtlMs, now: Date.now});
 			sources.push(source);
 			return {source, file, loaded};
 		},

@@ -27,7 +27,7 @@ export type Peer =
 export type Rule = {verb: string; resource: string; namespace?: string};
 
 /** The longest wait a Retry-After header is honoured for, s: beyond it the next request goes out anyway. */
-export const maxRetryAfterSeconds = 60;
+const maxRetryAfterSeconds = 60;
 
 /** The `Status` object kube-apiserver returns with every error. */
 export type ApiStatus = {message: string | null; reason: string | null; code: number | null; kind: string | null};
@@ -51,12 +51,12 @@ export function readStatus(body: string): ApiStatus | null {
 	}
 }
 
-export function isHtml(answer: HttpAnswer): boolean {
+function isHtml(answer: HttpAnswer): boolean {
 	return /text\/html/i.test(String(answer.headers['content-type'] ?? '')) || /^\s*<(!doctype html|html)/i.test(answer.body);
 }
 
 /** What the server said, in one line: the Status message, an HTML page's title, or the first line of text. */
-export function serverMessage(answer: HttpAnswer, secrets: readonly string[]): string {
+function serverMessage(answer: HttpAnswer, secrets: readonly string[]): string {
 	const status = readStatus(answer.body);
 	let text: string;
 	if (status?.message) {
@@ -93,7 +93,7 @@ const networkCauses: Record<string, string> = {
 	ECONNABORTED: 'connection aborted',
 };
 
-export function networkCause(code: string, host: string): string | null {
+function networkCause(code: string, host: string): string | null {
 	if (code === 'ENOTFOUND') {
 		return `DNS lookup of ${host} failed`;
 	}
@@ -122,7 +122,7 @@ const untrustedReasons: Record<string, string> = {
 // The words each peer is named by. Everything below builds messages from these.
 
 /** How a summary names the server: the API server by its URL, the others by what they are. */
-export function peerName(peer: Peer): string {
+function peerName(peer: Peer): string {
 	switch (peer.kind) {
 		case 'api-server': {
 			return peer.url;
@@ -171,7 +171,7 @@ function origin(peer: Peer): string {
 }
 
 /** Who pleg-top is to the server. */
-export function identity(peer: Peer): string {
+function identity(peer: Peer): string {
 	if (peer.kind === 'api-server') {
 		return `context "${peer.loaded.contextName}" (user "${peer.loaded.userName}")`;
 	}
@@ -392,7 +392,7 @@ export function forbiddenFailure(peer: Peer, refusals: readonly Refusal[], actio
 }
 
 /** Seconds the server asked to wait (Retry-After: seconds, or an HTTP date read against its own Date header); null when it did not ask. */
-export function retryAfterSeconds(answer: HttpAnswer): number | null {
+function retryAfterSeconds(answer: HttpAnswer): number | null {
 	const value = String(answer.headers['retry-after'] ?? '').trim();
 	let seconds = Number.NaN;
 	if (/^\d+$/.test(value)) {

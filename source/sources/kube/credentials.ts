@@ -4,7 +4,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import {buildKubeConfig, type LoadedKubeconfig} from './kubeconfig.js';
-import {redact, sourceFailure, SourceFailure} from '../failure.js';
+import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 import type {AuthSource, RequestAuth as TransportAuth} from '../http/transport.js';
 
 type Material = string | Buffer;
