@@ -105,8 +105,9 @@ describe('jsonReport', () => {
 		assert.equal(report['constants'].periodSource, null);
 	});
 
-	test('no PLEG series at all over two scrapes: relist count and rate null, not 0', () => {
-		const text = '# TYPE go_goroutines gauge\ngo_goroutines 7\n';
+	test('no relist series over two scrapes: relist count and rate null, not 0', () => {
+		// Only the discard counter: a body without any PLEG series is a parse error.
+		const text = '# TYPE go_goroutines gauge\ngo_goroutines 7\nkubelet_pleg_discard_events 0\n';
 		const report = jsonReport(figuresAfter([scrapeOf(text, t0), scrapeOf(text, t0 + 1000)], t0 + 1000)) as Record<string, any>;
 		assert.equal(report['relist'].count, null);
 		assert.equal(report['relist'].windowCount, null);

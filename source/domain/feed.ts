@@ -346,5 +346,7 @@ function unavailableLines(sample: PlegSample, kubeletVersion: string | null, cou
 		lines.push('kubelet version: neither the Node object nor kubernetes_build_info gives it');
 	}
 
+	// How the reader put the series together (added up, a second copy left out), beside what is missing.
+	lines.push(...(sample.notes ?? []));
 	return lines;
 }

@@ -84,6 +84,11 @@ export type PlegSample = {
 	kubeletVersion: string | null;
 	/** The CRI series behind a relist (issue 8); null when none is exposed. Optional: hand-built samples may omit it. */
 	cri?: CriSample | null;
+	/**
+	 * How the reader put series together, one line each, e.g. "relist duration: 2 series of … that differ by label
+	 * instance, added up". Absent when every family was read as the kubelet writes it.
+	 */
+	notes?: string[];
 };
 
 /** One successful poll: what the source returned and when (local clock). */

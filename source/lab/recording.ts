@@ -3,7 +3,6 @@
 // runs the same parse/derive code on them) and the figures the screen showed at that scrape (for scripts: jq).
 // Only metric lines and figures are written: no URL, header or credential.
 import {createLabSession, type LabSession} from './lab-session.js';
-import {eventedPlegGateName, families} from '../domain/exposition/names.js';
 import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
 import {jsonReport} from '../report/report.js';
 import type {Figures, NodeInfo} from '../domain/types.js';
@@ -85,18 +84,12 @@ export class RecordingError extends Error {
 	}
 }
 
-const featureGatePrefix = `${families.featureEnabled}{`;
-
 /**
- * The lines parsePlegSample reads, minus what it never uses: HELP text, and the feature gates other than
- * EventedPLEG (a 1.28 kubelet lists ~200 of them; they would make up most of each recorded line).
+ * The lines parsePlegSample reads, as the exposition reader picks them (TYPE and sample lines; of the ~200 feature
+ * gates of a 1.28 kubelet only EventedPLEG; no HELP text).
  */
 export function recordLines(text: string): string[] {
-	return plegLines(text).filter(
-		line =>
-			!line.startsWith('# HELP ') &&
-			(!line.startsWith(featureGatePrefix) || line.includes(`name="${eventedPlegGateName}"`)),
-	);
+	return plegLines(text);
 }
 
 /** The recorded lines as a /metrics body again, for parsePlegSample. */

@@ -2,8 +2,7 @@
 // (grep 'kubelet_runtime_operations' test/fixtures/*.prom).
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import {MetricsParseError, parsePlegSample, plegLines} from '../../source/domain/exposition/parse.js';
+import {MetricsParseError, parsePlegSample, plegLines, readFamilies} from '../../source/domain/exposition/parse.js';
 import {readDump, replaceLine} from './dump.js';
 
 const criOf = (text: string) => {
@@ -20,9 +19,9 @@ const runtimeBounds = [
 const defBounds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
 
 describe('CRI series on the real dumps', () => {
-	test('the library collapses the labelled histogram into its last series (operation_type="version"): the trap', () => {
+	test('the library (readFamilies) collapses the labelled histogram into its last series (operation_type="version"): the trap', () => {
 		const lines = readDump('1.21.2').split('\n').filter(line => line.startsWith('kubelet_runtime_operations_duration_seconds'));
-		const [family] = parsePrometheusTextFormat(`# TYPE kubelet_runtime_operations_duration_seconds histogram\n${lines.join('\n')}\n`);
+		const [family] = readFamilies(`# TYPE kubelet_runtime_operations_duration_seconds histogram\n${lines.join('\n')}\n`);
 		// 17 operation types in the dump, one object out: the buckets of the last one (version: +Inf 170037),
 		// no operation_type label, no sum or count.
 		assert.equal(family?.metrics.length, 1);

@@ -16,6 +16,9 @@ function parseError(text: string): MetricsParseError {
 	assert.fail('expected a MetricsParseError');
 }
 
+/** One PLEG sample: a real kubelet body always holds one (a body without any is an error). */
+const relistCount = 'kubelet_pleg_relist_duration_seconds_count 3';
+
 const defBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
 const zip = (counts: number[]) => counts.map((count, i) => ({le: defBuckets[i]!, count}));
 
@@ -106,6 +109,7 @@ describe('parsePlegSample on the real dumps', () => {
 describe('parsePlegSample traps', () => {
 	test('kubernetes_feature_enabled: the EventedPLEG sample, not the last one of the family', () => {
 		const gates = (evented: string) => [
+			relistCount,
 			'# HELP kubernetes_feature_enabled [BETA] This metric records the data about the stage and enablement of a k8s feature.',
 			'# TYPE kubernetes_feature_enabled gauge',
 			'kubernetes_feature_enabled{name="DynamicResourceAllocation",stage="ALPHA"} 0',
@@ -119,6 +123,7 @@ describe('parsePlegSample traps', () => {
 
 	test('evented PLEG connection counters', () => {
 		const text = [
+			relistCount,
 			'# HELP kubelet_evented_pleg_connection_error_count [ALPHA] The number of errors encountered during the establishment of streaming connection with the CRI runtime.',
 			'# TYPE kubelet_evented_pleg_connection_error_count counter',
 			'kubelet_evented_pleg_connection_error_count 1',
@@ -138,6 +143,7 @@ describe('parsePlegSample traps', () => {
 
 	test('the last kept sample is read without a final newline (the library drops it otherwise)', () => {
 		const text = [
+			relistCount,
 			'# TYPE kubernetes_build_info gauge',
 			'kubernetes_build_info{git_version="v1.28.0",major="1",minor="28"} 1',
 		].join('\n');
@@ -159,15 +165,15 @@ describe('parsePlegSample traps', () => {
 		assert.equal(parsePlegSample(text).lastSeenSeconds, 1.7e9);
 	});
 
-	test('valid Prometheus text without any PLEG family is not an error: every figure null', () => {
-		const sample = parsePlegSample('# HELP go_goroutines Number of goroutines.\n# TYPE go_goroutines gauge\ngo_goroutines 42\n');
+	test('a body with only some PLEG families: the others are null', () => {
+		const sample = parsePlegSample('# HELP go_goroutines Number of goroutines.\n# TYPE go_goroutines gauge\ngo_goroutines 42\nkubelet_pleg_discard_events 4\n');
 		assert.deepEqual(sample, {
 			relistDuration: null,
 			relistInterval: null,
 			legacyRelistLatency: null,
 			legacyRelistInterval: null,
 			lastSeenSeconds: null,
-			discardEvents: null,
+			discardEvents: 4,
 			eventedPlegGate: null,
 			eventedConnectionSuccess: null,
 			eventedConnectionError: null,
@@ -239,7 +245,7 @@ describe('MetricsParseError', () => {
 		const cut = replaceLine(text, 611, 'kubelet_pleg_relist_duration_seconds_bucket{le="+In');
 		const error = parseError(cut);
 		assert.equal(error.line, 611);
-		assert.match(error.message, /^line 611: malformed sample: /);
+		assert.match(error.message, /^line 611: malformed label: /);
 	});
 
 	test('a value that is not a number', () => {

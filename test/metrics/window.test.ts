@@ -107,7 +107,8 @@ describe('deltaFigures edge cases', () => {
 	});
 
 	test('no duration series at all: count 0 but mean and rate null', () => {
-		const text = '# TYPE go_goroutines gauge\ngo_goroutines 1\n';
+		// Only the discard counter: a body without any PLEG series is a parse error.
+		const text = '# TYPE go_goroutines gauge\ngo_goroutines 1\nkubelet_pleg_discard_events 0\n';
 		const figures = deltaFigures(scrapeOf(text, t0), scrapeOf(text, t0 + 1000));
 		assert.equal(figures.meanSeconds, null);
 		assert.equal(figures.ratePerSecond, null);

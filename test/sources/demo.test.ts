@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import {readFamilies} from '../../source/domain/exposition/parse.js';
 import {createDemoSource, demoCadence} from '../../source/demo/demo-source.js';
 import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../../source/domain/feed.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
@@ -35,7 +35,7 @@ type ParsedHistogram = {buckets: Array<{le: number; count: number}>; sum: number
 
 /** A label-less histogram family from the text, buckets sorted by bound (the parser returns them in JS key order). */
 function histogram(text: string, name: string): ParsedHistogram {
-	const family = parsePrometheusTextFormat(text).find(candidate => candidate.name === name);
+	const family = readFamilies(text).find(candidate => candidate.name === name);
 	const sample = family?.metrics[0];
 	assert.ok(sample?.buckets, `${name} present`);
 	const buckets = Object.entries(sample.buckets)
@@ -337,7 +337,7 @@ describe('SimulatedKubelet: the exposition', () => {
 		kubelet.churn(true);
 		clock.advanceSeconds(300);
 		const text = kubelet.metricsText();
-		const families = parsePrometheusTextFormat(text);
+		const families = readFamilies(text);
 		const names = families.map(family => family.name);
 		assert.deepEqual(names, [...names].sort());
 		for (const name of [
@@ -389,7 +389,7 @@ describe('SimulatedKubelet: the exposition', () => {
 			const padded = kubelet.paddedMetricsText(target);
 			assert.ok(padded.length >= target && padded.length < target + 8192, `${target}: ${padded.length}`);
 			assert.ok(padded.includes(plain), 'the live payload is inside, unchanged');
-			const names = parsePrometheusTextFormat(padded).map(family => family.name);
+			const names = readFamilies(padded).map(family => family.name);
 			assert.deepEqual(names, [...names].sort());
 			assert.ok(names.includes('rest_client_request_duration_seconds'));
 		}

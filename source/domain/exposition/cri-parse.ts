@@ -64,11 +64,12 @@ export function criRoleOf(text: string, start: number, end: number): CriRole | u
 	// The kubelet writes operation_type first; another writer may not, so search the line then.
 	const label = text.startsWith(operationLabel, brace + 1) ? brace + 1 : text.indexOf(operationLabel, brace);
 	if (label === -1 || label >= end) {
-		return unlabelledRole(text.slice(start, brace));
+		return unlabelledRole(text.slice(start, brace).trimEnd());
 	}
 
 	const op = wantedOperation(text, label + operationLabel.length);
-	const role = op === undefined ? undefined : roles.get(text.slice(start, brace));
+	// trimEnd: blanks may stand between the name and its labels.
+	const role = op === undefined ? undefined : roles.get(text.slice(start, brace).trimEnd());
 	return role !== undefined && (role.docker ? dockerOps : relistOps).has(op!) ? role : undefined;
 }
 

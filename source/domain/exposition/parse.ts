@@ -1,24 +1,51 @@
-// Kubelet /metrics text -> PlegSample.
-// The kubelet answers with ~250 KB of text every second, of which pleg-top needs ~40 PLEG lines and ~100 CRI lines.
-// So the payload is first cut to the lines of the families in names.ts (a scan of line starts, no regex over the
-// whole body), those lines are checked here (so an error can name its line in the original payload; the library's
-// errors carry no line number), and only the PLEG ones are handed to parse-prometheus-text-format. The CRI families
-// carry labels, which the library collapses into the last series: they are read line by line (cri-parse.ts).
-import parsePrometheusTextFormat, {type PromFamily, type PromSample} from 'parse-prometheus-text-format';
+// Kubelet /metrics text -> PlegSample: the one reader of the Prometheus text format in pleg-top. The poller, the
+// overview, --once, the lab recorder (plegLines) and replay all read through this module.
+// The kubelet answers with ~250 KB of text every second, of which pleg-top needs ~20 PLEG lines and ~100 CRI
+// lines. So the payload is first cut to the lines of the families in names.ts (a scan of line starts, no regex over
+// the whole body), and each kept line is read by the line reader (sample-line.ts), so an error names its line in
+// the original payload. Every other line only has its first character checked.
+//
+// The PLEG families are put together here, by name, not by parse-prometheus-text-format: the library folds the
+// labelled series of a histogram into the last one and drops their _sum/_count (a relist histogram with an extra
+// label read as 0 relists), rejects a tab between the tokens of a TYPE line, takes an exemplar for a timestamp and
+// names no line in its errors. It reads whole bodies where none of that matters (readFamilies), after the line
+// reader has checked each line and written it back in the plain form it accepts.
+import parsePrometheusTextFormat, {type PromFamily} from 'parse-prometheus-text-format';
 import type {Bucket, Histogram, PlegSample, Summary} from '../types.js';
-import {eventedPlegGateName, families, suffixedFamilies} from './names.js';
+import {eventedPlegGateName, families, type FamilyKey} from './names.js';
 import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js';
 import {parseValue} from './parse-value.js';
-import {readSampleLine} from './sample-line.js';
+import {readMetaLine, readSampleLine, type SampleLine} from './sample-line.js';
 
 /** The payload is not Prometheus text. `line` is 1-based in the original payload, null when no line is to blame. */
 export class MetricsParseError extends Error {
 	readonly line: number | null;
+	/** What is wrong and the whole text of the line to blame, for a caller that redacts it before cutting it short. */
+	readonly detail: {reason: string; text: string} | null;
 
-	constructor(message: string, line: number | null) {
+	constructor(message: string, line: number | null, detail: {reason: string; text: string} | null = null) {
 		super(message);
 		this.name = 'MetricsParseError';
 		this.line = line;
+		this.detail = detail;
+	}
+}
+
+/** The families whose absence makes a body "not the kubelet's /metrics": every kubelet exposes one of them. */
+export const plegFamilyNames: readonly string[] = Object.values(families).filter(name => name.startsWith('kubelet_pleg_'));
+
+/**
+ * Valid exposition text without a single kubelet_pleg_* sample: the wrong endpoint (cAdvisor's /metrics/cadvisor,
+ * a node exporter, …). No figure can be judged from it, so it is an error like an unreadable body.
+ */
+export class NoPlegSeriesError extends MetricsParseError {
+	/** A few of the families the body does hold (payload order), to say what it is instead; may be empty. */
+	readonly found: readonly string[];
+
+	constructor(found: readonly string[]) {
+		super(`no PLEG series: none of ${plegFamilyNames.join(', ')}`, null);
+		this.name = 'NoPlegSeriesError';
+		this.found = found;
 	}
 }
 
@@ -26,36 +53,92 @@ export class MetricsParseError extends Error {
 type KeptLine = {offset: number; text: string};
 type KeptCriLine = KeptLine & {role: CriRole};
 
-const familyNames: ReadonlySet<string> = new Set(Object.values(families));
+type Part = 'bucket' | 'sum' | 'count' | 'value';
+type Role = {family: FamilyKey; part: Part};
 
-/** Every sample name a kept family may use: the family itself plus _bucket/_sum/_count for histograms and summaries. */
-const sampleNames: ReadonlySet<string> = new Set(
-	[...familyNames].flatMap(name =>
-		suffixedFamilies.has(name) ? [name, `${name}_bucket`, `${name}_sum`, `${name}_count`] : [name],
-	),
+const histogramFamilies: ReadonlySet<FamilyKey> = new Set(['relistDuration', 'relistInterval']);
+const summaryFamilies: ReadonlySet<FamilyKey> = new Set(['legacyRelistLatency', 'legacyRelistInterval']);
+
+const familyEntries = Object.entries(families) as Array<[FamilyKey, string]>;
+const familyKeys: ReadonlyMap<string, FamilyKey> = new Map(familyEntries.map(([key, name]) => [name, key]));
+
+/** Every sample name of a kept family and what it holds: histograms by _bucket/_sum/_count, summaries by name/_sum/_count. */
+const roles: ReadonlyMap<string, Role> = new Map(
+	familyEntries.flatMap(([family, name]): Array<[string, Role]> => {
+		if (histogramFamilies.has(family)) {
+			return [[`${name}_bucket`, {family, part: 'bucket'}], [`${name}_sum`, {family, part: 'sum'}], [`${name}_count`, {family, part: 'count'}]];
+		}
+
+		if (summaryFamilies.has(family)) {
+			return [[name, {family, part: 'value'}], [`${name}_sum`, {family, part: 'sum'}], [`${name}_count`, {family, part: 'count'}]];
+		}
+
+		return [[name, {family, part: 'value'}]];
+	}),
 );
+
+/** What each family is shown as, to begin its notes as Figures.unavailable lines begin. */
+const figureNames: Record<FamilyKey, string> = {
+	relistDuration: 'relist duration',
+	relistInterval: 'interval',
+	legacyRelistLatency: 'relist duration',
+	legacyRelistInterval: 'interval',
+	lastSeen: 'last seen',
+	discardEvents: 'discard events',
+	buildInfo: 'kubelet version',
+	featureEnabled: 'evented PLEG',
+	eventedConnectionSuccess: 'evented PLEG',
+	eventedConnectionError: 'evented PLEG',
+};
 
 const metricTypes = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
 export function parsePlegSample(text: string): PlegSample {
 	checkPayload(text);
-	checkLastLine(text);
-	const {kept, cri} = keepPlegLines(text);
-	for (const line of kept) {
-		checkLine(text, line);
+	const {kept, cri, firstBad} = keepPlegLines(text);
+	const bad = firstBadLine();
+	checkLastLine(text, bad);
+	if (firstBad !== -1) {
+		const read = readSampleLine(lineAt(text, firstBad).trim());
+		bad.at(firstBad, typeof read === 'string' ? read : 'malformed sample');
 	}
 
-	return {...sampleFrom(parseKept(text, kept)), cri: criSampleOf(cri.map(line => readCriLine(text, line)))};
+	const {read, plegSeen} = readPlegLines(kept, bad);
+	const criLines: CriLine[] = [];
+	for (const line of cri) {
+		const sample = readSampleLine(line.text);
+		if (typeof sample === 'string') {
+			bad.at(line.offset, sample);
+			break;
+		}
+
+		criLines.push({role: line.role, sample});
+	}
+
+	if (bad.offset !== Infinity) {
+		throw lineError(text, bad.offset, bad.reason);
+	}
+
+	if (!plegSeen) {
+		throw new NoPlegSeriesError(someFamilies(text));
+	}
+
+	const notes: string[] = [];
+	return {...sampleFrom(read, notes), cri: criSampleOf(criLines), ...(notes.length > 0 ? {notes} : {})};
 }
 
-/** A CRI sample line read by hand (the library would collapse its labelled series); errors name the line. */
-function readCriLine(payload: string, line: KeptCriLine): CriLine {
-	const read = readSampleLine(line.text);
-	if (typeof read === 'string') {
-		throw lineError(payload, line.offset, read);
-	}
-
-	return {role: line.role, sample: read};
+/** The earliest bad line found, whichever check found it: the error names the first bad line of the payload. */
+function firstBadLine() {
+	return {
+		offset: Infinity,
+		reason: '',
+		at(offset: number, reason: string) {
+			if (offset < this.offset) {
+				this.offset = offset;
+				this.reason = reason;
+			}
+		},
+	};
 }
 
 /** Rejects bodies that are not text at all: empty, binary, HTML (an error page from a proxy). */
@@ -77,16 +160,15 @@ function checkPayload(text: string): void {
 	}
 
 	if (text.charAt(first) === '<') {
-		throw new MetricsParseError(
-			`HTML response, not Prometheus text: ${excerpt(lineAt(text, first))}`,
-			lineOf(text, first),
-		);
+		const reason = 'HTML response, not Prometheus text';
+		const line = lineAt(text, first);
+		throw new MetricsParseError(`${reason}: ${excerpt(line)}`, lineOf(text, first), {reason, text: line});
 	}
 }
 
 /**
- * The exposition lines parsePlegSample reads (HELP, TYPE and samples of the families in names.ts, and the CRI
- * sample lines of the relist operations), as written, in payload order.
+ * The lines a recording keeps of a payload: the TYPE and sample lines parsePlegSample reads (the feature gates
+ * only for EventedPLEG), as written, in payload order. HELP text is left out: nothing read depends on it.
  */
 export function plegLines(text: string): string[] {
 	const {kept, cri} = keepPlegLines(text);
@@ -94,43 +176,61 @@ export function plegLines(text: string): string[] {
 }
 
 /**
- * The lines of the families in names.ts, in payload order: `kept` for the library, `cri` (sample lines of the
- * labelled CRI families, for the relist operations only) for the line reader. One pass over the line starts; a
- * line is looked at further only when its first characters can begin a kept name, which is decided by a few
- * character codes (measured: a few indexOf searches for the prefixes cost more than this whole loop).
+ * The lines of the families in names.ts, in payload order: `kept` (TYPE and sample lines of the PLEG families),
+ * `cri` (sample lines of the labelled CRI families, for the relist operations only), and the offset of the first
+ * line that cannot begin an exposition line (-1 when none). One pass over the line starts; a line is looked at
+ * further only when its first characters can begin a kept name, which is decided by a few character codes
+ * (measured: a few indexOf searches for the prefixes cost more than this whole loop).
  */
-function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]} {
+function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; firstBad: number} {
 	const kept: KeptLine[] = [];
 	const cri: KeptCriLine[] = [];
-	let offset = 0;
+	let firstBad = -1;
+	let offset = text.charCodeAt(0) === charBom ? 1 : 0;
 	while (offset < text.length) {
 		let end = text.indexOf('\n', offset);
 		if (end === -1) {
 			end = text.length;
 		}
 
-		const first = text.charCodeAt(offset);
-		const isMeta = first === charHash;
-		const kind = first === charK || isMeta ? mayBeKept(text, isMeta ? offset + 7 : offset) : none;
-		if (kind === pleg) {
-			const line = text.slice(offset, end).trimEnd();
-			const name = nameAt(isMeta ? line.slice(7) : line);
-			const keep = isMeta ? familyNames.has(name) && /^# (?:HELP|TYPE) /.test(line) : sampleNames.has(name);
-			if (keep) {
-				kept.push({offset, text: line});
+		let start = offset;
+		let first = text.charCodeAt(start);
+		// Blanks before a line are allowed (rare: the kubelet writes none).
+		while ((first === charSpace || first === charTab) && start < end) {
+			first = text.charCodeAt(++start);
+		}
+
+		if (first === charK) {
+			const kind = mayBeKept(text, start);
+			if (kind === pleg) {
+				const line = text.slice(start, end).trimEnd();
+				const name = nameAt(line);
+				// ~200 feature gates on a 1.28 kubelet: only the EventedPLEG one is read.
+				if (roles.has(name) && (name !== families.featureEnabled || line.includes(eventedPlegGateName))) {
+					kept.push({offset: start, text: line});
+				}
+			} else if (kind === runtime) {
+				const role = criRoleOf(text, start, end);
+				if (role) {
+					cri.push({offset: start, text: text.slice(start, end).trimEnd(), role});
+				}
 			}
-		} else if (kind === runtime && !isMeta) {
-			// HELP/TYPE of the CRI families are not needed: their types are known by name.
-			const role = criRoleOf(text, offset, end);
-			if (role) {
-				cri.push({offset, text: text.slice(offset, end).trimEnd(), role});
+		} else if (first === charHash) {
+			const at = typeNameAt(text, start, end);
+			if (at !== -1 && mayBeKept(text, at) === pleg) {
+				const line = text.slice(start, end).trimEnd();
+				if (familyKeys.has(nameAt(text.slice(at, end)))) {
+					kept.push({offset: start, text: line});
+				}
 			}
+		} else if (firstBad === -1 && start < end && !canStartLine(first)) {
+			firstBad = start;
 		}
 
 		offset = end + 1;
 	}
 
-	return {kept, cri};
+	return {kept, cri, firstBad};
 }
 
 const charK = 0x6b; // 'k'
@@ -140,9 +240,13 @@ const charE = 0x65; // 'e'
 const charL = 0x6c; // 'l'
 const charR = 0x72; // 'r'
 const charD = 0x64; // 'd'
+const charT = 0x54; // 'T'
+const charSpace = 0x20;
+const charTab = 0x09;
+const charBom = 0xfeff;
 
 const none = 0;
-/** kubelet_pleg_*, kubelet_evented_pleg_*, kubernetes_*: for the library. */
+/** kubelet_pleg_*, kubelet_evented_pleg_*, kubernetes_*: read here. */
 const pleg = 1;
 /** kubelet_r* or kubelet_d*: maybe a CRI family (runtime_operations, running_*, docker_operations). */
 const runtime = 2;
@@ -173,6 +277,32 @@ function mayBeKept(text: string, at: number): typeof none | typeof pleg | typeof
 		: none;
 }
 
+/** Where the metric name of a `#<blanks>TYPE<blanks>name` line starts; -1 for any other comment (HELP included). */
+function typeNameAt(text: string, start: number, end: number): number {
+	let at = start + 1;
+	if (!isBlank(text.charCodeAt(at))) {
+		return -1;
+	}
+
+	while (isBlank(text.charCodeAt(++at)));
+	if (text.charCodeAt(at) !== charT || !text.startsWith('TYPE', at) || !isBlank(text.charCodeAt(at + 4))) {
+		return -1;
+	}
+
+	at += 4;
+	while (isBlank(text.charCodeAt(++at)));
+	return at < end ? at : -1;
+}
+
+function isBlank(code: number): boolean {
+	return code === charSpace || code === charTab;
+}
+
+/** A metric name's first character, a comment's '#', or the CR of a CRLF blank line. */
+function canStartLine(code: number): boolean {
+	return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a || code === 0x0d;
+}
+
 /** The metric name at the start of `line`: up to '{', a blank or the end. */
 function nameAt(line: string): string {
 	const end = line.search(/[{ \t]/);
@@ -180,121 +310,225 @@ function nameAt(line: string): string {
 }
 
 /** A body cut short ends in the middle of a line: check the last line, whatever family it belongs to. */
-function checkLastLine(text: string): void {
+function checkLastLine(text: string, bad: ReturnType<typeof firstBadLine>): void {
 	const offset = text.trimEnd().lastIndexOf('\n') + 1;
-	const line = {offset, text: lineAt(text, offset)};
-	if (!line.text.startsWith('#')) {
-		checkLine(text, line);
+	const line = lineAt(text, offset).trim();
+	if (!line.startsWith('#')) {
+		const read = readSampleLine(line);
+		if (typeof read === 'string') {
+			bad.at(offset, read);
+		}
 	}
 }
 
-const sampleLine =
-	/^[a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[ \t]*(?:[a-zA-Z_][a-zA-Z0-9_]*[ \t]*=[ \t]*"(?:[^"\\]|\\.)*"[ \t]*(?:,[ \t]*)?)*\})?[ \t]+(\S+)(?:[ \t]+-?\d+)?[ \t]*$/;
+/** One series of a family (its labels other than `le`/`quantile`) while the lines are read. */
+type Series = {
+	labels: Record<string, string>;
+	buckets: Map<number, number>;
+	quantiles: Map<number, number>;
+	sum: number | null;
+	count: number | null;
+	value: number | null;
+};
 
-/** Throws MetricsParseError naming the line when a kept line is not valid exposition text. */
-function checkLine(payload: string, {offset, text}: KeptLine): void {
-	if (text.startsWith('#')) {
-		checkMetaLine(payload, offset, text);
+type FamilyRead = {
+	/** By series key (the labels other than le/quantile), in payload order. */
+	series: Map<string, Series>;
+	/** part, series key and bound of every sample read: a repeat is a second copy of the family. */
+	seen: Set<string>;
+	typed: boolean;
+	/** The family appears a second time in the body; only the first is read. */
+	duplicate: boolean;
+};
+
+/**
+ * Reads the kept PLEG lines into their families, by name: a family without a TYPE line (or `untyped`) reads the
+ * same. A second copy of a family (a second TYPE line, a TYPE after its samples, its lines again after another
+ * family's, or a series repeated) is left out: the first one is read, as Prometheus keeps the first sample of a
+ * series. Stops at the first bad line, noted in `bad`.
+ */
+function readPlegLines(kept: KeptLine[], bad: ReturnType<typeof firstBadLine>): {read: Map<FamilyKey, FamilyRead>; plegSeen: boolean} {
+	const read = new Map<FamilyKey, FamilyRead>();
+	const familyOf = (key: FamilyKey): FamilyRead => {
+		let family = read.get(key);
+		if (!family) {
+			family = {series: new Map(), seen: new Set(), typed: false, duplicate: false};
+			read.set(key, family);
+		}
+
+		return family;
+	};
+
+	let plegSeen = false;
+	let current: FamilyKey | null = null;
+	for (const {offset, text} of kept) {
+		if (text.charCodeAt(0) === charHash) {
+			const meta = readMetaLine(text);
+			if (typeof meta === 'string') {
+				bad.at(offset, meta);
+				break;
+			}
+
+			if (meta === null || !metricTypes.has(meta.text)) {
+				bad.at(offset, `unknown metric type for ${meta?.name ?? 'a family'}`);
+				break;
+			}
+
+			const key = familyKeys.get(meta.name)!;
+			const family = familyOf(key);
+			family.duplicate ||= family.typed || family.series.size > 0;
+			family.typed = true;
+			current = key;
+			continue;
+		}
+
+		const sample = readSampleLine(text);
+		if (typeof sample === 'string') {
+			bad.at(offset, sample);
+			break;
+		}
+
+		const role = roles.get(sample.name)!;
+		const family = familyOf(role.family);
+		family.duplicate ||= current !== role.family && (family.typed || family.series.size > 0);
+		current = role.family;
+		plegSeen ||= families[role.family].startsWith('kubelet_pleg_');
+		if (!family.duplicate) {
+			add(family, role, sample);
+		}
+	}
+
+	return {read, plegSeen};
+}
+
+function add(family: FamilyRead, {family: key, part}: Role, {labels, value}: SampleLine): void {
+	const bound = part === 'bucket' ? 'le' : part === 'value' && summaryFamilies.has(key) ? 'quantile' : null;
+	const seriesKey = keyOf(labels, bound);
+	const boundText = bound === null ? '' : (labels[bound] ?? '');
+	const id = `${part}\u0000${seriesKey}\u0000${boundText}`;
+	if (family.seen.has(id)) {
+		family.duplicate = true;
 		return;
 	}
 
-	const match = sampleLine.exec(text);
-	if (!match) {
-		const noValue = /^[a-zA-Z_:][a-zA-Z0-9_:]*(?:\{.*\})?[ \t]*$/.test(text);
-		throw lineError(payload, offset, noValue ? 'sample has no value' : 'malformed sample');
+	family.seen.add(id);
+	let series = family.series.get(seriesKey);
+	if (!series) {
+		const own = bound === null ? labels : Object.fromEntries(Object.entries(labels).filter(([name]) => name !== bound));
+		series = {labels: own, buckets: new Map(), quantiles: new Map(), sum: null, count: null, value: null};
+		family.series.set(seriesKey, series);
 	}
 
-	if (parseValue(match[1] ?? '') === undefined) {
-		throw lineError(payload, offset, 'value is not a number');
-	}
-}
-
-function checkMetaLine(payload: string, offset: number, text: string): void {
-	const [, keyword, name, rest] = /^# (HELP|TYPE) (\S+)(?:[ \t]+(.*))?$/.exec(text) ?? [];
-	if (keyword === 'TYPE' && !metricTypes.has(rest ?? '')) {
-		throw lineError(payload, offset, `unknown metric type for ${name}`);
-	}
-}
-
-function lineError(payload: string, offset: number, reason: string): MetricsParseError {
-	const line = lineOf(payload, offset);
-	return new MetricsParseError(`line ${line}: ${reason}: ${excerpt(lineAt(payload, offset))}`, line);
-}
-
-/** Hands the kept lines to the library; its errors name the offending line, which is mapped back to a number. */
-function parseKept(payload: string, kept: KeptLine[]): PromFamily[] {
-	// A HELP line with no text is legal but the library rejects it ("# HELP name" after trimming); HELP carries
-	// nothing pleg-top uses, so such a line is dropped rather than failing the whole payload.
-	const lines = kept.filter(({text}) => !/^# HELP \S+\s*$/.test(text));
-	try {
-		// The library writes out the last family before adding the last line's sample, so without a final
-		// newline the last sample is lost (the v1.14.10 dump has none): always end with one.
-		return parsePrometheusTextFormat(lines.map(({text}) => `${text}\n`).join(''));
-	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
-		const bad = lines.find(({text}) => message.endsWith(text.trim()));
-		throw bad ? lineError(payload, bad.offset, 'rejected by the parser') : new MetricsParseError(message, null);
+	if (part === 'sum') {
+		series.sum = value;
+	} else if (part === 'count') {
+		series.count = value;
+	} else if (bound === null) {
+		series.value = value;
+	} else {
+		const at = parseValue(boundText);
+		if (at !== undefined && !Number.isNaN(at)) {
+			(part === 'bucket' ? series.buckets : series.quantiles).set(at, value);
+		}
 	}
 }
 
-function sampleFrom(parsed: PromFamily[]): PlegSample {
-	const byName = new Map(parsed.map(family => [family.name, family]));
-	const get = (name: string) => byName.get(name);
-	const legacyLatency = summaryOf(get(families.legacyRelistLatency));
-	const legacyInterval = summaryOf(get(families.legacyRelistInterval));
+/** The series' labels other than `skip`, as one string; '' for the kubelet's label-less PLEG series. */
+function keyOf(labels: Record<string, string>, skip: string | null): string {
+	let names: string[] | null = null;
+	for (const name in labels) {
+		if (name !== skip) {
+			(names ??= []).push(name);
+		}
+	}
+
+	return names === null ? '' : names.sort().map(name => `${name}=${labels[name]}`).join('\u0000');
+}
+
+function sampleFrom(read: Map<FamilyKey, FamilyRead>, notes: string[]): Omit<PlegSample, 'cri'> {
+	for (const [key, family] of read) {
+		if (family.duplicate) {
+			notes.push(`${figureNames[key]}: ${families[key]} appears more than once in the body; the first one is read`);
+		}
+	}
+
+	const legacyLatency = summaryOf('legacyRelistLatency', read, notes);
+	const legacyInterval = summaryOf('legacyRelistInterval', read, notes);
 	return {
-		relistDuration: histogramOf(get(families.relistDuration)),
-		relistInterval: histogramOf(get(families.relistInterval)),
+		relistDuration: histogramOf('relistDuration', read, notes),
+		relistInterval: histogramOf('relistInterval', read, notes),
 		legacyRelistLatency: legacyLatency && microsecondsToSeconds(legacyLatency),
 		legacyRelistInterval: legacyInterval && microsecondsToSeconds(legacyInterval),
-		lastSeenSeconds: scalarOf(get(families.lastSeen)),
-		discardEvents: scalarOf(get(families.discardEvents)),
-		eventedPlegGate: eventedGateOf(get(families.featureEnabled)),
-		eventedConnectionSuccess: scalarOf(get(families.eventedConnectionSuccess)),
-		eventedConnectionError: scalarOf(get(families.eventedConnectionError)),
-		kubeletVersion: versionOf(get(families.buildInfo)),
+		lastSeenSeconds: gaugeOf('lastSeen', read, notes),
+		discardEvents: counterOf('discardEvents', read, notes),
+		eventedPlegGate: eventedGateOf(read.get('featureEnabled')),
+		eventedConnectionSuccess: counterOf('eventedConnectionSuccess', read, notes),
+		eventedConnectionError: counterOf('eventedConnectionError', read, notes),
+		kubeletVersion: versionOf(read.get('buildInfo')),
 	};
 }
 
-function numberOf(text: string | undefined): number | null {
-	const value = text === undefined ? undefined : parseValue(text);
-	return value === undefined ? null : value;
+/** "2 series of NAME that differ by label instance" */
+function seriesPhrase(key: FamilyKey, all: Series[]): string {
+	const names = [...new Set(all.flatMap(series => Object.keys(series.labels)))].sort();
+	return `${all.length} series of ${families[key]} that differ by label${names.length === 1 ? '' : 's'} ${names.join(', ')}`;
 }
 
-function firstSample(family: PromFamily | undefined, type: string): PromSample | undefined {
-	return family?.type === type ? family.metrics[0] : undefined;
-}
-
-function histogramOf(family: PromFamily | undefined): Histogram | null {
-	const sample = firstSample(family, 'HISTOGRAM');
-	const sum = numberOf(sample?.sum);
-	const count = numberOf(sample?.count);
-	if (!sample?.buckets || sum === null || count === null) {
+/** The family's histogram; the series that differ only by other labels are added up, as sum without(those labels). */
+function histogramOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): Histogram | null {
+	const all = [...(read.get(key)?.series.values() ?? [])];
+	const complete = all.filter(series => series.buckets.size > 0 && series.sum !== null && series.count !== null);
+	if (complete.length === 0) {
 		return null;
 	}
 
-	// The library returns buckets in JavaScript key order ("1", "5", "10" before "0.005"): sort by the bound.
-	const buckets: Bucket[] = Object.entries(sample.buckets)
-		.map(([le, value]) => ({le: parseValue(le) ?? Number.NaN, count: numberOf(value) ?? Number.NaN}))
-		.filter(bucket => !Number.isNaN(bucket.le) && !Number.isNaN(bucket.count))
+	if (all.length > 1) {
+		const bounds = [...complete[0]!.buckets.keys()];
+		const sameBounds = complete.every(series => series.buckets.size === bounds.length && bounds.every(le => series.buckets.has(le)));
+		if (complete.length < all.length || !sameBounds) {
+			const why = sameBounds ? 'some lack buckets, _sum or _count' : 'their bucket bounds differ';
+			notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, not added up: ${why}`);
+			return null;
+		}
+
+		notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, added up`);
+	}
+
+	const buckets: Bucket[] = [...complete[0]!.buckets.keys()]
+		.map(le => ({le, count: complete.reduce((total, series) => total + series.buckets.get(le)!, 0)}))
+		.filter(bucket => !Number.isNaN(bucket.count))
 		.sort((a, b) => a.le - b.le);
-	return {buckets, sum, count};
+	return {buckets, sum: total(complete, 'sum'), count: total(complete, 'count')};
 }
 
-function summaryOf(family: PromFamily | undefined): Summary | null {
-	const sample = firstSample(family, 'SUMMARY');
-	const sum = numberOf(sample?.sum);
-	const count = numberOf(sample?.count);
-	if (!sample || sum === null || count === null) {
+function total(all: Series[], part: 'sum' | 'count' | 'value'): number {
+	return all.reduce((sum, series) => sum + series[part]!, 0);
+}
+
+/** The family's summary; series that differ by other labels add up their _sum and _count, but not their quantiles. */
+function summaryOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): Summary | null {
+	const all = [...(read.get(key)?.series.values() ?? [])];
+	const complete = all.filter(series => series.sum !== null && series.count !== null);
+	if (complete.length === 0) {
 		return null;
+	}
+
+	if (all.length > 1) {
+		if (complete.length < all.length) {
+			notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, not added up: some lack _sum or _count`);
+			return null;
+		}
+
+		notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, _sum and _count added up; quantiles cannot be, none shown`);
+		return {quantiles: [], sum: total(complete, 'sum'), count: total(complete, 'count')};
 	}
 
 	// A NaN quantile means no observation in the summary's decay window: there is nothing to show for it.
-	const quantiles = Object.entries(sample.quantiles ?? {})
-		.map(([q, value]) => ({q: Number(q), seconds: numberOf(value) ?? Number.NaN}))
-		.filter(entry => !Number.isNaN(entry.q) && !Number.isNaN(entry.seconds))
+	const quantiles = [...complete[0]!.quantiles]
+		.map(([q, seconds]) => ({q, seconds}))
+		.filter(entry => !Number.isNaN(entry.seconds))
 		.sort((a, b) => a.q - b.q);
-	return {quantiles, sum, count};
+	return {quantiles, sum: complete[0]!.sum!, count: complete[0]!.count!};
 }
 
 function microsecondsToSeconds(summary: Summary): Summary {
@@ -305,25 +539,117 @@ function microsecondsToSeconds(summary: Summary): Summary {
 	};
 }
 
-/** The value of a label-less gauge or counter. */
-function scalarOf(family: PromFamily | undefined): number | null {
-	if (family?.type !== 'GAUGE' && family?.type !== 'COUNTER' && family?.type !== 'UNTYPED') {
+/** A counter: the series that differ by other labels are added up. */
+function counterOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): number | null {
+	const all = [...(read.get(key)?.series.values() ?? [])].filter(series => series.value !== null);
+	if (all.length > 1) {
+		notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, added up`);
+	}
+
+	return all.length === 0 ? null : total(all, 'value');
+}
+
+/** A gauge that is a time (last seen): one series is read; times of several cannot be added up. */
+function gaugeOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): number | null {
+	const all = [...(read.get(key)?.series.values() ?? [])].filter(series => series.value !== null);
+	if (all.length > 1) {
+		notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}; a time cannot be added up, none is read`);
 		return null;
 	}
 
-	return numberOf(family.metrics[0]?.value);
+	return all[0]?.value ?? null;
 }
 
-function eventedGateOf(family: PromFamily | undefined): boolean | null {
-	const gate = family?.metrics.find(sample => sample.labels?.['name'] === eventedPlegGateName);
-	const value = numberOf(gate?.value);
-	return value === null ? null : value > 0;
+function eventedGateOf(family: FamilyRead | undefined): boolean | null {
+	const gate = [...(family?.series.values() ?? [])].find(series => series.labels['name'] === eventedPlegGateName);
+	const value = gate?.value;
+	return value === null || value === undefined || Number.isNaN(value) ? null : value > 0;
 }
 
-function versionOf(family: PromFamily | undefined): string | null {
-	const labels = family?.metrics[0]?.labels;
+function versionOf(family: FamilyRead | undefined): string | null {
+	const labels = family && [...family.series.values()][0]?.labels;
 	// gitVersion up to 1.18, git_version from 1.19 (component-base metrics).
 	return labels?.['git_version'] ?? labels?.['gitVersion'] ?? null;
+}
+
+/** A family of a whole body as parse-prometheus-text-format gives it (values are the strings it was handed). */
+export type ExpositionFamily = PromFamily;
+
+/**
+ * Every family of a whole body, by parse-prometheus-text-format, once each line has been read by the line reader
+ * (which checks it and names a bad one) and written back in the plain form the library accepts: one blank between
+ * tokens, no exemplar or timestamp, no empty HELP. A labelled histogram or summary still comes out folded into
+ * one series (the library's reading): parsePlegSample reads the families that carry labels. Throws
+ * MetricsParseError naming the first bad line.
+ */
+export function readFamilies(text: string): ExpositionFamily[] {
+	checkPayload(text);
+	const plain: string[] = [];
+	let offset = 0;
+	while (offset < text.length) {
+		let end = text.indexOf('\n', offset);
+		if (end === -1) {
+			end = text.length;
+		}
+
+		const line = text.slice(offset, end).trim().replace(/^\uFEFF/, '');
+		if (line.startsWith('#')) {
+			const meta = readMetaLine(line);
+			if (typeof meta === 'string' || (meta?.keyword === 'TYPE' && !metricTypes.has(meta.text))) {
+				throw lineError(text, offset, typeof meta === 'string' ? meta : `unknown metric type for ${meta!.name}`);
+			}
+
+			// A HELP line with no text is legal but the library rejects it; HELP carries nothing read here.
+			if (meta !== null && meta.text !== '') {
+				plain.push(`# ${meta.keyword} ${meta.name} ${meta.text}`);
+			}
+		} else if (line !== '') {
+			const sample = readSampleLine(line);
+			if (typeof sample === 'string') {
+				throw lineError(text, offset, sample);
+			}
+
+			plain.push(plainSample(sample));
+		}
+
+		offset = end + 1;
+	}
+
+	try {
+		// The library writes out the last family before adding the last line's sample: end with a newline.
+		return parsePrometheusTextFormat(plain.map(line => `${line}\n`).join(''));
+	} catch (error) {
+		throw new MetricsParseError(`rejected by the parser: ${excerpt(error instanceof Error ? error.message : String(error))}`, null);
+	}
+}
+
+function plainSample({name, labels, value}: SampleLine): string {
+	const pairs = Object.entries(labels).map(([label, text]) => `${label}="${text.replace(/[\\"\n]/g, escape)}"`);
+	const written = Number.isNaN(value) ? 'NaN' : value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : String(value);
+	return `${name}${pairs.length > 0 ? `{${pairs.join(',')}}` : ''} ${written}`;
+}
+
+function escape(character: string): string {
+	return character === '\n' ? '\\n' : `\\${character}`;
+}
+
+/** Longest stretch of a body read to say which families it holds instead of the PLEG ones. */
+const diagnosisBytes = 64 * 1024;
+
+/** The first three family names of a body (read from its first 64 KB), or none when that part is not readable. */
+function someFamilies(text: string): string[] {
+	const cut = text.length <= diagnosisBytes ? text : text.slice(0, text.lastIndexOf('\n', diagnosisBytes) + 1);
+	try {
+		return readFamilies(cut).slice(0, 3).map(family => family.name);
+	} catch {
+		return [];
+	}
+}
+
+function lineError(payload: string, offset: number, reason: string): MetricsParseError {
+	const line = lineOf(payload, offset);
+	const text = lineAt(payload, offset);
+	return new MetricsParseError(`line ${line}: ${reason}: ${excerpt(text)}`, line, {reason, text});
 }
 
 function lineOf(text: string, index: number): number {
@@ -342,7 +668,9 @@ function lineAt(text: string, index: number): string {
 	return text.slice(start, end === -1 ? text.length : end).trimEnd();
 }
 
-function excerpt(text: string): string {
-	const trimmed = text.trim();
+/** A line as shown in an error: cut to 80 characters, control characters (a terminal escape) as '?'. */
+export function excerpt(text: string): string {
+	// eslint-disable-next-line no-control-regex
+	const trimmed = text.trim().replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 	return trimmed.length > 80 ? `${trimmed.slice(0, 77)}...` : trimmed;
 }

@@ -1,7 +1,8 @@
-// One Prometheus text-exposition sample line read by hand: `name{label="value",…} value [timestamp]`.
-// parse-prometheus-text-format folds every series of a labelled histogram or summary into the last one, so the
-// labelled CRI families (cri-parse.ts) are read line by line here instead. Sticky regexes step through the line
-// (measured: faster than a character loop in V8, ~0.4 µs for a bucket line).
+// One Prometheus text-exposition line read by hand: a sample `name{label="value",…} value [timestamp]` or a
+// `# HELP`/`# TYPE` line. Blanks are spaces or tabs anywhere the format allows them, and an OpenMetrics exemplar
+// after the value (` # {trace_id="…"} 0.1 1.6e9`) is ignored. parse.ts reads every line it keeps with these, so
+// an error can name its line. Sticky regexes step through the line (measured: faster than a character loop in V8,
+// ~0.4 µs for a bucket line).
 import {parseValue} from './parse-value.js';
 
 export type SampleLine = {
@@ -16,8 +17,8 @@ const namePattern = /[a-zA-Z_:][a-zA-Z0-9_:]*/y;
 /** One `label="value"` pair with the blanks around it, up to and including a following comma. */
 const labelPattern = /[ \t]*([a-zA-Z_][a-zA-Z0-9_]*)[ \t]*=[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"[ \t]*,?/y;
 const closePattern = /[ \t]*\}/y;
-/** Blanks, the value, an optional integer timestamp, trailing blanks. */
-const valuePattern = /([ \t]*)(\S*)(?:[ \t]+(\S+))?[ \t]*$/y;
+/** Blanks, the value, an optional timestamp, an optional exemplar (`# {labels} value [timestamp]`), trailing blanks. */
+const valuePattern = /([ \t]*)(\S*)(?:[ \t]+([^\s#]\S*))?(?:[ \t]+#[ \t]*\{.*)?[ \t]*$/y;
 
 /**
  * The kubelet's own shape of a CRI line, read with one regex (half the time of the general path): a name, then
@@ -42,8 +43,14 @@ export function readSampleLine(line: string): SampleLine | string {
 	let at = namePattern.lastIndex;
 	const name = line.slice(0, at);
 	const labels: Record<string, string> = {};
-	if (line.charCodeAt(at) === 0x7b) {
-		const end = readLabels(line, at + 1, labels);
+	// Blanks may stand between the name and its labels.
+	let brace = at;
+	while (line.charCodeAt(brace) === 0x20 || line.charCodeAt(brace) === 0x09) {
+		brace++;
+	}
+
+	if (line.charCodeAt(brace) === 0x7b) {
+		const end = readLabels(line, brace + 1, labels);
 		if (typeof end === 'string') {
 			return end;
 		}
@@ -52,7 +59,12 @@ export function readSampleLine(line: string): SampleLine | string {
 	}
 
 	valuePattern.lastIndex = at;
-	const [, blanks = '', valueText = '', timestamp] = valuePattern.exec(line) ?? [];
+	const match = valuePattern.exec(line);
+	if (!match) {
+		return 'malformed sample';
+	}
+
+	const [, blanks = '', valueText = '', timestamp] = match;
 	if (valueText === '') {
 		return 'sample has no value';
 	}
@@ -93,6 +105,10 @@ function readLabels(line: string, at: number, labels: Record<string, string>): n
 		}
 
 		const [whole, label = '', raw = ''] = match;
+		if (Object.hasOwn(labels, label)) {
+			return `label ${label} given twice`;
+		}
+
 		labels[label] = raw.includes('\\') ? unescape(raw) : raw;
 		// Without a comma the next thing must be the closing brace.
 		if (!whole.endsWith(',')) {
@@ -107,4 +123,20 @@ function readLabels(line: string, at: number, labels: Record<string, string>): n
 /** The exposition format escapes \\, \" and \n; any other pair is kept as written. */
 function unescape(raw: string): string {
 	return raw.replace(/\\(.)/g, (pair, next: string) => (next === 'n' ? '\n' : next === '\\' || next === '"' ? next : pair));
+}
+
+export type MetaLine = {keyword: 'HELP' | 'TYPE'; name: string; /** The HELP text or the type, as written (trimmed). */ text: string};
+
+const metaPattern = /^#[ \t]+(HELP|TYPE)[ \t]+([^ \t]+)(?:[ \t]+(.*?))?[ \t]*$/;
+const metaNamePattern = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+
+/** A `# HELP` or `# TYPE` line; null for any other comment; a reason when the metric name is not one. */
+export function readMetaLine(line: string): MetaLine | null | string {
+	const match = metaPattern.exec(line);
+	if (!match) {
+		return null;
+	}
+
+	const [, keyword, name = '', text = ''] = match;
+	return metaNamePattern.test(name) ? {keyword: keyword as MetaLine['keyword'], name, text} : `malformed metric name in ${keyword}`;
 }
