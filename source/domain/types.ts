@@ -140,6 +140,8 @@ export type NodeEvents = {events: NodeEvent[]; error: Failure | null};
 export type MetricsSource = {
 	/** Shown in the header, e.g. "worker-1 via https://10.0.0.1:6443" or "demo node". */
 	readonly label: string;
+	/** The URL fetchMetrics reads (no credential in it), for messages that say where pleg-top looked. */
+	readonly metricsUrl?: string;
 	/** The node name, for reports. */
 	readonly node: string;
 	fetchMetrics(signal: AbortSignal): Promise<string>;

@@ -1,10 +1,11 @@
 // Every error that can come out of one poll, turned into a Failure in the user's terms.
-import {MetricsParseError} from '../domain/exposition/parse.js';
+import {MetricsParseError, NoPlegSeriesError, plegFamilyNames} from '../domain/exposition/parse.js';
 import {SourceFailure} from './failure.js';
 import type {Failure, MetricsSource} from '../domain/types.js';
 
-export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 'node'>): Failure {
+export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 'node' | 'metricsUrl'>): Failure {
 	if (error instanceof SourceFailure) return error.failure;
+	if (error instanceof NoPlegSeriesError) return noPlegFailure(error, source);
 	if (error instanceof MetricsParseError) {
 		const where = error.line === null ? '' : ` (line ${error.line})`;
 		return {
@@ -18,4 +19,15 @@ export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 
 	// An error no layer classified is a bug in pleg-top, but the screen must stay up: show it plainly.
 	const message = error instanceof Error ? error.message : String(error);
 	return {kind: 'http', summary: `request for ${source.node} failed: ${message}`, details: [`from ${source.label}`]};
+}
+
+/** Valid text without PLEG series: the wrong endpoint. Says what was looked for, where, and what the body holds instead. */
+function noPlegFailure(error: NoPlegSeriesError, source: Pick<MetricsSource, 'label' | 'metricsUrl'>): Failure {
+	const cadvisor = error.found.some(name => name.startsWith('container_') || name.startsWith('machine_'));
+	const found = error.found.length === 0 ? [] : [`it holds other series, e.g. ${error.found.join(', ')}${cadvisor ? " (cAdvisor's, as /metrics/cadvisor serves)" : ''}`];
+	return {
+		kind: 'parse',
+		summary: `no PLEG series in the metrics from ${source.metricsUrl ?? source.label}: is it the kubelet's /metrics?`,
+		details: [`looked for ${plegFamilyNames.join(', ')}: none is there`, ...found, `from ${source.label}`],
+	};
 }
