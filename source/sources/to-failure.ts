@@ -1,6 +1,6 @@
 // Every error that can come out of one poll, turned into a Failure in the user's terms.
-import {MetricsParseError, NoPlegSeriesError, plegFamilyNames} from '../domain/exposition/parse.js';
-import {SourceFailure} from './failure.js';
+import {excerpt, MetricsParseError, NoPlegSeriesError, plegFamilyNames} from '../domain/exposition/parse.js';
+import {redact, SourceFailure} from './failure.js';
 import type {Failure, MetricsSource} from '../domain/types.js';
 
 export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 'node' | 'metricsUrl'>): Failure {
@@ -8,10 +8,11 @@ export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 
 	if (error instanceof NoPlegSeriesError) return noPlegFailure(error, source);
 	if (error instanceof MetricsParseError) {
 		const where = error.line === null ? '' : ` (line ${error.line})`;
+		// The bad line came from the server: credential shapes are masked before it is cut short, so no part of one shows.
+		const what = error.detail ? `${error.detail.reason}: ${excerpt(redact(error.detail.text, []))}` : error.message;
 		return {
 			kind: 'parse',
-			// The parser's message starts with the same "line N: " when it names one: say it once.
-			summary: `metrics could not be parsed${where}: ${error.message.replace(/^line \d+: /, '')}`,
+			summary: `metrics could not be parsed${where}: ${what}`,
 			details: [`from ${source.label}`, 'the last good figures stay on screen; pleg-top keeps retrying'],
 		};
 	}

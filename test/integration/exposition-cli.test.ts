@@ -1,6 +1,7 @@
 // The exposition reader through the built CLI: bodies that follow the text format but not the kubelet's habits
 // (extra labels, no TYPE line, tabs, exemplars, a duplicate family) give the right figures; a body without PLEG
-// series (cAdvisor's) is "unreadable", exit 3, naming what was missing and the URL it was read from.
+// series (cAdvisor's) is "unreadable", exit 3, naming what was missing and the URL it was read from; a bad line is
+// named by its number, cut short, with no credential in it.
 import assert from 'node:assert/strict';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {testTls} from '../helpers/fake-api-server.js';
@@ -8,10 +9,13 @@ import {startFakeKubelet, type FakeKubelet} from '../helpers/fake-kubelet.js';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, cliPath, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {hasTmux, startTmux} from '../helpers/tmux.js';
+import {readDump} from '../metrics/dump.js';
 import {cadvisorBody, duplicateDiscardNote, instanceNote, roughen, twoInstanceBody} from '../metrics/exposition-bodies.js';
 import {dumpThenMinuteLater, fast, startCluster, testToken, type Cluster} from './cluster.js';
 
 const kubeletToken = 'exposition-kubelet-token-7f3a9c21d8e4b605';
+/** A token written into a bad line of a body, to show the parse error never carries it. */
+const bodyToken = 'Zx9Qw7Lm3Np5Rt8Vb2Kd6Hf4Jc1Gs0Yu';
 let cluster: Cluster;
 let kubelet: FakeKubelet;
 let kubeletBody = cadvisorBody;
@@ -30,7 +34,7 @@ after(async () => {
 	for (const cli of running) cli.child.kill('SIGKILL');
 	await kubelet.close();
 	await cluster.close();
-	assertNoSecretsIn(capturedOutput, integrationSecrets({'test token': testToken, 'kubelet token': kubeletToken}));
+	assertNoSecretsIn(capturedOutput, integrationSecrets({'test token': testToken, 'kubelet token': kubeletToken, 'token in a body': bodyToken}));
 });
 
 const once = (...extra: string[]) => ['--node', 'worker-1', '--once', ...fast, ...extra];
@@ -155,5 +159,24 @@ describe('a body without PLEG series: unreadable, exit 3', () => {
 		} finally {
 			session.kill();
 		}
+	});
+});
+
+describe('a parse error names the first bad line', () => {
+	test('{le="0.005" 12 on line 1, before a good dump: line 1 and its text', async () => {
+		serve(() => `{le="0.005" 12\n${readDump('1.21.2')}`);
+		const lines = await failing(once());
+		assert.equal(lines[0], 'pleg-top: metrics could not be parsed (line 1): malformed sample: {le="0.005" 12');
+	});
+
+	test('a bad line carrying a bearer token: the token is masked before the line is cut short', async () => {
+		// The token begins at column 70: cut at 77 characters first, 8 of its characters would show, too few for a
+		// credential pattern to catch.
+		const bad = `{"padding":"${'p'.repeat(40)}","auth":"Bearer ${bodyToken}"} 1`;
+		serve(() => `${readDump('1.21.2')}${bad}\n`);
+		const lines = await failing(once());
+		// Redacted, then cut to 80 characters.
+		assert.equal(lines[0], `pleg-top: metrics could not be parsed (line 1840): malformed sample: {"padding":"${'p'.repeat(40)}","auth":"Bearer [redacte...`);
+		assert.ok(!lines.join('\n').includes(bodyToken.slice(0, 6)));
 	});
 });
