@@ -66,7 +66,8 @@ const rules = {
 	events: {verb: 'list', resource: 'events', namespace: 'default'},
 } as const satisfies Record<string, Rule>;
 
-const proxyNote = 'note: nodes/proxy is more than read access: it reaches every kubelet API on the node, exec into pods included; the narrower nodes/metrics works only when talking to the kubelet directly (port 10250), not through the API server';
+const proxyNote =
+	'note: nodes/proxy is more than read access: it reaches every kubelet API on the node, exec into pods included; the narrower nodes/metrics works only when talking to the kubelet directly (port 10250), not through the API server';
 
 /** The Node object and the metrics proxy, the two calls the one-node screen needs: a 403 on one asks after the other. */
 type NodeCall = 'node' | 'proxy';
@@ -84,7 +85,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 	}
 
 	async function get(path: string, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
-		return transport.get(path, {Accept: accept}, signal).catch(error => {
+		return transport.get(path, {Accept: accept}, signal).catch((error) => {
 			throw error instanceof SourceFailure ? guard(error) : error;
 		});
 	}
@@ -129,7 +130,9 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 					rule: rules.list,
 					action: 'list nodes',
 					// All that the overview needs, not only what was refused first.
-					forbiddenNotes: [`the overview then reads each node through get on nodes/proxy: check: kubectl --context ${loaded.contextName} auth can-i get nodes/proxy`],
+					forbiddenNotes: [
+						`the overview then reads each node through get on nodes/proxy: check: kubectl --context ${loaded.contextName} auth can-i get nodes/proxy`,
+					],
 				});
 			}
 
@@ -138,7 +141,12 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 				nodes.push(...page.nodes);
 				continueToken = page.continueToken;
 			} catch {
-				throw guard(sourceFailure('parse', `the node list from ${loaded.server} could not be read`, [`request: GET ${path}`, 'expected v1 NodeList JSON']));
+				throw guard(
+					sourceFailure('parse', `the node list from ${loaded.server} could not be read`, [
+						`request: GET ${path}`,
+						'expected v1 NodeList JSON',
+					]),
+				);
 			}
 		} while (continueToken !== null);
 
@@ -146,7 +154,10 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 	}
 
 	function nodeSource(name: string): NodeSource {
-		const paths: Record<NodeCall, string> = {node: `/api/v1/nodes/${encodeURIComponent(name)}`, proxy: `/api/v1/nodes/${encodeURIComponent(name)}/proxy/metrics`};
+		const paths: Record<NodeCall, string> = {
+			node: `/api/v1/nodes/${encodeURIComponent(name)}`,
+			proxy: `/api/v1/nodes/${encodeURIComponent(name)}/proxy/metrics`,
+		};
 		// The last answer of each call: refused (with that answer), allowed, or not asked yet.
 		const refused = new Map<NodeCall, HttpAnswer | null>();
 		const remember = (call: NodeCall, answer: HttpAnswer) => refused.set(call, answer.status === 403 ? answer : null);
@@ -157,16 +168,16 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			if (!refused.has(other)) {
 				// Only a 403 counts: any other outcome leaves the other call's right unknown, and the refusal in hand stands.
 				await get(paths[other], other === 'node' ? json : metricsAccept, signal).then(
-					probe => remember(other, probe),
+					(probe) => remember(other, probe),
 					(error: unknown) => {
 						if (signal.aborted) throw error;
 					},
 				);
 			}
 
-			const calls = (['node', 'proxy'] as const).filter(each => refused.get(each));
-			const refusals: Refusal[] = calls.map(each => ({answer: refused.get(each)!, rule: rules[each]}));
-			const action = `get ${calls.map(each => rules[each].resource).join(' and ')} on node "${name}"`;
+			const calls = (['node', 'proxy'] as const).filter((each) => refused.get(each));
+			const refusals: Refusal[] = calls.map((each) => ({answer: refused.get(each)!, rule: rules[each]}));
+			const action = `get ${calls.map((each) => rules[each].resource).join(' and ')} on node "${name}"`;
 			return guard(forbiddenFailure(peer, refusals, action, calls.includes('proxy') ? [proxyNote] : [], transport.secrets()));
 		}
 
@@ -183,7 +194,9 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			}
 
 			if (isNodeNotFound(answer)) {
-				throw guard(notFoundFailure(answer, peer as Extract<Peer, {kind: 'api-server'}>, name, await namesForNotFound(signal), transport.secrets()));
+				throw guard(
+					notFoundFailure(answer, peer as Extract<Peer, {kind: 'api-server'}>, name, await namesForNotFound(signal), transport.secrets()),
+				);
 			}
 
 			throw classify(answer, {path, rule: rules[call], proxiedNode: call === 'proxy' ? name : undefined});
@@ -208,7 +221,12 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 				try {
 					return nodeInfoFromJson(answer.body, name);
 				} catch {
-					throw guard(sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [`request: GET ${paths.node}`, 'expected v1 Node JSON']));
+					throw guard(
+						sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [
+							`request: GET ${paths.node}`,
+							'expected v1 Node JSON',
+						]),
+					);
 				}
 			},
 			async fetchEvents(signal) {
@@ -223,14 +241,19 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 							path,
 							rule: rules.events,
 							action: 'list events in namespace "default"',
-							forbiddenNotes: ['only the node\'s Events are missing: the PLEG figures do not need this right'],
+							forbiddenNotes: ["only the node's Events are missing: the PLEG figures do not need this right"],
 						});
 					}
 
 					try {
 						return {events: nodeEventsFromJson(answer.body), error: null};
 					} catch {
-						throw guard(sourceFailure('parse', `the Events of node "${name}" from ${loaded.server} could not be read`, [`request: GET ${path}`, 'expected v1 EventList JSON']));
+						throw guard(
+							sourceFailure('parse', `the Events of node "${name}" from ${loaded.server} could not be read`, [
+								`request: GET ${path}`,
+								'expected v1 EventList JSON',
+							]),
+						);
 					}
 				} catch (error) {
 					if (error instanceof SourceFailure) {

@@ -59,6 +59,6 @@ export function redactFailure(failure: Failure, secrets: readonly string[]): Fai
 	return {
 		...failure,
 		summary: redact(failure.summary, secrets),
-		details: failure.details.map(line => redact(line, secrets)),
+		details: failure.details.map((line) => redact(line, secrets)),
 	};
 }

@@ -29,14 +29,23 @@ const metricsAccept = 'text/plain;version=0.0.4';
 export function createKubeletDirectSource(options: KubeletDirectOptions): MetricsSource {
 	const node = options.node ?? new URL(options.url).hostname;
 	const base = options.url.replace(/\/$/, '');
-	const peer: Peer = {kind: 'kubelet', url: base, flag: '--kubelet-url', caFile: options.caFile, tokenFile: options.tokenFile, loaded: options.loaded};
+	const peer: Peer = {
+		kind: 'kubelet',
+		url: base,
+		flag: '--kubelet-url',
+		caFile: options.caFile,
+		tokenFile: options.tokenFile,
+		loaded: options.loaded,
+	};
 	const transport = createTransport({peer, auth: flagServerAuth(options), timeoutMs: options.timeoutMs});
 	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
 	const call = {
 		path: '/metrics',
 		rule: {verb: 'get', resource: 'nodes/metrics'},
 		action: 'get nodes/metrics',
-		forbiddenNotes: ['note: nodes/metrics only reads metrics; the API-server path (without --kubelet-url) needs the much wider nodes/proxy'],
+		forbiddenNotes: [
+			'note: nodes/metrics only reads metrics; the API-server path (without --kubelet-url) needs the much wider nodes/proxy',
+		],
 		notFound: {summary: `${base} has no /metrics: is --kubelet-url the kubelet's port (10250)?`},
 	};
 

@@ -33,7 +33,13 @@ function seconds(value: unknown): number | null {
  * last observation or eventTime (events.k8s.io recorders), else the first time or the object's creation.
  */
 function lastSeen(event: EventJson): number | null {
-	return seconds(event.lastTimestamp) ?? seconds(event.series?.lastObservedTime) ?? seconds(event.eventTime) ?? seconds(event.firstTimestamp) ?? seconds(event.metadata?.creationTimestamp);
+	return (
+		seconds(event.lastTimestamp) ??
+		seconds(event.series?.lastObservedTime) ??
+		seconds(event.eventTime) ??
+		seconds(event.firstTimestamp) ??
+		seconds(event.metadata?.creationTimestamp)
+	);
 }
 
 function countOf(event: EventJson): number {

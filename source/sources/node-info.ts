@@ -11,7 +11,7 @@ function readyOf(conditions: unknown): NodeInfo['ready'] {
 		return null;
 	}
 
-	const ready = (conditions as Condition[]).find(condition => condition?.type === 'Ready');
+	const ready = (conditions as Condition[]).find((condition) => condition?.type === 'Ready');
 	if (ready === undefined) {
 		return null;
 	}
@@ -26,7 +26,11 @@ function readyOf(conditions: unknown): NodeInfo['ready'] {
 	};
 }
 
-type NodeJson = {kind?: unknown; metadata?: {name?: unknown}; status?: {nodeInfo?: {kubeletVersion?: unknown; containerRuntimeVersion?: unknown}; conditions?: unknown}};
+type NodeJson = {
+	kind?: unknown;
+	metadata?: {name?: unknown};
+	status?: {nodeInfo?: {kubeletVersion?: unknown; containerRuntimeVersion?: unknown}; conditions?: unknown};
+};
 
 /** The parts of a v1 Node object pleg-top shows. Throws on input that is not a Node. */
 export function nodeInfoFromJson(body: string, node: string): NodeInfo {
@@ -51,15 +55,13 @@ export function nodeInfoFromObject(value: NodeJson, node: string): NodeInfo {
 export function nodeNamesFromJson(body: string): string[] {
 	const value = JSON.parse(body) as {items?: Array<{metadata?: {name?: unknown}}>};
 	const items = Array.isArray(value?.items) ? value.items : [];
-	return items.map(item => text(item?.metadata?.name)).filter((name): name is string => name !== null);
+	return items.map((item) => text(item?.metadata?.name)).filter((name): name is string => name !== null);
 }
 
 /** Every item of a v1 NodeList that has a name, as NodeInfo; `continue` is the list's next-page token (null on the last page). */
 export function nodeInfosFromJson(body: string): {nodes: NodeInfo[]; continueToken: string | null} {
 	const value = JSON.parse(body) as {items?: NodeJson[]; metadata?: {continue?: unknown}};
 	const items = Array.isArray(value?.items) ? value.items : [];
-	const nodes = items
-		.filter(item => text(item?.metadata?.name) !== null)
-		.map(item => nodeInfoFromObject({kind: 'Node', ...item}, ''));
+	const nodes = items.filter((item) => text(item?.metadata?.name) !== null).map((item) => nodeInfoFromObject({kind: 'Node', ...item}, ''));
 	return {nodes, continueToken: text(value?.metadata?.continue)};
 }

@@ -98,19 +98,25 @@ export function readVector(body: string, url: string): VectorSample[] {
 	try {
 		value = JSON.parse(body) as typeof value;
 	} catch {
-		throw sourceFailure('parse', `the answer of ${url} is not JSON`, ['is --prometheus the base URL of a Prometheus query API (e.g. http://prometheus:9090)?']);
+		throw sourceFailure('parse', `the answer of ${url} is not JSON`, [
+			'is --prometheus the base URL of a Prometheus query API (e.g. http://prometheus:9090)?',
+		]);
 	}
 
 	if (value?.status === 'error') {
-		throw sourceFailure('http', `Prometheus at ${url} could not run the query: ${String(value.error ?? value.errorType ?? 'error')}`, [`errorType: ${String(value.errorType ?? '(none)')}`]);
+		throw sourceFailure('http', `Prometheus at ${url} could not run the query: ${String(value.error ?? value.errorType ?? 'error')}`, [
+			`errorType: ${String(value.errorType ?? '(none)')}`,
+		]);
 	}
 
 	const result = value?.data?.result;
 	if (value?.status !== 'success' || value.data?.resultType !== 'vector' || !Array.isArray(result)) {
-		throw sourceFailure('parse', `the answer of ${url} is not an instant vector`, ['expected {status: "success", data: {resultType: "vector", result: [...]}}']);
+		throw sourceFailure('parse', `the answer of ${url} is not an instant vector`, [
+			'expected {status: "success", data: {resultType: "vector", result: [...]}}',
+		]);
 	}
 
-	return (result as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map(sample => ({
+	return (result as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map((sample) => ({
 		metric: sample.metric ?? {},
 		value: parseValue(String(sample.value?.[1] ?? '')) ?? Number.NaN,
 	}));
@@ -136,7 +142,10 @@ function queryCall(url: string): Call {
 		path: '/api/v1/query',
 		action: 'query',
 		forbiddenNotes: ['behind kube-rbac-proxy or an OAuth proxy the token needs the right that proxy checks'],
-		notFound: {summary: `${url} has no query API at /api/v1/query`, hint: 'give the base URL that serves /api/v1/query, e.g. http://prometheus:9090 (Thanos/Mimir: with their path prefix)'},
+		notFound: {
+			summary: `${url} has no query API at /api/v1/query`,
+			hint: 'give the base URL that serves /api/v1/query, e.g. http://prometheus:9090 (Thanos/Mimir: with their path prefix)',
+		},
 	};
 }
 
@@ -178,7 +187,8 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 		const path = `/api/v1/query?query=${encodeURIComponent(promql)}&time=${time}`;
 		const answer = await transport.get(path, {Accept: 'application/json'}, signal);
 		// 400/422/503 carry the JSON error envelope, which says more than the status; 401/403/404 and the rest do not.
-		const envelope = /application\/json/.test(String(answer.headers['content-type'] ?? '')) && ![401, 403, 404, 429].includes(answer.status);
+		const envelope =
+			/application\/json/.test(String(answer.headers['content-type'] ?? '')) && ![401, 403, 404, 429].includes(answer.status);
 		if (answer.status !== 200 && !envelope) {
 			throw classifyAnswer(answer, peer, call, transport.secrets());
 		}
@@ -201,7 +211,9 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 				setMaxListeners(keys.length + 1, all.signal);
 				const onAbort = () => all.abort(signal.reason);
 				signal.addEventListener('abort', onAbort, {once: true});
-				const answers = await Promise.all(keys.map(async key => query(queries[key], time, all.signal))).finally(() => signal.removeEventListener('abort', onAbort));
+				const answers = await Promise.all(keys.map(async (key) => query(queries[key], time, all.signal))).finally(() =>
+					signal.removeEventListener('abort', onAbort),
+				);
 				const figures = new Map<string, PrometheusFigures>();
 				keys.forEach((key, index) => {
 					for (const sample of answers[index]!) {

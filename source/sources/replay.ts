@@ -43,7 +43,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 	let anchor = first.at;
 	let anchorReal = realNow();
 	let endReached: () => void = () => undefined;
-	const ended = new Promise<void>(resolve => {
+	const ended = new Promise<void>((resolve) => {
 		endReached = resolve;
 	});
 
@@ -146,7 +146,10 @@ async function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** The recording's usual cadence for the status line: the median gap between lines, to 100 ms (at least 100 ms). */
 export function recordedIntervalMs(records: readonly RecordLine[]): number {
-	const gaps = records.slice(1).map((record, index) => record.at - records[index]!.at).sort((a, b) => a - b);
+	const gaps = records
+		.slice(1)
+		.map((record, index) => record.at - records[index]!.at)
+		.sort((a, b) => a - b);
 	const median = gaps[Math.floor(gaps.length / 2)] ?? 1000;
 	return Math.max(100, Math.round(median / 100) * 100);
 }

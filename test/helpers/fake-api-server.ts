@@ -115,7 +115,16 @@ export type FakeApiServer = {
 const defaultMetrics = () => '# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1.7e+09\n';
 
 function statusBody(code: number, reason: string, message: string, details?: Record<string, string>): string {
-	return JSON.stringify({kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? {details} : {}), code});
+	return JSON.stringify({
+		kind: 'Status',
+		apiVersion: 'v1',
+		metadata: {},
+		status: 'Failure',
+		message,
+		reason,
+		...(details ? {details} : {}),
+		code,
+	});
 }
 
 const reasons: Record<number, string> = {
@@ -128,7 +137,12 @@ const reasons: Record<number, string> = {
 };
 
 /** The messages kube-apiserver writes for these cases (apimachinery errors.NewForbidden/NewNotFound, proxy transport). */
-function defaultStatus(code: number, route: Route, node: string | null, user: string | null): {reason: string; message: string; details?: Record<string, string>} {
+function defaultStatus(
+	code: number,
+	route: Route,
+	node: string | null,
+	user: string | null,
+): {reason: string; message: string; details?: Record<string, string>} {
 	const who = user ?? 'system:anonymous';
 	const named: Record<string, string> = node ? {name: node, kind: 'nodes'} : {kind: 'nodes'};
 	switch (code) {
@@ -138,15 +152,27 @@ function defaultStatus(code: number, route: Route, node: string | null, user: st
 
 		case 403: {
 			if (route === 'events') {
-				return {reason: 'Forbidden', message: `events is forbidden: User "${who}" cannot list resource "events" in API group "" in the namespace "default"`, details: {kind: 'events'}};
+				return {
+					reason: 'Forbidden',
+					message: `events is forbidden: User "${who}" cannot list resource "events" in API group "" in the namespace "default"`,
+					details: {kind: 'events'},
+				};
 			}
 
 			if (route === 'list') {
-				return {reason: 'Forbidden', message: `nodes is forbidden: User "${who}" cannot list resource "nodes" in API group "" at the cluster scope`, details: {kind: 'nodes'}};
+				return {
+					reason: 'Forbidden',
+					message: `nodes is forbidden: User "${who}" cannot list resource "nodes" in API group "" at the cluster scope`,
+					details: {kind: 'nodes'},
+				};
 			}
 
 			const resource = route === 'metrics' ? 'nodes/proxy' : 'nodes';
-			return {reason: 'Forbidden', message: `nodes "${node}" is forbidden: User "${who}" cannot get resource "${resource}" in API group "" at the cluster scope`, details: named};
+			return {
+				reason: 'Forbidden',
+				message: `nodes "${node}" is forbidden: User "${who}" cannot get resource "${resource}" in API group "" at the cluster scope`,
+				details: named,
+			};
 		}
 
 		case 404: {
@@ -154,7 +180,10 @@ function defaultStatus(code: number, route: Route, node: string | null, user: st
 		}
 
 		case 502: {
-			return {reason: '', message: `error trying to reach service: proxy error from 127.0.0.1:6443 while dialing 10.0.0.5:10250, code 502: 502 Bad Gateway`};
+			return {
+				reason: '',
+				message: `error trying to reach service: proxy error from 127.0.0.1:6443 while dialing 10.0.0.5:10250, code 502: 502 Bad Gateway`,
+			};
 		}
 
 		case 503: {
@@ -162,21 +191,38 @@ function defaultStatus(code: number, route: Route, node: string | null, user: st
 		}
 
 		default: {
-			return {reason: reasons[code] ?? 'Unknown', message: `the server responded with the status code ${code} but did not return more information`};
+			return {
+				reason: reasons[code] ?? 'Unknown',
+				message: `the server responded with the status code ${code} but did not return more information`,
+			};
 		}
 	}
 }
 
 function nodeObject(node: FakeNode): object {
-	const ready = node.ready ?? {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastTransitionTime: '2024-05-01T10:00:00Z'};
+	const ready = node.ready ?? {
+		status: 'True',
+		reason: 'KubeletReady',
+		message: 'kubelet is posting ready status',
+		lastTransitionTime: '2024-05-01T10:00:00Z',
+	};
 	return {
 		kind: 'Node',
 		apiVersion: 'v1',
 		metadata: {name: node.name, labels: {'kubernetes.io/hostname': node.name}},
 		status: {
-			nodeInfo: {kubeletVersion: node.kubeletVersion ?? 'v1.28.4', containerRuntimeVersion: node.containerRuntimeVersion ?? 'containerd://1.7.2'},
+			nodeInfo: {
+				kubeletVersion: node.kubeletVersion ?? 'v1.28.4',
+				containerRuntimeVersion: node.containerRuntimeVersion ?? 'containerd://1.7.2',
+			},
 			conditions: [
-				{type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastTransitionTime: '2024-05-01T10:00:00Z'},
+				{
+					type: 'MemoryPressure',
+					status: 'False',
+					reason: 'KubeletHasSufficientMemory',
+					message: 'kubelet has sufficient memory available',
+					lastTransitionTime: '2024-05-01T10:00:00Z',
+				},
 				{type: 'Ready', ...ready},
 			],
 		},
@@ -187,7 +233,12 @@ type Parsed = {route: Route; node: string | null; namespace?: string} | null;
 
 /** The field selector's terms, e.g. {'involvedObject.kind': 'Node', 'involvedObject.name': 'worker-1'}. */
 function selectorTerms(selector: string): Record<string, string> {
-	return Object.fromEntries(selector.split(',').filter(Boolean).map(term => term.split('=', 2) as [string, string]));
+	return Object.fromEntries(
+		selector
+			.split(',')
+			.filter(Boolean)
+			.map((term) => term.split('=', 2) as [string, string]),
+	);
 }
 
 function parsePath(url: URL): Parsed {
@@ -211,7 +262,7 @@ function parsePath(url: URL): Parsed {
 }
 
 export async function startFakeApiServer(options: FakeApiServerOptions): Promise<FakeApiServer> {
-	const nodes = new Map(options.nodes.map(node => [node.name, {...node}]));
+	const nodes = new Map(options.nodes.map((node) => [node.name, {...node}]));
 	const metricsCount = new Map<string, number>();
 	const tokens = options.tokens ?? {};
 	const faults = new Map<string, Fault>();
@@ -228,7 +279,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 	const scopeKey = (scope: FaultScope = {}) => `${scope.route ?? '*'}|${scope.node ?? '*'}`;
 	function faultFor(route: Route, node: string | null): Fault | undefined {
 		const keys = [scopeKey({route, node: node ?? undefined}), scopeKey({node: node ?? undefined}), scopeKey({route}), scopeKey()];
-		const key = keys.find(candidate => faults.has(candidate));
+		const key = keys.find((candidate) => faults.has(candidate));
 		const fault = key === undefined ? undefined : faults.get(key);
 		const left = fault === undefined ? undefined : remaining.get(fault);
 		if (key !== undefined && left !== undefined) {
@@ -261,17 +312,28 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 	function normalBody(route: Route, node: FakeNode | undefined, namespace: string | undefined): {type: string; body: string | Buffer} {
 		if (route === 'events') {
 			const items = (node?.events ?? [])
-				.filter(event => (event.namespace ?? 'default') === namespace)
+				.filter((event) => (event.namespace ?? 'default') === namespace)
 				.map(({namespace: eventNamespace, ...event}) => ({
 					...event,
 					metadata: {namespace: eventNamespace ?? 'default', ...(event['metadata'] as object | undefined)},
 					involvedObject: {kind: 'Node', name: node!.name, uid: node!.name},
 				}));
-			return {type: 'application/json', body: JSON.stringify({kind: 'EventList', apiVersion: 'v1', metadata: {resourceVersion: '1'}, items})};
+			return {
+				type: 'application/json',
+				body: JSON.stringify({kind: 'EventList', apiVersion: 'v1', metadata: {resourceVersion: '1'}, items}),
+			};
 		}
 
 		if (route === 'list') {
-			return {type: 'application/json', body: JSON.stringify({kind: 'NodeList', apiVersion: 'v1', metadata: {resourceVersion: '1'}, items: [...nodes.values()].map(nodeObject)})};
+			return {
+				type: 'application/json',
+				body: JSON.stringify({
+					kind: 'NodeList',
+					apiVersion: 'v1',
+					metadata: {resourceVersion: '1'},
+					items: [...nodes.values()].map(nodeObject),
+				}),
+			};
 		}
 
 		if (route === 'node') {
@@ -283,15 +345,37 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		return {type: 'text/plain; version=0.0.4; charset=utf-8', body: (node!.metrics ?? defaultMetrics)(count)};
 	}
 
-	function send(request: http.IncomingMessage, response: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): boolean {
-		const gzip = options.gzip !== false && status === 200 && type.startsWith('text/plain') && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+	function send(
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		status: number,
+		type: string,
+		body: string | Buffer,
+		headers: Record<string, string> = {},
+	): boolean {
+		const gzip =
+			options.gzip !== false &&
+			status === 200 &&
+			type.startsWith('text/plain') &&
+			/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 		const payload = gzip ? zlib.gzipSync(body) : Buffer.from(body);
-		response.writeHead(status, {...headers, 'Content-Type': type, 'Content-Length': payload.length, ...(gzip ? {'Content-Encoding': 'gzip'} : {})});
+		response.writeHead(status, {
+			...headers,
+			'Content-Type': type,
+			'Content-Length': payload.length,
+			...(gzip ? {'Content-Encoding': 'gzip'} : {}),
+		});
 		response.end(payload);
 		return gzip;
 	}
 
-	function answer(request: http.IncomingMessage, response: http.ServerResponse, user: string | null, fault: Fault | undefined, parsed: NonNullable<Parsed>): {status: number; gzipped: boolean} {
+	function answer(
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		user: string | null,
+		fault: Fault | undefined,
+		parsed: NonNullable<Parsed>,
+	): {status: number; gzipped: boolean} {
 		const node = parsed.node === null ? undefined : nodes.get(parsed.node);
 		if (user === null) {
 			const status = defaultStatus(401, parsed.route, parsed.node, user);
@@ -301,7 +385,14 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 
 		if (fault?.type === 'status') {
 			const status = defaultStatus(fault.code, parsed.route, parsed.node, user);
-			send(request, response, fault.code, 'application/json', statusBody(fault.code, fault.reason ?? status.reason, fault.message ?? status.message, status.details), fault.headers);
+			send(
+				request,
+				response,
+				fault.code,
+				'application/json',
+				statusBody(fault.code, fault.reason ?? status.reason, fault.message ?? status.message, status.details),
+				fault.headers,
+			);
 			return {status: fault.code, gzipped: false};
 		}
 
@@ -315,7 +406,13 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		const normal = normalBody(parsed.route, node, parsed.namespace);
 		switch (fault?.type) {
 			case 'html': {
-				send(request, response, 200, 'text/html; charset=utf-8', '<!DOCTYPE html><html><head><title>Sign in to Example Corp</title></head><body>Please sign in</body></html>');
+				send(
+					request,
+					response,
+					200,
+					'text/html; charset=utf-8',
+					'<!DOCTYPE html><html><head><title>Sign in to Example Corp</title></head><body>Please sign in</body></html>',
+				);
 				return {status: 200, gzipped: false};
 			}
 
@@ -324,7 +421,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			}
 
 			case 'binary': {
-				return {status: 200, gzipped: send(request, response, 200, normal.type, Buffer.from([0x00, 0xff, 0xfe, 0x1f, 0x8b, 0x08, 0x00, 0x80, 0x81]))};
+				return {
+					status: 200,
+					gzipped: send(request, response, 200, normal.type, Buffer.from([0x00, 0xff, 0xfe, 0x1f, 0x8b, 0x08, 0x00, 0x80, 0x81])),
+				};
 			}
 
 			case 'truncated': {
@@ -345,7 +445,13 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		}
 	}
 
-	function handle(request: http.IncomingMessage, response: http.ServerResponse, fault: Fault | undefined, parsed: NonNullable<Parsed>, receivedAt: number): void {
+	function handle(
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		fault: Fault | undefined,
+		parsed: NonNullable<Parsed>,
+		receivedAt: number,
+	): void {
 		if (fault?.type === 'delay') {
 			const timer = setTimeout(() => {
 				timers.delete(timer);
@@ -403,12 +509,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			handle(request, response, faultFor(parsed.route, parsed.node), parsed, receivedAt);
 		},
 	);
-	server.on('secureConnection', socket => {
+	server.on('secureConnection', (socket) => {
 		connections++;
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as net.AddressInfo).port;
 
 	return {
@@ -451,7 +557,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			return connections;
 		},
 		async nextRequest() {
-			return new Promise(resolve => waiters.push(resolve));
+			return new Promise((resolve) => waiters.push(resolve));
 		},
 		async close() {
 			for (const timer of timers) {
@@ -462,7 +568,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 				socket.destroy();
 			}
 
-			const closed = new Promise<void>(resolve => server.close(() => resolve()));
+			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 			server.closeAllConnections();
 			await closed;
 		},

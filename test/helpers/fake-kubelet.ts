@@ -59,12 +59,14 @@ export async function startFakeKubelet(options: FakeKubeletOptions): Promise<Fak
 		}
 	};
 
-	const server = options.plain ? http.createServer(handler) : https.createServer({cert: testTls.serverCert, key: testTls.serverKey}, handler);
-	server.on('connection', socket => {
+	const server = options.plain
+		? http.createServer(handler)
+		: https.createServer({cert: testTls.serverCert, key: testTls.serverKey}, handler);
+	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const {port} = server.address() as net.AddressInfo;
 	return {
 		url: `${options.plain ? 'http' : 'https'}://127.0.0.1:${port}`,
@@ -74,7 +76,7 @@ export async function startFakeKubelet(options: FakeKubeletOptions): Promise<Fak
 		},
 		async close() {
 			for (const socket of sockets) socket.destroy();
-			await new Promise<void>(resolve => server.close(() => resolve()));
+			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
 }

@@ -56,9 +56,19 @@ describe('direct kubelet source', () => {
 		const tokenFile = temp.write('token-proxy', proxyOnlyToken);
 		const failure = await failureOf(source({tokenFile, caFile, node: 'worker-7'}).fetchMetrics(new AbortController().signal));
 		assert.equal(failure.kind, 'forbidden');
-		assert.equal(failure.summary, `the kubelet at ${kubelet.url} does not allow the token in --token-file ${tokenFile} to get nodes/metrics`);
-		assert.ok(failure.details.includes('needed: get on nodes/metrics (ClusterRole rule: apiGroups [""], resources ["nodes/metrics"], verbs ["get"])'));
-		assert.match(failure.details[0]!, /^kubelet: 403 Forbidden: Forbidden \(user=system:serviceaccount:default:proxy-user, verb=get, resource=nodes, subresource\(s\)=\[metrics\]\)$/);
+		assert.equal(
+			failure.summary,
+			`the kubelet at ${kubelet.url} does not allow the token in --token-file ${tokenFile} to get nodes/metrics`,
+		);
+		assert.ok(
+			failure.details.includes(
+				'needed: get on nodes/metrics (ClusterRole rule: apiGroups [""], resources ["nodes/metrics"], verbs ["get"])',
+			),
+		);
+		assert.match(
+			failure.details[0]!,
+			/^kubelet: 403 Forbidden: Forbidden \(user=system:serviceaccount:default:proxy-user, verb=get, resource=nodes, subresource\(s\)=\[metrics\]\)$/,
+		);
 		assert.ok(!JSON.stringify(failure).includes(proxyOnlyToken));
 	});
 
@@ -83,7 +93,10 @@ describe('direct kubelet source', () => {
 		const failure = await failureOf(source({tokenFile}).fetchMetrics(new AbortController().signal));
 		assert.equal(failure.kind, 'tls');
 		assert.match(failure.summary, /^the certificate of the kubelet at https:\/\/127\.0\.0\.1:\d+ is not trusted: /);
-		assert.equal(failure.details[0], "give the CA that signed the kubelet's certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)");
+		assert.equal(
+			failure.details[0],
+			"give the CA that signed the kubelet's certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)",
+		);
 	});
 
 	test('--insecure-skip-tls-verify: works without a CA and says so in the label and on screen', async () => {
@@ -93,7 +106,18 @@ describe('direct kubelet source', () => {
 		assert.equal(direct.label, `worker-3 via kubelet ${kubelet.url} (TLS NOT VERIFIED)`);
 		assert.deepEqual(direct.notes, [`TLS not verified: --insecure-skip-tls-verify accepts any certificate from ${kubelet.url}`]);
 		const frame = frameOf(
-			React.createElement(Dashboard, {figures: makeFigures({node: 'worker-3'}), status: okStatus(), history: [], node: null, sourceLabel: direct.label, intervalSeconds: 1, now: testNow, width: 120, height: 30, showHelp: false}),
+			React.createElement(Dashboard, {
+				figures: makeFigures({node: 'worker-3'}),
+				status: okStatus(),
+				history: [],
+				node: null,
+				sourceLabel: direct.label,
+				intervalSeconds: 1,
+				now: testNow,
+				width: 120,
+				height: 30,
+				showHelp: false,
+			}),
 			120,
 		);
 		assert.match(frame.split('\n')[0]!, /worker-3 via kubelet https:\/\/127\.0\.0\.1:\d+ \(TLS NOT VERIFIED\)/);
@@ -127,7 +151,12 @@ describe('a kubelet on plain http://', () => {
 	let plain: FakeKubelet;
 
 	before(async () => {
-		plain = await startFakeKubelet({metrics: () => body, tokens: {[goodToken]: 'system:serviceaccount:monitoring:pleg-top'}, allowed: ['system:serviceaccount:monitoring:pleg-top'], plain: true});
+		plain = await startFakeKubelet({
+			metrics: () => body,
+			tokens: {[goodToken]: 'system:serviceaccount:monitoring:pleg-top'},
+			allowed: ['system:serviceaccount:monitoring:pleg-top'],
+			plain: true,
+		});
 	});
 
 	after(async () => {
@@ -140,7 +169,9 @@ describe('a kubelet on plain http://', () => {
 		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(plain.requests.at(-1)?.authorization, `Bearer ${goodToken}`);
 		assert.equal(direct.label, `127.0.0.1 via kubelet ${plain.url} (token sent without TLS)`);
-		assert.deepEqual(direct.notes, [`token sent without TLS: ${plain.url} is plain http://, so the bearer token travels in clear text; use an https:// URL`]);
+		assert.deepEqual(direct.notes, [
+			`token sent without TLS: ${plain.url} is plain http://, so the bearer token travels in clear text; use an https:// URL`,
+		]);
 		direct.close?.();
 	});
 

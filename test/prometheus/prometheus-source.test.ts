@@ -11,7 +11,16 @@ import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 
 describe('Prometheus answers', () => {
 	test('a vector answer: labels and values, "NaN" read as NaN', () => {
-		const body = JSON.stringify({status: 'success', data: {resultType: 'vector', result: [{metric: {node: 'a'}, value: [1, '0.25']}, {metric: {instance: '10.0.0.5:10250'}, value: [1, 'NaN']}]}});
+		const body = JSON.stringify({
+			status: 'success',
+			data: {
+				resultType: 'vector',
+				result: [
+					{metric: {node: 'a'}, value: [1, '0.25']},
+					{metric: {instance: '10.0.0.5:10250'}, value: [1, 'NaN']},
+				],
+			},
+		});
 		const samples = readVector(body, 'http://p');
 		assert.deepEqual(samples[0], {metric: {node: 'a'}, value: 0.25});
 		assert.ok(Number.isNaN(samples[1]!.value));
@@ -19,7 +28,12 @@ describe('Prometheus answers', () => {
 
 	test('an error envelope says what Prometheus said', () => {
 		const body = JSON.stringify({status: 'error', errorType: 'bad_data', error: '1:10: parse error: unexpected end of input'});
-		assert.throws(() => readVector(body, 'http://p'), (error: unknown) => error instanceof SourceFailure && error.failure.summary === 'Prometheus at http://p could not run the query: 1:10: parse error: unexpected end of input');
+		assert.throws(
+			() => readVector(body, 'http://p'),
+			(error: unknown) =>
+				error instanceof SourceFailure &&
+				error.failure.summary === 'Prometheus at http://p could not run the query: 1:10: parse error: unexpected end of input',
+		);
 	});
 
 	test('--node narrows each selector to the node label or an instance of that host', () => {
@@ -28,7 +42,10 @@ describe('Prometheus answers', () => {
 			query,
 			'sum by (node, instance) ((rate(kubelet_pleg_relist_duration_seconds_count{node="ip-10-0-0-5.ec2.internal"}[30s]) or rate(kubelet_pleg_relist_duration_seconds_count{instance=~"ip-10-0-0-5\\\\.ec2\\\\.internal(:[0-9]+)?"}[30s])))',
 		);
-		assert.equal(plegQueries(30).p99, 'histogram_quantile(0.99, sum by (node, instance, le) (rate(kubelet_pleg_relist_duration_seconds_bucket[30s])))');
+		assert.equal(
+			plegQueries(30).p99,
+			'histogram_quantile(0.99, sum by (node, instance, le) (rate(kubelet_pleg_relist_duration_seconds_bucket[30s])))',
+		);
 	});
 });
 
@@ -53,7 +70,7 @@ describe('Prometheus source failures', () => {
 
 			response.writeHead(404, {'Content-Type': 'text/plain'}).end('404 page not found');
 		});
-		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 	});
 
@@ -64,17 +81,33 @@ describe('Prometheus source failures', () => {
 
 	test('a path prefix is kept and the bearer token from --token-file is sent; no series = no nodes', async () => {
 		const tokenFile = temp.write('token', 'right-token-0123456789\n');
-		const source = createPrometheusSource({url: `${url}/prefix/`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
+		const source = createPrometheusSource({
+			url: `${url}/prefix/`,
+			windowSeconds: 10,
+			tokenFile,
+			insecureSkipTlsVerify: false,
+			timeoutMs: 2000,
+			now: Date.now,
+		});
 		// A token to a plain http:// URL: the label says so, and the note for stderr says why.
 		assert.equal(source.label, `all nodes via Prometheus ${url}/prefix (token sent without TLS)`);
-		assert.deepEqual(source.notes, [`token sent without TLS: ${url}/prefix is plain http://, so the bearer token travels in clear text; use an https:// URL`]);
+		assert.deepEqual(source.notes, [
+			`token sent without TLS: ${url}/prefix is plain http://, so the bearer token travels in clear text; use an https:// URL`,
+		]);
 		assert.equal((await source.fetchFigures(new AbortController().signal)).size, 0);
 		source.close?.();
 	});
 
 	test('401: names the token file, never the token', async () => {
 		const tokenFile = temp.write('token-wrong', 'wrong-token-0123456789');
-		const source = createPrometheusSource({url: `${url}/prefix`, windowSeconds: 10, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
+		const source = createPrometheusSource({
+			url: `${url}/prefix`,
+			windowSeconds: 10,
+			tokenFile,
+			insecureSkipTlsVerify: false,
+			timeoutMs: 2000,
+			now: Date.now,
+		});
 		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
 		assert.equal(failure.kind, 'unauthorized');
 		assert.equal(failure.summary, `Prometheus at ${url}/prefix rejected the token in --token-file ${tokenFile}`);
@@ -91,7 +124,13 @@ describe('Prometheus source failures', () => {
 	});
 
 	test('nothing listening: cannot reach Prometheus, connection refused', async () => {
-		const source = createPrometheusSource({url: 'http://127.0.0.1:1', windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
+		const source = createPrometheusSource({
+			url: 'http://127.0.0.1:1',
+			windowSeconds: 10,
+			insecureSkipTlsVerify: false,
+			timeoutMs: 2000,
+			now: Date.now,
+		});
 		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
 		assert.equal(failure.kind, 'network');
 		assert.equal(failure.summary, 'cannot reach Prometheus at http://127.0.0.1:1: connection refused');

@@ -54,7 +54,11 @@ describe('credentials', () => {
 	});
 
 	test('client certificate and key by relative file paths, CA by relative file path', async () => {
-		const spec = singleContext(fake.url, {name: 'cert-files', certFile: 'client.crt', keyFile: 'client.key'}, {caFile: 'ca.crt', caData: undefined});
+		const spec = singleContext(
+			fake.url,
+			{name: 'cert-files', certFile: 'client.crt', keyFile: 'client.key'},
+			{caFile: 'ca.crt', caData: undefined},
+		);
 		const {source} = harness.source(spec);
 		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		assert.equal(lastUser(), 'pleg-top-test');
@@ -85,7 +89,9 @@ describe('credentials', () => {
 
 	test('exec plugin (client.authentication.k8s.io/v1beta1)', async () => {
 		const plugin = writeExecPlugin(temp, 'beta-plugin', {token: pluginToken, apiVersion: 'client.authentication.k8s.io/v1beta1'});
-		const {source} = harness.source(singleContext(fake.url, {name: 'beta', exec: {command: plugin, apiVersion: 'client.authentication.k8s.io/v1beta1'}}));
+		const {source} = harness.source(
+			singleContext(fake.url, {name: 'beta', exec: {command: plugin, apiVersion: 'client.authentication.k8s.io/v1beta1'}}),
+		);
 		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		assert.equal(lastUser(), 'sso-user');
 	});
@@ -128,7 +134,12 @@ describe('credentials', () => {
 	});
 
 	test('an exec plugin that is not installed: config error with the installHint', async () => {
-		const {source, file} = harness.source(singleContext(fake.url, {name: 'sso', exec: {command: 'pleg-top-no-such-plugin', installHint: 'install it with: brew install example-sso'}}));
+		const {source, file} = harness.source(
+			singleContext(fake.url, {
+				name: 'sso',
+				exec: {command: 'pleg-top-no-such-plugin', installHint: 'install it with: brew install example-sso'},
+			}),
+		);
 		const failure = await harness.failure(source.fetchMetrics(new AbortController().signal));
 		assert.deepEqual(failure, {
 			kind: 'config',
@@ -193,23 +204,31 @@ describe('TLS trust', () => {
 				`trust comes from certificate-authority-data of cluster "fake" in ${file}`,
 				// The fake server sends its CA along with its certificate, as many API servers do.
 				'TLS: SELF_SIGNED_CERT_IN_CHAIN',
-				'pleg-top does not switch certificate verification off: give the cluster\'s CA in the kubeconfig',
+				"pleg-top does not switch certificate verification off: give the cluster's CA in the kubeconfig",
 			],
 		});
 	});
 
 	test('a server not signed by the configured CA (file)', async () => {
-		const {source, file} = harness.source(singleContext(fake.url, {name: 'token-user', token}, {caData: undefined, caFile: 'other-ca.crt'}));
+		const {source, file} = harness.source(
+			singleContext(fake.url, {name: 'token-user', token}, {caData: undefined, caFile: 'other-ca.crt'}),
+		);
 		const failure = await harness.failure(source.fetchMetrics(new AbortController().signal));
 		assert.equal(failure.kind, 'tls');
-		assert.equal(failure.details[0], `trust comes from certificate-authority ${path.join(temp.dir, 'other-ca.crt')} of cluster "fake" in ${file}`);
+		assert.equal(
+			failure.details[0],
+			`trust comes from certificate-authority ${path.join(temp.dir, 'other-ca.crt')} of cluster "fake" in ${file}`,
+		);
 	});
 
 	test('no CA configured: the system CAs decide, and the message says so', async () => {
 		const {source, file} = harness.source(singleContext(fake.url, {name: 'token-user', token}, {caData: undefined}));
 		const failure = await harness.failure(source.fetchMetrics(new AbortController().signal));
 		assert.equal(failure.summary, `the certificate of ${fake.url} is not trusted: it is not signed by the configured CA`);
-		assert.equal(failure.details[0], `trust comes from the system's trusted CAs (cluster "fake" in ${file} sets neither certificate-authority nor certificate-authority-data)`);
+		assert.equal(
+			failure.details[0],
+			`trust comes from the system's trusted CAs (cluster "fake" in ${file} sets neither certificate-authority nor certificate-authority-data)`,
+		);
 	});
 
 	test('a certificate for another host name: tls, with the names it lists', async () => {
@@ -219,9 +238,9 @@ describe('TLS trust', () => {
 			kind: 'tls',
 			summary: `the certificate of ${wrongHost.url} is not valid for host 127.0.0.1`,
 			details: [
-				'TLS: IP: 127.0.0.1 is not in the cert\'s list: ',
+				"TLS: IP: 127.0.0.1 is not in the cert's list: ",
 				`the host comes from clusters[].cluster.server of cluster "fake" in ${file}: use a name the certificate lists, or set tls-server-name`,
-				'pleg-top does not switch certificate verification off: give the cluster\'s CA in the kubeconfig',
+				"pleg-top does not switch certificate verification off: give the cluster's CA in the kubeconfig",
 			],
 		});
 	});

@@ -22,15 +22,47 @@ before(async () => {
 			{
 				name: 'worker-1',
 				events: [
-					{type: 'Normal', reason: 'NodeNotReady', message: 'Node worker-1 status is now: NodeNotReady', count: 1, lastTimestamp: '2024-05-01T10:00:00Z', source: {component: 'node-controller'}},
-					{type: 'Warning', reason: 'ContainerGCFailed', message: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded\n', count: 7, firstTimestamp: '2024-05-01T09:00:00Z', lastTimestamp: '2024-05-01T10:05:00Z', source: {component: 'kubelet', host: 'worker-1'}},
+					{
+						type: 'Normal',
+						reason: 'NodeNotReady',
+						message: 'Node worker-1 status is now: NodeNotReady',
+						count: 1,
+						lastTimestamp: '2024-05-01T10:00:00Z',
+						source: {component: 'node-controller'},
+					},
+					{
+						type: 'Warning',
+						reason: 'ContainerGCFailed',
+						message: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded\n',
+						count: 7,
+						firstTimestamp: '2024-05-01T09:00:00Z',
+						lastTimestamp: '2024-05-01T10:05:00Z',
+						source: {component: 'kubelet', host: 'worker-1'},
+					},
 					// An events.k8s.io Event read through core/v1: no count or lastTimestamp, a series instead.
-					{type: 'Normal', reason: 'Rebooted', message: 'Node worker-1 has been rebooted, boot id: 4f2c', eventTime: '2024-05-01T09:30:00.123456Z', series: {count: 3, lastObservedTime: '2024-05-01T09:58:20.500000Z'}, reportingController: 'kubelet'},
+					{
+						type: 'Normal',
+						reason: 'Rebooted',
+						message: 'Node worker-1 has been rebooted, boot id: 4f2c',
+						eventTime: '2024-05-01T09:30:00.123456Z',
+						series: {count: 3, lastObservedTime: '2024-05-01T09:58:20.500000Z'},
+						reportingController: 'kubelet',
+					},
 					// Not in "default": not read (every recorder files a Node's Events in default).
-					{namespace: 'kube-system', type: 'Warning', reason: 'Elsewhere', message: 'not read', count: 1, lastTimestamp: '2024-05-01T11:00:00Z'},
+					{
+						namespace: 'kube-system',
+						type: 'Warning',
+						reason: 'Elsewhere',
+						message: 'not read',
+						count: 1,
+						lastTimestamp: '2024-05-01T11:00:00Z',
+					},
 				],
 			},
-			{name: 'worker-2', events: [{type: 'Normal', reason: 'Starting', message: 'Starting kubelet.', count: 1, lastTimestamp: '2024-05-01T10:10:00Z'}]},
+			{
+				name: 'worker-2',
+				events: [{type: 'Normal', reason: 'Starting', message: 'Starting kubelet.', count: 1, lastTimestamp: '2024-05-01T10:10:00Z'}],
+			},
 		],
 		tokens: {[token]: 'alice'},
 	});
@@ -47,24 +79,51 @@ after(async () => {
 const signal = () => new AbortController().signal;
 const tokenUser = {name: 'token-user', token};
 
-describe('the node\'s Events', () => {
+describe("the node's Events", () => {
 	test('read from namespace default with a field selector on the node, newest first, times in seconds', async () => {
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		const answer = await source.fetchEvents(signal());
-		assert.equal(fake.requests.at(-1)?.path, '/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3DNode%2CinvolvedObject.name%3Dworker-1&limit=500');
+		assert.equal(
+			fake.requests.at(-1)?.path,
+			'/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3DNode%2CinvolvedObject.name%3Dworker-1&limit=500',
+		);
 		assert.equal(answer.error, null);
 		assert.deepEqual(answer.events, [
 			// 10:05:00 = tenAm + 300; the trailing newline of the message is trimmed.
-			{type: 'Warning', reason: 'ContainerGCFailed', message: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded', count: 7, lastTimestamp: tenAm + 300, source: 'kubelet'},
-			{type: 'Normal', reason: 'NodeNotReady', message: 'Node worker-1 status is now: NodeNotReady', count: 1, lastTimestamp: tenAm, source: 'node-controller'},
+			{
+				type: 'Warning',
+				reason: 'ContainerGCFailed',
+				message: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded',
+				count: 7,
+				lastTimestamp: tenAm + 300,
+				source: 'kubelet',
+			},
+			{
+				type: 'Normal',
+				reason: 'NodeNotReady',
+				message: 'Node worker-1 status is now: NodeNotReady',
+				count: 1,
+				lastTimestamp: tenAm,
+				source: 'node-controller',
+			},
 			// 09:58:20.5 = tenAm - 99.5; the count is the series' count.
-			{type: 'Normal', reason: 'Rebooted', message: 'Node worker-1 has been rebooted, boot id: 4f2c', count: 3, lastTimestamp: tenAm - 99.5, source: 'kubelet'},
+			{
+				type: 'Normal',
+				reason: 'Rebooted',
+				message: 'Node worker-1 has been rebooted, boot id: 4f2c',
+				count: 3,
+				lastTimestamp: tenAm - 99.5,
+				source: 'kubelet',
+			},
 		]);
 	});
 
-	test('another node\'s Events are its own', async () => {
+	test("another node's Events are its own", async () => {
 		const other = harness.source(singleContext(fake.url, tokenUser)).source.forNode('worker-2');
-		assert.deepEqual((await other.fetchEvents(signal())).events.map(event => event.reason), ['Starting']);
+		assert.deepEqual(
+			(await other.fetchEvents(signal())).events.map((event) => event.reason),
+			['Starting'],
+		);
 	});
 
 	test('a 403 is a named failure of the Events alone: the rule to ask for and the can-i check; metrics still come', async () => {
@@ -80,7 +139,7 @@ describe('the node\'s Events', () => {
 					'API server: events is forbidden: User "alice" cannot list resource "events" in API group "" in the namespace "default"',
 					'needed: list on events in namespace default (Role rule in namespace default: apiGroups [""], resources ["events"], verbs ["list"])',
 					'check: kubectl --context fake-ctx auth can-i list events -n default',
-					'only the node\'s Events are missing: the PLEG figures do not need this right',
+					"only the node's Events are missing: the PLEG figures do not need this right",
 				],
 			},
 		});
@@ -111,7 +170,13 @@ describe('the node\'s Events', () => {
 
 describe('reading an EventList', () => {
 	test('an Event without any time sorts last; a missing count is 1; a body that is not an EventList throws', () => {
-		const body = JSON.stringify({kind: 'EventList', items: [{reason: 'NoTime', message: 'm'}, {reason: 'Timed', message: 'm', count: 0, firstTimestamp: '1970-01-01T00:00:10Z'}]});
+		const body = JSON.stringify({
+			kind: 'EventList',
+			items: [
+				{reason: 'NoTime', message: 'm'},
+				{reason: 'Timed', message: 'm', count: 0, firstTimestamp: '1970-01-01T00:00:10Z'},
+			],
+		});
 		assert.deepEqual(nodeEventsFromJson(body), [
 			{type: 'Normal', reason: 'Timed', message: 'm', count: 1, lastTimestamp: 10, source: null},
 			{type: 'Normal', reason: 'NoTime', message: 'm', count: 1, lastTimestamp: null, source: null},
@@ -120,7 +185,11 @@ describe('reading an EventList', () => {
 	});
 
 	test('at most the 50 newest are kept', () => {
-		const items = Array.from({length: 60}, (_, index) => ({reason: `E${index}`, message: '', lastTimestamp: new Date(index * 1000).toISOString()}));
+		const items = Array.from({length: 60}, (_, index) => ({
+			reason: `E${index}`,
+			message: '',
+			lastTimestamp: new Date(index * 1000).toISOString(),
+		}));
 		const events = nodeEventsFromJson(JSON.stringify({items}));
 		assert.equal(events.length, 50);
 		assert.equal(events[0]!.reason, 'E59');

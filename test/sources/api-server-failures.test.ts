@@ -93,7 +93,10 @@ describe('answers from the API server', () => {
 		};
 		assert.deepEqual(await harness.failure(source.fetchMetrics(signal())), both);
 		// The metrics request, then one request for the Node object to learn whether it is refused too.
-		assert.deepEqual(fake.requests.slice(first).map(request => request.path), [metricsPath, '/api/v1/nodes/worker-1']);
+		assert.deepEqual(
+			fake.requests.slice(first).map((request) => request.path),
+			[metricsPath, '/api/v1/nodes/worker-1'],
+		);
 		// The Node object's own refusal says the same, without asking again.
 		assert.deepEqual(await harness.failure(source.fetchNode(signal())), both);
 		assert.equal(fake.requests.length, first + 3);
@@ -106,11 +109,14 @@ describe('answers from the API server', () => {
 		assert.equal(failure.summary, 'context "fake-ctx" (user "token-user") is not allowed to get nodes on node "worker-1"');
 		// Asked once after the refusal: the metrics proxy answered, so it is not named.
 		assert.equal(fake.requests.at(-1)?.path, metricsPath);
-		assert.equal(failure.details.filter(line => line.startsWith('check:')).length, 1);
+		assert.equal(failure.details.filter((line) => line.startsWith('check:')).length, 1);
 	});
 
 	test('429 with Retry-After: the wait the API server asked for, carried on the failure and said', async () => {
-		fake.setFault({type: 'status', code: 429, message: 'Too many requests, please try again later.', headers: {'Retry-After': '30'}}, {route: 'metrics'});
+		fake.setFault(
+			{type: 'status', code: 429, message: 'Too many requests, please try again later.', headers: {'Retry-After': '30'}},
+			{route: 'metrics'},
+		);
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		assert.deepEqual(await harness.failure(source.fetchMetrics(signal())), {
 			kind: 'http',
@@ -127,12 +133,15 @@ describe('answers from the API server', () => {
 		fake.setFault({type: 'status', code: 429, headers: {'Retry-After': '120'}}, {route: 'metrics'});
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		const failure = await harness.failure(source.fetchMetrics(signal()));
-		assert.equal(failure.summary, `the API server asked to wait 2m0s; pleg-top waits at most 1m0s (429 Too Many Requests to GET ${metricsPath})`);
+		assert.equal(
+			failure.summary,
+			`the API server asked to wait 2m0s; pleg-top waits at most 1m0s (429 Too Many Requests to GET ${metricsPath})`,
+		);
 		assert.equal(failure.retryAfterSeconds, 60);
 	});
 
-	test('Retry-After as an HTTP date is read against the server\'s own Date header', async () => {
-		const headers = {'Date': 'Wed, 01 May 2024 10:00:00 GMT', 'Retry-After': 'Wed, 01 May 2024 10:00:45 GMT'};
+	test("Retry-After as an HTTP date is read against the server's own Date header", async () => {
+		const headers = {Date: 'Wed, 01 May 2024 10:00:00 GMT', 'Retry-After': 'Wed, 01 May 2024 10:00:45 GMT'};
 		fake.setFault({type: 'status', code: 429, headers}, {route: 'metrics'});
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		assert.equal((await harness.failure(source.fetchMetrics(signal()))).retryAfterSeconds, 45);
@@ -212,7 +221,10 @@ describe('answers from the API server', () => {
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		const failure = await harness.failure(source.fetchMetrics(signal()));
 		assert.equal(failure.kind, 'kubelet-unreachable');
-		assert.equal(failure.details[0], 'API server (502): error trying to reach service: proxy error from 127.0.0.1:6443 while dialing 10.0.0.5:10250, code 502: 502 Bad Gateway');
+		assert.equal(
+			failure.details[0],
+			'API server (502): error trying to reach service: proxy error from 127.0.0.1:6443 while dialing 10.0.0.5:10250, code 502: 502 Bad Gateway',
+		);
 		const other = harness.source(singleContext(fake.url, tokenUser), {node: 'worker-2'}).source;
 		assert.match(await other.fetchMetrics(signal()), /kubelet_pleg_last_seen_seconds/);
 	});
@@ -290,7 +302,7 @@ describe('bodies the parser must cope with are passed through', () => {
 
 describe('network', () => {
 	test('connection refused names the server and the cause', async () => {
-		const port = await new Promise<number>(resolve => {
+		const port = await new Promise<number>((resolve) => {
 			const probe = net.createServer().listen(0, '127.0.0.1', () => {
 				const {port} = probe.address() as net.AddressInfo;
 				probe.close(() => resolve(port));
@@ -335,10 +347,14 @@ describe('network', () => {
 		fake.setFault({type: 'delay', ms: 30_000});
 		const {source} = harness.source(singleContext(fake.url, tokenUser), {timeoutMs: 300});
 		const failure = await harness.failure(source.fetchMetrics(signal()));
-		assert.deepEqual(failure, {kind: 'timeout', summary: `no answer from ${fake.url} within 300ms`, details: [`request: GET ${metricsPath}`]});
+		assert.deepEqual(failure, {
+			kind: 'timeout',
+			summary: `no answer from ${fake.url} within 300ms`,
+			details: [`request: GET ${metricsPath}`],
+		});
 	});
 
-	test('abort: rejects with the signal\'s reason and the request is dropped', async () => {
+	test("abort: rejects with the signal's reason and the request is dropped", async () => {
 		fake.setFault({type: 'delay', ms: 30_000});
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		const controller = new AbortController();

@@ -8,7 +8,10 @@ import {kubeconfigYaml, type KubeconfigSpec, type TempDir} from '../helpers/kube
 
 export type Harness = {
 	/** Writes the kubeconfig, loads it and creates a source for `node`. */
-	source(spec: KubeconfigSpec, options?: {node?: string; timeoutMs?: number; credentialTtlMs?: number}): {source: ApiServerSource; file: string; loaded: LoadedKubeconfig};
+	source(
+		spec: KubeconfigSpec,
+		options?: {node?: string; timeoutMs?: number; credentialTtlMs?: number},
+	): {source: ApiServerSource; file: string; loaded: LoadedKubeconfig};
 	/** Awaits `promise`, expects a SourceFailure, records it for the credential scan and returns it. */
 	failure(promise: Promise<unknown>): Promise<Failure>;
 	/** Every failure seen so far. */
@@ -24,7 +27,13 @@ export function makeHarness(temp: TempDir): Harness {
 		source(spec, options = {}) {
 			const file = temp.write(`kubeconfig-${++count}.yaml`, kubeconfigYaml(spec));
 			const loaded = loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir});
-			const source = createApiServerSource({loaded, node: options.node ?? 'worker-1', timeoutMs: options.timeoutMs ?? 5000, credentialTtlMs: options.credentialTtlMs, now: Date.now});
+			const source = createApiServerSource({
+				loaded,
+				node: options.node ?? 'worker-1',
+				timeoutMs: options.timeoutMs ?? 5000,
+				credentialTtlMs: options.credentialTtlMs,
+				now: Date.now,
+			});
 			sources.push(source);
 			return {source, file, loaded};
 		},

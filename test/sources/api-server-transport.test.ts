@@ -119,7 +119,7 @@ test('a plain http:// server (kubectl proxy) works without insecure-skip-tls-ver
 		seen.push(`${request.url} ${request.headers.authorization ?? 'no-auth'}`);
 		response.end('kubelet_pleg_last_seen_seconds 1\n');
 	});
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 	try {
 		const {source} = harness.source(singleContext(url, {name: 'proxy-user'}, {caData: undefined}));
@@ -128,6 +128,6 @@ test('a plain http:// server (kubectl proxy) works without insecure-skip-tls-ver
 		source.close();
 	} finally {
 		server.closeAllConnections();
-		await new Promise(resolve => server.close(resolve));
+		await new Promise((resolve) => server.close(resolve));
 	}
 });

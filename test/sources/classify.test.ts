@@ -34,12 +34,18 @@ const withCode = (code: string, extra: Record<string, string> = {}) => Object.as
 
 describe('classifyRequestError', () => {
 	test('DNS failures name the host', () => {
-		assert.equal(classify(withCode('ENOTFOUND')).failure.summary, 'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed');
-		assert.equal(classify(withCode('EAI_AGAIN')).failure.summary, 'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed (temporary failure)');
+		assert.equal(
+			classify(withCode('ENOTFOUND')).failure.summary,
+			'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed',
+		);
+		assert.equal(
+			classify(withCode('EAI_AGAIN')).failure.summary,
+			'cannot reach https://api.prod.example:6443: DNS lookup of api.prod.example failed (temporary failure)',
+		);
 	});
 
 	test('socket errors say what happened in words', () => {
-		const summaries = ['ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].map(code => classify(withCode(code)).failure.summary);
+		const summaries = ['ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].map((code) => classify(withCode(code)).failure.summary);
 		assert.deepEqual(summaries, [
 			'cannot reach https://api.prod.example:6443: connection timed out',
 			'cannot reach https://api.prod.example:6443: connection reset',
@@ -49,7 +55,11 @@ describe('classifyRequestError', () => {
 
 	test('the request timeout reads in seconds', () => {
 		const failure = classify(new RequestTimeoutError(10_000)).failure;
-		assert.deepEqual(failure, {kind: 'timeout', summary: 'no answer from https://api.prod.example:6443 within 10s', details: ['request: GET /api/v1/nodes/worker-1/proxy/metrics']});
+		assert.deepEqual(failure, {
+			kind: 'timeout',
+			summary: 'no answer from https://api.prod.example:6443 within 10s',
+			details: ['request: GET /api/v1/nodes/worker-1/proxy/metrics'],
+		});
 		assert.equal(classify(new RequestTimeoutError(1500)).failure.summary, 'no answer from https://api.prod.example:6443 within 1.5s');
 	});
 
@@ -61,13 +71,16 @@ describe('classifyRequestError', () => {
 			details: [
 				'trust comes from certificate-authority-data of cluster "prod" in /home/u/.kube/config',
 				'TLS: CERT_HAS_EXPIRED',
-				'pleg-top does not switch certificate verification off: give the cluster\'s CA in the kubeconfig',
+				"pleg-top does not switch certificate verification off: give the cluster's CA in the kubeconfig",
 			],
 		});
 	});
 
 	test('a direct self-signed server certificate', () => {
-		assert.equal(classify(withCode('DEPTH_ZERO_SELF_SIGNED_CERT')).failure.summary, 'the certificate of https://api.prod.example:6443 is not trusted: it is self-signed');
+		assert.equal(
+			classify(withCode('DEPTH_ZERO_SELF_SIGNED_CERT')).failure.summary,
+			'the certificate of https://api.prod.example:6443 is not trusted: it is self-signed',
+		);
 	});
 
 	test('unusable key material is a config problem (exit 2), not a server problem', () => {
@@ -94,7 +107,7 @@ describe('the same classifier for a server named by a flag', () => {
 		});
 	});
 
-	test('a timeout reads in Go\'s duration style, and a PromQL query string is cut in the message', () => {
+	test("a timeout reads in Go's duration style, and a PromQL query string is cut in the message", () => {
 		const path = `/api/v1/query?query=${encodeURIComponent('sum by (node, instance) (rate(kubelet_pleg_relist_duration_seconds_count[60s]))')}&time=1.000`;
 		assert.deepEqual(classifyRequestError(new RequestTimeoutError(300), prometheus, path, []).failure, {
 			kind: 'timeout',
@@ -103,17 +116,25 @@ describe('the same classifier for a server named by a flag', () => {
 		});
 	});
 
-	test('an untrusted certificate says how to trust it, not the kubeconfig\'s CA setting', () => {
+	test("an untrusted certificate says how to trust it, not the kubeconfig's CA setting", () => {
 		const failure = classifyRequestError(withCode('SELF_SIGNED_CERT_IN_CHAIN'), kubelet, '/metrics', []).failure;
-		assert.equal(failure.summary, 'the certificate of the kubelet at https://10.0.0.5:10250 is not trusted: it is not signed by the configured CA');
+		assert.equal(
+			failure.summary,
+			'the certificate of the kubelet at https://10.0.0.5:10250 is not trusted: it is not signed by the configured CA',
+		);
 		assert.deepEqual(failure.details, [
-			'give the CA that signed the kubelet\'s certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)',
+			"give the CA that signed the kubelet's certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)",
 			'TLS: SELF_SIGNED_CERT_IN_CHAIN',
 		]);
 	});
 
 	test('a certificate for another host names the flag to change', () => {
-		const failure = classifyRequestError(withCode('ERR_TLS_CERT_ALTNAME_INVALID', {reason: 'Host: 10.0.0.5. is not in the cert\'s altnames'}), kubelet, '/metrics', []).failure;
+		const failure = classifyRequestError(
+			withCode('ERR_TLS_CERT_ALTNAME_INVALID', {reason: "Host: 10.0.0.5. is not in the cert's altnames"}),
+			kubelet,
+			'/metrics',
+			[],
+		).failure;
 		assert.equal(failure.summary, 'the certificate of the kubelet at https://10.0.0.5:10250 is not valid for host 10.0.0.5');
 		assert.equal(failure.details[1], 'use a host name the certificate lists in --kubelet-url, or --insecure-skip-tls-verify');
 	});
@@ -121,7 +142,8 @@ describe('the same classifier for a server named by a flag', () => {
 
 describe('readStatus', () => {
 	test('reads a kube-apiserver Status body', () => {
-		const body = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"nodes \\"x\\" not found","reason":"NotFound","details":{"name":"x","kind":"nodes"},"code":404}';
+		const body =
+			'{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"nodes \\"x\\" not found","reason":"NotFound","details":{"name":"x","kind":"nodes"},"code":404}';
 		assert.deepEqual(readStatus(body), {message: 'nodes "x" not found', reason: 'NotFound', code: 404, kind: 'nodes'});
 	});
 

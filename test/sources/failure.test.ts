@@ -5,14 +5,28 @@ import type {FailureKind} from '../../source/domain/types.js';
 
 describe('exitCodeFor', () => {
 	test('config is 2, every other kind 3', () => {
-		const kinds: FailureKind[] = ['config', 'network', 'timeout', 'tls', 'unauthorized', 'forbidden', 'not-found', 'kubelet-unreachable', 'http', 'parse'];
+		const kinds: FailureKind[] = [
+			'config',
+			'network',
+			'timeout',
+			'tls',
+			'unauthorized',
+			'forbidden',
+			'not-found',
+			'kubelet-unreachable',
+			'http',
+			'parse',
+		];
 		assert.deepEqual(kinds.map(exitCodeFor), [2, 3, 3, 3, 3, 3, 3, 3, 3, 3]);
 	});
 });
 
 describe('redact', () => {
 	test('known secrets are replaced wherever they appear', () => {
-		assert.equal(redact('token s3cr3t-abc was rejected; s3cr3t-abc again', ['s3cr3t-abc']), 'token [redacted] was rejected; [redacted] again');
+		assert.equal(
+			redact('token s3cr3t-abc was rejected; s3cr3t-abc again', ['s3cr3t-abc']),
+			'token [redacted] was rejected; [redacted] again',
+		);
 	});
 
 	test('secrets shorter than 4 characters are ignored rather than mangling the text', () => {
@@ -24,11 +38,17 @@ describe('redact', () => {
 		assert.equal(redact('authorization: basic dXNlcjpwYXNz here', []), 'authorization: basic [redacted] here');
 		assert.equal(redact('got Bearer abcdefghij0123456789', []), 'got Bearer [redacted]');
 		assert.equal(redact('jwt eyJhbGciOi.eyJzdWIiOi.sig_nature end', []), 'jwt [redacted] end');
-		assert.equal(redact('key:\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\nafter', []), 'key:\n[redacted]\nafter');
+		assert.equal(
+			redact('key:\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\nafter', []),
+			'key:\n[redacted]\nafter',
+		);
 	});
 
 	test('prose about credentials is left alone', () => {
-		assert.equal(redact('basic authentication failed; the Bearer token expired', []), 'basic authentication failed; the Bearer token expired');
+		assert.equal(
+			redact('basic authentication failed; the Bearer token expired', []),
+			'basic authentication failed; the Bearer token expired',
+		);
 	});
 
 	test('redactFailure covers summary and every detail', () => {

@@ -36,7 +36,10 @@ const second: KubeconfigSpec = {
 		{name: 'prod', server: 'https://second.example:6443'},
 		{name: 'staging', server: 'https://staging.example:6443'},
 	],
-	users: [{name: 'admin', token: 'second-token'}, {name: 'dev', token: 'dev-token'}],
+	users: [
+		{name: 'admin', token: 'second-token'},
+		{name: 'dev', token: 'dev-token'},
+	],
 	contexts: [
 		{name: 'shared', cluster: 'staging', user: 'dev'},
 		{name: 'staging', cluster: 'staging', user: 'dev'},
@@ -60,7 +63,7 @@ describe('KUBECONFIG merge (kubectl rules)', () => {
 		// Names only the second file defines are still merged in.
 		assert.equal(loaded.kubeConfig.getUser('dev')?.token, 'dev-token');
 		assert.deepEqual(
-			loaded.kubeConfig.getContexts().map(context => context.name),
+			loaded.kubeConfig.getContexts().map((context) => context.name),
 			['shared', 'staging'],
 		);
 	});
@@ -90,15 +93,18 @@ describe('KUBECONFIG merge (kubectl rules)', () => {
 	});
 
 	test('an exec command with a path separator resolves against its file; a bare name stays for PATH', () => {
-		const file = temp.write('c/exec.yaml', kubeconfigYaml({
-			clusters: [{name: 'c', server: 'https://c.example'}],
-			users: [
-				{name: 'rel', exec: {command: './bin/get-token'}},
-				{name: 'bare', exec: {command: 'aws', args: ['eks', 'get-token']}},
-			],
-			contexts: [{name: 'x', cluster: 'c', user: 'rel'}],
-			currentContext: 'x',
-		}));
+		const file = temp.write(
+			'c/exec.yaml',
+			kubeconfigYaml({
+				clusters: [{name: 'c', server: 'https://c.example'}],
+				users: [
+					{name: 'rel', exec: {command: './bin/get-token'}},
+					{name: 'bare', exec: {command: 'aws', args: ['eks', 'get-token']}},
+				],
+				contexts: [{name: 'x', cluster: 'c', user: 'rel'}],
+				currentContext: 'x',
+			}),
+		);
 		const loaded = loadKubeconfig(options({kubeconfig: file}));
 		assert.equal(loaded.kubeConfig.getUser('rel')?.exec.command, path.join(temp.dir, 'c', 'bin', 'get-token'));
 		assert.equal(loaded.kubeConfig.getUser('bare')?.exec.command, 'aws');
@@ -184,18 +190,32 @@ describe('kubeconfig errors', () => {
 	test('no current-context and no --context lists the contexts', () => {
 		const failure = failureOf(() => loadKubeconfig(options({kubeconfig: firstNoCurrent})));
 		assert.equal(failure.summary, 'no context chosen: current-context is not set and --context was not given');
-		assert.deepEqual(failure.details.slice(1), ['contexts that exist: shared', 'pick one with --context NAME (or kubectl config use-context NAME)']);
+		assert.deepEqual(failure.details.slice(1), [
+			'contexts that exist: shared',
+			'pick one with --context NAME (or kubectl config use-context NAME)',
+		]);
 	});
 
 	test('a context whose cluster is not defined says so', () => {
-		const file = temp.write('dangling.yaml', kubeconfigYaml({users: [{name: 'u', token: 't0ken'}], contexts: [{name: 'x', cluster: 'ghost', user: 'u'}], currentContext: 'x'}));
+		const file = temp.write(
+			'dangling.yaml',
+			kubeconfigYaml({users: [{name: 'u', token: 't0ken'}], contexts: [{name: 'x', cluster: 'ghost', user: 'u'}], currentContext: 'x'}),
+		);
 		const failure = failureOf(() => loadKubeconfig(options({kubeconfig: file})));
 		assert.equal(failure.summary, `cluster "ghost" of context "x" in ${file} is not defined`);
 		assert.equal(failure.details[1], 'clusters that exist: (none)');
 	});
 
 	test('a server that is not an http(s) URL is a config error', () => {
-		const file = temp.write('bad-server.yaml', kubeconfigYaml({clusters: [{name: 'c', server: 'ftp://x'}], users: [{name: 'u'}], contexts: [{name: 'x', cluster: 'c', user: 'u'}], currentContext: 'x'}));
+		const file = temp.write(
+			'bad-server.yaml',
+			kubeconfigYaml({
+				clusters: [{name: 'c', server: 'ftp://x'}],
+				users: [{name: 'u'}],
+				contexts: [{name: 'x', cluster: 'c', user: 'u'}],
+				currentContext: 'x',
+			}),
+		);
 		const failure = failureOf(() => loadKubeconfig(options({kubeconfig: file})));
 		assert.equal(failure.summary, `cluster "c" in ${file} has server "ftp://x", which is not an http(s) URL`);
 	});

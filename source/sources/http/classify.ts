@@ -12,16 +12,16 @@ import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 export type Peer =
 	| {kind: 'api-server'; url: string; loaded: LoadedKubeconfig}
 	| {
-		kind: 'kubelet' | 'prometheus';
-		url: string;
-		flag: '--kubelet-url' | '--prometheus';
-		/** --kubelet-ca, when given. */
-		caFile?: string;
-		/** --token-file, when given. */
-		tokenFile?: string;
-		/** The kubeconfig whose user authenticates (and whose cluster CA is trusted) when there is no --token-file. */
-		loaded?: LoadedKubeconfig;
-	};
+			kind: 'kubelet' | 'prometheus';
+			url: string;
+			flag: '--kubelet-url' | '--prometheus';
+			/** --kubelet-ca, when given. */
+			caFile?: string;
+			/** --token-file, when given. */
+			tokenFile?: string;
+			/** The kubeconfig whose user authenticates (and whose cluster CA is trusted) when there is no --token-file. */
+			loaded?: LoadedKubeconfig;
+	  };
 
 /** An RBAC rule of the core API group; `namespace` set = a Role in that namespace, else a ClusterRole. */
 export type Rule = {verb: string; resource: string; namespace?: string};
@@ -210,7 +210,7 @@ function trustSetting(loaded: LoadedKubeconfig): string {
 	return `the system's trusted CAs (${clusterWhere(loaded)} sets neither certificate-authority nor certificate-authority-data)`;
 }
 
-const neverInsecure = 'pleg-top does not switch certificate verification off: give the cluster\'s CA in the kubeconfig';
+const neverInsecure = "pleg-top does not switch certificate verification off: give the cluster's CA in the kubeconfig";
 
 /** What decides trust, and the way out, for a certificate that is not trusted. */
 function trustLine(peer: Peer): string {
@@ -241,7 +241,11 @@ function tlsFailure(error: unknown, peer: Peer, secrets: readonly string[]): Sou
 	const closing = peer.kind === 'api-server' ? [neverInsecure] : [];
 	if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
 		const host = field(error, 'host') ?? new URL(peer.url).hostname;
-		return sourceFailure('tls', `the certificate of ${name} is not valid for host ${host}`, [`TLS: ${field(error, 'reason') ?? code}`, hostHint(peer), ...closing]);
+		return sourceFailure('tls', `the certificate of ${name} is not valid for host ${host}`, [
+			`TLS: ${field(error, 'reason') ?? code}`,
+			hostHint(peer),
+			...closing,
+		]);
 	}
 
 	const reason = untrustedReasons[code];
@@ -250,9 +254,10 @@ function tlsFailure(error: unknown, peer: Peer, secrets: readonly string[]): Sou
 	}
 
 	if (code.startsWith('ERR_SSL_')) {
-		const hint = peer.kind === 'api-server'
-			? `a server that refuses the client certificate of user "${peer.loaded.userName}" (${peer.loaded.origins.user}) ends the handshake this way`
-			: `is ${peer.flag} an https:// URL of a TLS server?`;
+		const hint =
+			peer.kind === 'api-server'
+				? `a server that refuses the client certificate of user "${peer.loaded.userName}" (${peer.loaded.origins.user}) ends the handshake this way`
+				: `is ${peer.flag} an https:// URL of a TLS server?`;
 		return sourceFailure('tls', `the TLS handshake with ${peer.url} failed`, [`TLS: ${code}`, hint]);
 	}
 
@@ -267,8 +272,12 @@ function tlsFailure(error: unknown, peer: Peer, secrets: readonly string[]): Sou
 			]);
 		}
 
-		const user = peer.loaded && !peer.tokenFile ? ` and the client certificate of user "${peer.loaded.userName}" in ${peer.loaded.origins.user}` : '';
-		return sourceFailure('config', `the certificates or keys for ${peer.flag} ${peer.url} cannot be used`, [message, `check ${peer.caFile ? `--kubelet-ca ${peer.caFile}` : 'the CA'}${user}`]);
+		const user =
+			peer.loaded && !peer.tokenFile ? ` and the client certificate of user "${peer.loaded.userName}" in ${peer.loaded.origins.user}` : '';
+		return sourceFailure('config', `the certificates or keys for ${peer.flag} ${peer.url} cannot be used`, [
+			message,
+			`check ${peer.caFile ? `--kubelet-ca ${peer.caFile}` : 'the CA'}${user}`,
+		]);
 	}
 
 	return null;
@@ -289,7 +298,10 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 	}
 
 	if (error instanceof BodyCutError) {
-		return sourceFailure('network', `the answer from ${name} was cut off before its end`, [request, 'the connection closed in the middle of the body']);
+		return sourceFailure('network', `the answer from ${name} was cut off before its end`, [
+			request,
+			'the connection closed in the middle of the body',
+		]);
 	}
 
 	const tls = tlsFailure(error, peer, secrets);
@@ -351,9 +363,12 @@ function unauthorized(answer: HttpAnswer, peer: Peer, secrets: readonly string[]
 		]);
 	}
 
-	const hints = peer.kind === 'kubelet'
-		? ['the kubelet checks bearer tokens with the API server only when its webhook authentication is on (authentication.webhook.enabled); otherwise it takes client certificates signed by its client CA']
-		: [];
+	const hints =
+		peer.kind === 'kubelet'
+			? [
+					'the kubelet checks bearer tokens with the API server only when its webhook authentication is on (authentication.webhook.enabled); otherwise it takes client certificates signed by its client CA',
+				]
+			: [];
 	return sourceFailure('unauthorized', `${peerName(peer)} rejected ${identity(peer)}`, [quote(answer, peer, secrets), ...hints]);
 }
 
@@ -368,11 +383,11 @@ function neededLines(rules: readonly Rule[]): string[] {
 	}
 
 	return [...scopes].map(([namespace, scoped]) => {
-		const list = (values: string[]) => [...new Set(values)].map(value => `"${value}"`).join(', ');
-		const words = scoped.map(rule => `${rule.verb} on ${rule.resource}`).join(' and ');
+		const list = (values: string[]) => [...new Set(values)].map((value) => `"${value}"`).join(', ');
+		const words = scoped.map((rule) => `${rule.verb} on ${rule.resource}`).join(' and ');
 		const where = namespace === undefined ? '' : ` in namespace ${namespace}`;
 		const kind = namespace === undefined ? 'ClusterRole rule' : `Role rule in namespace ${namespace}`;
-		return `needed: ${words}${where} (${kind}: apiGroups [""], resources [${list(scoped.map(rule => rule.resource))}], verbs [${list(scoped.map(rule => rule.verb))}])`;
+		return `needed: ${words}${where} (${kind}: apiGroups [""], resources [${list(scoped.map((rule) => rule.resource))}], verbs [${list(scoped.map((rule) => rule.verb))}])`;
 	});
 }
 
@@ -380,13 +395,22 @@ function neededLines(rules: readonly Rule[]): string[] {
  * A 403, or several: the server's words for each, every rule that is missing (not only the first refused), the
  * can-i command for each, and `notes`.
  */
-export function forbiddenFailure(peer: Peer, refusals: readonly Refusal[], action: string, notes: readonly string[], secrets: readonly string[]): SourceFailure {
-	const rules = refusals.flatMap(refusal => (refusal.rule ? [refusal.rule] : []));
-	const summary = peer.kind === 'api-server' ? `${identity(peer)} is not allowed to ${action}` : `${peerName(peer)} does not allow ${identity(peer)} to ${action}`;
+export function forbiddenFailure(
+	peer: Peer,
+	refusals: readonly Refusal[],
+	action: string,
+	notes: readonly string[],
+	secrets: readonly string[],
+): SourceFailure {
+	const rules = refusals.flatMap((refusal) => (refusal.rule ? [refusal.rule] : []));
+	const summary =
+		peer.kind === 'api-server'
+			? `${identity(peer)} is not allowed to ${action}`
+			: `${peerName(peer)} does not allow ${identity(peer)} to ${action}`;
 	return sourceFailure('forbidden', summary, [
-		...refusals.map(refusal => quote(refusal.answer, peer, secrets)),
+		...refusals.map((refusal) => quote(refusal.answer, peer, secrets)),
 		...neededLines(rules),
-		...rules.map(rule => `check: ${canI(peer, rule)}`),
+		...rules.map((rule) => `check: ${canI(peer, rule)}`),
 		...notes,
 	]);
 }
@@ -408,11 +432,19 @@ function retryAfterSeconds(answer: HttpAnswer): number | null {
 /** A 429 (or a 503 of the API server itself) with Retry-After: wait as asked, at most maxRetryAfterSeconds, and say so. */
 function throttled(answer: HttpAnswer, peer: Peer, path: string, asked: number, secrets: readonly string[]): SourceFailure {
 	const waits = Math.min(asked, maxRetryAfterSeconds);
-	const wait = asked > waits ? `asked to wait ${formatGoDuration(asked)}; pleg-top waits at most ${formatGoDuration(waits)}` : `asked to wait ${formatGoDuration(asked)}`;
-	return sourceFailure('http', `${speaker(peer)} ${wait} (${statusLine(answer.status)} to GET ${shownPath(path)})`, [
-		quote(answer, peer, secrets),
-		`the next request goes out in ${formatGoDuration(waits)}, as its Retry-After header asked, instead of the usual back-off`,
-	], waits);
+	const wait =
+		asked > waits
+			? `asked to wait ${formatGoDuration(asked)}; pleg-top waits at most ${formatGoDuration(waits)}`
+			: `asked to wait ${formatGoDuration(asked)}`;
+	return sourceFailure(
+		'http',
+		`${speaker(peer)} ${wait} (${statusLine(answer.status)} to GET ${shownPath(path)})`,
+		[
+			quote(answer, peer, secrets),
+			`the next request goes out in ${formatGoDuration(waits)}, as its Retry-After header asked, instead of the usual back-off`,
+		],
+		waits,
+	);
 }
 
 /** Any answer but 2xx, except the API server's node-not-found 404 (which needs the node list: notFoundFailure). */
@@ -422,7 +454,13 @@ export function classifyAnswer(answer: HttpAnswer, peer: Peer, call: Call, secre
 	}
 
 	if (answer.status === 403) {
-		return forbiddenFailure(peer, [{answer, rule: call.rule}], call.action ?? `GET ${shownPath(call.path)}`, call.forbiddenNotes ?? [], secrets);
+		return forbiddenFailure(
+			peer,
+			[{answer, rule: call.rule}],
+			call.action ?? `GET ${shownPath(call.path)}`,
+			call.forbiddenNotes ?? [],
+			secrets,
+		);
 	}
 
 	const asked = retryAfterSeconds(answer);
@@ -441,16 +479,26 @@ export function classifyAnswer(answer: HttpAnswer, peer: Peer, call: Call, secre
 	}
 
 	if (answer.status === 404 && call.notFound !== undefined) {
-		return sourceFailure('not-found', call.notFound.summary, [quote(answer, peer, secrets), ...(call.notFound.hint ? [call.notFound.hint] : [])]);
+		return sourceFailure('not-found', call.notFound.summary, [
+			quote(answer, peer, secrets),
+			...(call.notFound.hint ? [call.notFound.hint] : []),
+		]);
 	}
 
-	return sourceFailure('http', `${peerName(peer)} answered ${statusLine(answer.status)} to GET ${shownPath(call.path)}`, [quote(answer, peer, secrets)]);
+	return sourceFailure('http', `${peerName(peer)} answered ${statusLine(answer.status)} to GET ${shownPath(call.path)}`, [
+		quote(answer, peer, secrets),
+	]);
 }
 
 /** A 404 that the API server itself gave for the node (not a kubelet 404 passed through the proxy). */
 export function isNodeNotFound(answer: HttpAnswer): boolean {
 	const status = readStatus(answer.body);
-	return answer.status === 404 && status !== null && status.reason === 'NotFound' && (status.kind === 'nodes' || /^nodes? "/.test(status.message ?? ''));
+	return (
+		answer.status === 404 &&
+		status !== null &&
+		status.reason === 'NotFound' &&
+		(status.kind === 'nodes' || /^nodes? "/.test(status.message ?? ''))
+	);
 }
 
 /** What is known about the node names for a not-found message. */
@@ -470,8 +518,17 @@ function nodeNamesLine(names: NodeNames): string {
 	return `could not list nodes: ${names.error}`;
 }
 
-export function notFoundFailure(answer: HttpAnswer, peer: Extract<Peer, {kind: 'api-server'}>, node: string, names: NodeNames, secrets: readonly string[]): SourceFailure {
-	return sourceFailure('not-found', `node "${node}" does not exist in cluster "${peer.loaded.clusterName}"`, [quote(answer, peer, secrets), nodeNamesLine(names)]);
+export function notFoundFailure(
+	answer: HttpAnswer,
+	peer: Extract<Peer, {kind: 'api-server'}>,
+	node: string,
+	names: NodeNames,
+	secrets: readonly string[],
+): SourceFailure {
+	return sourceFailure('not-found', `node "${node}" does not exist in cluster "${peer.loaded.clusterName}"`, [
+		quote(answer, peer, secrets),
+		nodeNamesLine(names),
+	]);
 }
 
 /** A 200 that is an HTML page (a proxy or login portal in the way, or a wrong port), not kubelet metrics. */
@@ -482,9 +539,13 @@ export function htmlInsteadOfMetrics(answer: HttpAnswer, peer: Peer, secrets: re
 
 	// A body that is not metrics is a parse failure like any other: same words, same line number.
 	const line = answer.body.slice(0, answer.body.search(/\S|$/)).split('\n').length;
-	const hint = peer.kind === 'kubelet' ? `is ${peer.flag} the kubelet (port 10250)?` : 'is a proxy or a login portal between pleg-top and the API server?';
-	return sourceFailure('parse', `metrics could not be parsed (line ${line}): ${peerName(peer)} answered with an HTML page, not kubelet metrics`, [
-		`content-type: ${String(answer.headers['content-type'] ?? '(none)')}; the page: ${serverMessage(answer, secrets)}`,
-		hint,
-	]);
+	const hint =
+		peer.kind === 'kubelet'
+			? `is ${peer.flag} the kubelet (port 10250)?`
+			: 'is a proxy or a login portal between pleg-top and the API server?';
+	return sourceFailure(
+		'parse',
+		`metrics could not be parsed (line ${line}): ${peerName(peer)} answered with an HTML page, not kubelet metrics`,
+		[`content-type: ${String(answer.headers['content-type'] ?? '(none)')}; the page: ${serverMessage(answer, secrets)}`, hint],
+	);
 }

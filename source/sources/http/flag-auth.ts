@@ -26,8 +26,11 @@ function readCa(file: string): Buffer {
 		return fs.readFileSync(file);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String(code);
-		throw sourceFailure('config', `cannot read --kubelet-ca ${file}: ${why}`, ['give the PEM file of the CA that signed the server certificate']);
+		const why =
+			code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String(code);
+		throw sourceFailure('config', `cannot read --kubelet-ca ${file}: ${why}`, [
+			'give the PEM file of the CA that signed the server certificate',
+		]);
 	}
 }
 
@@ -38,7 +41,9 @@ async function readBearer(file: string): Promise<string> {
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code);
-		throw sourceFailure('config', `cannot read --token-file ${file}: ${why}`, ['give a file holding a bearer token (e.g. a service account token)']);
+		throw sourceFailure('config', `cannot read --token-file ${file}: ${why}`, [
+			'give a file holding a bearer token (e.g. a service account token)',
+		]);
 	}
 }
 

@@ -57,14 +57,14 @@ function readBody(response: http.IncomingMessage, fail: (error: unknown) => void
 	const gzip = /\bgzip\b/i.test(String(response.headers['content-encoding'] ?? ''));
 	const stream = gzip ? response.pipe(zlib.createGunzip()) : response;
 	const chunks: Buffer[] = [];
-	response.on('error', error => fail(new BodyCutError(error)));
+	response.on('error', (error) => fail(new BodyCutError(error)));
 	response.on('close', () => {
 		if (!response.complete) {
 			fail(new BodyCutError(new Error('connection closed')));
 		}
 	});
 	if (stream !== response) {
-		stream.on('error', error => fail(new BodyCutError(error)));
+		stream.on('error', (error) => fail(new BodyCutError(error)));
 	}
 
 	stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -102,13 +102,13 @@ export function getText(options: RequestOptions): Promise<HttpAnswer> {
 		const onAbort = () => fail(abortReason(signal));
 		signal.addEventListener('abort', onAbort, {once: true});
 		let answered = false;
-		request.on('error', error => {
+		request.on('error', (error) => {
 			const stale = !answered && request.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
 			fail(stale ? new StaleSocketError(error) : error);
 		});
-		request.on('response', response => {
+		request.on('response', (response) => {
 			answered = true;
-			readBody(response, fail, body => settle(() => resolve({status: response.statusCode ?? 0, headers: response.headers, body})));
+			readBody(response, fail, (body) => settle(() => resolve({status: response.statusCode ?? 0, headers: response.headers, body})));
 		});
 		request.end();
 	});

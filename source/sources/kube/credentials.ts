@@ -85,7 +85,10 @@ function execFailure(loaded: LoadedKubeconfig, error: unknown, secrets: string[]
 
 	// JSON.parse quotes the plugin's stdout in its message, and stdout is the credential: never show it.
 	if (error instanceof SyntaxError || error instanceof TypeError) {
-		return sourceFailure('unauthorized', `${who} did not print an ExecCredential`, [command, 'its output (not shown: it may hold a credential) is not ExecCredential JSON with a status']);
+		return sourceFailure('unauthorized', `${who} did not print an ExecCredential`, [
+			command,
+			'its output (not shown: it may hold a credential) is not ExecCredential JSON with a status',
+		]);
 	}
 
 	const stderr = redact(error instanceof Error ? error.message : String(error), secrets).trimEnd();

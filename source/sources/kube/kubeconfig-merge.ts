@@ -48,7 +48,14 @@ function readText(file: string, required: boolean): string | null {
 			return null;
 		}
 
-		const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String((error as Error).message);
+		const why =
+			code === 'ENOENT'
+				? 'the file does not exist'
+				: code === 'EACCES'
+					? 'permission denied'
+					: code === 'EISDIR'
+						? 'it is a directory'
+						: String((error as Error).message);
 		throw sourceFailure('config', `cannot read kubeconfig ${file}: ${why}`, [`kubeconfig file: ${file}`]);
 	}
 }
@@ -125,7 +132,9 @@ export function parseKubeconfigFile(file: string, required: boolean): ParsedFile
 	}
 
 	if (!isMap(document)) {
-		throw sourceFailure('config', `kubeconfig ${absolute} is not a kubeconfig (expected a mapping with clusters, users and contexts)`, [`kubeconfig file: ${absolute}`]);
+		throw sourceFailure('config', `kubeconfig ${absolute} is not a kubeconfig (expected a mapping with clusters, users and contexts)`, [
+			`kubeconfig file: ${absolute}`,
+		]);
 	}
 
 	const current = document['current-context'];

@@ -42,7 +42,7 @@ function candidateFiles(options: KubeconfigOptions): Candidates {
 
 	const list = options.env['KUBECONFIG'];
 	if (list !== undefined && list !== '') {
-		const files = list.split(path.delimiter).filter(entry => entry !== '');
+		const files = list.split(path.delimiter).filter((entry) => entry !== '');
 		if (files.length > 0) {
 			return {files, required: false, how: 'KUBECONFIG'};
 		}
@@ -128,7 +128,8 @@ function toCluster(entry: Entry): Cluster {
 function toUser(entry: Entry): User {
 	const body = entry.body;
 	const tokenFile = stringField(body, 'tokenFile');
-	const authProvider = body['auth-provider'] ?? (tokenFile === undefined ? undefined : {name: tokenFileProviderName, config: {path: tokenFile}});
+	const authProvider =
+		body['auth-provider'] ?? (tokenFile === undefined ? undefined : {name: tokenFileProviderName, config: {path: tokenFile}});
 	return {
 		name: entry.name,
 		token: stringField(body, 'token'),
@@ -169,16 +170,18 @@ function checkServer(cluster: Cluster, entry: Entry): void {
 
 	if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
 		const shown = cluster.server === '' ? 'no server' : `server "${cluster.server}", which is not an http(s) URL`;
-		throw sourceFailure('config', `cluster "${entry.name}" in ${entry.file} has ${shown}`, [`set clusters[].cluster.server, e.g. https://10.0.0.1:6443`]);
+		throw sourceFailure('config', `cluster "${entry.name}" in ${entry.file} has ${shown}`, [
+			`set clusters[].cluster.server, e.g. https://10.0.0.1:6443`,
+		]);
 	}
 }
 
 /** Loads the kubeconfig as kubectl would and selects the context. Throws SourceFailure kind 'config'. */
 export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
 	const candidates = candidateFiles(options);
-	const filesTried = candidates.files.map(file => path.resolve(file));
+	const filesTried = candidates.files.map((file) => path.resolve(file));
 	const parsed = candidates.files
-		.map(file => parseKubeconfigFile(file, candidates.required))
+		.map((file) => parseKubeconfigFile(file, candidates.required))
 		.filter((file): file is ParsedFile => file !== null);
 	if (parsed.length === 0) {
 		throw noConfigFailure(filesTried);
