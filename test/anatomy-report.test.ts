@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {jsonReport, textReport} from '../source/report/report.js';
+import {operationText} from '../source/report/anatomy-report.js';
 import {churnAnatomy} from './helpers/anatomy.js';
 import {makeFigures} from './helpers/figures.js';
 
@@ -43,13 +44,21 @@ describe('the relist anatomy in the reports', () => {
 		const rows = text.split('\n');
 		const row = (label: string) => rows.find(line => line.startsWith(`${label} `))?.replace(/^\S+(?: \S+)?\s{2,}/, '');
 		assert.equal(row('anatomy'), churnAnatomy().reading.text);
-		assert.equal(row('ListPodSandbox'), '1.00/s, mean 24.0 ms, p99 70.0 ms, 0 errors');
-		assert.equal(row('ContainerStatus'), '6.00/s, mean 15.5 ms, p99 ≥ 745.058 s, 3 errors');
+		assert.equal(row('ListPodSandbox'), '1.00/s, mean 24ms, p99 70ms, 0 errors');
+		assert.equal(row('ContainerStatus'), '6.00/s, mean 15.5ms, p99 ≥ 12m25.058s, 3 errors');
 		assert.equal(row('status/relist'), "10 (every caller counted: at most this many are the relist's)");
 		assert.equal(row('list share'), '16% of the mean relist');
 		assert.equal(row('running'), '26 pods; containers: 31 running, 3 exited, 1 created');
 		// 250 ms / 31 = 8.06 ms.
-		assert.equal(row('per container'), '8.1 ms of mean relist per running container');
+		assert.equal(row('per container'), '8.1ms of mean relist per running container');
 		assert.match(textReport(makeFigures()), /^anatomy +no scrape yet$/m);
+	});
+
+	test('one error is "1 error"', () => {
+		assert.equal(operationText({calls: 0, ratePerSecond: 0, windowMeanSeconds: null, windowP99: null, errors: 1}), 'no call in the window, 1 error');
+		assert.equal(
+			operationText({calls: 10, ratePerSecond: 1, windowMeanSeconds: 0.0042, windowP99: {seconds: 0.0093, atLeast: false}, errors: 1}),
+			'1.00/s, mean 4.2ms, p99 9.3ms, 1 error',
+		);
 	});
 });

@@ -1,18 +1,25 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../source/domain/format.js';
+import {countOf, formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan} from '../source/domain/format.js';
 
 describe('formatSeconds', () => {
 	const cases: Array<[number | null, string]> = [
-		[0.0042, '4.2 ms'],
-		[0.0212, '21.2 ms'],
-		[0.25, '250 ms'],
-		[0.00085, '850 µs'],
-		[1.3, '1.30 s'],
-		[12.5, '12.5 s'],
-		[187, '187 s'],
-		[0, '0 s'],
+		[0.0042, '4.2ms'],
+		[0.0212, '21.2ms'],
+		[0.01, '10ms'], // Go drops trailing zeros: not "10.0ms"
+		[0.04712345, '47.1ms'], // 0.1 ms under 100 ms
+		[0.25, '250ms'],
+		[0.2013333, '201ms'], // whole ms from 100 ms
+		[0.00085, '850µs'],
+		[1.3, '1.3s'],
+		[1.0234, '1.02s'], // 10 ms under 10 s
+		[12.5, '12.5s'],
+		[187, '3m7s'], // whole seconds from 100 s, as Go writes minutes
+		[0, '0s'],
 		[null, '—'],
+		[Number.NaN, '—'],
+		[Infinity, '—'],
+		[-Infinity, '—'],
 	];
 	for (const [seconds, expected] of cases) {
 		test(`${seconds} → ${expected}`, () => assert.equal(formatSeconds(seconds), expected));
@@ -20,26 +27,49 @@ describe('formatSeconds', () => {
 });
 
 describe('formatQuantile', () => {
-	test('a lower bound from the +Inf bucket reads "≥ 10 s", never "10.0 s"', () => {
-		assert.equal(formatQuantile({seconds: 10, atLeast: true}), '≥ 10 s');
-		assert.equal(formatQuantile({seconds: 2.5, atLeast: true}), '≥ 2.5 s');
-		assert.equal(formatQuantile({seconds: 0.25, atLeast: true}), '≥ 250 ms');
-		// The top finite bucket of the CRI operation histograms: 0.005 × 2^… written with all its digits.
-		assert.equal(formatQuantile({seconds: 745.0580596923828, atLeast: true}), '≥ 745.058 s');
-		assert.equal(formatQuantile({seconds: 10, atLeast: false}), '10.0 s');
+	test('a lower bound from the +Inf bucket reads "≥ 10s", a measured 10 s reads "10s"', () => {
+		assert.equal(formatQuantile({seconds: 10, atLeast: true}), '≥ 10s');
+		assert.equal(formatQuantile({seconds: 2.5, atLeast: true}), '≥ 2.5s');
+		assert.equal(formatQuantile({seconds: 0.25, atLeast: true}), '≥ 250ms');
+		// The top finite bucket of the CRI operation histograms: 0.005 × 2^… to six significant digits, 745.058 s.
+		assert.equal(formatQuantile({seconds: 745.0580596923828, atLeast: true}), '≥ 12m25.058s');
+		assert.equal(formatQuantile({seconds: 10, atLeast: false}), '10s');
 		assert.equal(formatQuantile(null), '—');
 	});
 });
 
 describe('formatAge', () => {
-	test('seconds under a minute, words above (whole seconds)', () => {
-		assert.equal(formatAge(12.9), '12 s');
-		assert.equal(formatAge(0), '0 s');
-		assert.equal(formatAge(59.99), '59 s');
-		assert.equal(formatAge(187), '3 minutes 7 seconds');
-		assert.equal(formatAge(180), '3 minutes');
-		assert.equal(formatAge(3700), '1 hour 1 minute 40 seconds'); // 3600 + 60 + 40
+	test('whole seconds, rounded down, as Go writes them', () => {
+		assert.equal(formatAge(12.9), '12s');
+		assert.equal(formatAge(0), '0s');
+		assert.equal(formatAge(59.99), '59s');
+		assert.equal(formatAge(187), '3m7s');
+		assert.equal(formatAge(180), '3m0s');
+		assert.equal(formatAge(217.4), '3m37s');
+		assert.equal(formatAge(3700), '1h1m40s'); // 3600 + 60 + 40
+		assert.equal(formatAge(-2), '0s');
 		assert.equal(formatAge(null), '—');
+		assert.equal(formatAge(Number.NaN), '—');
+		assert.equal(formatAge(Infinity), '—');
+	});
+});
+
+describe('formatSpan', () => {
+	test('milliseconds under a second, tenths under ten, whole seconds above', () => {
+		assert.equal(formatSpan(0.2034), '203ms');
+		assert.equal(formatSpan(2.46), '2.5s');
+		assert.equal(formatSpan(10.5), '11s'); // rounded: a span is measured, not an age
+		assert.equal(formatSpan(60), '1m0s');
+		assert.equal(formatSpan(0), '0s');
+		assert.equal(formatSpan(Infinity), '—');
+	});
+});
+
+describe('countOf', () => {
+	test('singular for one', () => {
+		assert.equal(countOf(1, 'error'), '1 error');
+		assert.equal(countOf(0, 'error'), '0 errors');
+		assert.equal(countOf(1234, 'relist'), '1,234 relists');
 	});
 });
 
@@ -48,6 +78,7 @@ describe('formatRate, formatRatio, formatCount', () => {
 		assert.equal(formatRate(60 / 62), '0.97/s');
 		assert.equal(formatRate(0), '0/s');
 		assert.equal(formatRate(null), '—');
+		assert.equal(formatRate(Number.NaN), '—');
 	});
 
 	test('ratios', () => {
@@ -61,5 +92,7 @@ describe('formatRate, formatRatio, formatCount', () => {
 	test('counts', () => {
 		assert.equal(formatCount(1671950), '1,671,950');
 		assert.equal(formatCount(null), '—');
+		assert.equal(formatCount(Number.NaN), '—');
+		assert.equal(formatCount(Infinity), '—');
 	});
 });

@@ -30,4 +30,8 @@ describe('formatGoDuration: Go time.Duration.String()', () => {
 			assert.equal(formatGoDuration(seconds), expected);
 		});
 	}
+
+	test('not finite: "—", never "InfinityhNaNm…"', () => {
+		for (const seconds of [Number.NaN, Infinity, -Infinity]) assert.equal(formatGoDuration(seconds), '—');
+	});
 });

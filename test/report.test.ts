@@ -20,7 +20,7 @@ const contractKeys = [
 	'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio',
 ];
 const extraKeys = ['time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition', 'cri'];
-const constantsKeys = ['relistPeriodSeconds', 'relistThresholdSeconds', 'periodSource', 'thresholdSource'];
+const constantsKeys = ['relistPeriodSeconds', 'relistThresholdSeconds', 'periodSource', 'thresholdSource', 'row', 'rowNote', 'pleg'];
 const relistKeys = [
 	'count', 'sum', 'lifetimeMeanSeconds', 'windowSeconds', 'windowCount', 'windowMeanSeconds', 'windowP50Seconds',
 	'windowP90Seconds', 'windowP99Seconds', 'ratePerSecond', 'intervalMeanSeconds',
@@ -48,6 +48,9 @@ describe('jsonReport', () => {
 				relistThresholdSeconds: 180,
 				periodSource: null, // kubelet.go not read for 1.18-1.24
 				thresholdSource: 'pkg/kubelet/pleg/generic.go:83',
+				row: 'v1.18.6–v1.24.14',
+				rowNote: null, // v1.21.2 lies inside the row
+				pleg: 'generic',
 			},
 			relist: {
 				count: 1672010, // 1671950 + 60
@@ -130,7 +133,7 @@ describe('jsonReport', () => {
 		const relist = (jsonReport(overflowing) as Record<string, any>)['relist'];
 		assert.equal(relist.windowP99Seconds, 10);
 		assert.equal(relist.windowP99AtLeast, true);
-		assert.match(textReport(overflowing), /^quantiles +p50 7\.7 ms, p90 10\.0 ms, p99 ≥ 10 s$/m);
+		assert.match(textReport(overflowing), /^quantiles +p50 7\.7ms, p90 10ms, p99 ≥ 10s$/m);
 	});
 });
 
@@ -143,13 +146,13 @@ describe('textReport', () => {
 				'node            ip-10-0-1-1',
 				'kubelet         v1.21.2',
 				'verdict         PLEG is healthy',
-				'last seen       0 s ago (gauge 1648119337)', // 0.5 s, whole seconds
+				'last seen       0s ago (gauge 1648119337)', // 0.5 s, whole seconds
 				'threshold       3m0s (relistThreshold, pkg/kubelet/pleg/generic.go:83)',
 				'period          1s (plegRelistPeriod; not read for this version)',
-				'lifetime        1,672,010 relists, mean 21.2 ms', // 35471.58 s / 1672010
-				'window          1 minute: 60 relists, mean 10.0 ms, 1.00/s',
-				'quantiles       p50 8.3 ms, p90 24.0 ms, p99 47.0 ms',
-				'interval        1.02 s',
+				'lifetime        1,672,010 relists, mean 21.2ms', // 35471.58 s / 1672010
+				'window          1m0s: 60 relists, mean 10ms, 1.00/s',
+				'quantiles       p50 8.3ms, p90 24ms, p99 47ms',
+				'interval        1.02s',
 				'discards        2 total, 2 in window',
 				'threshold/mean  ×18,000', // 180 s / 10 ms
 				// The relist anatomy, its own block (the edited copy moves no CRI counter).
@@ -162,7 +165,7 @@ describe('textReport', () => {
 				"status/relist     0 (every caller counted: at most this many are the relist's)",
 				'list share        —',
 				'running           29 pods; containers: 33 running, 9 exited, 1 created',
-				'per container     303 µs of mean relist per running container', // 10 ms / 33 running
+				'per container     303µs of mean relist per running container', // 10 ms / 33 running
 				'',
 			].join('\n'),
 		);

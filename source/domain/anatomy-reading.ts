@@ -2,7 +2,7 @@
 // answers its two list calls slowly, or because it inspects many changed pods one status call at a time?
 // The CRI counters include every kubelet caller (pod workers, stats, GC), so per-relist call counts are upper
 // bounds for the relist's own calls ("at most"), and list means may mix in other callers' list calls.
-import {formatAge, formatSeconds} from './format.js';
+import {formatSeconds, formatSpan} from './format.js';
 import type {AnatomyReading, DeltaFigures, RelistAnatomy} from './types.js';
 
 /** The two list calls' means together from which the runtime "answers slowly", seconds (an idle node: ~5-25 ms). */
@@ -26,7 +26,7 @@ export function anatomyReading(anatomy: Omit<RelistAnatomy, 'reading'>, window: 
 	if (window.count === 0 || mean === null) {
 		return {
 			kind: 'no-relist',
-			text: `no relist completed in the last ${formatAge(window.spanSeconds)}: a relist waiting on the runtime is counted only when it returns`,
+			text: `no relist completed in the last ${formatSpan(window.spanSeconds)}: a relist waiting on the runtime is counted only when it returns`,
 		};
 	}
 

@@ -10,16 +10,17 @@ import type {
 	Scrape,
 } from './types.js';
 import {anatomyReading} from './anatomy-reading.js';
-import {criAvailability} from './exposition/names.js';
+import {criAvailability, criAvailabilityNote} from './exposition/names.js';
 import {deltaBuckets, histogramQuantile} from './quantile.js';
 
 const noOperations: RelistOperations<null> = {listPodSandbox: null, listContainers: null, podSandboxStatus: null, containerStatus: null};
 
 /**
  * `start` and `latest` are the window's first and last scrapes (start null before the second scrape), `window`
- * the relist figures over them (feed.ts windowOf).
+ * the relist figures over them (feed.ts windowOf); `kubeletVersion` tells a kubelet too old for a series from one
+ * whose body lacks it.
  */
-export function relistAnatomy(start: Scrape | null, latest: Scrape, window: DeltaFigures | null): RelistAnatomy {
+export function relistAnatomy(start: Scrape | null, latest: Scrape, window: DeltaFigures | null, kubeletVersion: string | null = latest.sample.kubeletVersion): RelistAnatomy {
 	const after = latest.sample.cri ?? null;
 	const before = start?.sample.cri ?? null;
 	const spanSeconds = start && window ? window.spanSeconds : null;
@@ -43,7 +44,7 @@ export function relistAnatomy(start: Scrape | null, latest: Scrape, window: Delt
 		runningPods: after?.runningPods ?? null,
 		runningContainers: after?.runningContainers ?? null,
 		docker: before?.docker && after?.docker && spanSeconds !== null ? dockerOperations(before.docker, after.docker, spanSeconds) : null,
-		unavailable: unavailableLines(after),
+		unavailable: unavailableLines(after, kubeletVersion),
 	};
 	return {...figures, reading: anatomyReading(figures, window)};
 }
@@ -141,7 +142,7 @@ function listMeans({listPodSandbox, listContainers}: RelistOperations<CriOperati
 	return sandboxes === null || containers === null ? null : sandboxes + containers;
 }
 
-function unavailableLines(cri: CriSample | null): string[] {
+function unavailableLines(cri: CriSample | null, kubeletVersion: string | null): string[] {
 	if (!cri) {
 		return [`CRI calls: ${criAvailability.operations}`];
 	}
@@ -151,15 +152,15 @@ function unavailableLines(cri: CriSample | null): string[] {
 	if (ops.every(op => op === null)) {
 		lines.push(`CRI calls: ${criAvailability.operations}`);
 	} else if (ops.some(op => op !== null && op.duration === null)) {
-		lines.push(`p99: ${criAvailability.histograms}`);
+		lines.push(`p99: ${criAvailabilityNote('histograms', kubeletVersion)}`);
 	}
 
 	if (cri.runningPods === null) {
-		lines.push(`running pods: ${criAvailability.runningPods}`);
+		lines.push(`running pods: ${criAvailabilityNote('runningPods', kubeletVersion)}`);
 	}
 
 	if (cri.runningContainers === null) {
-		lines.push(`running containers: ${criAvailability.runningContainers}`);
+		lines.push(`running containers: ${criAvailabilityNote('runningContainers', kubeletVersion)}`);
 	}
 
 	return lines;

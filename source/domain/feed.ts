@@ -25,8 +25,9 @@ import {
 } from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
 import {verdict} from './health.js';
-import {constantsFor} from './kubelet-constants.js';
-import {availabilityNote} from './exposition/names.js';
+import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
+import {availabilityNote, families} from './exposition/names.js';
+import {formatAge} from './format.js';
 import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
 /**
@@ -69,8 +70,15 @@ export type FeedState = {
 	lastCountChangeAt: number | null;
 	/** Kubelet restarts (counter resets) seen. */
 	restarts: number;
+	/** The scrape time (ms) of the latest restart seen; null before one. */
+	lastRestartAt: number | null;
 	/** The Evented PLEG connection success counter has risen since the kubelet (re)started. */
 	eventedConnected: boolean;
+	/**
+	 * With the EventedPLEG gate on: the evidence that the kubelet fell back to the Generic PLEG (kubelet-constants.ts
+	 * eventedFallbackEvidence). Kept until a restart: the kubelet never returns to evented by itself.
+	 */
+	eventedFallback: string | null;
 	baseline: Baseline | null;
 	/** The Node object, when the source can fetch it. */
 	node: NodeInfo | null;
@@ -95,7 +103,9 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		history: emptyLog(),
 		lastCountChangeAt: null,
 		restarts: 0,
+		lastRestartAt: null,
 		eventedConnected: false,
+		eventedFallback: null,
 		baseline: null,
 		node: null,
 		status: {
@@ -164,9 +174,12 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	const connectionsBefore = previous?.sample.eventedConnectionSuccess ?? null;
 	const connectionsNow = scrape.sample.eventedConnectionSuccess;
 	const risen = connectionsBefore !== null && connectionsNow !== null && connectionsNow > connectionsBefore;
+	const window = windowOf(scrapes);
+	const eventedConnected = (state.eventedConnected && !restarted) || risen;
+	const lastRestartAt = restarted ? scrape.at : state.lastRestartAt;
 	const point: HistoryPoint = {
 		at: scrape.at,
-		windowMeanSeconds: windowOf(scrapes)?.meanSeconds ?? null,
+		windowMeanSeconds: window?.meanSeconds ?? null,
 		lastSeenAgeSeconds: readLastSeen(scrape.sample, scrape.at, null).ageSeconds,
 		event: restarted ? 'restart' : null,
 	};
@@ -177,7 +190,11 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		history: appendToLog(state.history, point, state.historyLimit),
 		lastCountChangeAt: countNow === null ? null : countChanged ? scrape.at : state.lastCountChangeAt,
 		restarts: state.restarts + (restarted ? 1 : 0),
-		eventedConnected: (state.eventedConnected && !restarted) || risen,
+		lastRestartAt,
+		eventedConnected,
+		eventedFallback: gateOn(scrape.sample, eventedConnected)
+			? fallbackEvidence(scrape.sample, scrapes, lastRestartAt) ?? (restarted ? null : state.eventedFallback)
+			: null,
 		status: {
 			...state.status,
 			failure: null,
@@ -187,6 +204,18 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 			lastLatencyMs: scrape.latencyMs,
 		},
 	});
+}
+
+/** The EventedPLEG gate is on: exposed as a feature gate, or seen through a rising connection counter. */
+function gateOn(sample: PlegSample, eventedConnected: boolean): boolean {
+	return sample.eventedPlegGate === true || eventedConnected;
+}
+
+/** The fallback evidence in this scrape; the relist rate only over a window that starts after the last restart. */
+function fallbackEvidence(sample: PlegSample, scrapes: BoundedLog<Scrape>, lastRestartAt: number | null): string | null {
+	const first = logAt(scrapes, 0);
+	const window = first && (lastRestartAt === null || first.at >= lastRestartAt) ? windowOf(scrapes) : null;
+	return eventedFallbackEvidence(sample, window);
 }
 
 /** Keeps the newest scrape at least windowSeconds older than the latest as the window start; drops older ones. */
@@ -232,9 +261,21 @@ function relistCount(sample: PlegSample): number | null {
 	return sample.relistDuration?.count ?? sample.legacyRelistLatency?.count ?? null;
 }
 
+/**
+ * Why a last-seen gauge value cannot be a time, or null when it can: NaN, ±Inf and negative values are not Unix
+ * seconds. Such a gauge is read as absent (the count fallback takes over), and the unavailable line says why.
+ */
+export function unusableGauge(gauge: number | null): string | null {
+	if (gauge === null || (Number.isFinite(gauge) && gauge >= 0)) {
+		return null;
+	}
+
+	return Number.isNaN(gauge) ? 'NaN' : gauge === Infinity ? '+Inf' : gauge === -Infinity ? '-Inf' : 'negative';
+}
+
 /** The last-seen gauge read at `now` (ms). The gauge is node time: ahead of ours, it reads as age 0 plus skew. */
 function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: number | null): LastSeen {
-	const gauge = sample.lastSeenSeconds;
+	const gauge = unusableGauge(sample.lastSeenSeconds) === null ? sample.lastSeenSeconds : null;
 	if (gauge === null || gauge === 0) {
 		return {
 			gaugeSeconds: gauge,
@@ -264,7 +305,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 
 	const sample = latest.sample;
 	const kubeletVersion = state.node?.kubeletVersion ?? sample.kubeletVersion;
-	const constants = constantsFor(kubeletVersion, sample.eventedPlegGate === true || state.eventedConnected);
+	const constants = constantsFor(kubeletVersion, gateOn(sample, state.eventedConnected), state.eventedFallback);
 	const countUnchanged = state.lastCountChangeAt === null ? null : Math.max(0, (now - state.lastCountChangeAt) / 1000);
 	const lastSeen = readLastSeen(sample, now, countUnchanged);
 	const window = windowOf(state.scrapes);
@@ -287,7 +328,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		ready: state.node?.ready ?? null,
 		discardEventsTotal: sample.discardEvents,
 		// The corrected latest scrape: its CRI counters continue across a restart like the relist ones.
-		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window),
+		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window, kubeletVersion),
 	};
 }
 
@@ -318,28 +359,30 @@ function baselineFigures(state: FeedState): Figures['baseline'] {
 /** Why figures are missing, one line each, e.g. "last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18; …". */
 function unavailableLines(sample: PlegSample, kubeletVersion: string | null, countUnchanged: number | null): string[] {
 	const lines: string[] = [];
-	if (sample.lastSeenSeconds === null) {
+	const unusable = unusableGauge(sample.lastSeenSeconds);
+	if (sample.lastSeenSeconds === null || unusable !== null) {
 		const fallback =
 			countUnchanged === null
 				? 'no relist count to fall back on'
-				: `using 'count unchanged for ${Math.floor(countUnchanged)} s'`;
-		lines.push(`last seen: ${availabilityNote('lastSeen')}; ${fallback}`);
+				: `using 'count unchanged for ${formatAge(countUnchanged)}'`;
+		const why = unusable === null ? availabilityNote('lastSeen', kubeletVersion) : `${families.lastSeen} is ${unusable}, not a time`;
+		lines.push(`last seen: ${why}; ${fallback}`);
 	}
 
 	if (sample.relistDuration === null) {
 		lines.push(
 			sample.legacyRelistLatency === null
-				? `relist duration: ${availabilityNote('relistDuration')}; ${availabilityNote('legacyRelistLatency')}`
+				? `relist duration: ${availabilityNote('relistDuration', kubeletVersion)}; ${availabilityNote('legacyRelistLatency', kubeletVersion)}`
 				: 'quantiles: the µs summaries of kubelet < 1.14 cannot be windowed',
 		);
 	}
 
 	if (sample.relistInterval === null && sample.legacyRelistInterval === null) {
-		lines.push(`interval: ${availabilityNote('relistInterval')}`);
+		lines.push(`interval: ${availabilityNote('relistInterval', kubeletVersion)}`);
 	}
 
 	if (sample.discardEvents === null) {
-		lines.push(`discard events: ${availabilityNote('discardEvents')}`);
+		lines.push(`discard events: ${availabilityNote('discardEvents', kubeletVersion)}`);
 	}
 
 	if (kubeletVersion === null) {

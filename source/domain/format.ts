@@ -1,38 +1,39 @@
 // Unit formatting shared by the screen and the plain-text report, so both print a figure the same way.
-// Each function's own module: the package index loads all ~250 date-fns functions at start-up.
-import {formatDuration} from 'date-fns/formatDuration';
-import {intervalToDuration} from 'date-fns/intervalToDuration';
+// Every duration is written as Go's time.Duration prints it ("4.2ms", "1.3s", "3m7s"), the style of the kubelet's
+// own messages, so one style is read everywhere. A value that is not finite prints as missing, never "NaN".
+import {formatGoDuration} from './go-duration.js';
 import type {Quantile} from './types.js';
 
 /** Printed for a figure that cannot be computed. */
 export const missing = '—';
 
-/** A duration in seconds at a readable precision: "850 µs", "4.2 ms", "250 ms", "1.30 s", "12.5 s", "187 s". */
+/** A number that can be printed: not null, NaN or ±Infinity. */
+function printable(value: number | null): value is number {
+	return value !== null && Number.isFinite(value);
+}
+
+/** `seconds` rounded to `decimals` decimal places, decimally (0.0042 stays 0.0042). */
+function roundTo(seconds: number, decimals: number): number {
+	return Number(seconds.toFixed(decimals));
+}
+
+/**
+ * A measured duration at a readable precision, in Go's style: "850µs", "4.2ms", "250ms", "1.3s", "12.5s", "3m7s"
+ * (three significant digits up to 100 s, then whole seconds).
+ */
 export function formatSeconds(seconds: number | null): string {
-	if (seconds === null || Number.isNaN(seconds)) {
+	if (!printable(seconds)) {
 		return missing;
 	}
 
 	const magnitude = Math.abs(seconds);
-	if (magnitude === 0) {
-		return '0 s';
-	}
-
-	if (magnitude < 1e-3) {
-		return `${Math.round(seconds * 1e6)} µs`;
-	}
-
-	if (magnitude < 1) {
-		const ms = seconds * 1e3;
-		return `${Math.abs(ms) < 100 ? ms.toFixed(1) : ms.toFixed(0)} ms`;
-	}
-
-	return `${seconds.toFixed(magnitude < 10 ? 2 : magnitude < 100 ? 1 : 0)} s`;
+	const decimals = magnitude < 1e-3 ? 6 : magnitude < 0.1 ? 4 : magnitude < 1 ? 3 : magnitude < 10 ? 2 : magnitude < 100 ? 1 : 0;
+	return formatGoDuration(roundTo(seconds, decimals));
 }
 
 /**
  * A histogram quantile. `atLeast` (the rank fell in the +Inf bucket) prints the bucket bound as a lower bound,
- * "≥ 10 s": the histogram cannot say more, and "10.0 s" would read as a measurement.
+ * "≥ 10s": the histogram cannot say more, and "10s" alone would read as a measurement.
  */
 export function formatQuantile(quantile: Quantile | null): string {
 	if (!quantile) {
@@ -43,33 +44,41 @@ export function formatQuantile(quantile: Quantile | null): string {
 }
 
 /**
- * A bucket bound as written in the exposition: "10 s", "2.5 s", "250 ms". Exponential CRI buckets
- * have bounds like 745.0580596923828: six significant digits say all a lower bound can.
+ * A bucket bound as written in the exposition: "10s", "2.5s", "250ms". Exponential CRI buckets have bounds like
+ * 745.0580596923828: six significant digits say all a lower bound can.
  */
 function formatBound(seconds: number): string {
-	return seconds >= 1 ? `${Number(seconds.toPrecision(6))} s` : `${Number((seconds * 1e3).toPrecision(6))} ms`;
+	return printable(seconds) ? formatGoDuration(Number(seconds.toPrecision(6))) : missing;
 }
 
 /**
- * An age: "12 s" under a minute, else words from date-fns ("3 minutes 7 seconds"), whole seconds
- * (the last-seen gauge has a resolution of one second).
+ * An age in whole seconds (the last-seen gauge has a resolution of one second), rounded down: "12s", "3m7s",
+ * "1h1m40s".
  */
 export function formatAge(seconds: number | null): string {
-	if (seconds === null || Number.isNaN(seconds)) {
+	if (!printable(seconds)) {
 		return missing;
 	}
 
-	const whole = Math.floor(Math.max(0, seconds));
-	if (whole < 60) {
-		return `${whole} s`;
+	return formatGoDuration(Math.floor(Math.max(0, seconds)));
+}
+
+/**
+ * A span between two scrapes (measured to the millisecond): "203ms" under a second, "2.5s" under ten, whole
+ * seconds above ("10s", "1m0s").
+ */
+export function formatSpan(seconds: number | null): string {
+	if (!printable(seconds)) {
+		return missing;
 	}
 
-	return formatDuration(intervalToDuration({start: 0, end: whole * 1000}));
+	const span = Math.max(0, seconds);
+	return formatGoDuration(roundTo(span, span < 1 ? 3 : span < 10 ? 1 : 0));
 }
 
 /** Events per second: "0.97/s", "0/s". */
 export function formatRate(perSecond: number | null): string {
-	if (perSecond === null || Number.isNaN(perSecond)) {
+	if (!printable(perSecond)) {
 		return missing;
 	}
 
@@ -82,7 +91,7 @@ export function formatRate(perSecond: number | null): string {
 
 /** A ratio: "×180", "×8.5", "×2". */
 export function formatRatio(ratio: number | null): string {
-	if (ratio === null || !Number.isFinite(ratio)) {
+	if (!printable(ratio)) {
 		return missing;
 	}
 
@@ -91,5 +100,10 @@ export function formatRatio(ratio: number | null): string {
 
 /** A count with thousands separators: "1,671,950". */
 export function formatCount(count: number | null): string {
-	return count === null ? missing : count.toLocaleString('en-US', {maximumFractionDigits: 0});
+	return printable(count) ? count.toLocaleString('en-US', {maximumFractionDigits: 0}) : missing;
+}
+
+/** "1 error", "3 errors": a count and its noun, singular for one. */
+export function countOf(count: number, noun: string, plural = `${noun}s`): string {
+	return `${formatCount(count)} ${count === 1 ? noun : plural}`;
 }

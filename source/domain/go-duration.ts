@@ -4,9 +4,14 @@ const nanosPerSecond = 1e9;
 
 /**
  * `seconds` as Go's time.Duration.String() prints it: "3m7s", "3m0.5s", "1h1m40s", "12.3ms", "0s".
- * Rounded to whole nanoseconds first, as a Duration holds them.
+ * Rounded to whole nanoseconds first, as a Duration holds them. Not finite: "—".
  */
 export function formatGoDuration(seconds: number): string {
+	// A Duration is a finite int64: NaN or ±Infinity has no Go spelling, and pleg-top never prints them.
+	if (!Number.isFinite(seconds)) {
+		return '—';
+	}
+
 	const nanos = Math.round(Math.abs(seconds) * nanosPerSecond);
 	const sign = seconds < 0 && nanos > 0 ? '-' : '';
 	return sign + formatNanos(nanos);

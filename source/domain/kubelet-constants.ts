@@ -2,7 +2,8 @@
 // Transcribed from the compact table of pleg-facts.md ("Compact table" and the Healthy() line table).
 // Values: 1 s / 3 min in every release read from 1.10 on; 300 s / 10 min when the Generic PLEG runs under the
 // EventedPLEG gate (1.26+). Neither is configurable (no kubelet flag or config field exists).
-import type {KubeletConstants, SourceConstant} from './types.js';
+import {formatGoDuration} from './go-duration.js';
+import type {DeltaFigures, KubeletConstants, PlegSample, SourceConstant} from './types.js';
 
 const kubeletGo = 'pkg/kubelet/kubelet.go';
 const genericGo = 'pkg/kubelet/pleg/generic.go';
@@ -11,6 +12,13 @@ export const genericPeriodSeconds = 1;
 export const genericThresholdSeconds = 180;
 export const eventedPeriodSeconds = 300;
 export const eventedThresholdSeconds = 600;
+/**
+ * A relist rate from which the Generic PLEG runs at its own 1 s period: 60 times what it does under the gate
+ * (one relist per 300 s). A generic loop with 4 s relists still makes 0.2/s.
+ */
+export const genericRateEvidencePerSecond = 0.2;
+/** Relists the window must hold before its rate counts as evidence. */
+const rateEvidenceRelists = 3;
 
 export type ConstantsRow = {
 	/** The row as pleg-facts.md names it. */
@@ -75,12 +83,44 @@ const versionOf = (text: string): Version => parseKubeletVersion(text)!;
 const eventedSince: Version = [1, 26, 0];
 const notRead = 'not read for this version';
 
-/** The table row for a version and the caveat that comes with the choice (null when the row was read for it). */
+/** Whether a row's versions include some of major.minor. */
+function coversMinor(row: ConstantsRow, version: Version): boolean {
+	const first: Version = [version[0], version[1], 0];
+	const last: Version = [version[0], version[1], Infinity];
+	return compare(versionOf(row.from), last) <= 0 && compare(versionOf(row.to), first) >= 0;
+}
+
+/** Distance in patch releases from a version to a row of its minor (0 inside the row). */
+function patchDistance(row: ConstantsRow, version: Version): number {
+	const from = versionOf(row.from);
+	const to = versionOf(row.to);
+	if (compare(version, from) < 0) return from[1] === version[1] ? from[2] - version[2] : Infinity;
+	return to[1] === version[1] ? version[2] - to[2] : Infinity;
+}
+
+/**
+ * The table row for a version and why that row (null when the row was read for it). A version not read takes
+ * a row of its own minor when there is one (the PLEG lines move between minors, not between patches), else the
+ * row below it.
+ */
 function rowFor(version: Version | null): {row: ConstantsRow; note: string | null} {
 	const first = constantsTable[0]!;
 	const last = constantsTable.at(-1)!;
 	if (!version) {
 		return {row: last, note: 'kubelet version unknown'};
+	}
+
+	const exact = constantsTable.find(row => compare(versionOf(row.from), version) <= 0 && compare(version, versionOf(row.to)) <= 0);
+	if (exact) {
+		return {row: exact, note: null};
+	}
+
+	const name = `v${version.join('.')}`;
+	const sameMinor = constantsTable
+		.filter(row => coversMinor(row, version))
+		.sort((a, b) => patchDistance(a, version) - patchDistance(b, version))[0];
+	if (sameMinor) {
+		return {row: sameMinor, note: `${name} not read; the ${sameMinor.row} row of the same minor`};
 	}
 
 	if (compare(version, versionOf(last.to)) > 0) {
@@ -93,23 +133,43 @@ function rowFor(version: Version | null): {row: ConstantsRow; note: string | nul
 
 	const lowerIndex = constantsTable.findLastIndex(row => compare(versionOf(row.from), version) <= 0);
 	const lower = constantsTable[lowerIndex]!;
-	if (compare(version, versionOf(lower.to)) <= 0) {
-		return {row: lower, note: null};
+	return {row: lower, note: `between known rows ${lower.row} and ${constantsTable[lowerIndex + 1]!.row}`};
+}
+
+/**
+ * With the EventedPLEG gate on, whether the kubelet fell back to the Generic PLEG: after failed event streams
+ * (evented.go watchEventsChannel gives up and restores the 1 s / 3 min durations) the connection error counter is
+ * above 0 with no stream ever obtained; or the relists run at the generic pace. The text says which evidence;
+ * null when neither shows.
+ */
+export function eventedFallbackEvidence(sample: PlegSample, window: DeltaFigures | null): string | null {
+	const errors = sample.eventedConnectionError ?? 0;
+	if (errors > 0 && (sample.eventedConnectionSuccess ?? 0) === 0) {
+		return `evented, fell back to generic after ${errors} stream ${errors === 1 ? 'error' : 'errors'}`;
 	}
 
-	return {row: lower, note: `between known rows ${lower.row} and ${constantsTable[lowerIndex + 1]!.row}`};
+	const rate = window?.ratePerSecond ?? null;
+	if (window && rate !== null && window.count >= rateEvidenceRelists && rate >= genericRateEvidencePerSecond) {
+		const perSecond = rate >= 10 ? rate.toFixed(0) : rate.toFixed(2);
+		return `evented, fell back to generic: relists at ${perSecond}/s, not one per ${formatGoDuration(eventedPeriodSeconds)}`;
+	}
+
+	return null;
 }
 
 /**
  * The period and threshold that apply to a kubelet, with file:line. `evented` = the EventedPLEG gate is on,
  * which from 1.26 gives the Generic PLEG the 300 s / 10 min durations; before 1.26 there is no Evented PLEG.
+ * `fallback` = the evidence that the kubelet fell back to the Generic PLEG (eventedFallbackEvidence): then the
+ * generic durations are in force again, with the gate on.
  */
-export function constantsFor(kubeletVersion: string | null, evented: boolean): KubeletConstants {
+export function constantsFor(kubeletVersion: string | null, evented: boolean, fallback: string | null = null): KubeletConstants {
 	const version = parseKubeletVersion(kubeletVersion);
 	const {row, note} = rowFor(version);
 	const derived = row.derived ? 'derived' : null;
 	// The gate exists from 1.26, also for a 1.26 version below the first 1.26 row (then its lines were not read).
-	const useEvented = evented && (row.evented !== null || (version !== null && compare(version, eventedSince) >= 0));
+	const gateOn = evented && (row.evented !== null || (version !== null && compare(version, eventedSince) >= 0));
+	const useEvented = gateOn && fallback === null;
 	const newNames = row.evented !== null;
 	const periodLine = useEvented ? (row.evented?.periodLine ?? null) : row.periodLine;
 	const thresholdLocation = useEvented
@@ -130,9 +190,11 @@ export function constantsFor(kubeletVersion: string | null, evented: boolean): K
 	};
 	return {
 		row: row.row,
+		rowNote: note,
 		period,
 		threshold,
 		evented: useEvented,
+		eventedFallback: gateOn ? fallback : null,
 		healthyLocation: row.healthyLine === null ? null : `${genericGo}:${row.healthyLine}`,
 	};
 }

@@ -212,10 +212,17 @@ export type SourceConstant = {
 export type KubeletConstants = {
 	/** The table row used, e.g. "v1.28.0". */
 	row: string;
+	/** Why that row when it was not read for this version, e.g. "v1.35.0 not read; the v1.35.3 row of the same minor". */
+	rowNote: string | null;
 	period: SourceConstant;
 	threshold: SourceConstant;
 	/** True when the evented-PLEG durations apply (300 s / 10 min). */
 	evented: boolean;
+	/**
+	 * The gate is on but the kubelet fell back to the Generic PLEG, and on what evidence: "evented, fell back to
+	 * generic after 5 stream errors". The generic durations are in force then; null otherwise.
+	 */
+	eventedFallback: string | null;
 	/** The Healthy() location, e.g. "pkg/kubelet/pleg/generic.go:173". */
 	healthyLocation: string | null;
 };

@@ -1,6 +1,6 @@
 // The relist anatomy section of the --once text report: the reading, the four CRI calls and the per-relist figures.
 import {formatCalls} from '../domain/anatomy-reading.js';
-import {formatAge, formatQuantile, formatRate, formatSeconds, missing} from '../domain/format.js';
+import {countOf, formatQuantile, formatRate, formatSeconds, formatSpan, missing} from '../domain/format.js';
 import type {CriOperationFigures, RelistAnatomy, RelistOperations} from '../domain/types.js';
 
 /** The CRI method names, as the runtime's logs and crictl print them. */
@@ -40,17 +40,17 @@ export function anatomyReportLines(anatomy: RelistAnatomy | null): Array<[string
 	return lines;
 }
 
-/** "1.00/s, mean 3.2 ms, p99 11.4 ms, 0 errors" (all callers), or why there is nothing. */
+/** "1.00/s, mean 3.2ms, p99 11.4ms, 0 errors" (all callers), or why there is nothing. */
 export function operationText(op: CriOperationFigures | null): string {
 	if (!op) {
 		return missing;
 	}
 
 	if (op.calls === 0) {
-		return `no call in the window, ${op.errors} errors`;
+		return `no call in the window, ${countOf(op.errors, 'error')}`;
 	}
 
-	return `${formatRate(op.ratePerSecond)}, mean ${formatSeconds(op.windowMeanSeconds)}, p99 ${formatQuantile(op.windowP99)}, ${op.errors} errors`;
+	return `${formatRate(op.ratePerSecond)}, mean ${formatSeconds(op.windowMeanSeconds)}, p99 ${formatQuantile(op.windowP99)}, ${countOf(op.errors, 'error')}`;
 }
 
 /** "93% of the mean relist", or "≈ all (means add up to 104%)". */
@@ -76,7 +76,7 @@ export function containersText(byState: Record<string, number>): string {
 	return entries.map(([state, count]) => `${count} ${state}`).join(', ');
 }
 
-/** "over 1 minute" for the pane title ("CRI calls over 1 minute"). */
+/** "over 1m0s" for the pane title ("CRI calls over 1m0s"). */
 export function spanText(spanSeconds: number | null): string {
-	return spanSeconds === null ? 'once the window opens (second scrape)' : `over ${formatAge(spanSeconds)}`;
+	return spanSeconds === null ? 'once the window opens (second scrape)' : `over ${formatSpan(spanSeconds)}`;
 }

@@ -1,9 +1,9 @@
 // The --once reports: a JSON object with a fixed set of keys (seconds, camelCase; a figure that cannot be
 // computed is null, never 0) and a plain multi-line text using the screen's formatters.
-import {formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, missing} from '../domain/format.js';
+import {countOf, formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan, missing} from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
 import {anatomyReportLines} from './anatomy-report.js';
-import type {CriOperationFigures, DeltaFigures, FeedStatus, Figures, Quantile, RelistAnatomy, SourceConstant} from '../domain/types.js';
+import type {CriOperationFigures, DeltaFigures, FeedStatus, Figures, KubeletConstants, Quantile, RelistAnatomy, SourceConstant} from '../domain/types.js';
 
 export function jsonReport(figures: Figures): object {
 	const {lastSeen, constants, lifetime, window} = figures;
@@ -21,6 +21,11 @@ export function jsonReport(figures: Figures): object {
 			relistThresholdSeconds: constants.threshold.seconds,
 			periodSource: constants.period.location,
 			thresholdSource: constants.threshold.location,
+			// The kubelet-source row the lines come from, and why that row when it was not read for this version.
+			row: constants.row,
+			rowNote: constants.rowNote,
+			// "generic", "evented", or "evented, fell back to generic after N stream errors" (the evidence).
+			pleg: plegMode(constants),
 		},
 		relist: {
 			count: lifetime?.count ?? null,
@@ -49,6 +54,11 @@ export function jsonReport(figures: Figures): object {
 		readyCondition: figures.ready ?? null,
 		cri: criJson(figures.anatomy ?? null),
 	};
+}
+
+/** Which PLEG durations are in force, in words: "generic", "evented", or the fallback and its evidence. */
+function plegMode(constants: KubeletConstants): string {
+	return constants.eventedFallback ?? (constants.evented ? 'evented' : 'generic');
 }
 
 /** The `cri` key: the four relist operations, status calls per relist, running pods/containers, list share (≤ 1). */
@@ -92,8 +102,9 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		['last seen', lastSeenText(figures)],
 		['threshold', constantText(constants.threshold)],
 		['period', constantText(constants.period)],
-		['lifetime', lifetime ? `${formatCount(lifetime.count)} relists, mean ${formatSeconds(lifetime.meanSeconds)}` : missing],
-		['window', window ? windowText(window) : `not enough scrapes yet (target ${formatAge(figures.windowTargetSeconds)})`],
+		...eventedLines(constants),
+		['lifetime', lifetime ? `${countOf(lifetime.count, 'relist')}, mean ${formatSeconds(lifetime.meanSeconds)}` : missing],
+		['window', window ? windowText(window) : `not enough scrapes yet (target ${formatGoDuration(figures.windowTargetSeconds)})`],
 		['quantiles', window ? quantilesText(window) : missing],
 		['interval', formatSeconds(window?.intervalMeanSeconds ?? null)],
 		['discards', discardsText(figures)],
@@ -147,9 +158,19 @@ function constantText(constant: SourceConstant): string {
 	return `${formatGoDuration(constant.seconds)} (${details}${note})`;
 }
 
+/** A line only when the EventedPLEG gate is on: the durations it brings, or the fallback and its evidence. */
+function eventedLines(constants: KubeletConstants): Array<[string, string]> {
+	const checkTime = 'last seen = health-check time';
+	if (constants.eventedFallback) {
+		return [['evented PLEG', `${constants.eventedFallback}; ${formatGoDuration(constants.period.seconds)} / ${formatGoDuration(constants.threshold.seconds)} in force; ${checkTime}`]];
+	}
+
+	return constants.evented ? [['evented PLEG', `on: relist every ${formatGoDuration(constants.period.seconds)}, unhealthy after ${formatGoDuration(constants.threshold.seconds)}; ${checkTime}`]] : [];
+}
+
 function windowText(window: DeltaFigures): string {
 	const mean = window.meanSeconds === null ? 'no relist completed' : `mean ${formatSeconds(window.meanSeconds)}`;
-	return `${formatAge(window.spanSeconds)}: ${formatCount(window.count)} relists, ${mean}, ${formatRate(window.ratePerSecond)}`;
+	return `${formatSpan(window.spanSeconds)}: ${countOf(window.count, 'relist')}, ${mean}, ${formatRate(window.ratePerSecond)}`;
 }
 
 function quantilesText(window: DeltaFigures): string {

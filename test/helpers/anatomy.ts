@@ -30,7 +30,7 @@ export function churnAnatomy(overrides: Partial<RelistAnatomy> = {}): RelistAnat
 		unavailable: [],
 		reading: {
 			kind: 'status',
-			text: 'relist ≈ per-pod status inspection: 10 status calls per relist taking 61% of the 250 ms mean relist (at most: other loops call too); list calls 16%',
+			text: 'relist ≈ per-pod status inspection: 10 status calls per relist taking 61% of the 250ms mean relist (at most: other loops call too); list calls 16%',
 		},
 		...overrides,
 	};

@@ -97,7 +97,7 @@ describe('relistAnatomy on edited copies of the v1.21.2 dump', () => {
 		assert.equal(anatomy.reading.kind, 'list');
 		assert.equal(
 			anatomy.reading.text,
-			'relist ≈ list calls: list calls take 90% of the 10.0 ms mean relist (ListPodSandbox 5.0 ms + ListContainers 4.0 ms); 1.3 status calls per relist (at most)',
+			'relist ≈ list calls: list calls take 90% of the 10ms mean relist (ListPodSandbox 5ms + ListContainers 4ms); 1.3 status calls per relist (at most)',
 		);
 	});
 
@@ -117,7 +117,7 @@ describe('relistAnatomy on edited copies of the v1.21.2 dump', () => {
 		assert.equal(anatomy.reading.kind, 'status');
 		assert.equal(
 			anatomy.reading.text,
-			'relist ≈ per-pod status inspection: 10 status calls per relist taking 70% of the 10.0 ms mean relist (at most: other loops call too); list calls 15%',
+			'relist ≈ per-pod status inspection: 10 status calls per relist taking 70% of the 10ms mean relist (at most: other loops call too); list calls 15%',
 		);
 	});
 

@@ -106,7 +106,7 @@ describe('figuresAt on older kubelets', () => {
 			basis: 'count-unchanged',
 		});
 		assert.deepEqual(figures.unavailable, [
-			"last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18; using 'count unchanged for 200 s'",
+			"last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18; using 'count unchanged for 3m20s'",
 			'discard events: kubelet_pleg_discard_events exists from kubelet 1.14 (in 1.14-1.17 only after the first discarded event)',
 		]);
 		assert.equal(figures.legacy, false); // the seconds histograms are there
@@ -310,6 +310,66 @@ describe('evented PLEG', () => {
 		// It stays evented on the next, unchanged scrape.
 		const after = feedReducer(rising, scrape(scrapeOf(withConnections(readDump('1.21.2'), '2'), t0 + 3000)));
 		assert.equal(figuresAt(after, t0 + 3000)!.constants.threshold.seconds, 600);
+	});
+});
+
+describe('evented PLEG fallen back to the Generic PLEG', () => {
+	const node = {type: 'node', node: {name: 'n', kubeletVersion: 'v1.28.0', ready: null}} as const;
+	const gate = '# TYPE kubernetes_feature_enabled gauge\nkubernetes_feature_enabled{name="EventedPLEG",stage="ALPHA"} 1\n';
+	const counters = (success: number, errors: number) =>
+		`# TYPE kubelet_evented_pleg_connection_success_count counter\nkubelet_evented_pleg_connection_success_count ${success}\n` +
+		`# TYPE kubelet_evented_pleg_connection_error_count counter\nkubelet_evented_pleg_connection_error_count ${errors}\n`;
+	const body = (text: string, success: number, errors: number) => `${text}${gate}${counters(success, errors)}`;
+
+	test('stream errors and no stream ever obtained: generic 1 s / 3 min, judged on 3 min, the evidence said', () => {
+		const state = run([node, scrape(scrapeOf(body(readDump('1.21.2'), 0, 5), t0))]);
+		const figures = figuresAt(state, t0 + 200_000)!;
+		assert.equal(figures.constants.evented, false);
+		assert.equal(figures.constants.period.seconds, 1);
+		assert.equal(figures.constants.threshold.location, 'pkg/kubelet/kubelet.go:179');
+		assert.equal(figures.constants.eventedFallback, 'evented, fell back to generic after 5 stream errors');
+		assert.equal(figures.thresholdToPeriodRatio, 180);
+		// 200 s: past 3 min (it would be healthy under the evented 10 min).
+		assert.equal(figures.verdict.message, 'PLEG is not healthy: pleg was last seen active 3m20s ago; threshold is 3m0s');
+	});
+
+	test('one stream error: "1 stream error"', () => {
+		const state = run([node, scrape(scrapeOf(body(readDump('1.21.2'), 0, 1), t0))]);
+		assert.equal(figuresAt(state, t0)!.constants.eventedFallback, 'evented, fell back to generic after 1 stream error');
+	});
+
+	test('a stream obtained and no error: still evented (5m0s / 10m0s)', () => {
+		const state = run([node, scrape(scrapeOf(body(readDump('1.21.2'), 1, 0), t0))]);
+		const constants = figuresAt(state, t0)!.constants;
+		assert.equal(constants.evented, true);
+		assert.equal(constants.eventedFallback, null);
+	});
+
+	test('relists at 1.00/s with the gate on: fallen back, and it stays so while the loop then stalls', () => {
+		const state = run([
+			node,
+			scrape(scrapeOf(body(readDump('1.21.2'), 1, 0), t0)),
+			scrape(scrapeOf(body(v121OneMinuteLater(), 1, 0), t0 + 60_000)), // 60 relists in 60 s
+		]);
+		const evidence = 'evented, fell back to generic: relists at 1.00/s, not one per 5m0s';
+		assert.equal(figuresAt(state, t0 + 60_000)!.constants.eventedFallback, evidence);
+		assert.equal(figuresAt(state, t0 + 60_000)!.constants.threshold.seconds, 180);
+		// No relist in the next minute: no rate evidence in that window, but the kubelet does not go back to evented.
+		const stalled = feedReducer(state, scrape(scrapeOf(body(v121OneMinuteLater(), 1, 0), t0 + 120_000)));
+		assert.equal(figuresAt(stalled, t0 + 120_000)!.window?.count, 0);
+		assert.equal(figuresAt(stalled, t0 + 120_000)!.constants.eventedFallback, evidence);
+	});
+
+	test('a kubelet restart clears the fallback: the restarted kubelet starts evented again', () => {
+		const state = run([
+			node,
+			scrape(scrapeOf(body(readDump('1.21.2'), 0, 5), t0)),
+			scrape(scrapeOf(body(v121Restarted([0.01]), 0, 0), t0 + 1000)),
+		]);
+		assert.equal(state.restarts, 1);
+		const constants = figuresAt(state, t0 + 1000)!.constants;
+		assert.equal(constants.eventedFallback, null);
+		assert.equal(constants.evented, true);
 	});
 });
 

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {constantsFor, constantsTable, parseKubeletVersion} from '../../source/domain/kubelet-constants.js';
+import {constantsFor, constantsTable, eventedFallbackEvidence, parseKubeletVersion} from '../../source/domain/kubelet-constants.js';
+import type {DeltaFigures, PlegSample} from '../../source/domain/types.js';
 
 describe('constantsFor: rows of pleg-facts.md', () => {
 	test('v1.28.0 (pristine): kubelet.go:178 / :179, Healthy() generic.go:165', () => {
 		assert.deepEqual(constantsFor('v1.28.0', false), {
 			row: 'v1.28.0',
+			rowNote: null,
 			period: {seconds: 1, location: 'pkg/kubelet/kubelet.go:178', name: 'genericPlegRelistPeriod', note: null},
 			threshold: {seconds: 180, location: 'pkg/kubelet/kubelet.go:179', name: 'genericPlegRelistThreshold', note: null},
 			evented: false,
+			eventedFallback: null,
 			healthyLocation: 'pkg/kubelet/pleg/generic.go:165',
 		});
 	});
@@ -23,9 +26,11 @@ describe('constantsFor: rows of pleg-facts.md', () => {
 	test('v1.21.2: threshold generic.go:83, period value known but its line not read', () => {
 		assert.deepEqual(constantsFor('v1.21.2', false), {
 			row: 'v1.18.6–v1.24.14',
+			rowNote: null,
 			period: {seconds: 1, location: null, name: 'plegRelistPeriod', note: 'not read for this version'},
 			threshold: {seconds: 180, location: 'pkg/kubelet/pleg/generic.go:83', name: 'relistThreshold', note: null},
 			evented: false,
+			eventedFallback: null,
 			healthyLocation: 'pkg/kubelet/pleg/generic.go:136',
 		});
 	});
@@ -75,24 +80,50 @@ describe('constantsFor: rows of pleg-facts.md', () => {
 });
 
 describe('constantsFor: versions that are not rows', () => {
-	test('between two rows: the lower row, with a note', () => {
-		const constants = constantsFor('v1.15.3', false);
-		assert.equal(constants.row, '1.14 (cf0533c)');
-		assert.equal(constants.period.note, 'not read for this version; between known rows 1.14 (cf0533c) and v1.15.5');
-		assert.equal(constants.threshold.note, 'between known rows 1.14 (cf0533c) and v1.15.5');
+	test('between two rows of other minors: the lower row, with a note', () => {
+		const constants = constantsFor('v1.16.3', false);
+		assert.equal(constants.row, 'v1.15.5');
+		assert.equal(constants.rowNote, 'between known rows v1.15.5 and v1.17.1');
+		assert.equal(constants.period.note, 'between known rows v1.15.5 and v1.17.1');
+		assert.equal(constants.threshold.note, 'between known rows v1.15.5 and v1.17.1');
 	});
 
-	test('v1.26.0 lies below the first 1.26 row: the v1.25.0 layout, said so', () => {
+	test('an unlisted patch takes the row of its own minor: v1.35.0 -> v1.35.3 (kubelet.go:212/213), not v1.34.2 (206/207)', () => {
+		const constants = constantsFor('v1.35.0', false);
+		assert.equal(constants.row, 'v1.35.3');
+		assert.equal(constants.rowNote, 'v1.35.0 not read; the v1.35.3 row of the same minor');
+		assert.equal(constants.period.location, 'pkg/kubelet/kubelet.go:212');
+		assert.equal(constants.threshold.location, 'pkg/kubelet/kubelet.go:213');
+		assert.equal(constants.threshold.note, 'derived; v1.35.0 not read; the v1.35.3 row of the same minor');
+	});
+
+	test('below or above the patch of its minor\'s row: v1.15.3 and v1.15.9 both take v1.15.5', () => {
+		for (const version of ['v1.15.3', 'v1.15.9']) {
+			const constants = constantsFor(version, false);
+			assert.equal(constants.row, 'v1.15.5');
+			assert.equal(constants.period.location, 'pkg/kubelet/kubelet.go:163');
+			assert.equal(constants.rowNote, `${version} not read; the v1.15.5 row of the same minor`);
+		}
+	});
+
+	test('a minor inside a row that spans minors: v1.18.0 takes v1.18.6–v1.24.14', () => {
+		const constants = constantsFor('v1.18.0', false);
+		assert.equal(constants.row, 'v1.18.6–v1.24.14');
+		assert.equal(constants.rowNote, 'v1.18.0 not read; the v1.18.6–v1.24.14 row of the same minor');
+	});
+
+	test('v1.26.0 takes the v1.26.2 row: the 1.26 layout (kubelet.go:169/170), not the v1.25.0 one', () => {
 		const constants = constantsFor('v1.26.0', false);
-		assert.equal(constants.row, 'v1.25.0');
-		assert.equal(constants.period.note, 'derived; between known rows v1.25.0 and v1.26.2');
+		assert.equal(constants.row, 'v1.26.2');
+		assert.equal(constants.threshold.location, 'pkg/kubelet/kubelet.go:170');
+		assert.equal(constants.period.note, 'derived; v1.26.0 not read; the v1.26.2 row of the same minor');
 	});
 
-	test('v1.26.0 with EventedPLEG: evented values, line not read', () => {
+	test('v1.26.0 with EventedPLEG: the evented lines of the v1.26.2 row', () => {
 		const constants = constantsFor('v1.26.0', true);
 		assert.equal(constants.evented, true);
 		assert.equal(constants.threshold.seconds, 600);
-		assert.equal(constants.threshold.location, null);
+		assert.equal(constants.threshold.location, 'pkg/kubelet/kubelet.go:174');
 		assert.equal(constants.threshold.name, 'eventedPlegRelistThreshold');
 	});
 
@@ -103,8 +134,14 @@ describe('constantsFor: versions that are not rows', () => {
 		assert.equal(constants.threshold.note, 'newer than any version read (v1.36.2)');
 	});
 
-	test('older than v1.10.9: the first row, with the 2016 threshold as a note', () => {
+	test('v1.10.0: the v1.10.9 row of its minor', () => {
 		const constants = constantsFor('v1.10.0', false);
+		assert.equal(constants.row, 'v1.10.9');
+		assert.equal(constants.threshold.note, 'v1.10.0 not read; the v1.10.9 row of the same minor');
+	});
+
+	test('older than 1.10: the first row, with the 2016 threshold as a note', () => {
+		const constants = constantsFor('v1.9.11', false);
 		assert.equal(constants.row, 'v1.10.9');
 		assert.equal(constants.threshold.seconds, 180);
 		assert.match(constants.threshold.note ?? '', /^older than any version read \(v1\.10\.9\); the 2016 code .* 2 min$/);
@@ -145,5 +182,35 @@ describe('constantsTable', () => {
 				assert.equal(row.evented.thresholdLine, row.periodLine + 5, row.row);
 			}
 		}
+	});
+});
+
+describe('eventedFallbackEvidence', () => {
+	const sample = (success: number | null, errors: number | null) =>
+		({eventedConnectionSuccess: success, eventedConnectionError: errors}) as PlegSample;
+	const window = (count: number, spanSeconds: number) => ({count, spanSeconds, ratePerSecond: count / spanSeconds}) as DeltaFigures;
+
+	test('connection errors with no stream ever obtained', () => {
+		assert.equal(eventedFallbackEvidence(sample(0, 7), null), 'evented, fell back to generic after 7 stream errors');
+		assert.equal(eventedFallbackEvidence(sample(null, 2), null), 'evented, fell back to generic after 2 stream errors');
+		assert.equal(eventedFallbackEvidence(sample(3, 7), null), null); // a stream was obtained: not evidence by itself
+		assert.equal(eventedFallbackEvidence(sample(0, 0), null), null);
+	});
+
+	test('the relist rate: from 0.2/s over at least 3 relists (evented relists once per 300 s)', () => {
+		assert.equal(eventedFallbackEvidence(sample(1, 0), window(3, 15)), 'evented, fell back to generic: relists at 0.20/s, not one per 5m0s');
+		assert.equal(eventedFallbackEvidence(sample(1, 0), window(2, 15)), null); // 0.13/s
+		assert.equal(eventedFallbackEvidence(sample(1, 0), window(2, 2)), null); // 1/s but only 2 relists
+		assert.equal(eventedFallbackEvidence(sample(1, 0), window(600, 60)), 'evented, fell back to generic: relists at 10/s, not one per 5m0s');
+	});
+
+	test('constantsFor with fallback evidence: the generic lines, the gate still noted; without the gate no fallback', () => {
+		const fellBack = constantsFor('v1.28.0', true, 'evented, fell back to generic after 5 stream errors');
+		assert.equal(fellBack.evented, false);
+		assert.equal(fellBack.period.name, 'genericPlegRelistPeriod');
+		assert.equal(fellBack.period.location, 'pkg/kubelet/kubelet.go:178');
+		assert.equal(fellBack.eventedFallback, 'evented, fell back to generic after 5 stream errors');
+		assert.equal(constantsFor('v1.28.0', false, 'anything').eventedFallback, null);
+		assert.equal(constantsFor('v1.21.2', true, 'anything').eventedFallback, null); // no Evented PLEG before 1.26
 	});
 });

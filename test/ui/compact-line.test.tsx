@@ -6,7 +6,7 @@ import {lastSeenAt, makeFigures, okStatus, testNow} from '../helpers/figures.js'
 import {frameOf} from '../helpers/ui-frame.js';
 
 const failing = okStatus({
-	failure: {kind: 'timeout', summary: 'timed out after 10 s', details: []},
+	failure: {kind: 'timeout', summary: 'timed out after 10s', details: []},
 	failingSince: testNow - 5000,
 	consecutiveFailures: 5,
 });
@@ -16,23 +16,24 @@ const compact = (props: Partial<React.ComponentProps<typeof CompactLine>> & {wid
 
 describe('CompactLine', () => {
 	test('verdict symbol and age first, then whole figures as they fit', () => {
-		assert.equal(compact({width: 60}), '✓ demo-node last seen 1 s · mean 4.2 ms · p99 9.3 ms');
+		assert.equal(compact({width: 60}), '✓ demo-node last seen 1s · mean 4.2ms · p99 9.3ms');
 		// 25 + 3 + 11 = 39 ≤ 40; the p99 item would make 52.
-		assert.equal(compact({width: 40}), '✓ demo-node last seen 1 s · mean 4.2 ms');
-		assert.equal(compact({width: 20}), '✓ last seen 1 s');
+		assert.equal(compact({width: 40}), '✓ demo-node last seen 1s · mean 4.2ms');
+		assert.equal(compact({width: 20}), '✓ last seen 1s');
 	});
 
 	test('unhealthy and stale: the node name goes before STALE does', () => {
 		assert.equal(
-			compact({figures: makeFigures({lastSeen: lastSeenAt(181)}), status: failing, width: 40}),
-			'✗ last seen 3 minutes 1 second STALE',
+			// "✗ demo-node last seen 3m1s STALE" is 32 columns.
+			compact({figures: makeFigures({lastSeen: lastSeenAt(181)}), status: failing, width: 30}),
+			'✗ last seen 3m1s STALE',
 		);
 	});
 
 	test('no relist in the window instead of a 0 ms mean', () => {
 		const figures = makeFigures({lastSeen: lastSeenAt(45)});
 		figures.window = {...figures.window!, count: 0, meanSeconds: null, p99: null};
-		assert.equal(compact({figures, width: 80}), '! demo-node last seen 45 s · no relist in window');
+		assert.equal(compact({figures, width: 80}), '! demo-node last seen 45s · no relist in window');
 	});
 
 	test('before the first scrape', () => {

@@ -5,9 +5,9 @@ import {constantsFor} from '../../source/domain/kubelet-constants.js';
 import {ConstantsPane} from '../../source/screen/panes/constants-pane.js';
 import {frameOf} from '../helpers/ui-frame.js';
 
-function pane(version: string, options: {evented?: boolean; meanRatio?: number | null; width?: number} = {}): string {
+function pane(version: string, options: {evented?: boolean; fallback?: string; meanRatio?: number | null; width?: number} = {}): string {
 	const width = options.width ?? 44;
-	const constants = constantsFor(version, options.evented ?? false);
+	const constants = constantsFor(version, options.evented ?? false, options.fallback ?? null);
 	return frameOf(
 		<ConstantsPane
 			constants={constants}
@@ -77,14 +77,40 @@ describe('ConstantsPane', () => {
 
 describe('ConstantsPane caveats', () => {
 	test('a version between known rows: the caveat is word-wrapped, never dropped', () => {
-		// v1.30.0 lies between the v1.29.4 and v1.30.3 rows; the v1.29.4 numbers are shown with both caveats.
+		// v1.16.3 lies between the v1.15.5 and v1.17.1 rows; the v1.15.5 numbers are shown with the caveat.
+		const rows = pane('v1.16.3').split('\n');
+		assert.equal(rows[0], 'kubelet source · as of v1.15.5');
+		assert.deepEqual(rows.slice(1, 5), [
+			'relist period 1s',
+			'  pkg/kubelet/kubelet.go:163',
+			'  plegRelistPeriod',
+			'  between known rows v1.15.5 and v1.17.1',
+		]);
+	});
+
+	test('an unlisted patch: the row of its own minor, and which row it is', () => {
+		// v1.30.0 is not read: the v1.30.3 row (kubelet.go:181), not the v1.29.4 one (:180).
 		const rows = pane('v1.30.0').split('\n');
+		assert.equal(rows[0], 'kubelet source · as of v1.30.3');
 		assert.deepEqual(rows.slice(1, 6), [
 			'relist period 1s',
-			'  pkg/kubelet/kubelet.go:180',
+			'  pkg/kubelet/kubelet.go:181',
 			'  genericPlegRelistPeriod',
-			'  derived; between known rows v1.29.4 and',
-			'  v1.30.3',
+			'  derived; v1.30.0 not read; the v1.30.3 row',
+			'  of the same minor',
+		]);
+	});
+
+	test('gate on but fallen back to generic: 1 s / 3 min in force, the evidence said', () => {
+		const rows = pane('v1.28.0', {evented: true, fallback: 'evented, fell back to generic after 5 stream errors'}).split('\n');
+		assert.deepEqual(rows.slice(1, 4), ['relist period 1s', '  pkg/kubelet/kubelet.go:178', '  genericPlegRelistPeriod']);
+		assert.ok(rows.includes('threshold/period ×180'));
+		assert.deepEqual(rows.slice(-5), [
+			'evented PLEG gate on',
+			'  evented, fell back to generic after 5',
+			'  stream errors',
+			'  relist 1s, threshold 3m0s',
+			'  last seen = check time',
 		]);
 	});
 });

@@ -19,21 +19,21 @@ function gauge(lastSeen = lastSeenAt(1), stale = false): string {
 
 describe('LastSeenGauge at known ages', () => {
 	test('0 s: empty bar, ok', () => {
-		assert.equal(gauge(lastSeenAt(0)), ['✓ last seen 0 s ago · ok ≤ 5s', bar(0), ticks].join('\n'));
+		assert.equal(gauge(lastSeenAt(0)), ['✓ last seen 0s ago · ok ≤ 5s', bar(0), ticks].join('\n'));
 	});
 
 	test('2 s: ln 4 / ln 720 × 60 = 12.64 → 13 cells, ok', () => {
-		assert.equal(gauge(lastSeenAt(2)), ['✓ last seen 2 s ago · ok ≤ 5s', bar(13), ticks].join('\n'));
+		assert.equal(gauge(lastSeenAt(2)), ['✓ last seen 2s ago · ok ≤ 5s', bar(13), ticks].join('\n'));
 	});
 
 	test('45 s: ln 90 / ln 720 × 60 = 41.04 → 41 cells, warn (> 5 s)', () => {
-		assert.equal(gauge(lastSeenAt(45)), ['! last seen 45 s ago · warn > 5s', bar(41), ticks].join('\n'));
+		assert.equal(gauge(lastSeenAt(45)), ['! last seen 45s ago · warn > 5s', bar(41), ticks].join('\n'));
 	});
 
 	test('181 s: past the 3-minute threshold, ln 362 / ln 720 × 60 = 53.73 → 54 cells, unhealthy, age in words', () => {
 		assert.equal(
 			gauge(lastSeenAt(181)),
-			['✗ last seen 3 minutes 1 second ago · unhealthy > 3m', bar(54), ticks].join('\n'),
+			['✗ last seen 3m1s ago · unhealthy > 3m', bar(54), ticks].join('\n'),
 		);
 	});
 });
@@ -47,34 +47,31 @@ describe('LastSeenGauge special readings', () => {
 
 	test('node clock ahead: bar at 0 and the skew in words, never a negative age', () => {
 		const frame = gauge(lastSeenAt(0, {skewSeconds: 3}));
-		assert.equal(frame.split('\n')[0], '✓ last seen 0 s ago · node clock ahead by 3 s · ok ≤ 5s');
+		assert.equal(frame.split('\n')[0], '✓ last seen 0s ago · node clock ahead by 3s · ok ≤ 5s');
 		assert.equal(frame.split('\n')[1], bar(0));
 		assert.doesNotMatch(frame, /-\d/);
 	});
 
 	test('gauge absent: "count unchanged" fallback, labelled as such', () => {
 		const frame = gauge({gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12});
-		// 12 s: ln 24 / ln 720 × 60 = 28.98 → 29 cells; 12 s > 5 s → warn.
-		assert.equal(frame.split('\n')[0], '! count unchanged for 12 s · no gauge before 1.18');
+		// 12 s: ln 24 / ln 720 × 60 = 28.98 → 29 cells; 12 s > 5 s → warn. 25 + 3 + 20 + 3 + 9 = 60 columns: all fits.
+		assert.equal(frame.split('\n')[0], '! count unchanged for 12s · no gauge before 1.18 · warn > 5s');
 		assert.equal(frame.split('\n')[1], bar(29));
-		// Wider, the band follows: 26 + 3 + 20 + 3 + 10 = 62 columns.
-		const wide = frameOf(
+		// One column less, the band goes first, the fallback's label stays.
+		const narrow = frameOf(
 			<LastSeenGauge
 				lastSeen={{gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12}}
 				constants={constants}
-				width={62}
+				width={59}
 			/>,
-			62,
+			59,
 		);
-		assert.equal(wide.split('\n')[0], '! count unchanged for 12 s · no gauge before 1.18 · warn > 5s');
-	});
-
-	test('stale figures say STALE next to the age', () => {
-		assert.equal(gauge(lastSeenAt(2), true).split('\n')[0], '✓ last seen 2 s ago · STALE · ok ≤ 5s');
+		assert.equal(narrow.split('\n')[0], '! count unchanged for 12s · no gauge before 1.18');
 	});
 
 	test('a narrow pane keeps the symbol and the age, dropping the band words whole', () => {
-		const frame = frameOf(<LastSeenGauge lastSeen={lastSeenAt(181)} constants={constants} width={40} />, 40);
-		assert.equal(frame.split('\n')[0], '✗ last seen 3 minutes 1 second ago');
+		// "✗ last seen 3m1s ago · unhealthy > 3m" is 37 columns.
+		const frame = frameOf(<LastSeenGauge lastSeen={lastSeenAt(181)} constants={constants} width={34} />, 34);
+		assert.equal(frame.split('\n')[0], '✗ last seen 3m1s ago');
 	});
 });

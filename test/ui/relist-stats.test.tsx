@@ -13,13 +13,13 @@ describe('RelistStats', () => {
 		assert.equal(
 			stats(),
 			[
-				'relist duration · window 10 s',
-				'mean 4.2 ms · p50 3.8 ms · p90 7.2 ms · p99 9.3 ms',
-				'relists 10 in 10 s · rate 1.00/s',
-				'interval mean 1.00 s',
+				'relist duration · window 10s',
+				'mean 4.2ms · p50 3.8ms · p90 7.2ms · p99 9.3ms',
+				'relists 10 in 10s · rate 1.00/s',
+				'interval mean 1s',
 				'discard events 0 total · +0 in window',
 				// 1629.92 s / 42893 relists = 0.03800 s; "relists 42,893" does not fit after it in 56 columns.
-				'lifetime mean 38.0 ms · since kubelet start',
+				'lifetime mean 38ms · since kubelet start',
 				'  relists 42,893',
 			].join('\n'),
 		);
@@ -27,7 +27,7 @@ describe('RelistStats', () => {
 
 	test('a p99 in the +Inf bucket is a lower bound: "≥ 10 s", never "10.0 s"', () => {
 		const frame = stats(makeFigures({window: windowFigures({meanSeconds: 2.4, p90: {seconds: 7.5, atLeast: false}, p99: {seconds: 10, atLeast: true}})}));
-		assert.equal(frame.split('\n')[1], 'mean 2.40 s · p50 3.8 ms · p90 7.50 s · p99 ≥ 10 s');
+		assert.equal(frame.split('\n')[1], 'mean 2.4s · p50 3.8ms · p90 7.5s · p99 ≥ 10s');
 		assert.doesNotMatch(frame, /10\.0 s/);
 	});
 
@@ -39,13 +39,13 @@ describe('RelistStats', () => {
 		);
 		// The message takes the place of the whole window block: nothing between it and the discards row.
 		assert.deepEqual(frame.split('\n').slice(0, 3), [
-			'relist duration · window 10 s',
-			'no relist completed in the last 10 s',
+			'relist duration · window 10s',
+			'no relist completed in the last 10s',
 			'discard events 0 total · +0 in window',
 		]);
 		assert.doesNotMatch(frame, /p50|p90|p99|rate|interval/);
 		// The lifetime mean is still there, labelled as such.
-		assert.match(frame, /lifetime mean 38\.0 ms · since kubelet start/);
+		assert.match(frame, /lifetime mean 38ms · since kubelet start/);
 	});
 
 	test('discard events: the counter total and the new ones in the window', () => {
@@ -55,8 +55,8 @@ describe('RelistStats', () => {
 
 	test('a window still filling says how much of it is covered', () => {
 		const frame = stats(makeFigures({windowTargetSeconds: 60, window: windowFigures({spanSeconds: 23})}));
-		assert.equal(frame.split('\n')[0], 'relist duration · window 1 minute (23 s so far)');
-		assert.equal(frame.split('\n')[2], 'relists 10 in 23 s · rate 1.00/s');
+		assert.equal(frame.split('\n')[0], 'relist duration · window 1m0s (23s so far)');
+		assert.equal(frame.split('\n')[2], 'relists 10 in 23s · rate 1.00/s');
 	});
 
 	test('before the second scrape, and the metrics this kubelet lacks', () => {
@@ -65,7 +65,7 @@ describe('RelistStats', () => {
 		);
 		assert.deepEqual(frame.split('\n').slice(1), [
 			'window opens at the second scrape',
-			'lifetime mean 38.0 ms · since kubelet start',
+			'lifetime mean 38ms · since kubelet start',
 			'  relists 42,893',
 			'last seen: kubelet_pleg_last_seen_seconds exists from',
 			'  kubelet 1.18',
@@ -77,6 +77,6 @@ describe('RelistStats from a pre-1.18 kubelet', () => {
 	test('says the figures come from the µs summaries, on a row of its own when narrow', () => {
 		const rows = stats(makeFigures({legacy: true})).split('\n');
 		// "relist duration · window 10 s" 29 + " · " 3 + 30 = 62 > 56 columns.
-		assert.deepEqual(rows.slice(0, 2), ['relist duration · window 10 s', '  from the pre-1.18 µs summaries']);
+		assert.deepEqual(rows.slice(0, 2), ['relist duration · window 10s', '  from the pre-1.18 µs summaries']);
 	});
 });

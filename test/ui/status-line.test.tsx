@@ -24,14 +24,14 @@ const status = (props: Partial<React.ComponentProps<typeof StatusLine>> = {}) =>
 
 describe('StatusLine', () => {
 	test('fine: cadence, last request latency, key hints', () => {
-		assert.equal(status(), 'every 1s  last scrape 320 ms  q quit  ? help  p pause  b mark  a anatomy');
+		assert.equal(status(), 'every 1s  last scrape 320ms  q quit  ? help  p pause  b mark  a anatomy');
 	});
 
 	test('hints stop at the first that does not fit, in order', () => {
-		// 28 columns of state + 2, then "q quit  ? help  p pause" = 23 → 53; "  b mark" would make 61.
-		assert.equal(status({width: 60}), 'every 1s  last scrape 320 ms  q quit  ? help  p pause');
+		// 27 columns of state + 2, then "q quit  ? help  p pause" = 23 → 52; "  b mark" would make 60.
+		assert.equal(status({width: 59}), 'every 1s  last scrape 320ms  q quit  ? help  p pause');
 		// The demo keys come after the common ones.
-		assert.equal(status({demo: true, width: 100}), 'every 1s  last scrape 320 ms  q quit  ? help  p pause  b mark  a anatomy  k source  c churn  s stall');
+		assert.equal(status({demo: true, width: 100}), 'every 1s  last scrape 320ms  q quit  ? help  p pause  b mark  a anatomy  k source  c churn  s stall');
 	});
 
 	test('failure: the summary on its own row, its details, and the retry count', () => {
@@ -57,9 +57,9 @@ describe('staleBannerLines', () => {
 	test('STALE with the age and the clock time of the last good data', () => {
 		// lastGoodAt = 14:02:22 − 12 s = 14:02:10.
 		assert.deepEqual(staleBannerLines({status: failing, now: testNow, width: 80}).map(lineText), [
-			'STALE — last good data 12 s ago (14:02:10)',
+			'STALE — last good data 12s ago (14:02:10)',
 		]);
-		assert.deepEqual(staleBannerLines({status: failing, now: testNow, width: 30}).map(lineText), ['STALE — 12 s ago']);
+		assert.deepEqual(staleBannerLines({status: failing, now: testNow, width: 30}).map(lineText), ['STALE — 12s ago']);
 	});
 
 	test('nothing while scrapes succeed', () => {

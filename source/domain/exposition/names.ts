@@ -51,9 +51,39 @@ export const familyVersions: Record<FamilyKey, string> = {
 	eventedConnectionError: 'exists from kubelet 1.27',
 };
 
-/** "kubelet_pleg_last_seen_seconds exists from kubelet 1.18" */
-export function availabilityNote(key: FamilyKey): string {
-	return `${families[key]} ${familyVersions[key]}`;
+/**
+ * The 1.x minor from which a kubelet always exposes each family. A kubelet at least that new whose body lacks it
+ * is not "too old": the series is simply not in its /metrics (filtered, disabled, or a proxy in the way).
+ */
+const alwaysFromMinor: Partial<Record<FamilyKey, number>> = {
+	relistDuration: 14,
+	relistInterval: 14,
+	lastSeen: 18,
+	// In 1.14-1.17 a CounterVec child, absent until the first discard; a plain counter from 1.18.
+	discardEvents: 18,
+	featureEnabled: 26,
+	eventedConnectionSuccess: 27,
+	eventedConnectionError: 27,
+};
+
+/** The minor of a 1.x kubelet version ("v1.31.4-eks" -> 31); null when unknown. */
+function kubeletMinor(kubeletVersion: string | null): number | null {
+	const match = /^v?1\.(\d+)/.exec(kubeletVersion?.trim() ?? '');
+	return match ? Number(match[1]) : null;
+}
+
+/** "… is not in this kubelet's /metrics" when the kubelet is new enough to expose it, else null. */
+function absentFromBody(family: string, sinceMinor: number | undefined, kubeletVersion: string | null): string | null {
+	const minor = kubeletMinor(kubeletVersion);
+	return minor !== null && sinceMinor !== undefined && minor >= sinceMinor ? `${family} is not in this kubelet's /metrics` : null;
+}
+
+/**
+ * "kubelet_pleg_last_seen_seconds exists from kubelet 1.18" for an older or unknown kubelet; for one that should
+ * expose it, "kubelet_pleg_last_seen_seconds is not in this kubelet's /metrics".
+ */
+export function availabilityNote(key: FamilyKey, kubeletVersion: string | null = null): string {
+	return absentFromBody(families[key], alwaysFromMinor[key], kubeletVersion) ?? `${families[key]} ${familyVersions[key]}`;
 }
 
 /**
@@ -115,3 +145,16 @@ export const criAvailability = {
 	runningPods: `${criFamilies.runningPods} exists from kubelet 1.19 (${criFamilies.legacyRunningPods} before)`,
 	runningContainers: `${criFamilies.runningContainers}{container_state} exists from kubelet 1.19 (${criFamilies.legacyRunningContainers} before)`,
 } as const;
+
+/** The CRI families' minors behind criAvailability, for the same old-or-absent distinction. */
+const criFromMinor: Partial<Record<keyof typeof criAvailability, {family: string; minor: number}>> = {
+	histograms: {family: criFamilies.duration, minor: 14},
+	runningPods: {family: criFamilies.runningPods, minor: 19},
+	runningContainers: {family: criFamilies.runningContainers, minor: 19},
+};
+
+/** criAvailability[key], or "… is not in this kubelet's /metrics" when the kubelet is new enough to expose it. */
+export function criAvailabilityNote(key: keyof typeof criAvailability, kubeletVersion: string | null = null): string {
+	const since = criFromMinor[key];
+	return (since && absentFromBody(since.family, since.minor, kubeletVersion)) ?? criAvailability[key];
+}

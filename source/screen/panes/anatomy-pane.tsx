@@ -3,7 +3,7 @@
 // calls' share of the mean relist, and what the relist walks (running pods and containers).
 import React from 'react';
 import {containersText, operationKeys, operationLabels, shareText, spanText} from '../../report/anatomy-report.js';
-import {formatQuantile, formatRate, formatSeconds} from '../../domain/format.js';
+import {countOf, formatQuantile, formatRate, formatSeconds} from '../../domain/format.js';
 import {formatCalls} from '../../domain/anatomy-reading.js';
 import type {AnatomyReading, CriOperationFigures, RelistAnatomy} from '../../domain/types.js';
 import {flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
@@ -79,7 +79,7 @@ function operationItems(label: string, op: CriOperationFigures | null): Item[] {
 }
 
 function errorsItem(errors: number): Item {
-	return [seg(`${errors} errors`, errors > 0 ? 'warn' : 'label')];
+	return [seg(countOf(errors, 'error'), errors > 0 ? 'warn' : 'label')];
 }
 
 function perRelistItems({statusCallsPerRelist, listShareOfRelist, relistSecondsPerContainer}: RelistAnatomy): Item[] {

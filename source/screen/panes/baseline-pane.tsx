@@ -1,7 +1,7 @@
 // After `b`: the window as it was at the mark beside the deltas since the mark, so a
 // before/after (idle vs churn) reads off one screen: "mean 4.2 ms → 26.5 ms ×6.3 since mark".
 import React from 'react';
-import {formatAge, formatQuantile, formatRate, formatRatio, formatSeconds} from '../../domain/format.js';
+import {formatAge, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan} from '../../domain/format.js';
 import type {DeltaFigures, Figures} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, seg, type Line} from '../layout/line.js';
@@ -23,7 +23,7 @@ const rows: Row[] = [
 		label: 'interval',
 		value: figures => (figures.intervalMeanSeconds === null ? '—' : formatSeconds(figures.intervalMeanSeconds)),
 	},
-	{label: 'relists', value: figures => `${figures.count} in ${formatAge(figures.spanSeconds)}`},
+	{label: 'relists', value: figures => `${figures.count} in ${formatSpan(figures.spanSeconds)}`},
 ];
 
 export function baselinePaneLines({baseline, now, width}: BaselinePaneProps): Line[] {

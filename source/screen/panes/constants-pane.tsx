@@ -26,7 +26,7 @@ export function constantsPaneLines({constants, thresholdToPeriodRatio, threshold
 		...flow([[seg('Healthy()', 'label')], [seg(constants.healthyLocation ?? 'not read for this version', constants.healthyLocation ? undefined : 'dim')]]),
 		...flow([[seg('threshold/period ', 'label'), seg(formatRatio(thresholdToPeriodRatio), 'value')]]),
 		...flow(meanRatioItems(thresholdToMeanRatio)),
-		...flow(eventedItems(constants)),
+		...eventedLines(constants, width),
 	];
 }
 
@@ -94,14 +94,24 @@ function meanRatioItems(ratio: number | null): Item[] {
 	return [[seg('threshold/mean ', 'label'), seg(formatRatio(ratio), 'value')], [seg("the lab's finding, live", 'dim')]];
 }
 
-function eventedItems(constants: KubeletConstants): Item[] {
-	if (constants.evented) {
+function eventedLines(constants: KubeletConstants, width: number): Line[] {
+	const flow = (items: Item[]) => flowItems(items, width, {indent: 2});
+	if (constants.eventedFallback) {
+		// The gate is on, yet the generic durations are in force again: say so, with the evidence, never dropped.
 		return [
-			[seg('evented PLEG ', 'label'), seg('on', 'warn')],
-			[seg(`relist ${formatGoDuration(constants.period.seconds)}, threshold ${formatGoDuration(constants.threshold.seconds)}`)],
-			[seg('last seen = check time', 'warn')],
+			...flow([[seg('evented PLEG ', 'label'), seg('gate on', 'warn')]]),
+			...wrapWords(constants.eventedFallback, width - 2, 3, 'warn').map(line => [seg('  '), ...line]),
+			...flowItems([[seg(`relist ${formatGoDuration(constants.period.seconds)}, threshold ${formatGoDuration(constants.threshold.seconds)}`)], [seg('last seen = check time', 'warn')]], width - 2, {indent: 0}).map(line => [seg('  '), ...line]),
 		];
 	}
 
-	return [[seg('evented PLEG ', 'label'), seg('off', 'value')], [seg(`if on: ${formatGoDuration(eventedPeriodSeconds)} / ${formatGoDuration(eventedThresholdSeconds)}`, 'dim')], [seg('last seen = check time', 'dim')]];
+	if (constants.evented) {
+		return flow([
+			[seg('evented PLEG ', 'label'), seg('on', 'warn')],
+			[seg(`relist ${formatGoDuration(constants.period.seconds)}, threshold ${formatGoDuration(constants.threshold.seconds)}`)],
+			[seg('last seen = check time', 'warn')],
+		]);
+	}
+
+	return flow([[seg('evented PLEG ', 'label'), seg('off', 'value')], [seg(`if on: ${formatGoDuration(eventedPeriodSeconds)} / ${formatGoDuration(eventedThresholdSeconds)}`, 'dim')], [seg('last seen = check time', 'dim')]]);
 }

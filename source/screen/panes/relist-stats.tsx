@@ -1,7 +1,8 @@
 // Relist duration figures: the window (mean, quantiles, count, rate, interval), discards,
 // and the lifetime mean kept apart and labelled "since kubelet start" (it hides recent trouble).
 import React from 'react';
-import {formatAge, formatCount, formatQuantile, formatRate, formatSeconds} from '../../domain/format.js';
+import {formatCount, formatQuantile, formatRate, formatSeconds, formatSpan} from '../../domain/format.js';
+import {formatGoDuration} from '../../domain/go-duration.js';
 import type {DeltaFigures, Figures} from '../../domain/types.js';
 import {flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
@@ -38,8 +39,8 @@ function labelled(label: string, value: string, suffix = ''): Item {
 }
 
 function title({windowTargetSeconds, window, legacy}: Figures): Item[] {
-	const span = window && window.spanSeconds < windowTargetSeconds - 0.5 ? ` (${formatAge(window.spanSeconds)} so far)` : '';
-	const items: Item[] = [[seg(`relist duration · window ${formatAge(windowTargetSeconds)}${span}`, 'title')]];
+	const span = window && window.spanSeconds < windowTargetSeconds - 0.5 ? ` (${formatSpan(window.spanSeconds)} so far)` : '';
+	const items: Item[] = [[seg(`relist duration · window ${formatGoDuration(windowTargetSeconds)}${span}`, 'title')]];
 	if (legacy) {
 		items.push([seg('from the pre-1.18 µs summaries', 'dim')]);
 	}
@@ -52,7 +53,7 @@ function windowLines(window: DeltaFigures | null, width: number): Line[] {
 		return flowItems([[seg('window opens at the second scrape', 'dim')]], width);
 	}
 
-	const span = formatAge(window.spanSeconds);
+	const span = formatSpan(window.spanSeconds);
 	if (window.count === 0) {
 		// Δcount = 0: there is no mean or quantile; never "0 ms".
 		return flowItems([[seg(`no relist completed in the last ${span}`, 'warn')]], width);

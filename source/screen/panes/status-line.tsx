@@ -5,6 +5,7 @@ import React from 'react';
 import {retryDelay} from '../../domain/backoff.js';
 import {keyBindings} from '../../domain/definitions.js';
 import {formatAge, formatSeconds} from '../../domain/format.js';
+import {formatGoDuration} from '../../domain/go-duration.js';
 import type {FeedStatus} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, fitLeading, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';
@@ -84,7 +85,7 @@ function stateItems(status: FeedStatus, intervalSeconds: number): Item[] {
 }
 
 function formatLatency(ms: number): string {
-	return ms < 1000 ? `${Math.round(ms)} ms` : formatSeconds(ms / 1000);
+	return ms < 1000 ? formatGoDuration(Math.round(ms) / 1000) : formatSeconds(ms / 1000);
 }
 
 /** Key hints, most useful first; the status row keeps as many as fit. */
