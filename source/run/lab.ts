@@ -19,7 +19,8 @@ export function finishLab(plan: Plan, mode: NodeMode, io: LabIo, lab?: LabSummar
 	recorder?.close();
 	const summary = lab ?? recorder?.summary();
 	if (!summary) return;
-	const {text, notes} = writeQuitFiles(summary, {summary: mode.lab.summary, plot: mode.lab.plot});
+	// The write-down's paragraphs are laid out for the terminal's width (80 columns when it is unknown).
+	const {text, notes} = writeQuitFiles(summary, {summary: mode.lab.summary, plot: mode.lab.plot}, {width: io.columns});
 	// Nothing was measured when no scrape succeeded: the failure already said why.
 	if (!io.quiet && summary.session) io.stderr('\n' + wrap(text, io.columns) + (text.endsWith('\n') ? '' : '\n'));
 	if (!lab && mode.lab.record !== undefined) notes.push(`recording appended to ${mode.lab.record}`);

@@ -47,6 +47,9 @@ describe('the write-down on quit', {skip}, () => {
 		assert.match(text, /PLEG was healthy at every scrape/);
 		assert.match(text, /threshold \/ mean: 3m0s \/ [\d.]+ms = ×[\d,]+ before the mark at \d\d:\d\d:\d\d, 3m0s \/ [\d.]+m?s = ×[\d,.]+ since the mark/);
 		assert.doesNotMatch(text, /\bidle\b|during churn/);
+		// Laid out for the 100-column terminal, not a fixed 80.
+		const downRows = screen.slice(screen.indexOf("The kubelet's PLEG")).split('\n');
+		assert.ok(downRows.some(row => row.length > 80), 'the write-down uses the terminal width');
 		assert.match(screen, /write-down written to .*lab\.md/);
 
 		const records = readFileSync(record, 'utf8').trimEnd().split('\n').map(line => JSON.parse(line) as {mark?: true; markAt?: number; at: number});
