@@ -1,7 +1,7 @@
 // The one definition of every figure pleg-top shows, and of every key it reads.
-// Pure data: the help screen (ui/help-screen.tsx), `--help` and the README all render these,
-// so a formula is written once. The numbers quoted here are the ones the code uses:
-// ui/gauge-scale.ts for the gauge bands, metrics code for the rest.
+// Pure data: the help screen (screen/panes/help-screen.tsx), `--help` and the README all render these,
+// so a formula or a key is written once. The numbers quoted here are the ones the code uses:
+// domain/gauge-scale.ts for the gauge bands, the feed and window code for the rest.
 
 export type Definition = {
 	/** Stable id, e.g. "last-seen-age". */
@@ -57,7 +57,7 @@ export const definitions: readonly Definition[] = [
 
 export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
-	{keys: ['?'], action: 'this help', hint: 'help', demoOnly: false},
+	{keys: ['?'], action: 'keys, then what each figure means (this help)', hint: 'help', demoOnly: false},
 	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
 	{keys: ['a'], action: 'relist anatomy', hint: 'anatomy', demoOnly: false},
@@ -67,6 +67,7 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['r'], action: 'demo: recover', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
 	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
+	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 
 /** The keys of the overview (every node, no node named): its table, not the one-node screen it opens. */
@@ -80,6 +81,30 @@ export const overviewKeyBindings: readonly KeyBinding[] = [
 	{keys: ['?'], action: 'this help', hint: 'keys', demoOnly: false},
 	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
 ];
+
+/** Keys that work while the help shows, on either screen. */
+export const helpKeyBindings: readonly KeyBinding[] = [
+	{keys: ['↑', '↓'], action: 'scroll one row', hint: 'scroll', demoOnly: false},
+	{keys: ['PgUp', 'PgDn'], action: 'scroll one page', hint: 'page', demoOnly: false},
+	{keys: ['Home', 'End'], action: 'the first / the last page', hint: 'ends', demoOnly: false},
+	{keys: ['?', 'Esc'], action: 'close the help', hint: 'close', demoOnly: false},
+];
+
+export type KeyGroup = {
+	/** Where the keys work, e.g. "one-node screen". */
+	title: string;
+	bindings: readonly KeyBinding[];
+};
+
+/** Every key pleg-top reads, grouped by where it works: what `?`, `--help` and the README list. */
+export function keyGroups(): KeyGroup[] {
+	return [
+		{title: 'one-node screen (pleg-top NODE)', bindings: keyBindings.filter(binding => !binding.demoOnly)},
+		{title: 'overview (pleg-top with no node)', bindings: overviewKeyBindings},
+		{title: 'demo (pleg-top --demo), on its one-node screen', bindings: keyBindings.filter(binding => binding.demoOnly)},
+		{title: 'while the help shows', bindings: helpKeyBindings},
+	];
+}
 
 /** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */
 export function definition(id: string): Definition {

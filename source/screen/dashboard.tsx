@@ -12,7 +12,7 @@ import {baselinePaneLines} from './panes/baseline-pane.js';
 import {clockTime} from './layout/clock-time.js';
 import {compactLine} from './panes/compact-line.js';
 import {constantsPaneLines, constantsSummaryLine} from './panes/constants-pane.js';
-import {helpScreenLines} from './panes/help-screen.js';
+import {helpScreenLines, helpScroll, type HelpScroll} from './panes/help-screen.js';
 import {historyChartLines} from './panes/history-chart.js';
 import {lastSeenGaugeLines} from './panes/last-seen-gauge.js';
 import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/line.js';
@@ -38,6 +38,8 @@ export type DashboardProps = {
 	width: number;
 	height: number;
 	showHelp: boolean;
+	/** First row of the help's text shown (↑↓ PgUp PgDn scroll it); kept within the text. @default 0 */
+	helpOffset?: number;
 	/**
 	 * `k` pressed an odd number of times: the kubelet source pane shows the other way from what the layout would
 	 * choose (open where it would fold into one row, one row where it would be open).
@@ -54,6 +56,11 @@ export const minFullWidth = 40;
 /** At this width the constants pane goes beside the figures instead of below them. */
 export const sideBySideWidth = 90;
 const columnGap = 2;
+
+/** How the help scrolls on the dashboard (below its header row) at this size: for the screens' scroll keys. */
+export function dashboardHelpScroll(width: number, height: number): HelpScroll {
+	return helpScroll({width, height: height - 1});
+}
 
 /** A block of rows: one column of lines, or two panes side by side. */
 export type Block =
@@ -73,7 +80,7 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 
 	const header = headerLine(props);
 	if (props.showHelp) {
-		return [lines([header]), lines(helpScreenLines({width, height: height - 1}))];
+		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset}))];
 	}
 
 	const {figures} = props;

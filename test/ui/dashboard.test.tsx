@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../../source/domain/types.js';
-import {Dashboard, type DashboardProps} from '../../source/screen/dashboard.js';
+import {Dashboard, dashboardHelpScroll, type DashboardProps} from '../../source/screen/dashboard.js';
+import {helpBodyLines} from '../../source/screen/panes/help-screen.js';
 import {lastSeenAt, makeFigures, okStatus, readyNode, testNow, windowFigures} from '../helpers/figures.js';
 import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
 import {cells} from '../helpers/ui-frame.js';
@@ -55,7 +56,7 @@ function assertScreen(rows: string[], width: number, height: number, verdict: st
 	assert.ok(text.includes(verdict), `verdict missing at ${width}×${height}`);
 	assert.ok(text.includes(age), `age missing at ${width}×${height}`);
 	// Every "4.2" on screen is the whole "4.2 ms" (the window mean), never a cut "4.2 m" or "4.".
-	assert.equal(text.split('4.2').length, text.split('4.2 ms').length, 'a figure was cut');
+	assert.equal(text.split('4.2').length, text.split('4.2ms').length, 'a figure was cut');
 	// The views' own cuts are " …" after a whole word; ink's truncation (the safety net) would end "…" mid-word.
 	for (const row of rows) {
 		assert.doesNotMatch(row, /[^ ]…$/, `row truncated by the terminal: "${row}"`);
@@ -73,12 +74,12 @@ const sizes: Array<[number, number]> = [
 describe('Dashboard at fixed sizes', () => {
 	for (const [width, height] of sizes) {
 		test(`${width}×${height}, healthy: fits, verdict and age visible, no figure cut`, () => {
-			assertScreen(dashboard(width, height), width, height, '✓ PLEG is healthy', 'last seen 1 s');
+			assertScreen(dashboard(width, height), width, height, '✓ PLEG is healthy', 'last seen 1s');
 		});
 
 		test(`${width}×${height}, unhealthy and failing: STALE, the failure, the kubelet's words`, () => {
 			const rows = dashboard(width, height, {figures: unhealthy, node: notReady, status: failing});
-			assertScreen(rows, width, height, '✗ PLEG is not healthy', '3 minutes 1 second');
+			assertScreen(rows, width, height, '✗ PLEG is not healthy', '3m1s');
 			assert.ok(rows.some(row => row.startsWith('STALE')), 'STALE banner missing');
 			assert.ok(rows.some(row => row.startsWith('✗ cannot reach the API server')), 'failure summary missing');
 		});
@@ -88,20 +89,20 @@ describe('Dashboard at fixed sizes', () => {
 		const rows = dashboard(100, 30, {figures: makeFigures()});
 		const row = rows.find(line => line.startsWith('relist duration'));
 		assert.ok(row?.includes('kubelet source · as of v1.28.0'), `not beside: "${row}"`);
-		assert.ok(rows.some(line => line.startsWith('mean 4.2 ms · p50 3.8 ms · p90 7.2 ms · p99 9.3 ms')));
+		assert.ok(rows.some(line => line.startsWith('mean 4.2ms · p50 3.8ms · p90 7.2ms · p99 9.3ms')));
 		assert.ok(rows.some(line => line.endsWith('relist period 1s · pkg/kubelet/kubelet.go:178')));
 	});
 
 	test('60 wide: the kubelet source pane goes below the figures', () => {
 		const rows = dashboard(60, 40, {figures: makeFigures()});
-		const statsRow = rows.findIndex(line => line.startsWith('lifetime mean 38.0 ms'));
+		const statsRow = rows.findIndex(line => line.startsWith('lifetime mean 38ms'));
 		const paneRow = rows.findIndex(line => line === 'kubelet source · as of v1.28.0');
 		assert.ok(statsRow >= 0 && paneRow > statsRow, `stats row ${statsRow}, pane row ${paneRow}`);
 	});
 
 	test('100×40 shows everything: figures, kubelet source, baseline, history', () => {
 		const text = dashboard(100, 40).join('\n');
-		for (const part of ['kubelet source', 'baseline · ×6.3 since mark', 'history · last 7m0s, 5 s/col', 'every 1s  last scrape 320 ms']) {
+		for (const part of ['kubelet source', 'baseline · ×6.3 since mark', 'history · last 7m0s, 5 s/col', 'every 1s  last scrape 320ms']) {
 			assert.ok(text.includes(part), `missing ${part}`);
 		}
 	});
@@ -166,12 +167,12 @@ describe('Dashboard at fixed sizes', () => {
 describe('Dashboard small and special screens', () => {
 	test('below 40 columns: the compact line', () => {
 		// "✓ demo-node last seen 1 s" 25 + " · mean 4.2 ms" 14 = 39 columns.
-		assert.deepEqual(dashboard(39, 12), ['✓ demo-node last seen 1 s · mean 4.2 ms']);
-		assert.deepEqual(dashboard(30, 12), ['✓ demo-node last seen 1 s']);
+		assert.deepEqual(dashboard(39, 12), ['✓ demo-node last seen 1s · mean 4.2ms']);
+		assert.deepEqual(dashboard(30, 12), ['✓ demo-node last seen 1s']);
 	});
 
 	test('too short for the gauge: the compact line, verdict and age first', () => {
-		assert.deepEqual(dashboard(80, 5), ['✓ demo-node last seen 1 s · mean 4.2 ms · p99 9.3 ms']);
+		assert.deepEqual(dashboard(80, 5), ['✓ demo-node last seen 1s · mean 4.2ms · p99 9.3ms']);
 	});
 
 	test('before the first scrape: connecting to the source', () => {
@@ -179,11 +180,22 @@ describe('Dashboard small and special screens', () => {
 		assert.equal(rows[1], 'connecting to demo node …');
 	});
 
-	test('? shows the help screen within the terminal', () => {
+	test('? shows the help within the terminal, keys first, and says where it stands in the text', () => {
 		const rows = dashboard(100, 30, {showHelp: true});
-		assert.ok(rows.length <= 30);
-		assert.equal(rows[1], 'pleg-top — what each figure means (? or Esc closes)');
-		assert.ok(rows.includes('Last seen age: now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution)'));
+		const total = helpBodyLines(100).length;
+		// Header, title, 27 rows of the text, the position row: 30.
+		assert.equal(rows.length, 30);
+		assert.equal(rows[1], 'pleg-top — keys, then what each figure means (? or Esc closes)');
+		assert.equal(rows[2], 'keys · one-node screen (pleg-top NODE)');
+		assert.equal(rows[29], `line 1–27 of ${total} · ↓ PgDn for more`);
+		assert.deepEqual(dashboardHelpScroll(100, 30), {page: 27, maxOffset: total - 27});
+	});
+
+	test('the help scrolled to its end: the last figure shows', () => {
+		const rows = dashboard(100, 30, {showHelp: true, helpOffset: 10_000});
+		const total = helpBodyLines(100).length;
+		assert.equal(rows[29], `line ${total - 26}–${total} of ${total} · ↑ PgUp back`);
+		assert.ok(rows.some(row => row.startsWith('Anatomy reading: ')), rows.join('\n'));
 	});
 
 	test('demo: the scenario in the header and the demo keys in the hints when they fit', () => {

@@ -1,38 +1,107 @@
-// `?`: every figure with its formula, and the keys, rendered from core/definitions.ts
-// (the same data `--help` and the README use, so the three cannot drift apart).
+// `?`: every key first (both screens, the demo's, the help's own), then every figure with its formula, rendered
+// from domain/definitions.ts (the same data `--help` and the README use, so the three cannot drift apart).
+// Taller than its pane, it scrolls: the title stays on top and the last row says which rows show.
 import React from 'react';
-import {definitions, keyBindings} from '../../domain/definitions.js';
-import {flowItems, seg, wrapWords, type Line} from '../layout/line.js';
+import {definitions, keyGroups, type KeyBinding} from '../../domain/definitions.js';
+import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 
 export type HelpScreenProps = {
 	width: number;
-	/** Rows available; when the text is taller, the last row says how much is cut. Unlimited when absent. */
+	/** Rows available; when the text is taller it scrolls (see `offset`). Unlimited when absent. */
 	height?: number;
+	/** First row of the scrolled text shown, clamped to what the height allows. @default 0 */
+	offset?: number;
 };
 
-export function helpScreenLines({width, height}: HelpScreenProps): Line[] {
-	const lines: Line[] = [...wrapWords('pleg-top — what each figure means (? or Esc closes)', width, 1, 'title')];
+const title = 'pleg-top — keys, then what each figure means (? or Esc closes)';
+
+/** Every row of the help below its title, at this width. */
+export function helpBodyLines(width: number): Line[] {
+	const groups = keyGroups();
+	const keysWidth = Math.max(...groups.flatMap(group => group.bindings.map(binding => cellWidth(keysText(binding)))));
+	// A narrow pane gives the actions room before the key column's alignment.
+	const actionColumn = Math.min(2 + keysWidth + 2, Math.floor(width / 2));
+	const lines: Line[] = [];
+	for (const group of groups) {
+		lines.push([seg(`keys · ${group.title}`, 'title')]);
+		for (const binding of group.bindings) {
+			lines.push(...keyLines(binding, width, actionColumn));
+		}
+	}
+
+	lines.push([seg('figures', 'title')]);
 	for (const {label, formula} of definitions) {
 		const wrapped = wrapWords(`${label}: ${formula}`, width, 8, undefined, 2);
 		lines.push(...wrapped.map((line, index) => (index === 0 ? boldLabel(line, label) : line)));
 	}
 
-	lines.push([seg('keys', 'title')]);
-	const keyItems = keyBindings.map(binding => [seg(binding.keys.join(' / '), 'value'), seg(` ${binding.action}`)]);
-	lines.push(...flowItems(keyItems, width, {separator: '   ', indent: 2}));
-	if (height !== undefined && lines.length > height) {
-		const kept = lines.slice(0, Math.max(0, height - 1));
-		const more = lines.length - kept.length;
-		kept.push(...wrapWords(`… ${more} more rows: a taller terminal shows them`, width, 1, 'dim'));
-		return kept;
+	return lines;
+}
+
+export type HelpScroll = {
+	/** Rows of the body shown at once. */
+	page: number;
+	/** The highest first row: the last page. */
+	maxOffset: number;
+};
+
+/** How the help scrolls in `width` × `height`: a title row, then `page` rows of the body, then the position row. */
+export function helpScroll({width, height}: {width: number; height: number}): HelpScroll {
+	const body = helpBodyLines(width).length;
+	const titleRows = wrapWords(title, width, 2, 'title').length;
+	if (titleRows + body <= height) {
+		return {page: body, maxOffset: 0};
 	}
 
-	return lines;
+	const page = Math.max(1, height - titleRows - 1);
+	return {page, maxOffset: Math.max(0, body - page)};
+}
+
+export type HelpMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
+
+/** The first row after a scroll key, kept within the text (pure: the screens keep the number in their state). */
+export function scrollHelp(offset: number, move: HelpMove, {page, maxOffset}: HelpScroll): number {
+	const steps: Record<HelpMove, number> = {up: -1, down: 1, pageUp: -page, pageDown: page, home: -Infinity, end: Infinity};
+	return Math.max(0, Math.min(maxOffset, Math.min(offset, maxOffset) + steps[move]));
+}
+
+export function helpScreenLines({width, height, offset = 0}: HelpScreenProps): Line[] {
+	const head = wrapWords(title, width, 2, 'title');
+	const body = helpBodyLines(width);
+	if (height === undefined || head.length + body.length <= height) {
+		return [...head, ...body];
+	}
+
+	const {page, maxOffset} = helpScroll({width, height});
+	const first = Math.max(0, Math.min(offset, maxOffset));
+	const shown = body.slice(first, first + page);
+	const position = `line ${first + 1}–${first + shown.length} of ${body.length}`;
+	const keys = first === 0 ? '↓ PgDn for more' : first === maxOffset ? '↑ PgUp back' : '↑↓ PgUp PgDn scroll';
+	const footer = [`${position} · ${keys}`, position].find(text => cellWidth(text) <= width) ?? position;
+	return [...head, ...shown, [seg(footer, 'dim')]].slice(0, Math.max(1, height));
 }
 
 export function HelpScreen(props: HelpScreenProps) {
 	return <Lines lines={helpScreenLines(props)} width={props.width} />;
+}
+
+function keysText(binding: KeyBinding): string {
+	return binding.keys.join(' / ');
+}
+
+/** "  q / Ctrl-C    quit": the keys, then the action word-wrapped in its column. */
+function keyLines(binding: KeyBinding, width: number, actionColumn: number): Line[] {
+	const keys = `  ${keysText(binding)}`;
+	const pad = Math.max(actionColumn, cellWidth(keys) + 2);
+	const wrapped = wrapWords(binding.action, Math.max(1, width - pad), 8);
+	if (wrapped.length === 0 || pad >= width) {
+		return [[seg(keys, 'value')]];
+	}
+
+	return wrapped.map((line, index) =>
+		index === 0 ? [seg(keys, 'value'), seg(' '.repeat(pad - cellWidth(keys))), ...line] : [seg(' '.repeat(pad)), ...line],
+	);
 }
 
 /** The first row of an entry starts with its label: show the label bold. */
@@ -43,4 +112,15 @@ function boldLabel(line: Line, label: string): Line {
 	}
 
 	return [seg(label, 'title'), seg(text.slice(label.length))];
+}
+
+/** The scroll move of a key as ink reports it (arrows, PgUp/PgDn, Home/End), or undefined for any other key. */
+export function helpMoveOf(key: {upArrow: boolean; downArrow: boolean; pageUp: boolean; pageDown: boolean; home: boolean; end: boolean}): HelpMove | undefined {
+	if (key.upArrow) return 'up';
+	if (key.downArrow) return 'down';
+	if (key.pageUp) return 'pageUp';
+	if (key.pageDown) return 'pageDown';
+	if (key.home) return 'home';
+	if (key.end) return 'end';
+	return undefined;
 }
