@@ -24,8 +24,11 @@ export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 
 
 /** Valid text without PLEG series: the wrong endpoint. Says what was looked for, where, and what the body holds instead. */
 function noPlegFailure(error: NoPlegSeriesError, source: Pick<MetricsSource, 'label' | 'metricsUrl'>): Failure {
-	const cadvisor = error.found.some(name => name.startsWith('container_') || name.startsWith('machine_'));
-	const found = error.found.length === 0 ? [] : [`it holds other series, e.g. ${error.found.join(', ')}${cadvisor ? " (cAdvisor's, as /metrics/cadvisor serves)" : ''}`];
+	const cadvisor = error.found.some((name) => name.startsWith('container_') || name.startsWith('machine_'));
+	const found =
+		error.found.length === 0
+			? []
+			: [`it holds other series, e.g. ${error.found.join(', ')}${cadvisor ? " (cAdvisor's, as /metrics/cadvisor serves)" : ''}`];
 	return {
 		kind: 'parse',
 		summary: `no PLEG series in the metrics from ${source.metricsUrl ?? source.label}: is it the kubelet's /metrics?`,

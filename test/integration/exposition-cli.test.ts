@@ -34,7 +34,10 @@ after(async () => {
 	for (const cli of running) cli.child.kill('SIGKILL');
 	await kubelet.close();
 	await cluster.close();
-	assertNoSecretsIn(capturedOutput, integrationSecrets({'test token': testToken, 'kubelet token': kubeletToken, 'token in a body': bodyToken}));
+	assertNoSecretsIn(
+		capturedOutput,
+		integrationSecrets({'test token': testToken, 'kubelet token': kubeletToken, 'token in a body': bodyToken}),
+	);
 });
 
 const once = (...extra: string[]) => ['--node', 'worker-1', '--once', ...fast, ...extra];
@@ -45,11 +48,23 @@ function serve(make: (request: number) => string): void {
 	cluster.fake.setMetrics('worker-1', () => make(++calls));
 }
 
-async function onceJson(): Promise<Record<string, any>> {
+/** The --once JSON report, as far as these tests read it. */
+type Report = {
+	relist: Record<
+		'count' | 'windowCount' | 'windowMeanSeconds' | 'windowP50Seconds' | 'windowP90Seconds' | 'windowP99Seconds' | 'intervalMeanSeconds',
+		number
+	>;
+	verdict: string;
+	unavailable: string[];
+	discardEvents: number;
+	discardEventsInWindow: number;
+};
+
+async function onceJson(): Promise<Report> {
 	const result = await runCli(once('--output', 'json'), {env: cluster.env});
 	assert.equal(result.stderr, '');
 	assert.equal(result.code, 0);
-	return JSON.parse(result.stdout) as Record<string, any>;
+	return JSON.parse(result.stdout) as Report;
 }
 
 async function failing(args: string[]): Promise<string[]> {
@@ -62,12 +77,13 @@ async function failing(args: string[]): Promise<string[]> {
 
 const lookedFor =
 	'  looked for kubelet_pleg_relist_duration_seconds, kubelet_pleg_relist_interval_seconds, kubelet_pleg_relist_latency_microseconds, kubelet_pleg_relist_interval_microseconds, kubelet_pleg_last_seen_seconds, kubelet_pleg_discard_events: none is there';
-const holds = "  it holds other series, e.g. cadvisor_version_info, container_cpu_usage_seconds_total, container_memory_working_set_bytes (cAdvisor's, as /metrics/cadvisor serves)";
+const holds =
+	"  it holds other series, e.g. cadvisor_version_info, container_cpu_usage_seconds_total, container_memory_working_set_bytes (cAdvisor's, as /metrics/cadvisor serves)";
 
 describe('text-format bodies the kubelet does not write, through --once', () => {
 	test('the relist histogram in two series (extra label instance): added up, windowed, and said so', async () => {
 		const lastSeen = () => Math.floor(Date.now() / 1000) - 1;
-		serve(n => twoInstanceBody(n === 1 ? 1 : 2, lastSeen()));
+		serve((n) => twoInstanceBody(n === 1 ? 1 : 2, lastSeen()));
 		const report = await onceJson();
 		const {relist} = report;
 		// Added up: 280 then 300 relists (exposition-bodies.ts), Δsum 3.5 - 3 = 0.5 s.
@@ -80,13 +96,13 @@ describe('text-format bodies the kubelet does not write, through --once', () => 
 		assert.ok(Math.abs(relist.windowP50Seconds - 0.025 / 6) < 1e-6, String(relist.windowP50Seconds));
 		assert.ok(Math.abs(relist.windowP90Seconds - (0.005 + (6 / 7) * 0.005)) < 1e-6, String(relist.windowP90Seconds));
 		assert.ok(Math.abs(relist.windowP99Seconds - 0.022) < 1e-6, String(relist.windowP99Seconds));
-		assert.equal(report['verdict'], 'PLEG is healthy');
-		assert.deepEqual(report['unavailable'], [instanceNote]);
+		assert.equal(report.verdict, 'PLEG is healthy');
+		assert.deepEqual(report.unavailable, [instanceNote]);
 	});
 
 	test('no TYPE for the relist histogram, exemplars, tabs, a duplicate family: the figures of the plain dump', async () => {
 		const plain = dumpThenMinuteLater();
-		serve(n => roughen(plain(n)));
+		serve((n) => roughen(plain(n)));
 		const report = await onceJson();
 		const {relist} = report;
 		// The same figures as the plain dump one minute apart (once.test.ts): +60 relists, Δsum 0.6 s.
@@ -97,10 +113,10 @@ describe('text-format bodies the kubelet does not write, through --once', () => 
 		assert.ok(Math.abs(relist.windowP90Seconds - 0.024) < 1e-9);
 		assert.ok(Math.abs(relist.intervalMeanSeconds - 1.02) < 1e-6);
 		// The first discard family is read (0 then 2), not the copy with 999.
-		assert.equal(report['discardEvents'], 2);
-		assert.equal(report['discardEventsInWindow'], 2);
-		assert.equal(report['verdict'], 'PLEG is healthy');
-		assert.deepEqual(report['unavailable'], [duplicateDiscardNote]);
+		assert.equal(report.discardEvents, 2);
+		assert.equal(report.discardEventsInWindow, 2);
+		assert.equal(report.verdict, 'PLEG is healthy');
+		assert.deepEqual(report.unavailable, [duplicateDiscardNote]);
 	});
 });
 
@@ -131,16 +147,22 @@ describe('a body without PLEG series: unreadable, exit 3', () => {
 		serve(() => cadvisorBody);
 		const cli = spawnCli(['--node', 'worker-1', ...fast], {env: cluster.env, timeoutMs: 30_000});
 		running.push(cli);
-		await cli.waitForStdout(stdout => stdout.split('\n').length > 2, 20_000);
+		await cli.waitForStdout((stdout) => stdout.split('\n').length > 2, 20_000);
 		cli.child.kill('SIGTERM');
 		const result = await cli.exited;
-		const lines = result.stdout.split('\n').slice(0, -1).map(text => JSON.parse(text) as Record<string, any>);
+		const lines = result.stdout
+			.split('\n')
+			.slice(0, -1)
+			.map((text) => JSON.parse(text) as {verdict?: string; stale?: boolean; error: {kind: string; summary: string}});
 		assert.ok(lines.length >= 2);
 		for (const line of lines) {
-			assert.equal(line['verdict'], undefined, 'no verdict without PLEG series');
-			assert.equal(line['stale'], true);
-			assert.equal(line['error'].kind, 'parse');
-			assert.equal(line['error'].summary, `no PLEG series in the metrics from ${cluster.fake.url}/api/v1/nodes/worker-1/proxy/metrics: is it the kubelet's /metrics?`);
+			assert.equal(line.verdict, undefined, 'no verdict without PLEG series');
+			assert.equal(line.stale, true);
+			assert.equal(line.error.kind, 'parse');
+			assert.equal(
+				line.error.summary,
+				`no PLEG series in the metrics from ${cluster.fake.url}/api/v1/nodes/worker-1/proxy/metrics: is it the kubelet's /metrics?`,
+			);
 		}
 	});
 
@@ -152,7 +174,10 @@ describe('a body without PLEG series: unreadable, exit 3', () => {
 			env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...cluster.env},
 		});
 		try {
-			const screen = await session.waitFor(`no PLEG series in the metrics from ${cluster.fake.url}/api/v1/nodes/worker-1/proxy/metrics`, 20_000);
+			const screen = await session.waitFor(
+				`no PLEG series in the metrics from ${cluster.fake.url}/api/v1/nodes/worker-1/proxy/metrics`,
+				20_000,
+			);
 			capturedOutput.push(screen);
 			assert.doesNotMatch(screen, /PLEG is healthy|cannot judge/);
 			session.keys('q');
@@ -176,7 +201,10 @@ describe('a parse error names the first bad line', () => {
 		serve(() => `${readDump('1.21.2')}${bad}\n`);
 		const lines = await failing(once());
 		// Redacted, then cut to 80 characters.
-		assert.equal(lines[0], `pleg-top: metrics could not be parsed (line 1840): malformed sample: {"padding":"${'p'.repeat(40)}","auth":"Bearer [redacte...`);
+		assert.equal(
+			lines[0],
+			`pleg-top: metrics could not be parsed (line 1840): malformed sample: {"padding":"${'p'.repeat(40)}","auth":"Bearer [redacte...`,
+		);
 		assert.ok(!lines.join('\n').includes(bodyToken.slice(0, 6)));
 	});
 });

@@ -13,14 +13,29 @@ const criOf = (text: string) => {
 
 /** ExponentialBuckets(.005, 2.5, 14) as the kubelet writes them, then +Inf. */
 const runtimeBounds = [
-	0.005, 0.0125, 0.03125, 0.078125, 0.1953125, 0.48828125, 1.220703125, 3.0517578125, 7.62939453125, 19.073486328125,
-	47.6837158203125, 119.20928955078125, 298.0232238769531, 745.0580596923828, Infinity,
+	0.005,
+	0.0125,
+	0.03125,
+	0.078125,
+	0.1953125,
+	0.48828125,
+	1.220703125,
+	3.0517578125,
+	7.62939453125,
+	19.073486328125,
+	47.6837158203125,
+	119.20928955078125,
+	298.0232238769531,
+	745.0580596923828,
+	Infinity,
 ];
 const defBounds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
 
 describe('CRI series on the real dumps', () => {
 	test('the library (readFamilies) collapses the labelled histogram into its last series (operation_type="version"): the trap', () => {
-		const lines = readDump('1.21.2').split('\n').filter(line => line.startsWith('kubelet_runtime_operations_duration_seconds'));
+		const lines = readDump('1.21.2')
+			.split('\n')
+			.filter((line) => line.startsWith('kubelet_runtime_operations_duration_seconds'));
 		const [family] = readFamilies(`# TYPE kubelet_runtime_operations_duration_seconds histogram\n${lines.join('\n')}\n`);
 		// 17 operation types in the dump, one object out: the buckets of the last one (version: +Inf 170037),
 		// no operation_type label, no sum or count.
@@ -33,10 +48,16 @@ describe('CRI series on the real dumps', () => {
 		const {operations, runningPods, runningContainers} = criOf(readDump('1.21.2'));
 		// Lines 874-890: list_podsandbox buckets 211903 … 3.098533e+06, _sum 34255.342850002235, _count 3.098533e+06.
 		assert.deepEqual(
-			operations.listPodSandbox?.duration?.buckets.map(bucket => bucket.count),
-			[211903, 2366937, 3004520, 3097341, 3098528, 3098529, 3098530, 3098531, 3098531, 3098531, 3098533, 3098533, 3098533, 3098533, 3098533],
+			operations.listPodSandbox?.duration?.buckets.map((bucket) => bucket.count),
+			[
+				211903, 2366937, 3004520, 3097341, 3098528, 3098529, 3098530, 3098531, 3098531, 3098531, 3098533, 3098533, 3098533, 3098533,
+				3098533,
+			],
 		);
-		assert.deepEqual(operations.listPodSandbox?.duration?.buckets.map(bucket => bucket.le), runtimeBounds);
+		assert.deepEqual(
+			operations.listPodSandbox?.duration?.buckets.map((bucket) => bucket.le),
+			runtimeBounds,
+		);
 		assert.equal(operations.listPodSandbox?.duration?.sum, 34255.342850002235);
 		assert.equal(operations.listPodSandbox?.total, 3098533); // kubelet_runtime_operations_total
 		// Different counts per operation prove nothing was collapsed.
@@ -46,7 +67,10 @@ describe('CRI series on the real dumps', () => {
 		assert.equal(operations.podSandboxStatus?.duration?.sum, 3.6392912779999986);
 		assert.equal(operations.containerStatus?.duration?.count, 212);
 		assert.equal(operations.containerStatus?.duration?.sum, 1.2043962709999991);
-		assert.deepEqual(operations.containerStatus?.duration?.buckets.slice(0, 5).map(bucket => bucket.count), [177, 197, 207, 209, 212]);
+		assert.deepEqual(
+			operations.containerStatus?.duration?.buckets.slice(0, 5).map((bucket) => bucket.count),
+			[177, 197, 207, 209, 212],
+		);
 		// Only exec_sync has an error child: the relist operations have had none.
 		assert.equal(operations.listPodSandbox?.errors, null);
 		assert.equal(operations.containerStatus?.legacyLatency, null);
@@ -65,12 +89,22 @@ describe('CRI series on the real dumps', () => {
 	test('v1.14.10: seconds histograms (DefBuckets) beside the deprecated µs summaries and both counter names', () => {
 		const {operations, runningPods, runningContainers, docker} = criOf(readDump('1.14.10'));
 		const sandboxes = operations.listPodSandbox;
-		assert.deepEqual(sandboxes?.duration?.buckets.map(bucket => bucket.le), defBounds);
-		assert.deepEqual(sandboxes?.duration?.buckets.map(bucket => bucket.count), [59356, 76831, 79014, 79243, 79311, 79360, 79378, 79392, 79458, 79586, 79667, 79691]);
+		assert.deepEqual(
+			sandboxes?.duration?.buckets.map((bucket) => bucket.le),
+			defBounds,
+		);
+		assert.deepEqual(
+			sandboxes?.duration?.buckets.map((bucket) => bucket.count),
+			[59356, 76831, 79014, 79243, 79311, 79360, 79378, 79392, 79458, 79586, 79667, 79691],
+		);
 		assert.equal(sandboxes?.duration?.sum, 1874.27877241901);
 		// µs summary: q0.5 4854 µs = 0.004854 s; _sum 1.878731419e+09 µs = 1878.731419 s.
 		assert.deepEqual(sandboxes?.legacyLatency, {
-			quantiles: [{q: 0.5, seconds: 4854 / 1e6}, {q: 0.9, seconds: 7801 / 1e6}, {q: 0.99, seconds: 18876 / 1e6}],
+			quantiles: [
+				{q: 0.5, seconds: 4854 / 1e6},
+				{q: 0.9, seconds: 7801 / 1e6},
+				{q: 0.99, seconds: 18876 / 1e6},
+			],
 			sum: 1.878731419e9 / 1e6,
 			count: 79691,
 		});
@@ -93,7 +127,11 @@ describe('CRI series on the real dumps', () => {
 		assert.equal(operations.listPodSandbox?.duration, null);
 		// _sum 3.980385e+06 µs = 3.980385 s over 617 calls.
 		assert.deepEqual(operations.listPodSandbox?.legacyLatency, {
-			quantiles: [{q: 0.5, seconds: 4957 / 1e6}, {q: 0.9, seconds: 10595 / 1e6}, {q: 0.99, seconds: 15819 / 1e6}],
+			quantiles: [
+				{q: 0.5, seconds: 4957 / 1e6},
+				{q: 0.9, seconds: 10595 / 1e6},
+				{q: 0.99, seconds: 15819 / 1e6},
+			],
 			sum: 3.980385,
 			count: 617,
 		});
@@ -117,19 +155,30 @@ describe('CRI series on the real dumps', () => {
 		const lines = plegLines(text);
 		assert.ok(lines.includes('kubelet_runtime_operations_duration_seconds_count{operation_type="list_podsandbox"} 3.098533e+06'));
 		// Other operation types are not kept (17 in the dump, 4 read).
-		assert.ok(!lines.some(line => line.includes('operation_type="version"')));
+		assert.ok(!lines.some((line) => line.includes('operation_type="version"')));
 		assert.deepEqual(parsePlegSample(lines.join('\n')).cri, parsePlegSample(text).cri);
 	});
 
 	test('a malformed CRI line is an error naming its line in the payload', () => {
-		const text = replaceLine(readDump('1.21.2'), 890, 'kubelet_runtime_operations_duration_seconds_count{operation_type="list_podsandbox"} 3,098,533');
-		assert.throws(() => parsePlegSample(text), (error: unknown) => {
-			assert.ok(error instanceof MetricsParseError);
-			assert.equal(error.line, 890);
-			assert.match(error.message, /^line 890: value is not a number: kubelet_runtime_operations_duration_seconds_count/);
-			return true;
-		});
-		const badLabel = replaceLine(readDump('1.21.2'), 890, 'kubelet_runtime_operations_duration_seconds_count{operation_type="list_podsandbox",le=5} 3');
+		const text = replaceLine(
+			readDump('1.21.2'),
+			890,
+			'kubelet_runtime_operations_duration_seconds_count{operation_type="list_podsandbox"} 3,098,533',
+		);
+		assert.throws(
+			() => parsePlegSample(text),
+			(error: unknown) => {
+				assert.ok(error instanceof MetricsParseError);
+				assert.equal(error.line, 890);
+				assert.match(error.message, /^line 890: value is not a number: kubelet_runtime_operations_duration_seconds_count/);
+				return true;
+			},
+		);
+		const badLabel = replaceLine(
+			readDump('1.21.2'),
+			890,
+			'kubelet_runtime_operations_duration_seconds_count{operation_type="list_podsandbox",le=5} 3',
+		);
 		assert.throws(() => parsePlegSample(badLabel), /^MetricsParseError: line 890: malformed label/);
 	});
 });

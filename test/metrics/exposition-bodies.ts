@@ -49,7 +49,7 @@ export function twoInstanceBody(scrape: 1 | 2, lastSeenSeconds: number): string 
 		`kubelet_pleg_relist_interval_seconds_bucket{le="+Inf"} ${a.count + b.count - 1}`,
 		`kubelet_pleg_relist_interval_seconds_sum ${1.5 * (a.count + b.count - 1)}`,
 		`kubelet_pleg_relist_interval_seconds_count ${a.count + b.count - 1}`,
-		'# HELP kubernetes_build_info [ALPHA] A metric with a constant \'1\' value labeled by major, minor, git version.',
+		"# HELP kubernetes_build_info [ALPHA] A metric with a constant '1' value labeled by major, minor, git version.",
 		'# TYPE kubernetes_build_info gauge',
 		'kubernetes_build_info{git_version="v1.28.4",major="1",minor="28"} 1',
 		'',
@@ -69,29 +69,32 @@ export const duplicateDiscardNote = 'discard events: kubelet_pleg_discard_events
  * an empty label set, and a second copy of the discard family (with another value) at the end.
  */
 export function roughen(text: string): string {
-	const lines = text.trimEnd().split('\n').flatMap(line => {
-		if (line === `# TYPE ${duration} histogram`) {
-			return [];
-		}
+	const lines = text
+		.trimEnd()
+		.split('\n')
+		.flatMap((line) => {
+			if (line === `# TYPE ${duration} histogram`) {
+				return [];
+			}
 
-		if (line.startsWith(`${duration}_bucket{`)) {
-			return [`${line} # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736"} 0.0042 1.6e+09`];
-		}
+			if (line.startsWith(`${duration}_bucket{`)) {
+				return [`${line} # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736"} 0.0042 1.6e+09`];
+			}
 
-		if (line === '# TYPE kubelet_pleg_relist_interval_seconds histogram') {
-			return ['#\tTYPE\tkubelet_pleg_relist_interval_seconds\thistogram'];
-		}
+			if (line === '# TYPE kubelet_pleg_relist_interval_seconds histogram') {
+				return ['#\tTYPE\tkubelet_pleg_relist_interval_seconds\thistogram'];
+			}
 
-		if (line.startsWith('kubelet_pleg_relist_interval_seconds_sum ')) {
-			return [line.replace(' ', '\t')];
-		}
+			if (line.startsWith('kubelet_pleg_relist_interval_seconds_sum ')) {
+				return [line.replace(' ', '\t')];
+			}
 
-		if (line.startsWith('kubelet_pleg_last_seen_seconds ')) {
-			return [line.replace(' ', ' \t{} ')];
-		}
+			if (line.startsWith('kubelet_pleg_last_seen_seconds ')) {
+				return [line.replace(' ', ' \t{} ')];
+			}
 
-		return [line];
-	});
+			return [line];
+		});
 	return [
 		...lines,
 		'# HELP kubelet_pleg_discard_events [ALPHA] The number of discard events in PLEG.',
@@ -103,7 +106,7 @@ export function roughen(text: string): string {
 
 /** What cAdvisor's /metrics/cadvisor serves on a kubelet port: valid text, not one PLEG series. */
 export const cadvisorBody = [
-	'# HELP cadvisor_version_info A metric with a constant \'1\' value labeled by kernel version, OS version, docker version, cadvisor version & cadvisor revision.',
+	"# HELP cadvisor_version_info A metric with a constant '1' value labeled by kernel version, OS version, docker version, cadvisor version & cadvisor revision.",
 	'# TYPE cadvisor_version_info gauge',
 	'cadvisor_version_info{cadvisorRevision="",cadvisorVersion="",dockerVersion="",kernelVersion="5.15.0-1057-azure",osVersion="Ubuntu 22.04.4 LTS"} 1',
 	'# HELP container_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the container in core-seconds',

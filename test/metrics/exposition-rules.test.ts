@@ -51,7 +51,14 @@ describe('series that differ only by extra labels', () => {
 
 	test('one series with an extra label is read as it is, without a note', () => {
 		const sample = parsePlegSample(histogramLines('node="worker-1",', 4, 9, 0.5).join('\n'));
-		assert.deepEqual(sample.relistDuration, {buckets: [{le: 0.005, count: 4}, {le: Infinity, count: 9}], sum: 0.5, count: 9});
+		assert.deepEqual(sample.relistDuration, {
+			buckets: [
+				{le: 0.005, count: 4},
+				{le: Infinity, count: 9},
+			],
+			sum: 0.5,
+			count: 9,
+		});
 		assert.equal(sample.notes, undefined);
 	});
 
@@ -108,14 +115,26 @@ describe('series that differ only by extra labels', () => {
 
 describe('families without a TYPE line, or untyped', () => {
 	const typed = ['# TYPE kubelet_pleg_relist_duration_seconds histogram', ...histogramLines('', 4, 9, 0.5)];
-	const expected = {buckets: [{le: 0.005, count: 4}, {le: Infinity, count: 9}], sum: 0.5, count: 9};
+	const expected = {
+		buckets: [
+			{le: 0.005, count: 4},
+			{le: Infinity, count: 9},
+		],
+		sum: 0.5,
+		count: 9,
+	};
 
 	test('a relist histogram without its TYPE line is read by its sample names', () => {
 		assert.deepEqual(parsePlegSample(typed.slice(1).join('\n')).relistDuration, expected);
 	});
 
 	test('TYPE untyped reads the same; so does a last-seen gauge typed untyped', () => {
-		const untyped = [typed[0]!.replace('histogram', 'untyped'), ...typed.slice(1), '# TYPE kubelet_pleg_last_seen_seconds untyped', 'kubelet_pleg_last_seen_seconds 1.7e+09'];
+		const untyped = [
+			typed[0]!.replace('histogram', 'untyped'),
+			...typed.slice(1),
+			'# TYPE kubelet_pleg_last_seen_seconds untyped',
+			'kubelet_pleg_last_seen_seconds 1.7e+09',
+		];
 		const sample = parsePlegSample(untyped.join('\n'));
 		assert.deepEqual(sample.relistDuration, expected);
 		assert.equal(sample.lastSeenSeconds, 1.7e9);
@@ -134,7 +153,14 @@ describe('duplicate families', () => {
 			...histogramLines('', 40, 90, 5),
 		].join('\n');
 		const sample = parsePlegSample(text);
-		assert.deepEqual(sample.relistDuration, {buckets: [{le: 0.005, count: 4}, {le: Infinity, count: 9}], sum: 0.5, count: 9});
+		assert.deepEqual(sample.relistDuration, {
+			buckets: [
+				{le: 0.005, count: 4},
+				{le: Infinity, count: 9},
+			],
+			sum: 0.5,
+			count: 9,
+		});
 		assert.deepEqual(sample.notes, [`relist duration: ${duration} appears more than once in the body; the first one is read`]);
 	});
 
@@ -148,7 +174,9 @@ describe('duplicate families', () => {
 	});
 
 	test('a TYPE line after the samples of its family starts a second copy', () => {
-		const text = ['kubelet_pleg_discard_events 2', '# TYPE kubelet_pleg_discard_events counter', 'kubelet_pleg_discard_events 5'].join('\n');
+		const text = ['kubelet_pleg_discard_events 2', '# TYPE kubelet_pleg_discard_events counter', 'kubelet_pleg_discard_events 5'].join(
+			'\n',
+		);
 		assert.equal(parsePlegSample(text).discardEvents, 2);
 	});
 });
@@ -158,7 +186,11 @@ describe('tabs and exemplars', () => {
 		const text = readDump('1.21.2');
 		const rough = roughen(text);
 		assert.ok(rough.includes('#\tTYPE\tkubelet_pleg_relist_interval_seconds\thistogram'));
-		assert.ok(rough.includes('kubelet_pleg_relist_duration_seconds_bucket{le="0.005"} 88778 # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736"} 0.0042 1.6e+09'));
+		assert.ok(
+			rough.includes(
+				'kubelet_pleg_relist_duration_seconds_bucket{le="0.005"} 88778 # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736"} 0.0042 1.6e+09',
+			),
+		);
 		const {notes, ...sample} = parsePlegSample(rough);
 		assert.deepEqual(sample, parsePlegSample(text));
 		assert.deepEqual(notes, [duplicateDiscardNote]);
@@ -176,7 +208,14 @@ describe('tabs and exemplars', () => {
 		].join('\n');
 		const sample = parsePlegSample(text);
 		assert.equal(sample.lastSeenSeconds, 1.7e9);
-		assert.deepEqual(sample.relistDuration, {buckets: [{le: 0.005, count: 4}, {le: Infinity, count: 9}], sum: 0.5, count: 9});
+		assert.deepEqual(sample.relistDuration, {
+			buckets: [
+				{le: 0.005, count: 4},
+				{le: Infinity, count: 9},
+			],
+			sum: 0.5,
+			count: 9,
+		});
 	});
 
 	test('an unknown type after a tab is still an error naming its line', () => {
@@ -192,7 +231,10 @@ describe('a body without any PLEG series', () => {
 		assert.ok(error instanceof NoPlegSeriesError);
 		assert.equal(error.line, null);
 		assert.deepEqual(error.found, ['cadvisor_version_info', 'container_cpu_usage_seconds_total', 'container_memory_working_set_bytes']);
-		assert.match(error.message, /^no PLEG series: none of kubelet_pleg_relist_duration_seconds, kubelet_pleg_relist_interval_seconds, kubelet_pleg_relist_latency_microseconds, /);
+		assert.match(
+			error.message,
+			/^no PLEG series: none of kubelet_pleg_relist_duration_seconds, kubelet_pleg_relist_interval_seconds, kubelet_pleg_relist_latency_microseconds, /,
+		);
 	});
 
 	test('CRI series, the build info and PLEG TYPE lines without samples are not PLEG series', () => {
@@ -245,16 +287,18 @@ describe('the first bad line', () => {
 
 describe('readFamilies: a whole body through parse-prometheus-text-format', () => {
 	test('tabs, exemplars, an empty HELP and a timestamp are made plain before the library reads them', () => {
-		const families = readFamilies([
-			'# HELP x_total',
-			'#\tTYPE\tx_total\tcounter',
-			'x_total{a="1"}\t5 1700000000000 # {trace_id="t"} 1',
-			'# TYPE y histogram',
-			'y_bucket{le="1"} 2',
-			'y_bucket{le="+Inf"} 3',
-			'y_sum 1.5',
-			'y_count 3',
-		].join('\n'));
+		const families = readFamilies(
+			[
+				'# HELP x_total',
+				'#\tTYPE\tx_total\tcounter',
+				'x_total{a="1"}\t5 1700000000000 # {trace_id="t"} 1',
+				'# TYPE y histogram',
+				'y_bucket{le="1"} 2',
+				'y_bucket{le="+Inf"} 3',
+				'y_sum 1.5',
+				'y_count 3',
+			].join('\n'),
+		);
 		assert.deepEqual(families, [
 			{name: 'x_total', help: '', type: 'COUNTER', metrics: [{value: '5', labels: {a: '1'}}]},
 			{name: 'y', help: '', type: 'HISTOGRAM', metrics: [{buckets: {1: '2', '+Inf': '3'}, sum: '1.5', count: '3'}]},

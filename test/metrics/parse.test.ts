@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {MetricsParseError, parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {parseValue} from '../../source/domain/exposition/parse-value.js';
-import {readDump, replaceLine, setSamples} from './dump.js';
+import {readDump, replaceLine} from './dump.js';
 
 /** Parses `text`, expects a MetricsParseError and returns it. */
 function parseError(text: string): MetricsParseError {
@@ -55,7 +55,10 @@ describe('parsePlegSample on the real dumps', () => {
 			sum: 1629.920016523,
 			count: 42893,
 		});
-		assert.deepEqual(sample.relistInterval?.buckets.map(bucket => bucket.count), [0, 0, 0, 0, 0, 0, 0, 0, 42731, 42769, 42835, 42892]);
+		assert.deepEqual(
+			sample.relistInterval?.buckets.map((bucket) => bucket.count),
+			[0, 0, 0, 0, 0, 0, 0, 0, 42731, 42769, 42835, 42892],
+		);
 		assert.equal(sample.relistInterval?.sum, 46245.977438063026);
 		// µs → s: q0.5 8313 µs = 0.008313 s, _sum 1.631155039e+09 µs = 1631.155039 s.
 		assert.deepEqual(sample.legacyRelistLatency, {
@@ -108,14 +111,15 @@ describe('parsePlegSample on the real dumps', () => {
 
 describe('parsePlegSample traps', () => {
 	test('kubernetes_feature_enabled: the EventedPLEG sample, not the last one of the family', () => {
-		const gates = (evented: string) => [
-			relistCount,
-			'# HELP kubernetes_feature_enabled [BETA] This metric records the data about the stage and enablement of a k8s feature.',
-			'# TYPE kubernetes_feature_enabled gauge',
-			'kubernetes_feature_enabled{name="DynamicResourceAllocation",stage="ALPHA"} 0',
-			`kubernetes_feature_enabled{name="EventedPLEG",stage="ALPHA"} ${evented}`,
-			'kubernetes_feature_enabled{name="InPlacePodVerticalScaling",stage="ALPHA"} 0',
-		].join('\n');
+		const gates = (evented: string) =>
+			[
+				relistCount,
+				'# HELP kubernetes_feature_enabled [BETA] This metric records the data about the stage and enablement of a k8s feature.',
+				'# TYPE kubernetes_feature_enabled gauge',
+				'kubernetes_feature_enabled{name="DynamicResourceAllocation",stage="ALPHA"} 0',
+				`kubernetes_feature_enabled{name="EventedPLEG",stage="ALPHA"} ${evented}`,
+				'kubernetes_feature_enabled{name="InPlacePodVerticalScaling",stage="ALPHA"} 0',
+			].join('\n');
 		assert.equal(parsePlegSample(gates('1')).eventedPlegGate, true);
 		assert.equal(parsePlegSample(gates('0')).eventedPlegGate, false);
 		assert.equal(parsePlegSample(gates('0').replace('name="EventedPLEG"', 'name="Other"')).eventedPlegGate, null);
@@ -161,12 +165,19 @@ describe('parsePlegSample traps', () => {
 	});
 
 	test('a HELP line with no text is legal (the library alone would reject it)', () => {
-		const text = ['# HELP kubelet_pleg_last_seen_seconds', '# TYPE kubelet_pleg_last_seen_seconds gauge', 'kubelet_pleg_last_seen_seconds 1.7e+09', ''].join('\n');
+		const text = [
+			'# HELP kubelet_pleg_last_seen_seconds',
+			'# TYPE kubelet_pleg_last_seen_seconds gauge',
+			'kubelet_pleg_last_seen_seconds 1.7e+09',
+			'',
+		].join('\n');
 		assert.equal(parsePlegSample(text).lastSeenSeconds, 1.7e9);
 	});
 
 	test('a body with only some PLEG families: the others are null', () => {
-		const sample = parsePlegSample('# HELP go_goroutines Number of goroutines.\n# TYPE go_goroutines gauge\ngo_goroutines 42\nkubelet_pleg_discard_events 4\n');
+		const sample = parsePlegSample(
+			'# HELP go_goroutines Number of goroutines.\n# TYPE go_goroutines gauge\ngo_goroutines 42\nkubelet_pleg_discard_events 4\n',
+		);
 		assert.deepEqual(sample, {
 			relistDuration: null,
 			relistInterval: null,

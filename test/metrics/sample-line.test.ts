@@ -6,7 +6,11 @@ describe('readSampleLine', () => {
 	test('a labelled bucket line with an exponent count', () => {
 		assert.deepEqual(
 			readSampleLine('kubelet_runtime_operations_duration_seconds_bucket{operation_type="list_podsandbox",le="0.0125"} 2.366937e+06'),
-			{name: 'kubelet_runtime_operations_duration_seconds_bucket', labels: {operation_type: 'list_podsandbox', le: '0.0125'}, value: 2_366_937},
+			{
+				name: 'kubelet_runtime_operations_duration_seconds_bucket',
+				labels: {operation_type: 'list_podsandbox', le: '0.0125'},
+				value: 2_366_937,
+			},
 		);
 	});
 
@@ -34,13 +38,18 @@ describe('readSampleLine', () => {
 	});
 
 	test('an exemplar after the value or the timestamp is ignored', () => {
-		assert.deepEqual(readSampleLine('x_bucket{le="0.1"} 5 # {trace_id="abc"} 0.1 1.6e9'), {name: 'x_bucket', labels: {le: '0.1'}, value: 5});
+		assert.deepEqual(readSampleLine('x_bucket{le="0.1"} 5 # {trace_id="abc"} 0.1 1.6e9'), {
+			name: 'x_bucket',
+			labels: {le: '0.1'},
+			value: 5,
+		});
 		assert.deepEqual(readSampleLine('x 5 1700000000000 # {trace_id="abc"} 0.1'), {name: 'x', labels: {}, value: 5});
 		// The kubelet's own CRI shape with an exemplar leaves the fast path and still reads.
-		assert.deepEqual(
-			readSampleLine('kubelet_runtime_operations_total{operation_type="list_podsandbox"} 7 # {trace_id="abc"} 1'),
-			{name: 'kubelet_runtime_operations_total', labels: {operation_type: 'list_podsandbox'}, value: 7},
-		);
+		assert.deepEqual(readSampleLine('kubelet_runtime_operations_total{operation_type="list_podsandbox"} 7 # {trace_id="abc"} 1'), {
+			name: 'kubelet_runtime_operations_total',
+			labels: {operation_type: 'list_podsandbox'},
+			value: 7,
+		});
 	});
 
 	test('malformed lines say why', () => {

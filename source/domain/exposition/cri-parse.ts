@@ -28,18 +28,26 @@ const roles: ReadonlyMap<string, Role> = new Map(
 		const docker = family.startsWith('docker');
 		const role = (part: Part): Role => ({family, part, docker});
 		if (histogramFamilies.has(family)) {
-			return [[`${name}_bucket`, role('bucket')], [`${name}_sum`, role('sum')], [`${name}_count`, role('count')]] as const;
+			return [
+				[`${name}_bucket`, role('bucket')],
+				[`${name}_sum`, role('sum')],
+				[`${name}_count`, role('count')],
+			] as const;
 		}
 
 		if (summaryFamilies.has(family)) {
-			return [[name, role('value')], [`${name}_sum`, role('sum')], [`${name}_count`, role('count')]] as const;
+			return [
+				[name, role('value')],
+				[`${name}_sum`, role('sum')],
+				[`${name}_count`, role('count')],
+			] as const;
 		}
 
 		return [[name, role('value')]] as const;
 	}),
 );
 
-const quoted = (ops: object) => new Set(Object.keys(ops).map(op => `${op}"`));
+const quoted = (ops: object) => new Set(Object.keys(ops).map((op) => `${op}"`));
 /** The operation_type values read, each with its closing quote (as wantedOperation returns them). */
 const relistOps: ReadonlySet<string> = quoted(relistOperationTypes);
 const dockerOps: ReadonlySet<string> = quoted(dockerOperationTypes);
@@ -82,7 +90,7 @@ function unlabelledRole(name: string): CriRole | undefined {
 function wantedOperation(text: string, at: number): string | undefined {
 	const first = text.charCodeAt(at);
 	const candidates = first === 0x6c ? listOps : first === 0x70 || first === 0x63 || first === 0x69 ? statusOps : noOps;
-	return candidates.find(op => text.startsWith(op, at));
+	return candidates.find((op) => text.startsWith(op, at));
 }
 
 /** Operation values with their closing quote, by first letter: l(ist_), p(odsandbox_), c(ontainer_), i(nspect_). */

@@ -32,7 +32,7 @@ export class MetricsParseError extends Error {
 }
 
 /** The families whose absence makes a body "not the kubelet's /metrics": every kubelet exposes one of them. */
-export const plegFamilyNames: readonly string[] = Object.values(families).filter(name => name.startsWith('kubelet_pleg_'));
+export const plegFamilyNames: readonly string[] = Object.values(families).filter((name) => name.startsWith('kubelet_pleg_'));
 
 /**
  * Valid exposition text without a single kubelet_pleg_* sample: the wrong endpoint (cAdvisor's /metrics/cadvisor,
@@ -66,11 +66,19 @@ const familyKeys: ReadonlyMap<string, FamilyKey> = new Map(familyEntries.map(([k
 const roles: ReadonlyMap<string, Role> = new Map(
 	familyEntries.flatMap(([family, name]): Array<[string, Role]> => {
 		if (histogramFamilies.has(family)) {
-			return [[`${name}_bucket`, {family, part: 'bucket'}], [`${name}_sum`, {family, part: 'sum'}], [`${name}_count`, {family, part: 'count'}]];
+			return [
+				[`${name}_bucket`, {family, part: 'bucket'}],
+				[`${name}_sum`, {family, part: 'sum'}],
+				[`${name}_count`, {family, part: 'count'}],
+			];
 		}
 
 		if (summaryFamilies.has(family)) {
-			return [[name, {family, part: 'value'}], [`${name}_sum`, {family, part: 'sum'}], [`${name}_count`, {family, part: 'count'}]];
+			return [
+				[name, {family, part: 'value'}],
+				[`${name}_sum`, {family, part: 'sum'}],
+				[`${name}_count`, {family, part: 'count'}],
+			];
 		}
 
 		return [[name, {family, part: 'value'}]];
@@ -172,7 +180,7 @@ function checkPayload(text: string): void {
  */
 export function plegLines(text: string): string[] {
 	const {kept, cri} = keepPlegLines(text);
-	return [...kept, ...cri].sort((a, b) => a.offset - b.offset).map(line => line.text);
+	return [...kept, ...cri].sort((a, b) => a.offset - b.offset).map((line) => line.text);
 }
 
 /**
@@ -271,8 +279,7 @@ function mayBeKept(text: string, at: number): typeof none | typeof pleg | typeof
 		return text.startsWith('kubelet_', at) ? runtime : none;
 	}
 
-	return (ninth === charP && text.startsWith('kubelet_pleg_', at)) ||
-		(ninth === charE && text.startsWith('kubelet_evented_pleg_', at))
+	return (ninth === charP && text.startsWith('kubelet_pleg_', at)) || (ninth === charE && text.startsWith('kubelet_evented_pleg_', at))
 		? pleg
 		: none;
 }
@@ -442,7 +449,12 @@ function keyOf(labels: Record<string, string>, skip: string | null): string {
 		}
 	}
 
-	return names === null ? '' : names.sort().map(name => `${name}=${labels[name]}`).join('\u0000');
+	return names === null
+		? ''
+		: names
+				.sort()
+				.map((name) => `${name}=${labels[name]}`)
+				.join('\u0000');
 }
 
 function sampleFrom(read: Map<FamilyKey, FamilyRead>, notes: string[]): Omit<PlegSample, 'cri'> {
@@ -470,21 +482,21 @@ function sampleFrom(read: Map<FamilyKey, FamilyRead>, notes: string[]): Omit<Ple
 
 /** "2 series of NAME that differ by label instance" */
 function seriesPhrase(key: FamilyKey, all: Series[]): string {
-	const names = [...new Set(all.flatMap(series => Object.keys(series.labels)))].sort();
+	const names = [...new Set(all.flatMap((series) => Object.keys(series.labels)))].sort();
 	return `${all.length} series of ${families[key]} that differ by label${names.length === 1 ? '' : 's'} ${names.join(', ')}`;
 }
 
 /** The family's histogram; the series that differ only by other labels are added up, as sum without(those labels). */
 function histogramOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): Histogram | null {
 	const all = [...(read.get(key)?.series.values() ?? [])];
-	const complete = all.filter(series => series.buckets.size > 0 && series.sum !== null && series.count !== null);
+	const complete = all.filter((series) => series.buckets.size > 0 && series.sum !== null && series.count !== null);
 	if (complete.length === 0) {
 		return null;
 	}
 
 	if (all.length > 1) {
 		const bounds = [...complete[0]!.buckets.keys()];
-		const sameBounds = complete.every(series => series.buckets.size === bounds.length && bounds.every(le => series.buckets.has(le)));
+		const sameBounds = complete.every((series) => series.buckets.size === bounds.length && bounds.every((le) => series.buckets.has(le)));
 		if (complete.length < all.length || !sameBounds) {
 			const why = sameBounds ? 'some lack buckets, _sum or _count' : 'their bucket bounds differ';
 			notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, not added up: ${why}`);
@@ -495,8 +507,8 @@ function histogramOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: st
 	}
 
 	const buckets: Bucket[] = [...complete[0]!.buckets.keys()]
-		.map(le => ({le, count: complete.reduce((total, series) => total + series.buckets.get(le)!, 0)}))
-		.filter(bucket => !Number.isNaN(bucket.count))
+		.map((le) => ({le, count: complete.reduce((total, series) => total + series.buckets.get(le)!, 0)}))
+		.filter((bucket) => !Number.isNaN(bucket.count))
 		.sort((a, b) => a.le - b.le);
 	return {buckets, sum: total(complete, 'sum'), count: total(complete, 'count')};
 }
@@ -508,7 +520,7 @@ function total(all: Series[], part: 'sum' | 'count' | 'value'): number {
 /** The family's summary; series that differ by other labels add up their _sum and _count, but not their quantiles. */
 function summaryOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): Summary | null {
 	const all = [...(read.get(key)?.series.values() ?? [])];
-	const complete = all.filter(series => series.sum !== null && series.count !== null);
+	const complete = all.filter((series) => series.sum !== null && series.count !== null);
 	if (complete.length === 0) {
 		return null;
 	}
@@ -526,7 +538,7 @@ function summaryOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: stri
 	// A NaN quantile means no observation in the summary's decay window: there is nothing to show for it.
 	const quantiles = [...complete[0]!.quantiles]
 		.map(([q, seconds]) => ({q, seconds}))
-		.filter(entry => !Number.isNaN(entry.seconds))
+		.filter((entry) => !Number.isNaN(entry.seconds))
 		.sort((a, b) => a.q - b.q);
 	return {quantiles, sum: complete[0]!.sum!, count: complete[0]!.count!};
 }
@@ -541,7 +553,7 @@ function microsecondsToSeconds(summary: Summary): Summary {
 
 /** A counter: the series that differ by other labels are added up. */
 function counterOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): number | null {
-	const all = [...(read.get(key)?.series.values() ?? [])].filter(series => series.value !== null);
+	const all = [...(read.get(key)?.series.values() ?? [])].filter((series) => series.value !== null);
 	if (all.length > 1) {
 		notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, added up`);
 	}
@@ -551,7 +563,7 @@ function counterOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: stri
 
 /** A gauge that is a time (last seen): one series is read; times of several cannot be added up. */
 function gaugeOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string[]): number | null {
-	const all = [...(read.get(key)?.series.values() ?? [])].filter(series => series.value !== null);
+	const all = [...(read.get(key)?.series.values() ?? [])].filter((series) => series.value !== null);
 	if (all.length > 1) {
 		notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}; a time cannot be added up, none is read`);
 		return null;
@@ -561,7 +573,7 @@ function gaugeOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: string
 }
 
 function eventedGateOf(family: FamilyRead | undefined): boolean | null {
-	const gate = [...(family?.series.values() ?? [])].find(series => series.labels['name'] === eventedPlegGateName);
+	const gate = [...(family?.series.values() ?? [])].find((series) => series.labels['name'] === eventedPlegGateName);
 	const value = gate?.value;
 	return value === null || value === undefined || Number.isNaN(value) ? null : value > 0;
 }
@@ -592,7 +604,10 @@ export function readFamilies(text: string): ExpositionFamily[] {
 			end = text.length;
 		}
 
-		const line = text.slice(offset, end).trim().replace(/^\uFEFF/, '');
+		const line = text
+			.slice(offset, end)
+			.trim()
+			.replace(/^\uFEFF/, '');
 		if (line.startsWith('#')) {
 			const meta = readMetaLine(line);
 			if (typeof meta === 'string' || (meta?.keyword === 'TYPE' && !metricTypes.has(meta.text))) {
@@ -617,7 +632,7 @@ export function readFamilies(text: string): ExpositionFamily[] {
 
 	try {
 		// The library writes out the last family before adding the last line's sample: end with a newline.
-		return parsePrometheusTextFormat(plain.map(line => `${line}\n`).join(''));
+		return parsePrometheusTextFormat(plain.map((line) => `${line}\n`).join(''));
 	} catch (error) {
 		throw new MetricsParseError(`rejected by the parser: ${excerpt(error instanceof Error ? error.message : String(error))}`, null);
 	}
@@ -640,7 +655,9 @@ const diagnosisBytes = 64 * 1024;
 function someFamilies(text: string): string[] {
 	const cut = text.length <= diagnosisBytes ? text : text.slice(0, text.lastIndexOf('\n', diagnosisBytes) + 1);
 	try {
-		return readFamilies(cut).slice(0, 3).map(family => family.name);
+		return readFamilies(cut)
+			.slice(0, 3)
+			.map((family) => family.name);
 	} catch {
 		return [];
 	}
@@ -670,7 +687,6 @@ function lineAt(text: string, index: number): string {
 
 /** A line as shown in an error: cut to 80 characters, control characters (a terminal escape) as '?'. */
 export function excerpt(text: string): string {
-	// eslint-disable-next-line no-control-regex
 	const trimmed = text.trim().replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 	return trimmed.length > 80 ? `${trimmed.slice(0, 77)}...` : trimmed;
 }

@@ -24,7 +24,8 @@ const valuePattern = /([ \t]*)(\S*)(?:[ \t]+([^\s#]\S*))?(?:[ \t]+#[ \t]*\{.*)?[
  * The kubelet's own shape of a CRI line, read with one regex (half the time of the general path): a name, then
  * operation_type and maybe le/quantile with plain values, one blank, the value. Anything else takes the general path.
  */
-const kubeletShape = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(operation_type|container_state)="([^"\\\n]*)"(?:,(le|quantile)="([^"\\\n]*)")?\} (\S+)$/;
+const kubeletShape =
+	/^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(operation_type|container_state)="([^"\\\n]*)"(?:,(le|quantile)="([^"\\\n]*)")?\} (\S+)$/;
 
 /** The line, or the reason it is not a sample line (for the parse error). */
 export function readSampleLine(line: string): SampleLine | string {
