@@ -12,8 +12,8 @@ export type DemoSourceOptions = {
 	/** --demo-speed: simulated seconds per real second. */
 	speed: number;
 	seed?: number;
-	/** The local clock, ms since the epoch. Default Date.now. */
-	now?: () => number;
+	/** The local clock, ms since the epoch (the engine's). */
+	now: () => number;
 	/** Waits `ms` real milliseconds. Default setTimeout. */
 	sleep?: (ms: number) => Promise<void>;
 };
@@ -30,9 +30,15 @@ export type DemoSource = MetricsSource & {
 };
 
 export function createDemoSource(options: DemoSourceOptions): DemoSource {
-	const localNow = options.now ?? Date.now;
-	const sleep = options.sleep ?? (async (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms)));
-	const kubelet = new SimulatedKubelet({now: localNow, speed: options.speed, seed: options.seed, startedAt: localNow() - demoUptimeMs, timestamps: 'simulated'});
+	const localNow = options.now;
+	const sleep = options.sleep ?? (async (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+	const kubelet = new SimulatedKubelet({
+		now: localNow,
+		speed: options.speed,
+		seed: options.seed,
+		startedAt: localNow() - demoUptimeMs,
+		timestamps: 'simulated',
+	});
 	// Between serving a payload and the poller reading the clock for the scrape's time the payload is parsed: the
 	// clock answers that first read with the instant the payload describes, so an age is exact at any speed.
 	let held: number | null = null;

@@ -7,7 +7,7 @@ import type {Random} from './simulated-random.js';
 /** The operation_type label values a relist produces, in the order the kubelet exposes them (sorted). */
 export const RELIST_OPERATION_TYPES = ['container_status', 'list_containers', 'list_podsandbox', 'podsandbox_status'] as const;
 
-export type RelistOperationType = typeof RELIST_OPERATION_TYPES[number];
+export type RelistOperationType = (typeof RELIST_OPERATION_TYPES)[number];
 
 export type CriCall = {
 	op: RelistOperationType;
@@ -35,7 +35,7 @@ export type RelistPlan = {
 
 /** Go-side work between calls (diffing, cache updates): small, and capped so a hung call is not inflated. ms. */
 export function relistOverheadMs(callsMs: number): number {
-	return Math.min(20, 0.2 + (0.03 * callsMs));
+	return Math.min(20, 0.2 + 0.03 * callsMs);
 }
 
 /** Draws the calls of one relist. `allowFailure` is false for a hung relist that is being resumed. */
@@ -58,12 +58,16 @@ export function drawRelistPlan(conditions: RuntimeConditions, random: Random, al
 		{op: 'list_podsandbox', ms: sandboxesMs, failed: false},
 		{op: 'list_containers', ms: containersMs, failed: false},
 	];
-	const changedPods = churn ? random.integer(3, 5) : (random.chance(0.02) ? 1 : 0);
-	const statusMs = (): number => churn ? random.between(5, 25) : slowRuntime ? random.between(40, 150) : random.between(0.5, 1.5);
+	const changedPods = churn ? random.integer(3, 5) : random.chance(0.02) ? 1 : 0;
+	const statusMs = (): number => (churn ? random.between(5, 25) : slowRuntime ? random.between(40, 150) : random.between(0.5, 1.5));
 	for (let pod = 0; pod < changedPods; pod++) {
 		calls.push(
 			{op: 'podsandbox_status', ms: statusMs(), failed: false},
-			{op: 'list_containers', ms: churn ? random.between(5, 20) : slowRuntime ? random.between(100, 400) : random.between(0.8, 2), failed: false},
+			{
+				op: 'list_containers',
+				ms: churn ? random.between(5, 20) : slowRuntime ? random.between(100, 400) : random.between(0.8, 2),
+				failed: false,
+			},
 		);
 		const containers = random.chance(0.4) ? 2 : 1;
 		for (let container = 0; container < containers; container++) {
@@ -86,7 +90,7 @@ function addChurnSpike(calls: CriCall[], random: Random): void {
 	const roll = random.next();
 	// Everything after the two GetPods list calls is per-pod inspection.
 	const inspection = calls.slice(2);
-	const containerStatus = calls.find(call => call.op === 'container_status');
+	const containerStatus = calls.find((call) => call.op === 'container_status');
 	if (roll < 0.0015 && containerStatus) {
 		containerStatus.ms = random.between(10_500, 15_000);
 	} else if (roll < 0.0075 && containerStatus) {

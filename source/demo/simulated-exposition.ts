@@ -104,17 +104,21 @@ const knownBuilds: Record<string, BuildInfo> = {
 function buildInfoLine(version: string): string {
 	const build = knownBuilds[version] ?? {buildDate: '1970-01-01T00:00:00Z', gitCommit: '0'.repeat(40), goVersion: 'go1.20.11'};
 	const [major = '1', minor = '0'] = version.replace(/^v/, '').split('.');
-	return sampleLine('kubernetes_build_info', [
-		['build_date', build.buildDate],
-		['compiler', 'gc'],
-		['git_commit', build.gitCommit],
-		['git_tree_state', 'clean'],
-		['git_version', version],
-		['go_version', build.goVersion],
-		['major', major],
-		['minor', minor],
-		['platform', 'linux/amd64'],
-	], 1);
+	return sampleLine(
+		'kubernetes_build_info',
+		[
+			['build_date', build.buildDate],
+			['compiler', 'gc'],
+			['git_commit', build.gitCommit],
+			['git_tree_state', 'clean'],
+			['git_version', version],
+			['go_version', build.goVersion],
+			['major', major],
+			['minor', minor],
+			['platform', 'linux/amd64'],
+		],
+		1,
+	);
 }
 
 function goVersionOf(version: string): string {
@@ -122,25 +126,29 @@ function goVersionOf(version: string): string {
 }
 
 function goFamilies(view: KubeletMetricsView): string {
-	return familyHeader('go_goroutines', 'gauge', 'Number of goroutines that currently exist.')
-		+ sampleLine('go_goroutines', [], view.goroutines)
-		+ familyHeader('go_info', 'gauge', 'Information about the Go environment.')
-		+ sampleLine('go_info', [['version', goVersionOf(view.kubeletVersion)]], 1)
-		+ familyHeader('go_memstats_heap_alloc_bytes', 'gauge', 'Number of heap bytes allocated and still in use.')
-		+ sampleLine('go_memstats_heap_alloc_bytes', [], view.heapAllocBytes);
+	return (
+		familyHeader('go_goroutines', 'gauge', 'Number of goroutines that currently exist.') +
+		sampleLine('go_goroutines', [], view.goroutines) +
+		familyHeader('go_info', 'gauge', 'Information about the Go environment.') +
+		sampleLine('go_info', [['version', goVersionOf(view.kubeletVersion)]], 1) +
+		familyHeader('go_memstats_heap_alloc_bytes', 'gauge', 'Number of heap bytes allocated and still in use.') +
+		sampleLine('go_memstats_heap_alloc_bytes', [], view.heapAllocBytes)
+	);
 }
 
 function plegFamilies(view: KubeletMetricsView): string {
-	return familyHeader('kubelet_node_name', 'gauge', '[ALPHA] The node\'s name. The count is always 1.')
-		+ sampleLine('kubelet_node_name', [['node', view.nodeName]], 1)
-		+ familyHeader('kubelet_pleg_discard_events', 'counter', '[ALPHA] The number of discard events in PLEG.')
-		+ sampleLine('kubelet_pleg_discard_events', [], view.discardEvents)
-		+ familyHeader('kubelet_pleg_last_seen_seconds', 'gauge', '[ALPHA] Timestamp in seconds when PLEG was last seen active.')
-		+ sampleLine('kubelet_pleg_last_seen_seconds', [], view.lastSeenSeconds)
-		+ familyHeader('kubelet_pleg_relist_duration_seconds', 'histogram', '[ALPHA] Duration in seconds for relisting pods in PLEG.')
-		+ histogramLines('kubelet_pleg_relist_duration_seconds', [], view.relistDuration)
-		+ familyHeader('kubelet_pleg_relist_interval_seconds', 'histogram', '[ALPHA] Interval in seconds between relisting in PLEG.')
-		+ histogramLines('kubelet_pleg_relist_interval_seconds', [], view.relistInterval);
+	return (
+		familyHeader('kubelet_node_name', 'gauge', "[ALPHA] The node's name. The count is always 1.") +
+		sampleLine('kubelet_node_name', [['node', view.nodeName]], 1) +
+		familyHeader('kubelet_pleg_discard_events', 'counter', '[ALPHA] The number of discard events in PLEG.') +
+		sampleLine('kubelet_pleg_discard_events', [], view.discardEvents) +
+		familyHeader('kubelet_pleg_last_seen_seconds', 'gauge', '[ALPHA] Timestamp in seconds when PLEG was last seen active.') +
+		sampleLine('kubelet_pleg_last_seen_seconds', [], view.lastSeenSeconds) +
+		familyHeader('kubelet_pleg_relist_duration_seconds', 'histogram', '[ALPHA] Duration in seconds for relisting pods in PLEG.') +
+		histogramLines('kubelet_pleg_relist_duration_seconds', [], view.relistDuration) +
+		familyHeader('kubelet_pleg_relist_interval_seconds', 'histogram', '[ALPHA] Interval in seconds between relisting in PLEG.') +
+		histogramLines('kubelet_pleg_relist_interval_seconds', [], view.relistInterval)
+	);
 }
 
 function runningFamilies(view: KubeletMetricsView): string {
@@ -153,9 +161,11 @@ function runningFamilies(view: KubeletMetricsView): string {
 		}
 	}
 
-	return text
-		+ familyHeader('kubelet_running_pods', 'gauge', '[ALPHA] Number of pods currently running')
-		+ sampleLine('kubelet_running_pods', [], view.runningPods);
+	return (
+		text +
+		familyHeader('kubelet_running_pods', 'gauge', '[ALPHA] Number of pods currently running') +
+		sampleLine('kubelet_running_pods', [], view.runningPods)
+	);
 }
 
 function runtimeFamilies(view: KubeletMetricsView): string {
@@ -164,14 +174,22 @@ function runtimeFamilies(view: KubeletMetricsView): string {
 		return '';
 	}
 
-	let text = familyHeader('kubelet_runtime_operations_duration_seconds', 'histogram', '[ALPHA] Duration in seconds of runtime operations. Broken down by operation type.');
+	let text = familyHeader(
+		'kubelet_runtime_operations_duration_seconds',
+		'histogram',
+		'[ALPHA] Duration in seconds of runtime operations. Broken down by operation type.',
+	);
 	for (const operation of operations) {
 		text += histogramLines('kubelet_runtime_operations_duration_seconds', [['operation_type', operation.op]], operation.duration);
 	}
 
-	const failing = operations.filter(operation => operation.errors > 0);
+	const failing = operations.filter((operation) => operation.errors > 0);
 	if (failing.length > 0) {
-		text += familyHeader('kubelet_runtime_operations_errors_total', 'counter', '[ALPHA] Cumulative number of runtime operation errors by operation type.');
+		text += familyHeader(
+			'kubelet_runtime_operations_errors_total',
+			'counter',
+			'[ALPHA] Cumulative number of runtime operation errors by operation type.',
+		);
 		for (const operation of failing) {
 			text += sampleLine('kubelet_runtime_operations_errors_total', [['operation_type', operation.op]], operation.errors);
 		}
@@ -186,9 +204,15 @@ function runtimeFamilies(view: KubeletMetricsView): string {
 }
 
 function kubernetesFamilies(view: KubeletMetricsView): string {
-	return familyHeader('kubernetes_build_info', 'gauge', '[ALPHA] A metric with a constant \'1\' value labeled by major, minor, git version, git commit, git tree state, build date, Go version, and compiler from which Kubernetes was built, and platform on which it is running.')
-		+ buildInfoLine(view.kubeletVersion)
-		+ featureGateFamily(view.kubeletVersion);
+	return (
+		familyHeader(
+			'kubernetes_build_info',
+			'gauge',
+			"[ALPHA] A metric with a constant '1' value labeled by major, minor, git version, git commit, git tree state, build date, Go version, and compiler from which Kubernetes was built, and platform on which it is running.",
+		) +
+		buildInfoLine(view.kubeletVersion) +
+		featureGateFamily(view.kubeletVersion)
+	);
 }
 
 /** kubernetes_feature_enabled exists from 1.26 (the real one lists every gate; only EventedPLEG matters here). */
@@ -200,17 +224,32 @@ function featureGateFamily(version: string): string {
 
 	// EventedPLEG: alpha in 1.26, beta (default off) in 1.27 and v1.28.0-v1.28.5, alpha again from v1.28.6 (kubernetes#122719).
 	const eventedStage = minor === 27 || (minor === 28 && patch < 6) ? 'BETA' : 'ALPHA';
-	return familyHeader('kubernetes_feature_enabled', 'gauge', '[BETA] This metric records the data about the stage and enablement of a k8s feature.')
-		+ sampleLine('kubernetes_feature_enabled', [['name', 'EventedPLEG'], ['stage', eventedStage]], 0);
+	return (
+		familyHeader(
+			'kubernetes_feature_enabled',
+			'gauge',
+			'[BETA] This metric records the data about the stage and enablement of a k8s feature.',
+		) +
+		sampleLine(
+			'kubernetes_feature_enabled',
+			[
+				['name', 'EventedPLEG'],
+				['stage', eventedStage],
+			],
+			0,
+		)
+	);
 }
 
 /** The demo payload: PLEG, runtime operations, build info and a few go_/process_ lines (a few KB). */
 export function renderKubeletMetrics(view: KubeletMetricsView): string {
-	return goFamilies(view)
-		+ plegFamilies(view)
-		+ runningFamilies(view)
-		+ runtimeFamilies(view)
-		+ kubernetesFamilies(view)
-		+ familyHeader('process_start_time_seconds', 'gauge', 'Start time of the process since unix epoch in seconds.')
-		+ sampleLine('process_start_time_seconds', [], view.processStartSeconds);
+	return (
+		goFamilies(view) +
+		plegFamilies(view) +
+		runningFamilies(view) +
+		runtimeFamilies(view) +
+		kubernetesFamilies(view) +
+		familyHeader('process_start_time_seconds', 'gauge', 'Start time of the process since unix epoch in seconds.') +
+		sampleLine('process_start_time_seconds', [], view.processStartSeconds)
+	);
 }

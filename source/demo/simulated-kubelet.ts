@@ -4,7 +4,14 @@
 // now() (times `speed`), so it needs no timer. Memory is constant: fixed bucket arrays, one relist in flight.
 import {formatGoDuration} from '../domain/go-duration.js';
 import type {NodeInfo} from '../domain/types.js';
-import {drawRelistPlan, relistOverheadMs, RELIST_OPERATION_TYPES, type RelistOperationType, type RelistPlan, type RuntimeConditions} from './simulated-cri.js';
+import {
+	drawRelistPlan,
+	relistOverheadMs,
+	RELIST_OPERATION_TYPES,
+	type RelistOperationType,
+	type RelistPlan,
+	type RuntimeConditions,
+} from './simulated-cri.js';
 import {renderKubeletMetrics, type RunningContainers} from './simulated-exposition.js';
 import {fillerFor} from './simulated-filler.js';
 import {DEF_BUCKETS, FixedHistogram, RUNTIME_OPERATION_BUCKETS} from './simulated-histogram.js';
@@ -135,7 +142,7 @@ export class SimulatedKubelet implements DemoControls {
 	readonly #duration = new FixedHistogram(DEF_BUCKETS);
 	readonly #interval = new FixedHistogram(DEF_BUCKETS);
 	readonly #runtime = new Map<RelistOperationType, RuntimeOperationCounters>(
-		RELIST_OPERATION_TYPES.map(op => [op, {duration: new FixedHistogram(RUNTIME_OPERATION_BUCKETS), errors: 0}]),
+		RELIST_OPERATION_TYPES.map((op) => [op, {duration: new FixedHistogram(RUNTIME_OPERATION_BUCKETS), errors: 0}]),
 	);
 
 	// One cached filler: the benchmark asks for the same size every second.
@@ -268,9 +275,11 @@ export class SimulatedKubelet implements DemoControls {
 			relistInterval: this.#interval,
 			runningPods: this.#containers ? steadyPods + this.#pausePods : 0,
 			runningContainers: this.#containers,
-			runtimeOperations: RELIST_OPERATION_TYPES
-				.map(op => ({op, duration: this.#runtime.get(op)!.duration, errors: this.#runtime.get(op)!.errors}))
-				.filter(operation => operation.duration.count > 0),
+			runtimeOperations: RELIST_OPERATION_TYPES.map((op) => ({
+				op,
+				duration: this.#runtime.get(op)!.duration,
+				errors: this.#runtime.get(op)!.errors,
+			})).filter((operation) => operation.duration.count > 0),
 			processStartSeconds: Math.floor(this.#wallMs(this.#kubeletStartMs) / 10) / 100,
 			goroutines: 380 + (this.#churn ? 45 : 0) + (relists % 13),
 			heapAllocBytes: 38_000_000 + ((relists * 7919) % 9_000_000),
@@ -375,7 +384,7 @@ export class SimulatedKubelet implements DemoControls {
 			return;
 		}
 
-		const target = this.#simMs + ((realNow - this.#realMs) * this.speed);
+		const target = this.#simMs + (realNow - this.#realMs) * this.speed;
 		this.#realMs = realNow;
 		this.#advanceTo(target);
 	}
@@ -442,7 +451,13 @@ export class SimulatedKubelet implements DemoControls {
 			this.#interval.observe((startMs - this.#lastSuccessMs) / 1000);
 		}
 
-		const relist: RelistInFlight = {startMs, plan: null, listDoneMs: Number.POSITIVE_INFINITY, endMs: Number.POSITIVE_INFINITY, gotPods: false};
+		const relist: RelistInFlight = {
+			startMs,
+			plan: null,
+			listDoneMs: Number.POSITIVE_INFINITY,
+			endMs: Number.POSITIVE_INFINITY,
+			gotPods: false,
+		};
 		this.#current = relist;
 		if (this.#hang === 'pending') {
 			this.#hang = 'hung';
@@ -514,5 +529,5 @@ function wholeSecond(ms: number): number {
 /** Pause pods wanted `sinceMs` into a churn: 12 -> 0 -> 12 over one cycle (a triangle wave). */
 function churnTarget(sinceMs: number): number {
 	const phase = (sinceMs % churnCycleMs) / churnCycleMs;
-	return Math.round(pausePods * Math.abs(1 - (2 * phase)));
+	return Math.round(pausePods * Math.abs(1 - 2 * phase));
 }

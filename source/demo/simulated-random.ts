@@ -24,8 +24,8 @@ export function createRandom(seed: number): Random {
 
 	return {
 		next,
-		between: (lo, hi) => lo + ((hi - lo) * next()),
+		between: (lo, hi) => lo + (hi - lo) * next(),
 		integer: (lo, hi) => lo + Math.floor((hi - lo + 1) * next()),
-		chance: p => next() < p,
+		chance: (p) => next() < p,
 	};
 }

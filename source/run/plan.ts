@@ -98,7 +98,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 		case 'demo': {
 			// Every figure in the simulated kubelet's own time: scrapes are stamped on its clock, which runs --demo-speed
 			// times faster; --once's window is a window of that time.
-			const simulated = createDemoSource({speed: backend.speed});
+			const simulated = createDemoSource({speed: backend.speed, now: systemNow});
 			const cadence = demoCadence(mode.intervalMs, backend.speed);
 			source = simulated;
 			demo = simulated.controls;

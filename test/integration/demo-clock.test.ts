@@ -9,6 +9,7 @@ import {after, describe, test} from 'node:test';
 import {cliPath, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from the CLI, checked field by field
 type Line = Record<string, any>;
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-demo-clock-'));
 const env = {HOME: home};
@@ -24,73 +25,97 @@ after(() => {
 /** One relist per (1 s + its duration): the relists a span of simulated time holds, give or take the one at each end. */
 function assertRelistsFitTheSpan(relist: Line): void {
 	const expected = relist['windowSeconds'] / relist['intervalMeanSeconds'];
-	assert.ok(Math.abs(relist['windowCount'] - expected) <= 1.5, `${relist['windowCount']} relists in ${relist['windowSeconds']} s (expected ≈ ${expected.toFixed(1)})`);
+	assert.ok(
+		Math.abs(relist['windowCount'] - expected) <= 1.5,
+		`${relist['windowCount']} relists in ${relist['windowSeconds']} s (expected ≈ ${expected.toFixed(1)})`,
+	);
 	assert.ok(relist['ratePerSecond'] > 0.8 && relist['ratePerSecond'] < 1.2, `rate ${relist['ratePerSecond']}/s`);
 }
 
-describe('demo at --demo-speed 60: figures in the simulated kubelet\'s time', () => {
+describe("demo at --demo-speed 60: figures in the simulated kubelet's time", () => {
 	test('--once: the window is 10 simulated seconds, holding about 10 relists', async () => {
 		const result = await runCli(['--demo', '--demo-speed', '60', '--once', '-o', 'json'], {env});
 		assert.equal(result.code, 0, result.stderr);
 		const report = JSON.parse(result.stdout) as Line;
 		// The second scrape is taken 10 simulated seconds after the first (a few more while the process works).
-		assert.ok(report['relist']['windowSeconds'] >= 10 && report['relist']['windowSeconds'] < 20, `window ${report['relist']['windowSeconds']} s`);
+		assert.ok(
+			report['relist']['windowSeconds'] >= 10 && report['relist']['windowSeconds'] < 20,
+			`window ${report['relist']['windowSeconds']} s`,
+		);
 		assertRelistsFitTheSpan(report['relist']);
 	});
 
 	test('JSON lines: every window holds one relist per simulated second, and Ready "since" never moves', async () => {
 		const cli = spawnCli(['--demo', '--demo-speed', '60'], {env, timeoutMs: 30_000});
 		running.push(cli);
-		await cli.waitForStdout(stdout => stdout.split('\n').length > 10, 20_000);
+		await cli.waitForStdout((stdout) => stdout.split('\n').length > 10, 20_000);
 		cli.child.kill('SIGTERM');
 		const result = await cli.exited;
 		assert.equal(result.code, 0, result.stderr);
-		const lines = result.stdout.split('\n').slice(0, -1).map(text => JSON.parse(text) as Line);
-		const windows = lines.filter(line => line['relist']?.['windowCount'] !== null && line['relist']?.['windowCount'] !== undefined);
+		const lines = result.stdout
+			.split('\n')
+			.slice(0, -1)
+			.map((text) => JSON.parse(text) as Line);
+		const windows = lines.filter((line) => line['relist']?.['windowCount'] !== null && line['relist']?.['windowCount'] !== undefined);
 		assert.ok(windows.length >= 8, `${windows.length} lines with a window`);
 		for (const line of windows) assertRelistsFitTheSpan(line['relist']);
-		const since = new Set(lines.map(line => line['readyCondition']?.['since']).filter(value => value !== undefined && value !== null));
+		const since = new Set(lines.map((line) => line['readyCondition']?.['since']).filter((value) => value !== undefined && value !== null));
 		assert.equal(since.size, 1, `Ready since values: ${[...since].join(', ')}`);
 		// Consecutive lines are about 15 simulated seconds apart (a scrape every 250 ms of real time).
-		const times = lines.map(line => Date.parse(line['time']));
+		const times = lines.map((line) => Date.parse(line['time']));
 		for (let index = 1; index < times.length; index++) {
 			const gap = times[index]! - times[index - 1]!;
 			assert.ok(gap >= 15_000 && gap < 30_000, `gap ${gap} ms`);
 		}
 	});
 
-	test('tmux: s stalls the loop; no frame shows more than one relist a second, then "no relist completed"; Ready since stays put', {skip: hasTmux ? false : 'tmux not installed'}, async () => {
-		const session = startTmux(`${process.execPath} ${cliPath} --demo --demo-speed 60`, {columns: 120, rows: 40, env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home}});
-		sessions.push(session);
-		const frames: string[] = [await session.waitFor(/relists \d+ in .* · rate/, 20_000)];
-		const capture = async (until: RegExp, timeoutMs: number) => {
-			const deadline = Date.now() + timeoutMs;
-			while (Date.now() < deadline) {
-				const screen = session.screen();
-				frames.push(screen);
-				if (until.test(screen)) return screen;
-				await new Promise(resolve => setTimeout(resolve, 100));
-			}
+	test(
+		'tmux: s stalls the loop; no frame shows more than one relist a second, then "no relist completed"; Ready since stays put',
+		{skip: hasTmux ? false : 'tmux not installed'},
+		async () => {
+			const session = startTmux(`${process.execPath} ${cliPath} --demo --demo-speed 60`, {
+				columns: 120,
+				rows: 40,
+				env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home},
+			});
+			sessions.push(session);
+			const frames: string[] = [await session.waitFor(/relists \d+ in .* · rate/, 20_000)];
+			const capture = async (until: RegExp, timeoutMs: number) => {
+				const deadline = Date.now() + timeoutMs;
+				while (Date.now() < deadline) {
+					const screen = session.screen();
+					frames.push(screen);
+					if (until.test(screen)) return screen;
+					await new Promise((resolve) => setTimeout(resolve, 100));
+				}
 
-			throw new Error(`screen never showed ${String(until)}; last screen:\n${frames.at(-1)}`);
-		};
+				throw new Error(`screen never showed ${String(until)}; last screen:\n${frames.at(-1)}`);
+			};
 
-		await capture(/Ready=True KubeletReady since/, 10_000);
-		session.keys('s');
-		await capture(/no relist completed in the last/, 10_000);
-		await capture(/Ready=False KubeletNotReady since/, 20_000);
-		// A few more frames past the crossing: its "since" must not move.
-		const crossed = frames.length;
-		await new Promise(resolve => setTimeout(resolve, 1500));
-		await capture(/Ready=False/, 2000);
-		session.keys('q');
+			await capture(/Ready=True KubeletReady since/, 10_000);
+			session.keys('s');
+			await capture(/no relist completed in the last/, 10_000);
+			await capture(/Ready=False KubeletNotReady since/, 20_000);
+			// A few more frames past the crossing: its "since" must not move.
+			const crossed = frames.length;
+			await new Promise((resolve) => setTimeout(resolve, 1500));
+			await capture(/Ready=False/, 2000);
+			session.keys('q');
 
-		const rates = frames.flatMap(frame => [...frame.matchAll(/relists [\d,]+ in .*? · rate ([\d.]+)\/s/g)].map(match => Number(match[1])));
-		assert.ok(rates.length > 0);
-		for (const rate of rates) assert.ok(rate < 1.2, `a frame showed rate ${rate}/s`);
-		const sinceOf = (status: string) => new Set(frames.flatMap(frame => [...frame.matchAll(new RegExp(`Ready=${status} \\w+ since (\\d\\d:\\d\\d:\\d\\d)`, 'g'))].map(match => match[1])));
-		assert.equal(sinceOf('True').size, 1, `Ready=True since: ${[...sinceOf('True')].join(', ')}`);
-		assert.equal(sinceOf('False').size, 1, `Ready=False since: ${[...sinceOf('False')].join(', ')}`);
-		assert.ok(frames.length > crossed);
-	});
+			const rates = frames.flatMap((frame) =>
+				[...frame.matchAll(/relists [\d,]+ in .*? · rate ([\d.]+)\/s/g)].map((match) => Number(match[1])),
+			);
+			assert.ok(rates.length > 0);
+			for (const rate of rates) assert.ok(rate < 1.2, `a frame showed rate ${rate}/s`);
+			const sinceOf = (status: string) =>
+				new Set(
+					frames.flatMap((frame) =>
+						[...frame.matchAll(new RegExp(`Ready=${status} \\w+ since (\\d\\d:\\d\\d:\\d\\d)`, 'g'))].map((match) => match[1]),
+					),
+				);
+			assert.equal(sinceOf('True').size, 1, `Ready=True since: ${[...sinceOf('True')].join(', ')}`);
+			assert.equal(sinceOf('False').size, 1, `Ready=False since: ${[...sinceOf('False')].join(', ')}`);
+			assert.ok(frames.length > crossed);
+		},
+	);
 });

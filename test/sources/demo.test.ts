@@ -35,7 +35,7 @@ type ParsedHistogram = {buckets: Array<{le: number; count: number}>; sum: number
 
 /** A label-less histogram family from the text, buckets sorted by bound (the parser returns them in JS key order). */
 function histogram(text: string, name: string): ParsedHistogram {
-	const family = readFamilies(text).find(candidate => candidate.name === name);
+	const family = readFamilies(text).find((candidate) => candidate.name === name);
 	const sample = family?.metrics[0];
 	assert.ok(sample?.buckets, `${name} present`);
 	const buckets = Object.entries(sample.buckets)
@@ -46,7 +46,7 @@ function histogram(text: string, name: string): ParsedHistogram {
 
 /** The value of one exact series line, e.g. `kubelet_pleg_last_seen_seconds` or `x_total{operation_type="a"}`; null if absent. */
 function seriesValue(text: string, series: string): number | null {
-	const line = text.split('\n').find(candidate => candidate.startsWith(`${series} `));
+	const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
 	return line === undefined ? null : Number(line.slice(series.length + 1));
 }
 
@@ -83,9 +83,10 @@ describe('formatGoFloat (expfmt / strconv g -1)', () => {
 
 	test('runtime-operation bucket bounds print exactly as in the v1.21.2 kubelet dump', () => {
 		const dump = readFileSync(new URL('../fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url), 'utf8');
-		const bounds = [...dump.matchAll(/^kubelet_runtime_operations_duration_seconds_bucket\{operation_type="container_status",le="([^"]+)"\}/gm)]
-			.map(match => match[1]);
-		assert.deepEqual(bounds, [...RUNTIME_OPERATION_BUCKETS.map(bound => formatGoFloat(bound)), '+Inf']);
+		const bounds = [
+			...dump.matchAll(/^kubelet_runtime_operations_duration_seconds_bucket\{operation_type="container_status",le="([^"]+)"\}/gm),
+		].map((match) => match[1]);
+		assert.deepEqual(bounds, [...RUNTIME_OPERATION_BUCKETS.map((bound) => formatGoFloat(bound)), '+Inf']);
 		assert.equal(bounds[13], '745.0580596923828');
 	});
 });
@@ -101,7 +102,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		// successor yet unless a relist is in flight; the first relist has no interval (relistTime was zero).
 		const pendingDuration = stats.relistInProgress ? 0 : stats.lastRelistSeconds!;
 		assert.equal(stats.intervals, stats.relists - (stats.relistInProgress ? 0 : 1));
-		assert.ok(Math.abs((stats.intervalSecondsSum - stats.intervals) - (stats.relistSecondsSum - pendingDuration)) < 1e-9);
+		assert.ok(Math.abs(stats.intervalSecondsSum - stats.intervals - (stats.relistSecondsSum - pendingDuration)) < 1e-9);
 		const mean = stats.relistSecondsSum / stats.relists;
 		assert.ok(mean > 0.004 && mean < 0.009, `idle mean ${mean}`);
 
@@ -113,8 +114,8 @@ describe('SimulatedKubelet: the relist loop', () => {
 		assert.ok(Math.abs(duration.sum - stats.relistSecondsSum) < 1e-9);
 		assert.equal(interval.count, stats.intervals);
 		// Idle intervals are all in (1, 2.5]: the 1 s bucket holds none.
-		assert.equal(interval.buckets.find(bucket => bucket.le === 1)!.count, 0);
-		assert.equal(interval.buckets.find(bucket => bucket.le === 2.5)!.count, stats.intervals);
+		assert.equal(interval.buckets.find((bucket) => bucket.le === 1)!.count, 0);
+		assert.equal(interval.buckets.find((bucket) => bucket.le === 2.5)!.count, stats.intervals);
 	});
 
 	test('last_seen is the floor of the last successful relist start, in Unix seconds', () => {
@@ -142,7 +143,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		assert.ok(churnMean >= 10 * idleMean, `churn ${churnMean} vs idle ${idleMean}`);
 		assert.ok(churnMean > 0.06 && churnMean < 1.5, `churn mean ${churnMean}`);
 		const pendingDuration = churnEnd.relistInProgress ? 0 : churnEnd.lastRelistSeconds!;
-		assert.ok(Math.abs((churnEnd.intervalSecondsSum - churnEnd.intervals) - (churnEnd.relistSecondsSum - pendingDuration)) < 1e-6);
+		assert.ok(Math.abs(churnEnd.intervalSecondsSum - churnEnd.intervals - (churnEnd.relistSecondsSum - pendingDuration)) < 1e-6);
 	});
 
 	test('a long churn crosses 2.5 s and 10 s now and then, counts discards, and scales the pause pods to 0 and back', () => {
@@ -161,7 +162,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 
 		const text = kubelet.metricsText();
 		const duration = histogram(text, 'kubelet_pleg_relist_duration_seconds');
-		const at = (le: number) => duration.buckets.find(bucket => bucket.le === le)!.count;
+		const at = (le: number) => duration.buckets.find((bucket) => bucket.le === le)!.count;
 		assert.ok(duration.count - at(2.5) >= 1, 'some relist > 2.5 s');
 		assert.ok(duration.count - at(10) >= 1, 'some relist > 10 s (+Inf bucket)');
 		assert.ok(seriesValue(text, 'kubelet_pleg_discard_events')! > 0);
@@ -191,7 +192,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		assert.equal(stats.relists, frozen.relists);
 		assert.equal(histogram(text, 'kubelet_pleg_relist_duration_seconds').count, frozen.relists);
 		assert.equal(seriesValue(text, 'kubelet_pleg_last_seen_seconds'), lastSeen);
-		assert.ok((clock.now() / 1000) - lastSeen > 180);
+		assert.ok(clock.now() / 1000 - lastSeen > 180);
 		const ready = kubelet.readyCondition();
 		assert.equal(ready.status, 'False');
 		assert.equal(ready.reason, 'KubeletNotReady');
@@ -209,7 +210,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		const beforeText = kubelet.metricsText();
 		const overflow = (text: string) => {
 			const duration = histogram(text, 'kubelet_pleg_relist_duration_seconds');
-			return duration.count - duration.buckets.find(bucket => bucket.le === 10)!.count;
+			return duration.count - duration.buckets.find((bucket) => bucket.le === 10)!.count;
 		};
 
 		kubelet.recover();
@@ -221,7 +222,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		assert.equal(overflow(text) - overflow(beforeText), 1);
 		// The hang is attributed to ListPodSandbox: its latency sum grew by ~the stall (> 195 s of the 200 s).
 		assert.ok(after.runtimeOperations.list_podsandbox.secondsSum - before.runtimeOperations.list_podsandbox.secondsSum > 195);
-		assert.ok((clock.now() / 1000) - seriesValue(text, 'kubelet_pleg_last_seen_seconds')! <= 3);
+		assert.ok(clock.now() / 1000 - seriesValue(text, 'kubelet_pleg_last_seen_seconds')! <= 3);
 		assert.equal(kubelet.readyCondition().status, 'True');
 		assert.equal(kubelet.readyCondition().message, 'kubelet is posting ready status');
 	});
@@ -238,7 +239,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		assert.equal(seriesValue(text, 'kubelet_pleg_discard_events'), 0);
 		assert.equal(seriesValue(text, 'kubelet_runtime_operations_total{operation_type="list_podsandbox"}'), null);
 		assert.equal(seriesValue(text, 'kubelet_running_pods'), 0);
-		assert.equal(seriesValue(text, 'process_start_time_seconds'), (t0 / 1000) + 120);
+		assert.equal(seriesValue(text, 'process_start_time_seconds'), t0 / 1000 + 120);
 		assert.equal(kubelet.readyCondition().message, 'PLEG is not healthy: pleg has yet to be successful');
 
 		// The kubelet takes 2 s to start PLEG.
@@ -247,7 +248,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		clock.advanceSeconds(5);
 		text = kubelet.metricsText();
 		assert.ok(histogram(text, 'kubelet_pleg_relist_duration_seconds').count >= 3);
-		assert.ok(seriesValue(text, 'kubelet_pleg_last_seen_seconds')! >= (t0 / 1000) + 122);
+		assert.ok(seriesValue(text, 'kubelet_pleg_last_seen_seconds')! >= t0 / 1000 + 122);
 		assert.equal(kubelet.readyCondition().status, 'True');
 	});
 
@@ -262,7 +263,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 		kubelet.stall();
 		clock.advanceSeconds(3.1);
 		// Ages are mapped onto the local clock: local now - last_seen is the simulated age (≈ 186 s).
-		const age = (clock.now() / 1000) - seriesValue(kubelet.metricsText(), 'kubelet_pleg_last_seen_seconds')!;
+		const age = clock.now() / 1000 - seriesValue(kubelet.metricsText(), 'kubelet_pleg_last_seen_seconds')!;
 		assert.ok(age > 180 && age < 190, `age ${age}`);
 		assert.equal(kubelet.readyCondition().status, 'False');
 	});
@@ -323,7 +324,7 @@ describe('SimulatedKubelet: the relist loop', () => {
 	});
 
 	test('history older than 6 h is skipped, not replayed', () => {
-		const {kubelet} = simulate({startedAt: t0 - (7 * 86_400_000)});
+		const {kubelet} = simulate({startedAt: t0 - 7 * 86_400_000});
 		const stats = kubelet.stats();
 		assert.equal(stats.kubeletStartedAtMs, t0 - 21_600_000);
 		// (21 600 - 2) s / ~1.006 s ≈ 21 470 relists.
@@ -338,14 +339,20 @@ describe('SimulatedKubelet: the exposition', () => {
 		clock.advanceSeconds(300);
 		const text = kubelet.metricsText();
 		const families = readFamilies(text);
-		const names = families.map(family => family.name);
+		const names = families.map((family) => family.name);
 		assert.deepEqual(names, [...names].sort());
 		for (const name of [
-			'kubelet_pleg_discard_events', 'kubelet_pleg_last_seen_seconds', 'kubelet_pleg_relist_duration_seconds',
-			'kubelet_pleg_relist_interval_seconds', 'kubelet_running_containers', 'kubelet_running_pods',
-			'kubelet_runtime_operations_duration_seconds', 'kubelet_runtime_operations_total', 'kubernetes_build_info',
+			'kubelet_pleg_discard_events',
+			'kubelet_pleg_last_seen_seconds',
+			'kubelet_pleg_relist_duration_seconds',
+			'kubelet_pleg_relist_interval_seconds',
+			'kubelet_running_containers',
+			'kubelet_running_pods',
+			'kubelet_runtime_operations_duration_seconds',
+			'kubelet_runtime_operations_total',
+			'kubernetes_build_info',
 		]) {
-			const family = families.find(candidate => candidate.name === name);
+			const family = families.find((candidate) => candidate.name === name);
 			assert.ok(family, `${name} present`);
 			assert.ok(family.help.startsWith('[ALPHA] '), `${name} HELP`);
 		}
@@ -362,8 +369,11 @@ describe('SimulatedKubelet: the exposition', () => {
 
 		// Labelled histograms collapse in this parser, so check each runtime series line by line.
 		for (const op of ['container_status', 'list_containers', 'list_podsandbox', 'podsandbox_status']) {
-			const buckets = [...text.matchAll(new RegExp(`^kubelet_runtime_operations_duration_seconds_bucket\\{operation_type="${op}",le="[^"]+"\\} (\\S+)$`, 'gm'))]
-				.map(match => Number(match[1]));
+			const buckets = [
+				...text.matchAll(
+					new RegExp(`^kubelet_runtime_operations_duration_seconds_bucket\\{operation_type="${op}",le="[^"]+"\\} (\\S+)$`, 'gm'),
+				),
+			].map((match) => Number(match[1]));
 			assert.equal(buckets.length, 15, op);
 			for (let index = 1; index < buckets.length; index++) {
 				assert.ok(buckets[index]! >= buckets[index - 1]!, `${op} monotone`);
@@ -389,7 +399,7 @@ describe('SimulatedKubelet: the exposition', () => {
 			const padded = kubelet.paddedMetricsText(target);
 			assert.ok(padded.length >= target && padded.length < target + 8192, `${target}: ${padded.length}`);
 			assert.ok(padded.includes(plain), 'the live payload is inside, unchanged');
-			const names = readFamilies(padded).map(family => family.name);
+			const names = readFamilies(padded).map((family) => family.name);
 			assert.deepEqual(names, [...names].sort());
 			assert.ok(names.includes('rest_client_request_duration_seconds'));
 		}
@@ -456,11 +466,14 @@ describe('createDemoSource', () => {
 		assert.ok(count > 1150 && count < 1200, `count ${count}`);
 
 		const node = await source.fetchNode!(new AbortController().signal);
-		assert.deepEqual({...node, ready: {...node.ready!, since: null}}, {
-			name: 'demo-node',
-			kubeletVersion: 'v1.28.4',
-			ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: null},
-		});
+		assert.deepEqual(
+			{...node, ready: {...node.ready!, since: null}},
+			{
+				name: 'demo-node',
+				kubeletVersion: 'v1.28.4',
+				ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: null},
+			},
+		);
 
 		source.controls.stall();
 		clock.advanceSeconds(181);
@@ -496,9 +509,13 @@ describe('createDemoSource: the simulated clock', () => {
 
 	test('sleep waits simulated time: 10 s at 60× is 167 ms of real time', async () => {
 		const waits: number[] = [];
-		const source = createDemoSource({speed: 60, now: fakeClock().now, sleep: async ms => {
-			waits.push(ms);
-		}});
+		const source = createDemoSource({
+			speed: 60,
+			now: fakeClock().now,
+			sleep: async (ms) => {
+				waits.push(ms);
+			},
+		});
 		await source.sleep(10_000);
 		assert.deepEqual(waits, [10_000 / 60]);
 	});
