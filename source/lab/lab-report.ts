@@ -4,7 +4,7 @@
 import {format} from 'date-fns/format';
 import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
 import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
-import {boundedDuration, writeDown, type WriteDownOptions} from './write-down.js';
+import {ageRead, boundedDuration, writeDown, type WriteDownOptions} from './write-down.js';
 
 /** 1 when PLEG was not healthy at any scrape of the recording (as `--once` exits 1 on an unhealthy node), else 0. */
 export function labExitCode(lab: LabSummary): number {
@@ -99,17 +99,23 @@ export function labTextReport(lab: LabSummary, options: WriteDownOptions = {}): 
 			formatQuantile(figures?.p99 ?? null),
 			formatRate(figures?.ratePerSecond ?? null),
 			formatSeconds(figures?.intervalMeanSeconds ?? null),
-			// The highest age read at a scrape, rounded up: a maximum is never shown lower than it was.
-			summary.maxLastSeenAgeSeconds === null ? '—' : boundedDuration(summary.maxLastSeenAgeSeconds, 'up'),
+			// The highest age read at a scrape, to the millisecond: a maximum is never shown lower than it was.
+			summary.maxLastSeenAgeSeconds === null ? '—' : ageRead(summary.maxLastSeenAgeSeconds),
 			summary.unhealthySeconds > 0 ? `≥ ${boundedDuration(summary.unhealthySeconds, 'down')}` : '0s',
 			formatRatio(mean !== null && baselineMean !== null && baselineMean > 0 ? mean / baselineMean : null),
 		];
 	};
 
 	const rows = [header, ...lab.segments.map(row), ...(lab.session ? [row(lab.session)] : [])];
-	const widths = header.map((_, column) => Math.max(...rows.map(cells => [...cells[column]!].length)));
-	const table = rows.map(cells => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
-	const spans = lab.unhealthy.length === 0 ? 'PLEG not healthy: at no scrape' : ['PLEG not healthy:', ...lab.unhealthy.map(spanLine)].join('\n');
+	const widths = header.map((_, column) => Math.max(...rows.map((cells) => [...cells[column]!].length)));
+	const table = rows.map((cells) =>
+		cells
+			.map((cell, column) => cell.padEnd(widths[column]!))
+			.join('  ')
+			.trimEnd(),
+	);
+	const spans =
+		lab.unhealthy.length === 0 ? 'PLEG not healthy: at no scrape' : ['PLEG not healthy:', ...lab.unhealthy.map(spanLine)].join('\n');
 	return `${table.join('\n')}\n\n${spans}\n\n${writeDown(lab, options).text}`;
 }
 
@@ -120,7 +126,7 @@ function spanLine(span: UnhealthySpan): string {
 	const length = atMost === null ? `≥ ${atLeast}, still at the last scrape` : atLeast === atMost ? atLeast : `${atLeast} to ${atMost}`;
 	const from = `${clock(span.from)}${span.fromGauge ? '' : ' (first seen)'}`;
 	const to = span.healthyAgainAt === null ? '…' : clock(span.healthyAgainAt);
-	const age = span.maxAgeSeconds === null ? '' : `  age reached ≥ ${boundedDuration(span.maxAgeSeconds, 'down')}`;
+	const age = span.maxAgeSeconds === null ? '' : `  age reached ≥ ${ageRead(span.maxAgeSeconds)}`;
 	return `  ${from} – ${to}  ${length}${age}  threshold ${boundedDuration(span.thresholdSeconds, 'nearest')}`;
 }
 

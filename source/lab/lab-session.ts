@@ -151,7 +151,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 			else segments.push(open(at, latest, points.at(-1)?.lastSeenAgeSeconds ?? null));
 		},
 		summary() {
-			const spans = unhealthy.map(span => ({...span}));
+			const spans = unhealthy.map((span) => ({...span}));
 			return {
 				node: options.node,
 				session: session && summarise(session, 'session', spans),

@@ -43,7 +43,7 @@ export function plotSvg(lab: LabSummary): string {
 	return [
 		'<?xml version="1.0" encoding="UTF-8"?>',
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" ${data}>`,
-		...body.filter(Boolean).map(line => `  ${line}`),
+		...body.filter(Boolean).map((line) => `  ${line}`),
 		'</svg>',
 		'',
 	].join('\n');
@@ -54,7 +54,7 @@ function scaleFor(points: LabPoint[], thresholdSeconds: number | null): Scale {
 	const t0 = points[0]?.at ?? 0;
 	const last = points.at(-1)?.at ?? t0;
 	const values = points
-		.flatMap(point => [point.meanSeconds, point.p99?.seconds ?? null, point.lastSeenAgeSeconds])
+		.flatMap((point) => [point.meanSeconds, point.p99?.seconds ?? null, point.lastSeenAgeSeconds])
 		.filter((value): value is number => value !== null && value > 0);
 	const low = Math.min(1e-3, ...values);
 	const high = Math.max(10, (thresholdSeconds ?? 0) * 1.2, ...values);
@@ -72,7 +72,10 @@ function title(lab: LabSummary): string {
 }
 
 function utc(at: number): string {
-	return new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+	return new Date(at)
+		.toISOString()
+		.replace('T', ' ')
+		.replace(/\.\d+Z$/, ' UTC');
 }
 
 /** Decade gridlines labelled "1 ms", "10 s", … and the axis title. */
@@ -105,7 +108,7 @@ const tickSteps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200
 /** Ticks at a round step (at most ~10), labelled as time since the first scrape. */
 function xAxis(scale: Scale, x: (at: number) => number, hasPoints: boolean): string[] {
 	const spanSeconds = (scale.t1 - scale.t0) / 1000;
-	const step = tickSteps.find(candidate => spanSeconds / candidate <= 10) ?? tickSteps.at(-1)!;
+	const step = tickSteps.find((candidate) => spanSeconds / candidate <= 10) ?? tickSteps.at(-1)!;
 	const lines: string[] = [];
 	for (let seconds = 0; seconds <= spanSeconds; seconds += step) {
 		const at = round(x(scale.t0 + seconds * 1000));
@@ -116,7 +119,9 @@ function xAxis(scale: Scale, x: (at: number) => number, hasPoints: boolean): str
 	}
 
 	const start = hasPoints ? `, ${utc(scale.t0)} – ${utc(scale.t1)}` : '';
-	lines.push(`<text x="${(area.left + area.right) / 2}" y="${area.bottom + 40}" text-anchor="middle">time since the first scrape (h:mm:ss)${start}</text>`);
+	lines.push(
+		`<text x="${(area.left + area.right) / 2}" y="${area.bottom + 40}" text-anchor="middle">time since the first scrape (h:mm:ss)${start}</text>`,
+	);
 	return lines;
 }
 
@@ -138,8 +143,8 @@ function thresholdLine(threshold: SourceConstant, y: (seconds: number) => number
 
 /** Vertical lines at each baseline mark and each kubelet restart. */
 function events(lab: LabSummary, x: (at: number) => number): string[] {
-	const marks = lab.segments.flatMap(segment => (segment.markedAt === null ? [] : [{at: segment.markedAt, label: segment.label}]));
-	const restarts = lab.points.filter(point => point.event === 'restart');
+	const marks = lab.segments.flatMap((segment) => (segment.markedAt === null ? [] : [{at: segment.markedAt, label: segment.label}]));
+	const restarts = lab.points.filter((point) => point.event === 'restart');
 	const line = (kind: 'mark' | 'restart', at: number, label: string) => {
 		const position = round(x(at));
 		return [
@@ -148,7 +153,10 @@ function events(lab: LabSummary, x: (at: number) => number): string[] {
 		];
 	};
 
-	return [...marks.flatMap(mark => line('mark', mark.at, mark.label)), ...restarts.flatMap(point => line('restart', point.at, 'restart'))];
+	return [
+		...marks.flatMap((mark) => line('mark', mark.at, mark.label)),
+		...restarts.flatMap((point) => line('restart', point.at, 'restart')),
+	];
 }
 
 /** One path per series; a point without a value (no relist in the window) breaks the line. */
@@ -178,8 +186,8 @@ function seriesPath(
 /** A p99 in the +Inf bucket is a lower bound ("≥ 10 s"): drawn as an open triangle at the bound. */
 function atLeastMarkers(points: LabPoint[], x: (at: number) => number, y: (seconds: number) => number): string {
 	const marks = points
-		.filter(point => point.p99?.atLeast)
-		.map(point => {
+		.filter((point) => point.p99?.atLeast)
+		.map((point) => {
 			const cx = round(x(point.at));
 			const cy = round(y(point.p99!.seconds));
 			return `<path d="M${cx} ${round(cy - 5)} L${round(cx - 4)} ${round(cy + 3)} L${round(cx + 4)} ${round(cy + 3)} Z" fill="none" stroke="${colours.p99}"/>`;
@@ -193,8 +201,8 @@ type LegendItem = {colour: string; label: string; dash: boolean | null};
 function legendExtras(lab: LabSummary): LegendItem[] {
 	const items: LegendItem[] = [];
 	if (lab.figures) items.push({colour: colours.threshold, label: 'threshold', dash: true});
-	if (lab.segments.some(segment => segment.markedAt !== null)) items.push({colour: colours.mark, label: 'baseline mark (b)', dash: true});
-	const bound = lab.points.find(point => point.p99?.atLeast)?.p99?.seconds;
+	if (lab.segments.some((segment) => segment.markedAt !== null)) items.push({colour: colours.mark, label: 'baseline mark (b)', dash: true});
+	const bound = lab.points.find((point) => point.p99?.atLeast)?.p99?.seconds;
 	if (bound !== undefined) items.push({colour: colours.p99, label: `△ p99 in the +Inf bucket (≥ ${bound} s)`, dash: null});
 	return items;
 }

@@ -38,7 +38,7 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 		label: source.label,
 		...(source.metricsUrl === undefined ? {} : {metricsUrl: source.metricsUrl}),
 		node: source.node,
-		fetchMetrics: async signal => source.fetchMetrics(signal),
+		fetchMetrics: async (signal) => source.fetchMetrics(signal),
 		...(source.fetchNode && {
 			async fetchNode(signal: AbortSignal) {
 				const node = await source.fetchNode!(signal);
@@ -69,7 +69,7 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 			const {figures, markAt} = lab.scrape({...scrape, latencyMs: 0});
 			if (fd !== null) write(toRecordLine(recordLines(text), figures, markAt));
 		},
-		mark: at => {
+		mark: (at) => {
 			lab.mark(at);
 		},
 		summary: () => lab.summary(),
@@ -87,7 +87,10 @@ function openRecordFile(file: string): number {
 	try {
 		return openSync(file, 'a', 0o644);
 	} catch (error) {
-		throw sourceFailure('config', `cannot open the --record file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+		throw sourceFailure(
+			'config',
+			`cannot open the --record file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+		);
 	}
 }
 
@@ -104,7 +107,10 @@ export function readRecording(file: string): RecordLine[] {
 	try {
 		text = readFileSync(file, 'utf8');
 	} catch (error) {
-		throw sourceFailure('config', `cannot read the recording ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+		throw sourceFailure(
+			'config',
+			`cannot read the recording ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+		);
 	}
 
 	let records: RecordLine[];

@@ -135,7 +135,7 @@ function checkRecord(value: unknown, line: number): RecordLine {
 		throw new RecordingError(line, 'no "at" time (ms since the epoch)');
 	}
 
-	if (!Array.isArray(record.lines) || !record.lines.every(entry => typeof entry === 'string')) {
+	if (!Array.isArray(record.lines) || !record.lines.every((entry) => typeof entry === 'string')) {
 		throw new RecordingError(line, 'no "lines" (the recorded exposition lines)');
 	}
 

@@ -45,7 +45,7 @@ export function writeDown(lab: LabSummary, options: WriteDownOptions = {}): Writ
 	const heading = `# PLEG write-down: ${lab.node}, ${format(lab.session.from, 'yyyy-MM-dd HH:mm')}`;
 	const tables = [segmentTable(constants, stretches), ...(lab.unhealthy.length > 0 ? [spanTable(lab.unhealthy)] : [])];
 	return {
-		text: paragraphs.map(paragraph => wrap(paragraph, width)).join('\n\n') + '\n',
+		text: paragraphs.map((paragraph) => wrap(paragraph, width)).join('\n\n') + '\n',
 		markdown: [heading, ...paragraphs.map(markdownCode), ...tables].join('\n\n') + '\n',
 	};
 }
@@ -73,7 +73,7 @@ function where(constant: SourceConstant): string {
 
 function loopSentence(constants: KubeletConstants): string {
 	const {period, threshold} = constants;
-	const loop = constants.evented ? 'The kubelet\'s Generic PLEG (Evented PLEG on)' : 'The kubelet\'s PLEG';
+	const loop = constants.evented ? "The kubelet's Generic PLEG (Evented PLEG on)" : "The kubelet's PLEG";
 	return (
 		`${loop} relists every ${formatGoDuration(period.seconds)} (${where(period)}): it lists every pod sandbox and ` +
 		'container from the container runtime and turns what changed into pod lifecycle events; ' +
@@ -94,13 +94,25 @@ export function boundedDuration(seconds: number, direction: 'up' | 'down' | 'nea
 	return formatGoDuration(Number((steps * step).toFixed(1)));
 }
 
+/**
+ * An age read at a scrape, to the millisecond it was measured to: the same figure wherever it is quoted, and never
+ * rounded below what was read.
+ */
+export function ageRead(seconds: number): string {
+	return formatGoDuration(Math.round(seconds * 1000) / 1000);
+}
+
 /** "16 relists in 20s" / "no relist completed in 3m20s" / "a single scrape". */
 function extent(segment: SegmentSummary): string {
 	const {figures} = segment;
 	if (!figures) return 'a single scrape';
 	const span = boundedDuration(figures.spanSeconds, 'nearest');
-	const count = figures.count === 0 ? `no relist completed in ${span}` : `${formatCount(figures.count)} relist${figures.count === 1 ? '' : 's'} in ${span}`;
-	const restarts = segment.restarts > 0 ? `, across ${segment.restarts === 1 ? 'a kubelet restart' : `${segment.restarts} kubelet restarts`}` : '';
+	const count =
+		figures.count === 0
+			? `no relist completed in ${span}`
+			: `${formatCount(figures.count)} relist${figures.count === 1 ? '' : 's'} in ${span}`;
+	const restarts =
+		segment.restarts > 0 ? `, across ${segment.restarts === 1 ? 'a kubelet restart' : `${segment.restarts} kubelet restarts`}` : '';
 	return count + restarts;
 }
 
@@ -111,10 +123,10 @@ function meanAndP99(segment: SegmentSummary): string {
 	return `mean relist ${formatSeconds(mean)}, p99 ${formatQuantile(segment.figures?.p99 ?? null)}`;
 }
 
-/** The highest age at a scrape, rounded up so the bound stays true (between scrapes it may have been higher). */
+/** The highest age read at a scrape (between scrapes it may have been higher). */
 function highestAge(segment: SegmentSummary): string {
 	const age = segment.maxLastSeenAgeSeconds;
-	return age === null ? 'no last-seen age known' : `the last-seen age was at most ${boundedDuration(age, 'up')} at every scrape`;
+	return age === null ? 'no last-seen age known' : `the last-seen age was at most ${ageRead(age)} at every scrape`;
 }
 
 function pastThreshold(segment: SegmentSummary): string {
@@ -134,7 +146,10 @@ function measuredSentences(who: string, session: SegmentSummary, stretches: Name
 	const baselineMean = first.segment.figures?.meanSeconds ?? null;
 	const sentences = stretches.map(({segment, name}, index) => {
 		const mean = segment.figures?.meanSeconds ?? null;
-		const multiple = index > 0 && mean !== null && baselineMean !== null && baselineMean > 0 ? ` (${formatRatio(mean / baselineMean)} the mean ${first.name})` : '';
+		const multiple =
+			index > 0 && mean !== null && baselineMean !== null && baselineMean > 0
+				? ` (${formatRatio(mean / baselineMean)} the mean ${first.name})`
+				: '';
 		return `${capitalise(name)} (${extent(segment)}): ${meanAndP99(segment)}${multiple}; ${highestAge(segment)}${pastThreshold(segment)}.`;
 	});
 	return [`${measured}.`, ...sentences].join(' ');
@@ -168,7 +183,7 @@ function spanText(span: UnhealthySpan): string {
 		span.healthyAgainAt === null
 			? `, still not healthy at the last scrape (${clock(span.lastUnhealthyAt)})`
 			: `, healthy again by ${clock(span.healthyAgainAt)}`;
-	const age = span.maxAgeSeconds === null ? '' : `, the age reaching at least ${boundedDuration(span.maxAgeSeconds, 'down')}`;
+	const age = span.maxAgeSeconds === null ? '' : `, the age reaching at least ${ageRead(span.maxAgeSeconds)}`;
 	const threshold = ` (threshold ${formatGoDuration(span.thresholdSeconds)})`;
 	return `${from} for ${lengthText(span)}${end}${age}${threshold}`;
 }
@@ -191,17 +206,20 @@ function segmentTable(constants: KubeletConstants, stretches: Named[]): string {
 		segment.figures ? value(segment.figures) : '—';
 	const column = (value: (segment: SegmentSummary) => string) => stretches.map(({segment}) => value(segment));
 	const rows: string[][] = [
-		['from – to', ...column(segment => `${clock(segment.from)} – ${clock(segment.to)}`)],
+		['from – to', ...column((segment) => `${clock(segment.from)} – ${clock(segment.to)}`)],
 		['relists', ...column(extent)],
-		['mean', ...column(segment => formatSeconds(segment.figures?.meanSeconds ?? null))],
-		['p99', ...column(segment => cell(segment, figures => formatQuantile(figures.p99)))],
-		['rate', ...column(segment => cell(segment, figures => formatRate(figures.ratePerSecond)))],
-		['interval', ...column(segment => cell(segment, figures => formatSeconds(figures.intervalMeanSeconds)))],
-		['highest last-seen age at a scrape', ...column(segment => (segment.maxLastSeenAgeSeconds === null ? '—' : boundedDuration(segment.maxLastSeenAgeSeconds, 'up')))],
-		['past the threshold (at least)', ...column(segment => boundedDuration(segment.unhealthySeconds, 'down'))],
+		['mean', ...column((segment) => formatSeconds(segment.figures?.meanSeconds ?? null))],
+		['p99', ...column((segment) => cell(segment, (figures) => formatQuantile(figures.p99)))],
+		['rate', ...column((segment) => cell(segment, (figures) => formatRate(figures.ratePerSecond)))],
+		['interval', ...column((segment) => cell(segment, (figures) => formatSeconds(figures.intervalMeanSeconds)))],
+		[
+			'highest last-seen age at a scrape',
+			...column((segment) => (segment.maxLastSeenAgeSeconds === null ? '—' : ageRead(segment.maxLastSeenAgeSeconds))),
+		],
+		['past the threshold (at least)', ...column((segment) => boundedDuration(segment.unhealthySeconds, 'down'))],
 		[
 			'threshold / mean',
-			...column(segment => {
+			...column((segment) => {
 				const mean = segment.figures?.meanSeconds ?? null;
 				return formatRatio(mean === null || mean <= 0 ? null : constants.threshold.seconds / mean);
 			}),
@@ -212,18 +230,18 @@ function segmentTable(constants: KubeletConstants, stretches: Named[]): string {
 
 function spanTable(spans: readonly UnhealthySpan[]): string {
 	const header = ['not healthy from', 'for', 'healthy again', 'age reached at least', 'threshold'];
-	const rows = spans.map(span => [
+	const rows = spans.map((span) => [
 		span.fromGauge ? clock(span.from) : `${clock(span.from)} (first seen)`,
 		lengthText(span),
 		span.healthyAgainAt === null ? 'not by the last scrape' : `by ${clock(span.healthyAgainAt)}`,
-		span.maxAgeSeconds === null ? '—' : boundedDuration(span.maxAgeSeconds, 'down'),
+		span.maxAgeSeconds === null ? '—' : ageRead(span.maxAgeSeconds),
 		formatGoDuration(span.thresholdSeconds),
 	]);
 	return markdownTable(header, rows);
 }
 
 function markdownTable(header: string[], rows: string[][]): string {
-	return [header, header.map(() => '---'), ...rows].map(row => `| ${row.join(' | ')} |`).join('\n');
+	return [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
 }
 
 function capitalise(text: string): string {

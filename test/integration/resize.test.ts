@@ -23,7 +23,11 @@ after(() => {
 const header = /^pleg-top · demo-node · /;
 
 function start(columns: number, rows: number): TmuxSession {
-	const session = startTmux(`${process.execPath} ${cliPath} --demo`, {columns, rows, env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home}});
+	const session = startTmux(`${process.execPath} ${cliPath} --demo`, {
+		columns,
+		rows,
+		env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home},
+	});
 	sessions.push(session);
 	return session;
 }
@@ -39,7 +43,7 @@ async function until(session: TmuxSession, what: string, check: (screen: string)
 	while (Date.now() < deadline) {
 		screen = session.screen();
 		if (check(screen)) return screen;
-		await new Promise(resolve => setTimeout(resolve, 100));
+		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 
 	throw new Error(`${what}; last screen:\n${screen}`);
@@ -51,7 +55,7 @@ function rowsOf(screen: string): string[] {
 }
 
 function count(screen: string, pattern: RegExp): number {
-	return rowsOf(screen).filter(row => pattern.test(row)).length;
+	return rowsOf(screen).filter((row) => pattern.test(row)).length;
 }
 
 describe('the live screen when the terminal changes', {skip}, () => {
@@ -63,9 +67,9 @@ describe('the live screen when the terminal changes', {skip}, () => {
 		// -d: the new pane (a shell doing nothing) does not take the focus, so the session's screen stays pleg-top's.
 		tmux('split-window', '-d', '-h', '-t', session.name, 'sleep 600');
 		assert.equal(tmux('display-message', '-p', '-t', `${session.name}.0`, '#{pane_width}'), '80');
-		const narrow = await until(session, 'the first row never became the header again after the split', screen => {
+		const narrow = await until(session, 'the first row never became the header again after the split', (screen) => {
 			const rows = rowsOf(screen);
-			return header.test(rows[0]!) && rows.every(row => [...row].length <= 80) && /relists \d+ in .* · rate/.test(screen);
+			return header.test(rows[0]!) && rows.every((row) => [...row].length <= 80) && /relists \d+ in .* · rate/.test(screen);
 		});
 		// Each part of the frame once: no re-wrapped copy of the 160-column frame left above or below it.
 		assert.equal(count(narrow, /pleg-top · demo-node/), 1, narrow);
@@ -76,9 +80,9 @@ describe('the live screen when the terminal changes', {skip}, () => {
 
 		// And back: the split closes, the pane is 160 wide again, the frame is whole once more.
 		tmux('kill-pane', '-t', `${session.name}.1`);
-		const again = await until(session, 'the frame never came back whole at 160 columns', screen => {
+		const again = await until(session, 'the frame never came back whole at 160 columns', (screen) => {
 			const rows = rowsOf(screen);
-			return header.test(rows[0]!) && rows.some(row => [...row].length > 80) && /relists \d+ in .* · rate/.test(screen);
+			return header.test(rows[0]!) && rows.some((row) => [...row].length > 80) && /relists \d+ in .* · rate/.test(screen);
 		});
 		assert.equal(count(again, /pleg-top · demo-node/), 1, again);
 		assert.equal(count(again, /^relist duration · window/), 1, again);
@@ -96,7 +100,11 @@ describe('the live screen when the terminal changes', {skip}, () => {
 		const scribbled = await session.waitFor('SCRIBBLED-IN-THE-MIDDLE');
 		assert.doesNotMatch(rowsOf(scribbled)[0]!, header);
 		session.keys('C-l');
-		const redrawn = await until(session, 'Ctrl-L did not redraw the screen', screen => !screen.includes('SCRIBBLED') && header.test(rowsOf(screen)[0]!));
+		const redrawn = await until(
+			session,
+			'Ctrl-L did not redraw the screen',
+			(screen) => !screen.includes('SCRIBBLED') && header.test(rowsOf(screen)[0]!),
+		);
 		// The same paused frame as before the scribble, whole.
 		assert.equal(redrawn, paused);
 		session.keys('q');

@@ -10,11 +10,19 @@ import {labTotals, scrapeAt, t0} from './exposition.js';
 process.env['TZ'] = 'UTC';
 
 const scrapes: FeedAction[] = labTotals.map(({at, totals}) => ({type: 'scrape', scrape: scrapeAt(at, totals)}));
-const text = (line: Array<{text: string}>) => line.map(segment => segment.text).join('');
+const text = (line: Array<{text: string}>) => line.map((segment) => segment.text).join('');
 
 describe('baseline marks', () => {
 	// b at t0+10.5 s (after the 2nd scrape), b again at t0+20.5 s (after the 3rd).
-	const actions: FeedAction[] = [scrapes[0]!, scrapes[1]!, {type: 'mark', at: t0 + 10_500}, scrapes[2]!, {type: 'mark', at: t0 + 20_500}, scrapes[3]!, scrapes[4]!];
+	const actions: FeedAction[] = [
+		scrapes[0]!,
+		scrapes[1]!,
+		{type: 'mark', at: t0 + 10_500},
+		scrapes[2]!,
+		{type: 'mark', at: t0 + 20_500},
+		scrapes[3]!,
+		scrapes[4]!,
+	];
 	const state = actions.reduce(feedReducer, initialFeedState({node: 'worker-1', windowSeconds: 10}));
 	const baseline = figuresAt(state, t0 + 40_000)!.baseline!;
 
@@ -29,10 +37,19 @@ describe('baseline marks', () => {
 	});
 
 	test('both marks stay on the history chart, under the buckets of the scrapes they were set after', () => {
-		assert.deepEqual(historyPoints(state).map(point => point.event), [null, 'mark', 'mark', null, null]);
+		assert.deepEqual(
+			historyPoints(state).map((point) => point.event),
+			[null, 'mark', 'mark', null, null],
+		);
 		// Scrapes 10 s apart: 20 s columns (twice the interval), 60 − 16 = 44 of them, the last holding now (t0+40 s).
 		// The marked scrapes t0+10 s and t0+20 s fall in columns 41 (t0+0–20 s) and 42 (t0+20–40 s).
-		const lines = historyChartLines({history: historyPoints(state), width: 60, now: t0 + 40_000, thresholdSeconds: 180, intervalSeconds: 10});
+		const lines = historyChartLines({
+			history: historyPoints(state),
+			width: 60,
+			now: t0 + 40_000,
+			thresholdSeconds: 180,
+			intervalSeconds: 10,
+		});
 		assert.equal(text(lines.at(-1)!), `${' '.repeat(5 + 41)}BB`);
 	});
 

@@ -18,9 +18,7 @@ export type Totals = {
 };
 
 export function plegText(totals: Totals, version = 'v1.28.0'): string {
-	const bucketLines = bounds.map(
-		(le, index) => `kubelet_pleg_relist_duration_seconds_bucket{le="${le}"} ${totals.buckets[index]}`,
-	);
+	const bucketLines = bounds.map((le, index) => `kubelet_pleg_relist_duration_seconds_bucket{le="${le}"} ${totals.buckets[index]}`);
 	return [
 		'# HELP go_goroutines Number of goroutines that currently exist.',
 		'# TYPE go_goroutines gauge',
@@ -34,7 +32,7 @@ export function plegText(totals: Totals, version = 'v1.28.0'): string {
 		`kubelet_pleg_relist_duration_seconds_bucket{le="+Inf"} ${totals.count}`,
 		`kubelet_pleg_relist_duration_seconds_sum ${totals.sum}`,
 		`kubelet_pleg_relist_duration_seconds_count ${totals.count}`,
-		'# HELP kubernetes_build_info [ALPHA] A metric with a constant \'1\' value labeled by major, minor, git version.',
+		"# HELP kubernetes_build_info [ALPHA] A metric with a constant '1' value labeled by major, minor, git version.",
 		'# TYPE kubernetes_build_info gauge',
 		`kubernetes_build_info{git_version="${version}",major="1",minor="28"} 1`,
 		'# HELP kubernetes_feature_enabled [BETA] This metric records the data about the stage and enablement of a k8s feature.',
@@ -119,7 +117,7 @@ export function assertClose(actual: number | null | undefined, expected: number,
 export const stallTotals: Array<{at: number; totals: Totals}> = [
 	{at: t0, totals: {count: 100, sum: 0.5, buckets: [100, 100, 100, 100, 100], lastSeen: t0 / 1000 - 1}},
 	{at: t0 + 60_000, totals: {count: 160, sum: 0.8, buckets: [160, 160, 160, 160, 160], lastSeen: t0 / 1000 + 59}},
-	...[120, 180, 240, 300, 360].map(seconds => ({
+	...[120, 180, 240, 300, 360].map((seconds) => ({
 		at: t0 + seconds * 1000,
 		totals: {count: 170, sum: 0.85, buckets: [170, 170, 170, 170, 170], lastSeen: t0 / 1000 + 69},
 	})),

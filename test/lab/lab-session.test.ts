@@ -38,7 +38,7 @@ describe('lab session', () => {
 	test('one plot point per scrape with the window figures and the mark on the scrape before it', () => {
 		const {points} = labSession().summary();
 		assert.deepEqual(
-			points.map(point => point.event),
+			points.map((point) => point.event),
 			[null, null, 'mark', null, null],
 		);
 		// Window 10 s at t0+30 s: t0+20 s -> t0+30 s, 8 relists, Δsum 0.8 s -> 100 ms.
@@ -68,7 +68,13 @@ describe('lab session', () => {
 		}
 
 		const {segments} = lab.summary();
-		assert.deepEqual(segments.map(({label, markedAt}) => [label, markedAt]), [['baseline', null], ['mark 1', markAt + 3000]]);
+		assert.deepEqual(
+			segments.map(({label, markedAt}) => [label, markedAt]),
+			[
+				['baseline', null],
+				['mark 1', markAt + 3000],
+			],
+		);
 	});
 
 	test('a second b after more scrapes opens a new segment', () => {
@@ -81,7 +87,11 @@ describe('lab session', () => {
 		const {segments} = lab.summary();
 		assert.deepEqual(
 			segments.map(({label, from, to}) => [label, (from - t0) / 1000, (to - t0) / 1000]),
-			[['baseline', 0, 10], ['mark 1', 10, 30], ['mark 2', 30, 40]],
+			[
+				['baseline', 0, 10],
+				['mark 1', 10, 30],
+				['mark 2', 30, 40],
+			],
 		);
 		assertClose(segments[2]!.figures!.meanSeconds, 0.1); // (2.2 - 1.4) / 8
 	});

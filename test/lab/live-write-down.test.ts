@@ -43,17 +43,29 @@ describe('the write-down on quit', {skip}, () => {
 		// Each side of the mark with its mean and p99, named by the mark: pleg-top does not know the node was idle.
 		assert.match(text, /Measured on demo-node \(kubelet v1\.28\.4\) from \d\d:\d\d:\d\d to \d\d:\d\d:\d\d/);
 		assert.match(text, /Before the mark at (\d\d:\d\d:\d\d) \([\d,]+ relists in [\dms.]+\): mean relist [\d.]+ms, p99 [\d.]+ms;/);
-		assert.match(text, /Since the mark at \d\d:\d\d:\d\d \([\d,]+ relists? in [\dms.]+\): mean relist [\d.]+m?s, p99 [^;]+ \(×[\d.,]+ the mean before the mark at/);
+		assert.match(
+			text,
+			/Since the mark at \d\d:\d\d:\d\d \([\d,]+ relists? in [\dms.]+\): mean relist [\d.]+m?s, p99 [^;]+ \(×[\d.,]+ the mean before the mark at/,
+		);
 		assert.match(text, /PLEG was healthy at every scrape/);
-		assert.match(text, /threshold \/ mean: 3m0s \/ [\d.]+ms = ×[\d,]+ before the mark at \d\d:\d\d:\d\d, 3m0s \/ [\d.]+m?s = ×[\d,.]+ since the mark/);
+		assert.match(
+			text,
+			/threshold \/ mean: 3m0s \/ [\d.]+ms = ×[\d,]+ before the mark at \d\d:\d\d:\d\d, 3m0s \/ [\d.]+m?s = ×[\d,.]+ since the mark/,
+		);
 		assert.doesNotMatch(text, /\bidle\b|during churn/);
 		// Laid out for the 100-column terminal, not a fixed 80.
 		const downRows = screen.slice(screen.indexOf("The kubelet's PLEG")).split('\n');
-		assert.ok(downRows.some(row => row.length > 80), 'the write-down uses the terminal width');
+		assert.ok(
+			downRows.some((row) => row.length > 80),
+			'the write-down uses the terminal width',
+		);
 		assert.match(screen, /write-down written to .*lab\.md/);
 
-		const records = readFileSync(record, 'utf8').trimEnd().split('\n').map(line => JSON.parse(line) as {mark?: true; markAt?: number; at: number});
-		const marked = records.filter(line => line.mark);
+		const records = readFileSync(record, 'utf8')
+			.trimEnd()
+			.split('\n')
+			.map((line) => JSON.parse(line) as {mark?: true; markAt?: number; at: number});
+		const marked = records.filter((line) => line.mark);
 		assert.equal(marked.length, 1);
 		assert.ok(marked[0]!.markAt! <= marked[0]!.at);
 		assert.match(readFileSync(summary, 'utf8'), /^# PLEG write-down: demo-node, /);

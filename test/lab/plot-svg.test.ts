@@ -57,7 +57,7 @@ describe('plotSvg', () => {
 	const elements = readSvg(svg);
 	const root = elements[0]!;
 	const scale = inverse(root);
-	const path = (series: string) => elements.find(element => element.attributes['data-series'] === series)!;
+	const path = (series: string) => elements.find((element) => element.attributes['data-series'] === series)!;
 
 	test('plain SVG a browser shows as is: no script, no external resource, a white background', () => {
 		assert.equal(root.name, 'svg');
@@ -71,9 +71,9 @@ describe('plotSvg', () => {
 	test('each plotted point maps back to the figures recorded at its scrape (within pixel rounding)', () => {
 		// The recorded jsonReport figures of each line: window mean, window p99 and last-seen age, seconds.
 		const recorded = {
-			mean: records.map(record => (record.figures['relist'] as {windowMeanSeconds: number | null}).windowMeanSeconds),
-			p99: records.map(record => (record.figures['relist'] as {windowP99Seconds: number | null}).windowP99Seconds),
-			age: records.map(record => record.figures['lastSeenAgeSeconds'] as number | null),
+			mean: records.map((record) => (record.figures['relist'] as {windowMeanSeconds: number | null}).windowMeanSeconds),
+			p99: records.map((record) => (record.figures['relist'] as {windowP99Seconds: number | null}).windowP99Seconds),
+			age: records.map((record) => record.figures['lastSeenAgeSeconds'] as number | null),
 		};
 		for (const [series, values] of Object.entries(recorded)) {
 			const expected = records.flatMap((record, index) => (values[index] === null ? [] : [{at: record.at, seconds: values[index]!}]));
@@ -94,25 +94,28 @@ describe('plotSvg', () => {
 	test('a log axis of whole decades labelled in seconds, from 1 ms to 1000 s (over the 180 s threshold)', () => {
 		assert.equal(root.attributes['data-log-min'], '-3');
 		assert.equal(root.attributes['data-log-max'], '3');
-		const decades = elements.filter(element => element.attributes['data-decade'] !== undefined);
-		assert.deepEqual(decades.map(element => element.text), ['1 ms', '10 ms', '100 ms', '1 s', '10 s', '100 s', '1000 s']);
-		assert.ok(elements.some(element => element.text === 'seconds (log scale)'));
-		assert.ok(elements.some(element => element.text.startsWith('time since the first scrape (h:mm:ss), 2024-01-15 14:00:00 UTC')));
+		const decades = elements.filter((element) => element.attributes['data-decade'] !== undefined);
+		assert.deepEqual(
+			decades.map((element) => element.text),
+			['1 ms', '10 ms', '100 ms', '1 s', '10 s', '100 s', '1000 s'],
+		);
+		assert.ok(elements.some((element) => element.text === 'seconds (log scale)'));
+		assert.ok(elements.some((element) => element.text.startsWith('time since the first scrape (h:mm:ss), 2024-01-15 14:00:00 UTC')));
 	});
 
 	test('the threshold as a horizontal line at 180 s, with its file:line', () => {
-		const line = elements.find(element => element.attributes['class'] === 'threshold')!;
+		const line = elements.find((element) => element.attributes['class'] === 'threshold')!;
 		assert.equal(line.attributes['y1'], line.attributes['y2']);
 		near(scale.seconds(Number(line.attributes['y1'])), 180, 5e-4, 'threshold');
-		assert.ok(elements.some(element => element.text === 'threshold 180 s, genericPlegRelistThreshold (pkg/kubelet/kubelet.go:179)'));
+		assert.ok(elements.some((element) => element.text === 'threshold 180 s, genericPlegRelistThreshold (pkg/kubelet/kubelet.go:179)'));
 	});
 
 	test('the baseline mark as a vertical line at the time b was pressed, and a legend', () => {
-		const marks = elements.filter(element => element.attributes['class'] === 'mark');
+		const marks = elements.filter((element) => element.attributes['class'] === 'mark');
 		assert.equal(marks.length, 1);
 		assert.equal(marks[0]!.attributes['x1'], marks[0]!.attributes['x2']);
 		assert.ok(Math.abs(scale.at(Number(marks[0]!.attributes['x1'])) - markAt) < 1);
-		const texts = elements.map(element => element.text);
+		const texts = elements.map((element) => element.text);
 		for (const label of ['mean relist (10 s window)', 'p99 relist (10 s window)', 'last-seen age', 'threshold', 'baseline mark (b)']) {
 			assert.ok(texts.includes(label), label);
 		}
@@ -126,13 +129,16 @@ describe('plotSvg', () => {
 		lab.scrape(scrapeAt(t0 + 10_000, totals(110, 0.55)));
 		lab.scrape(scrapeAt(t0 + 20_000, totals(110, 0.55)));
 		lab.scrape(scrapeAt(t0 + 30_000, totals(120, 0.6)));
-		const mean = readSvg(plotSvg(lab.summary())).find(element => element.attributes['data-series'] === 'mean')!;
-		assert.deepEqual(vertices(mean.attributes['d']!).map(vertex => vertex.move), [true, true]);
+		const mean = readSvg(plotSvg(lab.summary())).find((element) => element.attributes['data-series'] === 'mean')!;
+		assert.deepEqual(
+			vertices(mean.attributes['d']!).map((vertex) => vertex.move),
+			[true, true],
+		);
 	});
 
 	test('with no scrape at all it still draws an empty, valid chart', () => {
 		const elements = readSvg(plotSvg(createLabSession({node: 'worker-1', windowSeconds: 10}).summary()));
 		assert.equal(elements[0]!.name, 'svg');
-		assert.ok(elements.some(element => element.text === 'PLEG relists on worker-1, no scrape'));
+		assert.ok(elements.some((element) => element.text === 'PLEG relists on worker-1, no scrape'));
 	});
 });

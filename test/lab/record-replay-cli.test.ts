@@ -18,8 +18,11 @@ after(() => {
 	for (const cli of running) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- records read back from disk, checked field by field
+type Json = Record<string, any>;
+
 /** Every line of a recording file, parsed; throws on the first that is not JSON. */
-function recordedLines(file: string): Array<Record<string, any>> {
+function recordedLines(file: string): Json[] {
 	const text = readFileSync(file, 'utf8');
 	assert.ok(text.endsWith('\n'), 'the file ends with a whole line');
 	return text
@@ -27,7 +30,7 @@ function recordedLines(file: string): Array<Record<string, any>> {
 		.slice(0, -1)
 		.map((line, index) => {
 			try {
-				return JSON.parse(line) as Record<string, any>;
+				return JSON.parse(line) as Json;
 			} catch (error) {
 				throw new Error(`line ${index + 1} of ${file} is not JSON: ${(error as Error).message}`);
 			}
@@ -68,7 +71,7 @@ describe('--record', () => {
 		running.push(cli);
 		// stdout is a pipe: one JSON line per scrape; ten lines is about a second of scraping (after a start-up
 		// that takes seconds on a loaded machine).
-		await cli.waitForStdout(stdout => stdout.split('\n').length > 10, 45_000);
+		await cli.waitForStdout((stdout) => stdout.split('\n').length > 10, 45_000);
 		cli.child.kill('SIGKILL');
 		const result = await cli.exited;
 		assert.equal(result.signal, 'SIGKILL');
@@ -107,9 +110,15 @@ describe('--replay', () => {
 		assert.equal(report.recording.lines, 120);
 		// 60 real seconds at ×10 after 14:00:00, on the demo kubelet's clock.
 		assert.deepEqual(report.recording.marks, ['2024-01-15T14:10:00.000Z']);
-		assert.deepEqual(report.segments.map(segment => segment.label), ['baseline', 'mark 1']);
+		assert.deepEqual(
+			report.segments.map((segment) => segment.label),
+			['baseline', 'mark 1'],
+		);
 		const [baseline, churn] = report.segments;
-		assert.ok(churn!.meanRatioToBaseline >= 10, `churn mean ${churn!.meanSeconds} s is ×${churn!.meanRatioToBaseline} the baseline ${baseline!.meanSeconds} s`);
+		assert.ok(
+			churn!.meanRatioToBaseline >= 10,
+			`churn mean ${churn!.meanSeconds} s is ×${churn!.meanRatioToBaseline} the baseline ${baseline!.meanSeconds} s`,
+		);
 		// 600 simulated seconds are ~600 relists idle; during churn each takes longer, so fewer complete.
 		assert.ok(baseline!.count > churn!.count && churn!.count > 0);
 		assert.match(result.stderr, /write-down written to .*demo-churn\.md\nplot written to .*demo-churn\.svg/);
@@ -120,44 +129,71 @@ describe('--replay', () => {
 	test('piped, a replay writes one JSON line per recorded scrape with the recorded figures, then ends by itself', async () => {
 		const file = join(home, 'lab.jsonl');
 		const records = labRecords();
-		writeFileSync(file, records.map(record => JSON.stringify(record) + '\n').join(''));
+		writeFileSync(file, records.map((record) => JSON.stringify(record) + '\n').join(''));
 		const summary = join(home, 'lab.md');
 		// 40 recorded seconds at ×400: 0.1 s.
 		const result = await runCli(['--replay', file, '--speed', '400', '--summary', summary], {env, timeoutMs: 60_000});
 		assert.equal(result.code, 0, result.stderr);
-		const lines = result.stdout.trimEnd().split('\n').map(line => JSON.parse(line) as Record<string, unknown>);
+		const lines = result.stdout
+			.trimEnd()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>);
 		assert.deepEqual(
 			lines.map(({kubeletRestarts: _restarts, cri: _cri, ...figures}) => figures),
-			records.map(record => {
+			records.map((record) => {
 				const {cri: _cri, ...figures} = record.figures;
 				return figures;
 			}),
 		);
 		assert.equal(result.stderr, `write-down written to ${summary}\n`);
 		// 100 ms since the mark over 5 ms before it (see exposition.ts)
-		assert.match(readFileSync(summary, 'utf8'), /Since the mark at 14:00:20 \(16 relists in 20s\): mean relist 100ms, p99 99\.1ms \(×20 the mean before the mark at 14:00:20\)/);
+		assert.match(
+			readFileSync(summary, 'utf8'),
+			/Since the mark at 14:00:20 \(16 relists in 20s\): mean relist 100ms, p99 99\.1ms \(×20 the mean before the mark at 14:00:20\)/,
+		);
 	});
 
 	test('--replay --once: exit 1 when the recording holds a span in which PLEG was not healthy, listed in text and JSON', async () => {
 		const file = join(home, 'stall.jsonl');
-		writeFileSync(file, stallRecords().map(record => JSON.stringify(record) + '\n').join(''));
+		writeFileSync(
+			file,
+			stallRecords()
+				.map((record) => JSON.stringify(record) + '\n')
+				.join(''),
+		);
 		const text = await runCli(['--replay', file, '--once'], {env: {...env, TZ: 'UTC'}, timeoutMs: 60_000});
 		assert.equal(text.code, 1, text.stderr);
 		// Last successful relist start t0+69 s + 180 s = 14:04:09; it lasted until at least t0+415 s (the start of the
 		// relist that ended it, 2m46s) and at most until the healthy scrape at t0+420 s (2m51s); highest age read 291 s.
 		assert.match(text.stdout, /^PLEG not healthy:\n {2}14:04:09 – 14:07:00 {2}2m46s to 2m51s {2}age reached ≥ 4m51s {2}threshold 3m0s$/m);
-		assert.match(text.stdout.replaceAll('\n', ' '), /PLEG was not healthy \(last-seen age past the threshold\) once: from 14:04:09 for 2m46s to 2m51s, healthy again by 14:07:00/);
+		assert.match(
+			text.stdout.replaceAll('\n', ' '),
+			/PLEG was not healthy \(last-seen age past the threshold\) once: from 14:04:09 for 2m46s to 2m51s, healthy again by 14:07:00/,
+		);
 
 		const json = await runCli(['--replay', file, '--once', '-o', 'json'], {env, timeoutMs: 60_000});
 		assert.equal(json.code, 1, json.stderr);
-		const report = JSON.parse(json.stdout) as {unhealthy: Array<{from: string; atLeastSeconds: number; atMostSeconds: number; maxAgeSeconds: number}>};
-		assert.deepEqual(report.unhealthy.map(({from, atLeastSeconds, atMostSeconds, maxAgeSeconds}) => ({from, atLeastSeconds, atMostSeconds, maxAgeSeconds})), [
-			{from: '2024-01-15T14:04:09.000Z', atLeastSeconds: 166, atMostSeconds: 171, maxAgeSeconds: 291},
-		]);
+		const report = JSON.parse(json.stdout) as {
+			unhealthy: Array<{from: string; atLeastSeconds: number; atMostSeconds: number; maxAgeSeconds: number}>;
+		};
+		assert.deepEqual(
+			report.unhealthy.map(({from, atLeastSeconds, atMostSeconds, maxAgeSeconds}) => ({
+				from,
+				atLeastSeconds,
+				atMostSeconds,
+				maxAgeSeconds,
+			})),
+			[{from: '2024-01-15T14:04:09.000Z', atLeastSeconds: 166, atMostSeconds: 171, maxAgeSeconds: 291}],
+		);
 
 		// The same node up to t0+240 s: the age reached 171 s, under the threshold: exit 0, and it says so.
 		const early = join(home, 'stall-early.jsonl');
-		writeFileSync(early, stallRecords(5).map(record => JSON.stringify(record) + '\n').join(''));
+		writeFileSync(
+			early,
+			stallRecords(5)
+				.map((record) => JSON.stringify(record) + '\n')
+				.join(''),
+		);
 		const healthy = await runCli(['--replay', early, '--once'], {env, timeoutMs: 60_000});
 		assert.equal(healthy.code, 0, healthy.stderr);
 		assert.match(healthy.stdout, /^PLEG not healthy: at no scrape$/m);

@@ -29,10 +29,10 @@ describe('recordLines', () => {
 
 	test('TYPE and sample lines only: no HELP text, no other family, one feature gate (EventedPLEG)', () => {
 		const lines = recordLines(plegText(labTotals[0]!.totals));
-		assert.equal(lines.filter(line => line.startsWith('# HELP')).length, 0);
-		assert.equal(lines.filter(line => /go_goroutines|rest_client/.test(line)).length, 0);
+		assert.equal(lines.filter((line) => line.startsWith('# HELP')).length, 0);
+		assert.equal(lines.filter((line) => /go_goroutines|rest_client/.test(line)).length, 0);
 		assert.deepEqual(
-			lines.filter(line => line.startsWith('kubernetes_feature_enabled')),
+			lines.filter((line) => line.startsWith('kubernetes_feature_enabled')),
 			['kubernetes_feature_enabled{name="EventedPLEG",stage="ALPHA"} 0'],
 		);
 		assert.ok(lines.includes('# TYPE kubernetes_feature_enabled gauge'));
@@ -42,7 +42,10 @@ describe('recordLines', () => {
 });
 
 describe('record lines', () => {
-	const figures = figuresAt(feedReducer(initialFeedState({node: 'worker-1', windowSeconds: 10}), {type: 'scrape', scrape: scrapeAt(t0, labTotals[0]!.totals)}), t0)!;
+	const figures = figuresAt(
+		feedReducer(initialFeedState({node: 'worker-1', windowSeconds: 10}), {type: 'scrape', scrape: scrapeAt(t0, labTotals[0]!.totals)}),
+		t0,
+	)!;
 
 	test('one JSON object and its newline; the mark fields only after a b', () => {
 		const plain = toRecordLine(['x 1'], figures, null);
@@ -59,20 +62,27 @@ describe('record lines', () => {
 });
 
 describe('parseRecording', () => {
-	const line = (at: number) => JSON.stringify({v: 1, time: new Date(at).toISOString(), at, node: 'n', kubeletVersion: null, lines: ['a 1'], figures: {}});
+	const line = (at: number) =>
+		JSON.stringify({v: 1, time: new Date(at).toISOString(), at, node: 'n', kubeletVersion: null, lines: ['a 1'], figures: {}});
 
 	test('blank lines are skipped; an unterminated last line cut mid-JSON is dropped', () => {
 		const text = `${line(1000)}\n\n${line(2000)}\n{"v":1,"time":"2024-01-`;
-		assert.deepEqual(parseRecording(text).map(record => record.at), [1000, 2000]);
+		assert.deepEqual(
+			parseRecording(text).map((record) => record.at),
+			[1000, 2000],
+		);
 	});
 
 	test('a bad line anywhere else names its line', () => {
-		assert.throws(() => parseRecording(`${line(1000)}\n{"v":1,\n${line(2000)}\n`), (error: unknown) => {
-			assert.ok(error instanceof RecordingError);
-			assert.equal(error.line, 2);
-			assert.match(error.message, /^line 2: not JSON/);
-			return true;
-		});
+		assert.throws(
+			() => parseRecording(`${line(1000)}\n{"v":1,\n${line(2000)}\n`),
+			(error: unknown) => {
+				assert.ok(error instanceof RecordingError);
+				assert.equal(error.line, 2);
+				assert.match(error.message, /^line 2: not JSON/);
+				return true;
+			},
+		);
 		assert.throws(() => parseRecording(`${line(1000)}\n{"at":5,"node":"n"}\n`), /line 2: no "lines"/);
 		assert.throws(() => parseRecording('[1,2]\n'), /line 1: no "at" time/);
 	});

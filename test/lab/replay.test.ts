@@ -33,7 +33,7 @@ describe('replay source', () => {
 		const records = labRecords();
 		const replay = createReplaySource({records, speed: 10, file: 'lab.jsonl', realNow: time.realNow, sleep: time.sleep});
 		const events: string[] = [];
-		replay.onMark(at => events.push(`mark ${(at - t0) / 1000} s, clock ${(replay.now() - t0) / 1000} s`));
+		replay.onMark((at) => events.push(`mark ${(at - t0) / 1000} s, clock ${(replay.now() - t0) / 1000} s`));
 		const fetch = async () => {
 			const text = await replay.fetchMetrics(signal);
 			events.push(`scrape ${(replay.now() - t0) / 1000} s`);
@@ -63,7 +63,13 @@ describe('replay source', () => {
 
 	test('after the last line: `ended` resolves and the request stays open until aborted', async () => {
 		const time = fakeRealTime();
-		const replay = createReplaySource({records: labRecords().slice(0, 1), speed: 1, file: 'lab.jsonl', realNow: time.realNow, sleep: time.sleep});
+		const replay = createReplaySource({
+			records: labRecords().slice(0, 1),
+			speed: 1,
+			file: 'lab.jsonl',
+			realNow: time.realNow,
+			sleep: time.sleep,
+		});
 		await replay.fetchMetrics(signal);
 		const controller = new AbortController();
 		const open = replay.fetchMetrics(controller.signal);
@@ -97,12 +103,12 @@ describe('replay source', () => {
 		const records = labRecords();
 		const replay = createReplaySource({records: records.slice(2), speed: 10, file: 'lab.jsonl', realNow: time.realNow, sleep});
 		const marks: number[] = [];
-		replay.onMark(at => marks.push(at));
+		replay.onMark((at) => marks.push(at));
 		await replay.fetchMetrics(signal); // record 3 (t0+20 s), no wait
 		const controller = new AbortController();
 		const waiting = replay.fetchMetrics(controller.signal);
 		release!(); // the wait for the mark at t0+20.5 s ends
-		await new Promise(resolve => setImmediate(resolve));
+		await new Promise((resolve) => setImmediate(resolve));
 		assert.deepEqual(marks, [markAt]);
 		controller.abort(); // paused while waiting for the scrape at t0+30 s
 		await assert.rejects(waiting, /paused/);
@@ -134,7 +140,7 @@ describe('a replay through the real poller and feed', () => {
 		const replay = createReplaySource({records, speed: 1, file: 'lab.jsonl', realNow: time.realNow, sleep: time.sleep});
 		let state: FeedState = initialFeedState({node: replay.node, windowSeconds: 10});
 		const reports: object[] = [];
-		replay.onMark(at => {
+		replay.onMark((at) => {
 			state = feedReducer(state, {type: 'mark', at});
 		});
 		const poller = startPoller(
@@ -151,7 +157,10 @@ describe('a replay through the real poller and feed', () => {
 		);
 		await replay.ended;
 		poller.stop();
-		assert.deepEqual(reports, records.map(record => record.figures));
+		assert.deepEqual(
+			reports,
+			records.map((record) => record.figures),
+		);
 		assert.equal(state.baseline?.at, markAt);
 		assert.equal(state.baseline?.scrape.at, t0 + 20_000);
 	});

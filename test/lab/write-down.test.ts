@@ -2,13 +2,17 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {createLabSession} from '../../source/lab/lab-session.js';
 import {labExitCode, labJsonReport, labTextReport} from '../../source/lab/lab-report.js';
-import {boundedDuration, wrap, writeDown} from '../../source/lab/write-down.js';
+import {ageRead, boundedDuration, wrap, writeDown} from '../../source/lab/write-down.js';
 import {labSession, labTotals, scrapeAt, stallSession, stallTotals} from './exposition.js';
 
 process.env['TZ'] = 'UTC';
 
 /** The paragraphs joined on one line each, so a test can look for a sentence whatever the wrapping. */
-const unwrap = (text: string) => text.trimEnd().split('\n\n').map(paragraph => paragraph.replaceAll('\n', ' '));
+const unwrap = (text: string) =>
+	text
+		.trimEnd()
+		.split('\n\n')
+		.map((paragraph) => paragraph.replaceAll('\n', ' '));
 
 describe('the write-down', () => {
 	test('with a mark: the loop, each side of the mark with its mean and p99, health, threshold / mean', () => {
@@ -38,7 +42,10 @@ describe('the write-down', () => {
 			'threshold / mean: 3m0s / 5ms = ×36,000 before the mark at 14:00:20, 3m0s / 100ms = ×1,800 since the mark at 14:00:20. ' +
 				'That many mean relists fit in the threshold before the node goes NotReady.',
 		);
-		assert.ok(text.split('\n').every(line => line.length <= 80), 'wrapped to 80 columns');
+		assert.ok(
+			text.split('\n').every((line) => line.length <= 80),
+			'wrapped to 80 columns',
+		);
 		assert.doesNotMatch(text, /idle|churn/);
 	});
 
@@ -53,17 +60,22 @@ describe('the write-down', () => {
 				'(before a churn, say), and the write-down measures each side of the mark.',
 		);
 		// 180 / (1.7 / 36) = 3811.76
-		assert.equal(ratios, 'threshold / mean: 3m0s / 47.2ms = ×3,812 over the whole session. That many mean relists fit in the threshold before the node goes NotReady.');
+		assert.equal(
+			ratios,
+			'threshold / mean: 3m0s / 47.2ms = ×3,812 over the whole session. That many mean relists fit in the threshold before the node goes NotReady.',
+		);
 	});
 
-	test('a maximum is never rounded down: 1.749 s is "at most 1.8s"', () => {
+	test('a maximum is never rounded down: an age of 1.749 s is quoted as read, bounds are rounded outwards', () => {
 		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
 		const [a, b] = labTotals;
 		lab.scrape(scrapeAt(a!.at, a!.totals));
 		// Last seen 1.749 s before the second scrape.
 		lab.scrape(scrapeAt(b!.at, {...b!.totals, lastSeen: (b!.at - 1749) / 1000}));
 		const [, measured] = unwrap(writeDown(lab.summary()).text);
-		assert.match(measured!, /; the last-seen age was at most 1\.8s at every scrape\./);
+		assert.match(measured!, /; the last-seen age was at most 1\.749s at every scrape\./);
+		assert.equal(ageRead(1.7494), '1.749s');
+		assert.equal(ageRead(324.6125), '5m24.613s');
 		assert.equal(boundedDuration(1.749, 'up'), '1.8s');
 		assert.equal(boundedDuration(1.749, 'down'), '1.7s');
 		assert.equal(boundedDuration(1.2, 'up'), '1.2s');
@@ -92,8 +104,14 @@ describe('the write-down', () => {
 		);
 		// 180 / 22.938 = 7.85
 		assert.match(ratios!, /3m0s \/ 22\.9s = ×7\.8 since the mark at 14:01:00\./);
-		assert.ok(text.split('\n').every(line => line.length <= 100), 'wrapped to 100 columns');
-		assert.ok(text.split('\n').some(line => line.length > 80), 'and uses them');
+		assert.ok(
+			text.split('\n').every((line) => line.length <= 100),
+			'wrapped to 100 columns',
+		);
+		assert.ok(
+			text.split('\n').some((line) => line.length > 80),
+			'and uses them',
+		);
 	});
 
 	test('still not healthy at the last scrape: says so, with the length so far as a lower bound', () => {
@@ -129,7 +147,7 @@ describe('the write-down', () => {
 		const {markdown} = writeDown(stallSession().summary());
 		assert.match(markdown, /^# PLEG write-down: worker-1, 2024-01-15 14:00\n\n/);
 		assert.ok(markdown.includes('(`genericPlegRelistThreshold`, `pkg/kubelet/kubelet.go:179`)'));
-		const table = markdown.split('\n').filter(line => line.startsWith('|'));
+		const table = markdown.split('\n').filter((line) => line.startsWith('|'));
 		assert.deepEqual(table, [
 			'|  | before the mark at 14:01:00 | since the mark at 14:01:00 |',
 			'| --- | --- | --- |',
@@ -168,9 +186,20 @@ describe('--replay --once reports', () => {
 			segments: Array<{label: string; count: number; meanSeconds: number; meanRatioToBaseline: number; thresholdToMeanRatio: number}>;
 			session: {count: number};
 		};
-		assert.deepEqual(report.recording, {lines: 5, from: '2024-01-15T14:00:00.000Z', to: '2024-01-15T14:00:40.000Z', marks: ['2024-01-15T14:00:20.500Z']});
+		assert.deepEqual(report.recording, {
+			lines: 5,
+			from: '2024-01-15T14:00:00.000Z',
+			to: '2024-01-15T14:00:40.000Z',
+			marks: ['2024-01-15T14:00:20.500Z'],
+		});
 		assert.equal(report.constants.thresholdSource, 'pkg/kubelet/kubelet.go:179');
-		assert.deepEqual(report.segments.map(segment => [segment.label, segment.count]), [['baseline', 20], ['mark 1', 16]]);
+		assert.deepEqual(
+			report.segments.map((segment) => [segment.label, segment.count]),
+			[
+				['baseline', 20],
+				['mark 1', 16],
+			],
+		);
 		assert.ok(Math.abs(report.segments[1]!.meanRatioToBaseline - 20) < 1e-9); // 0.1 / 0.005
 		assert.ok(Math.abs(report.segments[1]!.thresholdToMeanRatio - 1800) < 1e-9); // 180 / 0.1
 		assert.equal(report.session.count, 36);
@@ -226,6 +255,12 @@ describe('--replay --once reports', () => {
 				message: 'PLEG is not healthy: pleg was last seen active 4m51s ago; threshold is 3m0s',
 			},
 		]);
-		assert.deepEqual(report.segments.map(segment => [segment.label, segment.unhealthySeconds]), [['baseline', 0], ['mark 1', 166]]);
+		assert.deepEqual(
+			report.segments.map((segment) => [segment.label, segment.unhealthySeconds]),
+			[
+				['baseline', 0],
+				['mark 1', 166],
+			],
+		);
 	});
 });
