@@ -9,6 +9,8 @@ export type OverviewUi = {
 	/** The node whose one-node screen is open. */
 	open: string | null;
 	help: boolean;
+	/** The first row of the help shown (it scrolls when taller than the screen). */
+	helpOffset: number;
 	sort: SortOrder;
 	/** Part of a node name typed after `/`. */
 	filter: string;
@@ -17,18 +19,38 @@ export type OverviewUi = {
 };
 
 export function initialOverviewUi(only?: string): OverviewUi {
-	return {selected: null, open: only ?? null, help: false, sort: defaultSort, filter: '', typing: false};
+	return {selected: null, open: only ?? null, help: false, helpOffset: 0, sort: defaultSort, filter: '', typing: false};
 }
 
-export type Press = {char: string} | {special: 'up' | 'down' | 'return' | 'escape' | 'backspace'};
+/** A key that scrolls the help. */
+export type ScrollMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
-/** The parts of ink's Key this reads. */
-export type InkKey = {upArrow: boolean; downArrow: boolean; return: boolean; escape: boolean; backspace: boolean; delete: boolean; ctrl: boolean; meta: boolean};
+export type Press = {char: string} | {special: ScrollMove | 'return' | 'escape' | 'backspace'};
+
+/** The parts of ink's Key this reads (the page keys are optional: older callers leave them out). */
+export type InkKey = {
+	upArrow: boolean;
+	downArrow: boolean;
+	pageUp?: boolean;
+	pageDown?: boolean;
+	home?: boolean;
+	end?: boolean;
+	return: boolean;
+	escape: boolean;
+	backspace: boolean;
+	delete: boolean;
+	ctrl: boolean;
+	meta: boolean;
+};
 
 /** One press per key in an ink input event: a special key alone, or each character of a chunk of text. */
 export function pressesOf(input: string, key: InkKey): Press[] {
 	if (key.upArrow) return [{special: 'up'}];
 	if (key.downArrow) return [{special: 'down'}];
+	if (key.pageUp) return [{special: 'pageUp'}];
+	if (key.pageDown) return [{special: 'pageDown'}];
+	if (key.home) return [{special: 'home'}];
+	if (key.end) return [{special: 'end'}];
 	if (key.escape) return [{special: 'escape'}];
 	// Terminals send DEL (0x7f) for the Backspace key; ink names that `delete`.
 	if (key.backspace || key.delete) return [{special: 'backspace'}];
@@ -49,7 +71,11 @@ export type PressContext = {
 	shown: readonly string[];
 	/** The node given on the command line: its screen stays open. */
 	only?: string;
+	/** The help's first row after a scroll key, kept within its text (the help screen knows its height). */
+	scrollHelp?: (offset: number, move: ScrollMove) => number;
 };
+
+const scrollMoves: ReadonlySet<string> = new Set<ScrollMove>(['up', 'down', 'pageUp', 'pageDown', 'home', 'end']);
 
 /** The UI after one press, or 'quit'. */
 export function applyPress(ui: OverviewUi, press: Press, context: PressContext): OverviewUi | 'quit' {
@@ -58,8 +84,12 @@ export function applyPress(ui: OverviewUi, press: Press, context: PressContext):
 	if (ui.typing) return typed(ui, press);
 	if (char === 'q') return 'quit';
 	if (ui.help || ui.open !== null) {
-		if (char === '?') return {...ui, help: !ui.help};
-		if (special === 'escape' && ui.help) return {...ui, help: false};
+		if (char === '?') return {...ui, help: !ui.help, helpOffset: 0};
+		if (special === 'escape' && ui.help) return {...ui, help: false, helpOffset: 0};
+		if (ui.help && special !== null && scrollMoves.has(special)) {
+			return {...ui, helpOffset: context.scrollHelp?.(ui.helpOffset, special as ScrollMove) ?? ui.helpOffset};
+		}
+
 		if (special === 'escape' && context.only === undefined) return {...ui, open: null};
 		return ui;
 	}
@@ -73,10 +103,11 @@ export function applyPress(ui: OverviewUi, press: Press, context: PressContext):
 	}
 
 	if (special === 'return') return current === null ? ui : {...ui, selected: current, open: current};
+	if (special === 'home' || special === 'end') return {...ui, selected: (special === 'home' ? shown[0] : shown.at(-1)) ?? null};
 	if (char === 's') return {...ui, sort: nextSort(ui.sort)};
 	if (char === 'S') return {...ui, sort: {...ui.sort, reversed: !ui.sort.reversed}};
 	if (char === '/') return {...ui, typing: true};
-	if (char === '?') return {...ui, help: true};
+	if (char === '?') return {...ui, help: true, helpOffset: 0};
 	if (special === 'escape' && ui.filter !== '') return {...ui, filter: ''};
 	return ui;
 }
@@ -104,10 +135,15 @@ function typed(ui: OverviewUi, press: Press): OverviewUi {
 }
 
 /** Every press of one input event in order; the names shown are re-read after each (a filter changes them). */
-export function applyPresses(ui: OverviewUi, presses: readonly Press[], shownFor: (ui: OverviewUi) => readonly string[], only?: string): OverviewUi | 'quit' {
+export function applyPresses(
+	ui: OverviewUi,
+	presses: readonly Press[],
+	shownFor: (ui: OverviewUi) => readonly string[],
+	context: Omit<PressContext, 'shown'> = {},
+): OverviewUi | 'quit' {
 	let next = ui;
 	for (const press of presses) {
-		const after = applyPress(next, press, {shown: shownFor(next), only});
+		const after = applyPress(next, press, {...context, shown: shownFor(next)});
 		if (after === 'quit') return 'quit';
 		next = after;
 	}

@@ -36,35 +36,39 @@ export function overviewRow(view: NodeView): OverviewRow {
 	return {...base, ...judge(view, base.lastSeenAgeSeconds, ready)};
 }
 
-function judge(view: NodeView, age: number | null, ready: OverviewRow['ready']): {state: RowState; word: string} {
+function judge(view: NodeView, age: number | null, ready: OverviewRow['ready']): {state: RowState; word: string; reason: string | null} {
 	const {figures, status} = view;
 	if (view.goneSince !== null) {
-		return {state: 'unknown', word: 'gone'};
+		return {state: 'unknown', word: 'gone', reason: null};
 	}
 
 	// A failed read is the same error whether or not a good read came before it: the figures of that good read
 	// (shown dimmed) are old, and an age extrapolated from them says nothing about the kubelet now.
 	if (status.failure) {
-		return {state: 'error', word: failureWord(status.failure)};
+		return {state: 'error', word: 'error', reason: failureWord(status.failure)};
 	}
 
 	if (figures === null) {
-		return {state: 'unknown', word: 'waiting'};
+		return {state: 'unknown', word: 'waiting', reason: null};
 	}
 
 	if (figures.verdict.healthy === false) {
-		return {state: 'unhealthy', word: 'unhealthy'};
+		return {state: 'unhealthy', word: 'unhealthy', reason: null};
 	}
 
 	if (ready !== null && ready !== 'True') {
-		return {state: 'warn', word: 'not ready'};
+		return {state: 'warn', word: 'not ready', reason: null};
 	}
 
 	if (age !== null && gaugeBand(age, figures.constants) === 'warn') {
-		return {state: 'warn', word: 'lagging'};
+		return {state: 'warn', word: 'lagging', reason: null};
 	}
 
-	return figures.verdict.healthy === null ? {state: 'unknown', word: 'unknown'} : {state: 'ok', word: 'ok'};
+	return {
+		state: figures.verdict.healthy === null ? 'unknown' : 'ok',
+		word: figures.verdict.healthy === null ? 'unknown' : 'ok',
+		reason: null,
+	};
 }
 
 /** Why a read failed, in a few words for the status column: "403 nodes/proxy", "kubelet unreachable", "timeout". */
@@ -198,15 +202,19 @@ function versionValue(version: string | null): number | null {
 }
 
 export const sortKeys: Record<SortColumn, SortKey> = {
-	status: {value: row => -rank[row.state], largestFirst: true, first: ['worst first', 'best first']},
-	node: {value: row => row.name, largestFirst: false, first: ['A → Z', 'Z → A']},
-	ready: {value: row => (row.ready === null ? null : readyTrouble[row.ready]), largestFirst: true, first: ['not ready first', 'ready first']},
-	kubelet: {value: row => versionValue(row.kubeletVersion), largestFirst: false, first: ['oldest first', 'newest first']},
-	'last-seen': {value: row => row.lastSeenAgeSeconds, largestFirst: true, first: ['oldest first', 'newest first']},
-	mean: {value: row => row.meanSeconds, largestFirst: true, first: ['largest first', 'smallest first']},
-	p99: {value: row => row.p99?.seconds ?? null, largestFirst: true, first: ['largest first', 'smallest first']},
-	rate: {value: row => row.ratePerSecond, largestFirst: true, first: ['largest first', 'smallest first']},
-	discards: {value: row => row.discardEvents, largestFirst: true, first: ['largest first', 'smallest first']},
+	status: {value: (row) => -rank[row.state], largestFirst: true, first: ['worst first', 'best first']},
+	node: {value: (row) => row.name, largestFirst: false, first: ['A → Z', 'Z → A']},
+	ready: {
+		value: (row) => (row.ready === null ? null : readyTrouble[row.ready]),
+		largestFirst: true,
+		first: ['not ready first', 'ready first'],
+	},
+	kubelet: {value: (row) => versionValue(row.kubeletVersion), largestFirst: false, first: ['oldest first', 'newest first']},
+	'last-seen': {value: (row) => row.lastSeenAgeSeconds, largestFirst: true, first: ['oldest first', 'newest first']},
+	mean: {value: (row) => row.meanSeconds, largestFirst: true, first: ['largest first', 'smallest first']},
+	p99: {value: (row) => row.p99?.seconds ?? null, largestFirst: true, first: ['largest first', 'smallest first']},
+	rate: {value: (row) => row.ratePerSecond, largestFirst: true, first: ['largest first', 'smallest first']},
+	discards: {value: (row) => row.discardEvents, largestFirst: true, first: ['largest first', 'smallest first']},
 };
 
 /** True when the rows are shown largest value first (the header's ↓), false for smallest first (↑). */
@@ -260,5 +268,5 @@ export function matchesFilter(name: string, filter: string): boolean {
 }
 
 export function filterRows<R extends {name: string}>(rows: readonly R[], filter: string): R[] {
-	return filter === '' ? [...rows] : rows.filter(row => matchesFilter(row.name, filter));
+	return filter === '' ? [...rows] : rows.filter((row) => matchesFilter(row.name, filter));
 }

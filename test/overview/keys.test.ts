@@ -3,14 +3,33 @@
 // Enter and Esc between the table and the one-node screen.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {applyPresses, initialOverviewUi, pressesOf, type InkKey, type OverviewUi} from '../../source/screen/overview-keys.js';
+import {
+	applyPresses,
+	initialOverviewUi,
+	pressesOf,
+	type InkKey,
+	type OverviewUi,
+	type ScrollMove,
+} from '../../source/screen/overview-keys.js';
 
-const none: InkKey = {upArrow: false, downArrow: false, return: false, escape: false, backspace: false, delete: false, ctrl: false, meta: false};
+const none: InkKey = {
+	upArrow: false,
+	downArrow: false,
+	return: false,
+	escape: false,
+	backspace: false,
+	delete: false,
+	ctrl: false,
+	meta: false,
+};
 
 /** What ink's useInput hands over for `input` (as parsed by ink 6: a special key alone, text as one chunk). */
 function key(input: string): [string, InkKey] {
 	if (input === '\u001B[A') return ['', {...none, upArrow: true}];
 	if (input === '\u001B[B') return ['', {...none, downArrow: true}];
+	if (input === '\u001B[6~') return ['', {...none, pageDown: true}];
+	if (input === '\u001B[F') return ['', {...none, end: true}];
+	if (input === '\u001B[H') return ['', {...none, home: true}];
 	if (input === '\u001B') return ['', {...none, escape: true, meta: true}];
 	if (input === '\u007F') return ['', {...none, delete: true}];
 	if (input === '\r') return ['\r', {...none, return: true}];
@@ -23,15 +42,21 @@ const nodes = ['worker-1', 'worker-2', 'worker-3', 'control-plane'];
 function shownFor(ui: OverviewUi): string[] {
 	const sorted = ui.sort.column === 'node' ? [...nodes].sort() : [...nodes];
 	if (ui.sort.column === 'node' && ui.sort.reversed) sorted.reverse();
-	return sorted.filter(name => name.toLowerCase().includes(ui.filter.toLowerCase()));
+	return sorted.filter((name) => name.toLowerCase().includes(ui.filter.toLowerCase()));
 }
 
 /** The UI after each chunk in turn. */
+/** A help of 20 rows with 5 shown at once: the first row goes from 0 to 15. */
+function scrollHelp(offset: number, move: ScrollMove): number {
+	const steps: Record<ScrollMove, number> = {up: -1, down: 1, pageUp: -5, pageDown: 5, home: -Infinity, end: Infinity};
+	return Math.max(0, Math.min(15, offset + steps[move]));
+}
+
 function after(chunks: string[], start: OverviewUi = initialOverviewUi(), only?: string): OverviewUi | 'quit' {
 	let ui: OverviewUi | 'quit' = start;
 	for (const chunk of chunks) {
 		if (ui === 'quit') break;
-		ui = applyPresses(ui, pressesOf(...key(chunk)), shownFor, only);
+		ui = applyPresses(ui, pressesOf(...key(chunk)), shownFor, {only, scrollHelp});
 	}
 
 	return ui;
@@ -112,6 +137,21 @@ describe('help and the one-node screen', () => {
 		assert.equal(ui(['??']).help, false);
 		assert.equal(ui(['?', '\u001B']).help, false);
 		assert.deepEqual(ui(['?s']).sort, {column: 'status', reversed: false});
+	});
+
+	test('↓ PgDn End scroll the help, within its text; closing and opening it starts at the top again', () => {
+		assert.equal(ui(['?', '\u001B[B', '\u001B[B']).helpOffset, 2);
+		assert.equal(ui(['?', '\u001B[6~', '\u001B[6~', '\u001B[6~', '\u001B[6~']).helpOffset, 15);
+		assert.equal(ui(['?', '\u001B[F']).helpOffset, 15);
+		assert.equal(ui(['?', '\u001B[F', '\u001B[H']).helpOffset, 0);
+		assert.equal(ui(['?', '\u001B[F', '??']).helpOffset, 0);
+		// Meanwhile the selection below does not move.
+		assert.equal(ui(['?', '\u001B[B', '\u001B']).selected, null);
+	});
+
+	test('Home and End select the first and the last row of the table', () => {
+		assert.equal(ui(['\u001B[F']).selected, 'control-plane');
+		assert.equal(ui(['\u001B[F', '\u001B[H']).selected, 'worker-1');
 	});
 
 	test('Enter opens the selected node; Esc goes back with the selection kept; with a node given, Esc stays', () => {

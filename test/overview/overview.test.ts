@@ -31,7 +31,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 	const started = Date.now();
 	while (!check()) {
 		if (Date.now() - started > patienceMs) assert.fail(`timed out waiting for ${what}`);
-		await new Promise(resolve => setTimeout(resolve, 20));
+		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
 }
 
@@ -65,15 +65,33 @@ describe('cluster overview through the API server', () => {
 		});
 		fake.setFault({type: 'status', code: 502}, {route: 'metrics', node: unreachable});
 		temp = makeTempDir();
-		const file = temp.write('kubeconfig.yaml', kubeconfigYaml(singleContext(fake.url, {name: 'admin', token: 'overview-token-0123456789'})));
-		fleet = createApiServerSource({loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}), node: '(all nodes)', timeoutMs: 5000, now: Date.now});
-		engine = startProxyOverview({fleet: {label: 'all nodes via fake', listNodes: fleet.listNodes, forNode: fleet.forNode}, intervalMs: 250, windowSeconds: 3, maxInflight: 4, maxRps: 100, now: clock}) as OverviewEngine<unknown>;
+		const file = temp.write(
+			'kubeconfig.yaml',
+			kubeconfigYaml(singleContext(fake.url, {name: 'admin', token: 'overview-token-0123456789'})),
+		);
+		fleet = createApiServerSource({
+			loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}),
+			node: '(all nodes)',
+			timeoutMs: 5000,
+			now: Date.now,
+		});
+		engine = startProxyOverview({
+			fleet: {label: 'all nodes via fake', listNodes: fleet.listNodes, forNode: fleet.forNode},
+			intervalMs: 250,
+			windowSeconds: 3,
+			maxInflight: 4,
+			maxRps: 100,
+			now: clock,
+		}) as OverviewEngine<unknown>;
 		const reads = new Map<string, number>();
-		engine.subscribe(node => {
+		engine.subscribe((node) => {
 			if (node !== null) reads.set(node, (reads.get(node) ?? 0) + 1);
 		});
 		// The unreachable node backs off (1 s, 2 s, …): two reads of it, four of every other.
-		await until(() => [...kubelets.keys()].every(name => (reads.get(name) ?? 0) >= (name === unreachable ? 2 : 4)), 'reads of every node');
+		await until(
+			() => [...kubelets.keys()].every((name) => (reads.get(name) ?? 0) >= (name === unreachable ? 2 : 4)),
+			'reads of every node',
+		);
 	});
 
 	after(async () => {
@@ -83,7 +101,7 @@ describe('cluster overview through the API server', () => {
 		temp.remove();
 	});
 
-	const rowsNow = () => sortedRows([...engine.state.nodes.values()].map(entry => nodeView(engine.kind, entry, clock())));
+	const rowsNow = () => sortedRows([...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, clock())));
 
 	test('worst first: the stalled node, then the unreachable one, then the healthy ones', () => {
 		const rows = rowsNow();
@@ -92,22 +110,33 @@ describe('cluster overview through the API server', () => {
 		assert.equal(rows[0]!.word, 'unhealthy');
 		assert.equal(rows[0]!.ready, 'False');
 		// The clock jumped 200 s after the stall, plus the real seconds the set-up took: past the 180 s threshold.
-		assert.ok(rows[0]!.lastSeenAgeSeconds! > 180 && rows[0]!.lastSeenAgeSeconds! < 200 + patienceMs / 1000 + 5, `age ${rows[0]!.lastSeenAgeSeconds}`);
+		assert.ok(
+			rows[0]!.lastSeenAgeSeconds! > 180 && rows[0]!.lastSeenAgeSeconds! < 200 + patienceMs / 1000 + 5,
+			`age ${rows[0]!.lastSeenAgeSeconds}`,
+		);
 		assert.equal(rows[1]!.name, unreachable);
 		// A read that failed before any good one: an error saying why, ranked below unhealthy, above the rest.
 		assert.equal(rows[1]!.state, 'error');
-		assert.equal(rows[1]!.word, 'kubelet unreachable');
+		assert.equal(rows[1]!.word, 'error');
+		assert.equal(rows[1]!.reason, 'kubelet unreachable');
 		assert.equal(rows[1]!.failure?.kind, 'kubelet-unreachable');
 		assert.equal(rows[1]!.failure?.summary, 'the API server cannot reach the kubelet on node "gone-kubelet"');
 		// Churning relists take 10-50 times the idle ones: a churning node is `slow` exactly when its p99 is at least
 		// 10 × the median p99 of the other nodes read now (the stalled and unreachable ones have none).
-		const p99s = new Map(rows.map(row => [row.name, row.failure === null ? (row.p99?.seconds ?? null) : null]));
+		const p99s = new Map(rows.map((row) => [row.name, row.failure === null ? (row.p99?.seconds ?? null) : null]));
 		for (const row of rows.slice(2)) {
-			const others = [...p99s].filter(([name, p99]) => name !== row.name && p99 !== null).map(([, p99]) => p99!).sort((a, b) => a - b);
+			const others = [...p99s]
+				.filter(([name, p99]) => name !== row.name && p99 !== null)
+				.map(([, p99]) => p99!)
+				.sort((a, b) => a - b);
 			const half = Math.floor(others.length / 2);
 			const median = others.length % 2 === 1 ? others[half]! : (others[half - 1]! + others[half]!) / 2;
 			const slow = row.p99 !== null && others.length >= 2 && row.p99.seconds >= 10 * median;
-			assert.equal(row.state, slow ? 'slow' : 'ok', `${row.name}: ${row.word}, p99 ${row.p99?.seconds} vs median ${median} of ${others.length}`);
+			assert.equal(
+				row.state,
+				slow ? 'slow' : 'ok',
+				`${row.name}: ${row.word}, p99 ${row.p99?.seconds} vs median ${median} of ${others.length}`,
+			);
 			if (idle.includes(row.name)) assert.equal(row.state, 'ok', `${row.name} is idle`);
 			assert.ok(row.lastSeenAgeSeconds !== null && row.lastSeenAgeSeconds <= 5, `${row.name} age ${row.lastSeenAgeSeconds}`);
 			assert.equal(row.kubeletVersion, 'v1.28.4');
@@ -115,7 +144,7 @@ describe('cluster overview through the API server', () => {
 	});
 
 	test('every node is polled through the one keep-alive agent: a handful of TLS connections, not one per request', () => {
-		const metrics = fake.requests.filter(request => request.path.endsWith('/proxy/metrics'));
+		const metrics = fake.requests.filter((request) => request.path.endsWith('/proxy/metrics'));
 		assert.ok(metrics.length >= 48, `${metrics.length} requests`);
 		// At most 4 requests in flight (--max-inflight 4): the agent never needs more sockets than that, plus the list.
 		assert.ok(fake.maxInFlight <= 5, `max in flight ${fake.maxInFlight}`);
@@ -125,12 +154,21 @@ describe('cluster overview through the API server', () => {
 	test('the table: every line within the width, stalled row first and marked, the cadence said', () => {
 		for (const width of [60, 100, 140]) {
 			const rows = rowsNow();
-			const lines = overviewTableLines({rows, selected: null, sourceLabel: engine.label, cadence: engine.cadence(), listFailure: null, now: clock(), width, height: 30});
+			const lines = overviewTableLines({
+				rows,
+				selected: null,
+				sourceLabel: engine.label,
+				cadence: engine.cadence(),
+				listFailure: null,
+				now: clock(),
+				width,
+				height: 30,
+			});
 			for (const line of lines) assert.ok(lineWidth(line) <= width, `${lineWidth(line)} > ${width}: ${lineText(line)}`);
 			const texts = lines.map(lineText);
 			assert.equal(texts[1], 'each node every 0.25 s · ≤ 4 at once'.slice(0, width));
 			// The unreachable kubelet is an error, not a PLEG verdict: counted apart from the unhealthy node.
-			const slow = rows.filter(row => row.state === 'slow').length;
+			const slow = rows.filter((row) => row.state === 'slow').length;
 			assert.equal(texts[2], `✗ 1 unhealthy · ? 1 error · ${slow > 0 ? `! ${slow} slow · ` : ''}! 0 warn · ✓ ${10 - slow} ok`);
 			// The status column is as wide as its longest entry, "? kubelet unreachable" (21 cells).
 			assert.ok(texts[4]!.startsWith(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled} `), texts[4]);
@@ -139,7 +177,7 @@ describe('cluster overview through the API server', () => {
 		}
 	});
 
-	test('arrow down and Enter open that node\'s one-node screen; Esc returns to the table', async () => {
+	test("arrow down and Enter open that node's one-node screen; Esc returns to the table", async () => {
 		const app = render(React.createElement(OverviewApp<unknown>, {engine, renderEveryMs: 50, size: {columns: 120, rows: 30}}));
 		const frame = () => stripVTControlCharacters(app.lastFrame() ?? '');
 		try {
@@ -188,13 +226,22 @@ describe('rate bound with 50 nodes (mock timers)', () => {
 
 			overview.stop();
 			let busiest = 0;
-			for (const start of starts) busiest = Math.max(busiest, starts.filter(at => at >= start && at < start + 1000).length);
+			for (const start of starts) busiest = Math.max(busiest, starts.filter((at) => at >= start && at < start + 1000).length);
 			assert.equal(busiest, 20);
 			// 15 s at one start per 50 ms.
 			assert.ok(starts.length >= 299 && starts.length <= 301, `${starts.length} starts`);
 			assert.equal(overview.effectiveIntervalMs(), 2500);
 			assert.equal(overview.cadence(), 'each node every 2.5 s, stretched from 1 s: 50 nodes at most 20 requests/s · ≤ 8 at once');
-			const lines = overviewTableLines({rows: sortedRows([...overview.state.nodes.values()].map(entry => nodeView(overview.kind, entry, Date.now()))), selected: null, sourceLabel: overview.label, cadence: overview.cadence(), listFailure: null, now: Date.now(), width: 120, height: 20});
+			const lines = overviewTableLines({
+				rows: sortedRows([...overview.state.nodes.values()].map((entry) => nodeView(overview.kind, entry, Date.now()))),
+				selected: null,
+				sourceLabel: overview.label,
+				cadence: overview.cadence(),
+				listFailure: null,
+				now: Date.now(),
+				width: 120,
+				height: 20,
+			});
 			assert.equal(lineText(lines[1]!), 'each node every 2.5 s, stretched from 1 s: 50 nodes at most 20 requests/s · ≤ 8 at once');
 		} finally {
 			mock.timers.reset();

@@ -10,7 +10,20 @@ import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
 import type {FeedState} from '../../source/domain/feed.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {initialOverviewState, nodeView, overviewReducer, type NodeView, type OverviewState} from '../../source/domain/overview-state.js';
-import {failureWord, filterRows, flagSlow, median, nextSort, overviewRow, sortColumns, sortedRows, sortRows, sortWords, type OverviewRow, type SortColumn} from '../../source/screen/overview-rows.js';
+import {
+	failureWord,
+	filterRows,
+	flagSlow,
+	median,
+	nextSort,
+	overviewRow,
+	sortColumns,
+	sortedRows,
+	sortRows,
+	sortWords,
+	type OverviewRow,
+	type SortColumn,
+} from '../../source/screen/overview-rows.js';
 import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
 import {lineText} from '../../source/screen/layout/line.js';
 
@@ -47,10 +60,10 @@ function prometheusViews(nodes: Record<string, number | null | PrometheusFigures
 		state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures, latencyMs: 5}});
 	}
 
-	return [...state.nodes.values()].map(entry => nodeView(prometheusFeedKind, entry, at));
+	return [...state.nodes.values()].map((entry) => nodeView(prometheusFeedKind, entry, at));
 }
 
-const byName = (rows: OverviewRow[]) => new Map(rows.map(row => [row.name, row]));
+const byName = (rows: OverviewRow[]) => new Map(rows.map((row) => [row.name, row]));
 
 const forbidden: Failure = {
 	kind: 'forbidden',
@@ -61,7 +74,11 @@ const forbidden: Failure = {
 describe('the error row says why, short', () => {
 	const cases: Array<[Failure['kind'], string, string]> = [
 		['forbidden', 'context "ci" (user "viewer") is not allowed to get nodes/proxy on node "a"', '403 nodes/proxy'],
-		['forbidden', 'the kubelet at https://10.0.0.5:10250 does not allow the token of --token-file to get nodes/metrics', '403 nodes/metrics'],
+		[
+			'forbidden',
+			'the kubelet at https://10.0.0.5:10250 does not allow the token of --token-file to get nodes/metrics',
+			'403 nodes/metrics',
+		],
 		['kubelet-unreachable', 'the API server cannot reach the kubelet on node "a"', 'kubelet unreachable'],
 		['timeout', 'no answer from https://127.0.0.1:6443 within 5s', 'timeout'],
 		['not-found', 'node "a" does not exist in cluster "kind"', '404 no such node'],
@@ -95,7 +112,10 @@ describe('slow: window p99 ≥ 10 × the median p99 of the other nodes', () => {
 		// b: the others are 10, 11, 150 ms, median 11 ms; 12 < 110.
 		for (const name of ['a', 'b', 'c']) assert.deepEqual([rows.get(name)!.slow, rows.get(name)!.state], [false, 'ok'], name);
 		// Slow ranks above ok; the ok ones (same age) highest p99 first.
-		assert.deepEqual(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 150})).map(row => row.name), ['d', 'b', 'c', 'a']);
+		assert.deepEqual(
+			sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 150})).map((row) => row.name),
+			['d', 'b', 'c', 'a'],
+		);
 	});
 
 	test('at exactly 10 × the median it is slow; just under it is not', () => {
@@ -111,18 +131,30 @@ describe('slow: window p99 ≥ 10 × the median p99 of the other nodes', () => {
 	});
 
 	test('one other node is no median: 10 and 500 ms, neither is flagged; nodes without a p99 do not count', () => {
-		assert.deepEqual(sortedRows(prometheusViews({a: 10, b: 500})).map(row => row.state), ['ok', 'ok']);
-		assert.deepEqual(sortedRows(prometheusViews({a: 10, b: 500, c: null})).map(row => [row.name, row.state]), [['b', 'ok'], ['a', 'ok'], ['c', 'ok']]);
+		assert.deepEqual(
+			sortedRows(prometheusViews({a: 10, b: 500})).map((row) => row.state),
+			['ok', 'ok'],
+		);
+		assert.deepEqual(
+			sortedRows(prometheusViews({a: 10, b: 500, c: null})).map((row) => [row.name, row.state]),
+			[
+				['b', 'ok'],
+				['a', 'ok'],
+				['c', 'ok'],
+			],
+		);
 		assert.equal(byName(sortedRows(prometheusViews({a: 10, b: 10, c: 100}))).get('c')!.state, 'slow');
 	});
 
 	test('a node that is unhealthy keeps its state and carries the flag; a lagging one shows slow', () => {
-		const rows = byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, stalled: answer('stalled', 200, 400), lagging: answer('lagging', 200, 30)})));
+		const rows = byName(
+			sortedRows(prometheusViews({a: 10, b: 12, c: 11, stalled: answer('stalled', 200, 400), lagging: answer('lagging', 200, 30)})),
+		);
 		assert.deepEqual([rows.get('stalled')!.state, rows.get('stalled')!.slow], ['unhealthy', true]);
 		assert.deepEqual([rows.get('lagging')!.state, rows.get('lagging')!.word, rows.get('lagging')!.slow], ['slow', 'slow', true]);
 	});
 
-	test('a failing node\'s old p99 neither is flagged nor counts in the median', () => {
+	test("a failing node's old p99 neither is flagged nor counts in the median", () => {
 		const rows = overviewRowsWithFailure();
 		// c's last good p99 was 150 ms; it now fails. d at 100 ms: the others read now are 10 and 9 ms → median 9.5.
 		assert.deepEqual([rows.get('c')!.state, rows.get('c')!.slow], ['error', false]);
@@ -131,20 +163,25 @@ describe('slow: window p99 ≥ 10 × the median p99 of the other nodes', () => {
 
 	test('flagSlow leaves gone nodes alone', () => {
 		const base = prometheusViews({a: 10, b: 11, c: 12, d: 500}).map(overviewRow);
-		const gone = base.map(row => (row.name === 'd' ? {...row, gone: true} : row));
-		assert.equal(flagSlow(gone).find(row => row.name === 'd')!.slow, false);
+		const gone = base.map((row) => (row.name === 'd' ? {...row, gone: true} : row));
+		assert.equal(flagSlow(gone).find((row) => row.name === 'd')!.slow, false);
 	});
 });
 
 function overviewRowsWithFailure(): Map<string, OverviewRow> {
 	let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
 	state = prometheusReduce(state, {type: 'names', names: ['a', 'b', 'c', 'd'], at});
-	for (const [name, p99] of [['a', 10], ['b', 9], ['c', 150], ['d', 100]] as const) {
+	for (const [name, p99] of [
+		['a', 10],
+		['b', 9],
+		['c', 150],
+		['d', 100],
+	] as const) {
 		state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures: answer(name, p99), latencyMs: 5}});
 	}
 
 	state = prometheusReduce(state, {type: 'feed', node: 'c', action: {type: 'failure', failure: forbidden, at: at + 1000}});
-	return byName(sortedRows([...state.nodes.values()].map(entry => nodeView(prometheusFeedKind, entry, at + 1000))));
+	return byName(sortedRows([...state.nodes.values()].map((entry) => nodeView(prometheusFeedKind, entry, at + 1000))));
 }
 
 describe('worst first', () => {
@@ -161,12 +198,13 @@ describe('worst first', () => {
 			unhealthy: answer('unhealthy', 12, 400),
 			gone: answer('gone', 10),
 		};
-		for (const [name, figures] of Object.entries(answers)) state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures, latencyMs: 5}});
+		for (const [name, figures] of Object.entries(answers))
+			state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures, latencyMs: 5}});
 		state = prometheusReduce(state, {type: 'feed', node: 'error', action: {type: 'failure', failure: forbidden, at}});
-		state = prometheusReduce(state, {type: 'names', names: names.filter(name => name !== 'gone'), at: at + 1000});
-		const rows = sortedRows([...state.nodes.values()].map(entry => nodeView(prometheusFeedKind, entry, at + 1000)));
+		state = prometheusReduce(state, {type: 'names', names: names.filter((name) => name !== 'gone'), at: at + 1000});
+		const rows = sortedRows([...state.nodes.values()].map((entry) => nodeView(prometheusFeedKind, entry, at + 1000)));
 		assert.deepEqual(
-			rows.map(row => [row.name, row.word]),
+			rows.map((row) => [row.name, row.reason ?? row.word]),
 			[
 				['unhealthy', 'unhealthy'],
 				['error', '403 nodes/proxy'],
@@ -184,18 +222,24 @@ describe('worst first', () => {
 
 describe('the same fault is counted the same way whether or not a good scrape came first', () => {
 	const sample = parsePlegSample('# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1699999999\n');
-	const info = (name: string): NodeInfo => ({name, kubeletVersion: 'v1.28.4', ready: {status: 'True', reason: 'KubeletReady', message: null, since: null}});
+	const info = (name: string): NodeInfo => ({
+		name,
+		kubeletVersion: 'v1.28.4',
+		ready: {status: 'True', reason: 'KubeletReady', message: null, since: null},
+	});
 	const reduce = overviewReducer(proxyFeedKind, 60_000);
 	let state: OverviewState<FeedState> = initialOverviewState(10);
 	state = reduce(state, {type: 'nodes', nodes: [info('never-read'), info('read-once')], at});
 	// read-once: one good scrape first; then both get the same 403 at the same moment.
 	state = reduce(state, {type: 'feed', node: 'read-once', action: {type: 'scrape', scrape: {at, sample, latencyMs: 5}}});
-	for (const node of ['never-read', 'read-once']) state = reduce(state, {type: 'feed', node, action: {type: 'failure', failure: forbidden, at: at + 1000}});
-	const rowsAt = (now: number) => byName(sortedRows([...state.nodes.values()].map(entry => nodeView(proxyFeedKind, entry, now))));
+	for (const node of ['never-read', 'read-once'])
+		state = reduce(state, {type: 'feed', node, action: {type: 'failure', failure: forbidden, at: at + 1000}});
+	const rowsAt = (now: number) => byName(sortedRows([...state.nodes.values()].map((entry) => nodeView(proxyFeedKind, entry, now))));
 
 	test('both rows: state error, "403 nodes/proxy"; the one with old figures shows them dimmed (stale)', () => {
 		const rows = rowsAt(at + 2000);
-		for (const name of ['never-read', 'read-once']) assert.deepEqual([rows.get(name)!.state, rows.get(name)!.word], ['error', '403 nodes/proxy'], name);
+		for (const name of ['never-read', 'read-once'])
+			assert.deepEqual([rows.get(name)!.state, rows.get(name)!.word, rows.get(name)!.reason], ['error', 'error', '403 nodes/proxy'], name);
 		assert.equal(rows.get('never-read')!.stale, false);
 		assert.equal(rows.get('read-once')!.stale, true);
 		// The feeds count the failure alike too.
@@ -207,7 +251,16 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 
 	test('the counts line: 2 errors, no warning, no unhealthy', () => {
 		const rows = [...rowsAt(at + 2000).values()];
-		const lines = overviewTableLines({rows, selected: null, sourceLabel: 'all nodes via test', cadence: 'each node every 1 s', listFailure: null, now: at + 2000, width: 80, height: 12}).map(lineText);
+		const lines = overviewTableLines({
+			rows,
+			selected: null,
+			sourceLabel: 'all nodes via test',
+			cadence: 'each node every 1 s',
+			listFailure: null,
+			now: at + 2000,
+			width: 80,
+			height: 12,
+		}).map(lineText);
 		assert.equal(lines[2], '✗ 0 unhealthy · ? 2 error · ! 0 warn · ✓ 0 ok');
 	});
 
@@ -215,7 +268,7 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 		// The last relist the good scrape saw was at `at` - 1 s; 400 s later that age is past 3 minutes, but nobody
 		// knows the kubelet's age now.
 		const rows = rowsAt(at + 400_000);
-		assert.deepEqual([rows.get('read-once')!.state, rows.get('read-once')!.word], ['error', '403 nodes/proxy']);
+		assert.deepEqual([rows.get('read-once')!.state, rows.get('read-once')!.reason], ['error', '403 nodes/proxy']);
 	});
 });
 
@@ -232,6 +285,7 @@ function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
 		discardEvents: 0,
 		state: 'ok',
 		word: 'ok',
+		reason: null,
 		slow: false,
 		stale: false,
 		gone: false,
@@ -242,13 +296,48 @@ function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
 
 describe('sorting by any column', () => {
 	const rows = [
-		row('bravo', {p99: {seconds: 0.5, atLeast: false}, kubeletVersion: 'v1.29.1', ready: 'False', state: 'warn', word: 'not ready', lastSeenAgeSeconds: 3}),
-		row('alpha', {p99: null, meanSeconds: null, ratePerSecond: null, discardEvents: null, lastSeenAgeSeconds: null, kubeletVersion: null, ready: null, state: 'unknown', word: 'waiting'}),
-		row('delta', {p99: {seconds: 0.01, atLeast: false}, kubeletVersion: 'v1.9.0', meanSeconds: 0.005, ratePerSecond: 0.9, discardEvents: 3, lastSeenAgeSeconds: 200, state: 'unhealthy', word: 'unhealthy'}),
-		row('charlie', {p99: {seconds: 10, atLeast: true}, kubeletVersion: 'v1.28.4', meanSeconds: 2, ratePerSecond: 0.3, discardEvents: 1, ready: 'Unknown', state: 'slow', word: 'slow'}),
+		row('bravo', {
+			p99: {seconds: 0.5, atLeast: false},
+			kubeletVersion: 'v1.29.1',
+			ready: 'False',
+			state: 'warn',
+			word: 'not ready',
+			lastSeenAgeSeconds: 3,
+		}),
+		row('alpha', {
+			p99: null,
+			meanSeconds: null,
+			ratePerSecond: null,
+			discardEvents: null,
+			lastSeenAgeSeconds: null,
+			kubeletVersion: null,
+			ready: null,
+			state: 'unknown',
+			word: 'waiting',
+		}),
+		row('delta', {
+			p99: {seconds: 0.01, atLeast: false},
+			kubeletVersion: 'v1.9.0',
+			meanSeconds: 0.005,
+			ratePerSecond: 0.9,
+			discardEvents: 3,
+			lastSeenAgeSeconds: 200,
+			state: 'unhealthy',
+			word: 'unhealthy',
+		}),
+		row('charlie', {
+			p99: {seconds: 10, atLeast: true},
+			kubeletVersion: 'v1.28.4',
+			meanSeconds: 2,
+			ratePerSecond: 0.3,
+			discardEvents: 1,
+			ready: 'Unknown',
+			state: 'slow',
+			word: 'slow',
+		}),
 		row('echo', {gone: true, p99: {seconds: 20, atLeast: false}, state: 'unknown', word: 'gone'}),
 	];
-	const names = (column: SortColumn, reversed = false) => sortRows(rows, {column, reversed}).map(each => each.name);
+	const names = (column: SortColumn, reversed = false) => sortRows(rows, {column, reversed}).map((each) => each.name);
 
 	test('s steps through every column in table order and back to status', () => {
 		let order = {column: 'status' as SortColumn, reversed: true};
@@ -289,9 +378,15 @@ describe('sorting by any column', () => {
 
 describe('the name filter', () => {
 	test('a case-insensitive part of the name', () => {
-		const rows = ['worker-1', 'Worker-2', 'control-plane'].map(name => row(name));
-		assert.deepEqual(filterRows(rows, 'WORK').map(each => each.name), ['worker-1', 'Worker-2']);
-		assert.deepEqual(filterRows(rows, 'plane').map(each => each.name), ['control-plane']);
+		const rows = ['worker-1', 'Worker-2', 'control-plane'].map((name) => row(name));
+		assert.deepEqual(
+			filterRows(rows, 'WORK').map((each) => each.name),
+			['worker-1', 'Worker-2'],
+		);
+		assert.deepEqual(
+			filterRows(rows, 'plane').map((each) => each.name),
+			['control-plane'],
+		);
 		assert.deepEqual(filterRows(rows, '').length, 3);
 		assert.deepEqual(filterRows(rows, 'x'), []);
 	});

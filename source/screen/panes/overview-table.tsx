@@ -30,8 +30,10 @@ export type OverviewTableRow = {
 	ratePerSecond: number | null;
 	discardEvents: number | null;
 	state: RowState;
-	/** The status column's words: "unhealthy", "403 nodes/proxy", "slow", "lagging", "ok" … */
+	/** One word for the state, as scripts read it (--once JSON `status`): "unhealthy", "error", "slow", "lagging", "ok" … */
 	word: string;
+	/** Why a read failed, in a few words ("403 nodes/proxy", "kubelet unreachable"): the status column shows it. */
+	reason: string | null;
 	/** Window p99 ≥ 10 × the median of the other nodes' (overview-rows.ts flagSlow). */
 	slow: boolean;
 	stale: boolean;
@@ -79,7 +81,14 @@ export const stateSymbol: Record<RowState, string> = {
 	ok: healthSymbol.ok,
 };
 
-const stateTone: Record<RowState, Tone> = {unhealthy: 'unhealthy', error: 'error', unknown: 'unknown', slow: 'warn', warn: 'warn', ok: 'ok'};
+const stateTone: Record<RowState, Tone> = {
+	unhealthy: 'unhealthy',
+	error: 'error',
+	unknown: 'unknown',
+	slow: 'warn',
+	warn: 'warn',
+	ok: 'ok',
+};
 
 /** Ages in Go's short form, whole seconds (the gauge's resolution): "1s", "3m7s". */
 function age(seconds: number | null): string {
@@ -91,7 +100,7 @@ function figure(text: string, row: OverviewTableRow): Segment {
 }
 
 function statusText(row: OverviewTableRow): string {
-	return `${stateSymbol[row.state]} ${row.word}`;
+	return `${stateSymbol[row.state]} ${row.reason ?? row.word}`;
 }
 
 /** The status column is as wide as its longest entry ("? kubelet unreachable"), within these bounds. */
@@ -99,25 +108,39 @@ const statusMinWidth = 11;
 const statusMaxWidth = 21;
 
 function statusColumn(rows: OverviewTableRow[]): Column {
-	const longest = Math.max(0, ...rows.map(row => cellWidth(statusText(row))));
+	const longest = Math.max(0, ...rows.map((row) => cellWidth(statusText(row))));
 	return {
 		id: 'status',
 		title: 'status',
 		width: Math.min(statusMaxWidth, Math.max(statusMinWidth, longest)),
 		right: false,
-		cell: row => seg(statusText(row), stateTone[row.state]),
+		cell: (row) => seg(statusText(row), stateTone[row.state]),
 	};
 }
 
 // One cell wider than the longest title, so the sort arrow fits beside it.
 const optionalColumns: Array<Column & {drop: number}> = [
-	{id: 'ready', title: 'Ready', width: 7, right: false, drop: 4, cell: row => seg(row.ready ?? missing, row.ready === 'True' || row.ready === null ? undefined : 'warn')},
-	{id: 'kubelet', title: 'kubelet', width: 9, right: false, drop: 1, cell: row => figure(row.kubeletVersion ?? missing, row)},
-	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 7, cell: row => figure(age(row.lastSeenAgeSeconds), row)},
-	{id: 'mean', title: 'mean', width: 8, right: true, drop: 5, cell: row => figure(formatSeconds(row.meanSeconds), row)},
-	{id: 'p99', title: 'p99', width: 8, right: true, drop: 6, cell: row => seg(formatQuantile(row.p99), row.stale || row.gone ? 'dim' : row.slow ? 'warn' : undefined)},
-	{id: 'rate', title: 'relists/s', width: 10, right: true, drop: 3, cell: row => figure(formatRate(row.ratePerSecond), row)},
-	{id: 'discards', title: 'discards', width: 9, right: true, drop: 2, cell: row => figure(formatCount(row.discardEvents), row)},
+	{
+		id: 'ready',
+		title: 'Ready',
+		width: 7,
+		right: false,
+		drop: 4,
+		cell: (row) => seg(row.ready ?? missing, row.ready === 'True' || row.ready === null ? undefined : 'warn'),
+	},
+	{id: 'kubelet', title: 'kubelet', width: 9, right: false, drop: 1, cell: (row) => figure(row.kubeletVersion ?? missing, row)},
+	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 7, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
+	{id: 'mean', title: 'mean', width: 8, right: true, drop: 5, cell: (row) => figure(formatSeconds(row.meanSeconds), row)},
+	{
+		id: 'p99',
+		title: 'p99',
+		width: 8,
+		right: true,
+		drop: 6,
+		cell: (row) => seg(formatQuantile(row.p99), row.stale || row.gone ? 'dim' : row.slow ? 'warn' : undefined),
+	},
+	{id: 'rate', title: 'relists/s', width: 10, right: true, drop: 3, cell: (row) => figure(formatRate(row.ratePerSecond), row)},
+	{id: 'discards', title: 'discards', width: 9, right: true, drop: 2, cell: (row) => figure(formatCount(row.discardEvents), row)},
 ];
 
 const gap = 2;
@@ -134,13 +157,13 @@ function fit(segment: Segment, width: number, right: boolean): Segment {
 
 /** The columns that fit `width`, dropping optional ones (lowest `drop` first), and the name column's width. */
 export function chooseColumns(rows: OverviewTableRow[], width: number): {status: Column; columns: Column[]; nameWidth: number} {
-	const longest = Math.max(4, ...rows.map(row => cellWidth(row.name)));
+	const longest = Math.max(4, ...rows.map((row) => cellWidth(row.name)));
 	const status = statusColumn(rows);
 	let optional = [...optionalColumns];
 	const used = (columns: Column[]) => marker + status.width + columns.reduce((sum, column) => sum + gap + column.width, 0) + gap;
 	while (optional.length > 0 && used(optional) + minNameWidth > width) {
-		const lowest = Math.min(...optional.map(column => column.drop));
-		optional = optional.filter(column => column.drop !== lowest);
+		const lowest = Math.min(...optional.map((column) => column.drop));
+		optional = optional.filter((column) => column.drop !== lowest);
 	}
 
 	const nameWidth = Math.max(0, Math.min(longest, 40, width - used(optional)));
@@ -161,8 +184,14 @@ function rowLine(row: OverviewTableRow, {status, columns, nameWidth}: Layout, se
 
 /** The column titles; the sorted column's with ↓ (largest value first) or ↑ (smallest first). */
 function titleLine({status, columns, nameWidth}: Layout, sort: SortOrder | undefined): Line {
-	const title = (column: Pick<Column, 'id' | 'title'>) => (sort?.column === column.id ? `${column.title}${sortsDescending(sort) ? '↓' : '↑'}` : column.title);
-	const line: Line = [seg(' '.repeat(marker)), fit(seg(title(status), 'label'), status.width, false), seg(' '.repeat(gap)), fit(seg(title({id: 'node', title: 'node'}), 'label'), nameWidth, false)];
+	const title = (column: Pick<Column, 'id' | 'title'>) =>
+		sort?.column === column.id ? `${column.title}${sortsDescending(sort) ? '↓' : '↑'}` : column.title;
+	const line: Line = [
+		seg(' '.repeat(marker)),
+		fit(seg(title(status), 'label'), status.width, false),
+		seg(' '.repeat(gap)),
+		fit(seg(title({id: 'node', title: 'node'}), 'label'), nameWidth, false),
+	];
 	for (const column of columns) {
 		line.push(seg(' '.repeat(gap)), fit(seg(title(column), 'label'), column.width, column.right));
 	}
@@ -175,9 +204,11 @@ function titleLine({status, columns, nameWidth}: Layout, sort: SortOrder | undef
  * as an error whether or not a good read came before it.
  */
 function countsLine(rows: OverviewTableRow[], width: number): Line {
-	const count = (state: RowState) => rows.filter(row => !row.gone && row.state === state).length;
-	const gone = rows.filter(row => row.gone).length;
-	const always = (state: RowState, word: string): Item => [seg(`${stateSymbol[state]} ${count(state)} ${word}`, count(state) > 0 ? stateTone[state] : 'dim')];
+	const count = (state: RowState) => rows.filter((row) => !row.gone && row.state === state).length;
+	const gone = rows.filter((row) => row.gone).length;
+	const always = (state: RowState, word: string): Item => [
+		seg(`${stateSymbol[state]} ${count(state)} ${word}`, count(state) > 0 ? stateTone[state] : 'dim'),
+	];
 	const items: Item[] = [always('unhealthy', 'unhealthy')];
 	if (count('error') > 0) items.push(always('error', 'error'));
 	if (count('slow') > 0) items.push(always('slow', 'slow'));
@@ -201,7 +232,15 @@ function bottomLine(props: OverviewTableProps, hidden: number): Line {
 		return fitLeading([[seg('/', 'value'), seg(filter), seg('▌', 'dim')], [seg('Enter keep')], [seg('Esc clear')]], width, '  ');
 	}
 
-	const hints: Item[] = [[seg('↑↓ select')], [seg('Enter open')], [seg('s sort')], [seg('S reverse')], [seg(filter === '' ? '/ filter' : 'Esc unfilter')], [seg('? keys')], [seg('q quit')]];
+	const hints: Item[] = [
+		[seg('↑↓ select')],
+		[seg('Enter open')],
+		[seg('s sort')],
+		[seg('S reverse')],
+		[seg(filter === '' ? '/ filter' : 'Esc unfilter')],
+		[seg('? keys')],
+		[seg('q quit')],
+	];
 	if (hidden > 0) hints.unshift([seg(`${hidden} more`, 'dim')]);
 	return fitLeading(hints, width, '  ');
 }
@@ -210,25 +249,40 @@ export function overviewTableLines(props: OverviewTableProps): Line[] {
 	const {width, height} = props;
 	const filter = props.filter ?? '';
 	const sort = props.sort ?? defaultSort;
-	const listed = props.rows.filter(row => !row.gone).length;
+	const listed = props.rows.filter((row) => !row.gone).length;
 	const rows = filterRows(props.rows, filter);
 	const clock = clockTime(props.now);
-	const nodes: Item = filter === '' ? [seg(`${listed} nodes`, 'value')] : [seg(`${rows.filter(row => !row.gone).length} of ${listed} nodes`, 'value'), seg(` matching "${filter}"`)];
+	const nodes: Item =
+		filter === ''
+			? [seg(`${listed} nodes`, 'value')]
+			: [seg(`${rows.filter((row) => !row.gone).length} of ${listed} nodes`, 'value'), seg(` matching "${filter}"`)];
 	const order: Item = sort.column === defaultSort.column && !sort.reversed ? [] : [seg(`sorted by ${sortWords(sort)}`)];
-	const header = spread(fitItems([[seg('pleg-top', 'title')], nodes, order, [seg(props.sourceLabel, 'dim')]], width - clock.length - 1), [seg(clock, 'dim')], width);
+	const header = spread(
+		fitItems([[seg('pleg-top', 'title')], nodes, order, [seg(props.sourceLabel, 'dim')]], width - clock.length - 1),
+		[seg(clock, 'dim')],
+		width,
+	);
 	const top: Line[] = [header, fitItems([[seg(props.cadence, 'dim')]], width), countsLine(props.rows, width)];
-	const failure = props.listFailure ? wrapWords(`${healthSymbol.unhealthy} node list: ${props.listFailure.summary}`, width, 1, 'error') : [];
+	const failure = props.listFailure
+		? wrapWords(`${healthSymbol.unhealthy} node list: ${props.listFailure.summary}`, width, 1, 'error')
+		: [];
 	// The layout from every row, so the columns stay put while a filter is typed.
 	const layout = chooseColumns(props.rows, width);
-	const index = Math.max(0, rows.findIndex(row => row.name === props.selected));
+	const index = Math.max(
+		0,
+		rows.findIndex((row) => row.name === props.selected),
+	);
 	const room = Math.max(0, height - top.length - 1 - failure.length - 1);
 	const start = firstShown(index, rows.length, room);
 	const shown = rows.slice(start, start + room);
 	const empty = props.rows.length === 0 ? 'waiting for the node list …' : `no node name contains "${filter}"`;
-	const body = rows.length === 0 ? [[seg(empty, 'dim')]] : [titleLine(layout, sort), ...shown.map((row, i) => rowLine(row, layout, start + i === index))];
+	const body =
+		rows.length === 0
+			? [[seg(empty, 'dim')]]
+			: [titleLine(layout, sort), ...shown.map((row, i) => rowLine(row, layout, start + i === index))];
 	const lines = [...top, ...body, ...failure, bottomLine(props, rows.length - shown.length)];
 	// Never taller nor wider than the terminal (a very narrow one cuts the columns).
-	return lines.slice(0, Math.max(1, height)).map(line => clip(line, width));
+	return lines.slice(0, Math.max(1, height)).map((line) => clip(line, width));
 }
 
 /** The line cut at `width` cells: only below the narrowest layout (status + a short name). */
@@ -248,7 +302,7 @@ function clip(line: Line, width: number): Line {
 /** The table alone (titles and every row, no marker, clock or hints) for the --once text report. */
 export function overviewPlainLines(rows: OverviewTableRow[], width: number): Line[] {
 	const layout = chooseColumns(rows, width);
-	return [titleLine(layout, undefined), ...rows.map(row => rowLine(row, layout, false))].map(line => clip(line, width));
+	return [titleLine(layout, undefined), ...rows.map((row) => rowLine(row, layout, false))].map((line) => clip(line, width));
 }
 
 export function OverviewTable(props: OverviewTableProps) {

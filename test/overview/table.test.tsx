@@ -1,0 +1,233 @@
+// The overview table as frames at a fixed width: the sort column's arrow, the filter in the header and its prompt
+// at the bottom, the error and slow rows; then the overview app fed by a still engine, driven by keys written
+// to stdin the way tmux send-keys writes them (several keys in one chunk).
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {stripVTControlCharacters} from 'node:util';
+import React from 'react';
+import {render} from 'ink-testing-library';
+import {OverviewTable} from '../../source/screen/panes/overview-table.js';
+import {OverviewApp} from '../../source/screen/overview-app.js';
+import {flagSlow, sortRows, type OverviewRow, type SortOrder} from '../../source/screen/overview-rows.js';
+import {clockTime} from '../../source/screen/layout/clock-time.js';
+import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/prometheus-feed.js';
+import {initialOverviewState, overviewReducer, type OverviewState} from '../../source/domain/overview-state.js';
+import type {PrometheusFigures} from '../../source/sources/prometheus.js';
+import {frameOf, rowsOf} from '../helpers/ui-frame.js';
+
+const now = Date.UTC(2024, 0, 1, 12, 0, 0);
+const width = 80;
+
+function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
+	return {
+		name,
+		ready: 'True',
+		kubeletVersion: 'v1.28.4',
+		lastSeenAgeSeconds: 1,
+		meanSeconds: 0.005,
+		p99: {seconds: 0.01, atLeast: false},
+		ratePerSecond: 0.99,
+		discardEvents: 0,
+		state: 'ok',
+		word: 'ok',
+		reason: null,
+		slow: false,
+		stale: false,
+		gone: false,
+		failure: null,
+		...fields,
+	};
+}
+
+// p99s 10, 12, 11, 150 ms: worker-4 is slow (the median of the others is 11 ms); control-plane cannot be read.
+const rows = flagSlow([
+	row('worker-1', {p99: {seconds: 0.01, atLeast: false}}),
+	row('worker-2', {p99: {seconds: 0.012, atLeast: false}}),
+	row('worker-3', {p99: {seconds: 0.011, atLeast: false}}),
+	row('worker-4', {p99: {seconds: 0.15, atLeast: false}, meanSeconds: 0.06}),
+	row('control-plane', {
+		state: 'error',
+		word: 'error',
+		reason: '403 nodes/proxy',
+		p99: null,
+		meanSeconds: null,
+		ratePerSecond: null,
+		discardEvents: null,
+		lastSeenAgeSeconds: null,
+	}),
+]);
+
+function frame(sort: SortOrder | undefined, filter = '', typing = false): string[] {
+	const props = {
+		rows: sortRows(rows, sort),
+		selected: null,
+		sort,
+		filter,
+		typing,
+		sourceLabel: 'all nodes via https://10.0.0.1:6443',
+		cadence: 'each node every 1 s · ≤ 8 at once',
+		listFailure: null,
+		now,
+		width,
+		height: 12,
+	};
+	return rowsOf(frameOf(<OverviewTable {...props} />, width)).map((line) => line.trimEnd());
+}
+
+/** The header row: `left`, then the clock flush right. */
+function header(left: string): string {
+	const clock = clockTime(now);
+	return left + ' '.repeat(width - left.length - clock.length) + clock;
+}
+
+describe('the overview table at 80 columns', () => {
+	test('worst first: the error row says why, the slow node above the ok ones, the status title arrowed', () => {
+		assert.deepEqual(frame(undefined), [
+			header('pleg-top · 5 nodes · all nodes via https://10.0.0.1:6443'),
+			'each node every 1 s · ≤ 8 at once',
+			'✗ 0 unhealthy · ? 1 error · ! 1 slow · ! 0 warn · ✓ 3 ok',
+			'  status↓            node           Ready     last seen      mean       p99',
+			'› ? 403 nodes/proxy  control-plane  True              —         —         —',
+			'  ! slow             worker-4       True             1s      60ms     150ms',
+			'  ✓ ok               worker-2       True             1s       5ms      12ms',
+			'  ✓ ok               worker-3       True             1s       5ms      11ms',
+			'  ✓ ok               worker-1       True             1s       5ms      10ms',
+			'↑↓ select  Enter open  s sort  S reverse  / filter  ? keys  q quit',
+		]);
+	});
+
+	test('sorted by p99 and filtered by "work": the header says both, the p99 title is arrowed', () => {
+		assert.deepEqual(frame({column: 'p99', reversed: false}, 'work'), [
+			header('pleg-top · 4 of 5 nodes matching "work" · sorted by p99, largest first'),
+			'each node every 1 s · ≤ 8 at once',
+			// The counts stay those of every node: a filter hides rows, not trouble.
+			'✗ 0 unhealthy · ? 1 error · ! 1 slow · ! 0 warn · ✓ 3 ok',
+			'  status             node           Ready     last seen      mean      p99↓',
+			'› ! slow             worker-4       True             1s      60ms     150ms',
+			'  ✓ ok               worker-2       True             1s       5ms      12ms',
+			'  ✓ ok               worker-3       True             1s       5ms      11ms',
+			'  ✓ ok               worker-1       True             1s       5ms      10ms',
+			'↑↓ select  Enter open  s sort  S reverse  Esc unfilter  ? keys  q quit',
+		]);
+	});
+
+	test('p99 reversed: smallest first, arrow up; the node without a p99 stays last', () => {
+		const lines = frame({column: 'p99', reversed: true});
+		assert.equal(lines[3], '  status             node           Ready     last seen      mean      p99↑');
+		assert.deepEqual(
+			lines.slice(4, 9).map((line) => line.slice(21, 35).trim()),
+			['worker-1', 'worker-3', 'worker-2', 'worker-4', 'control-plane'],
+		);
+	});
+
+	test('while the filter is typed the bottom row is its prompt; no match says so', () => {
+		const typing = frame({column: 'node', reversed: true}, 'wor', true);
+		assert.equal(typing[0], header('pleg-top · 4 of 5 nodes matching "wor" · sorted by node, Z → A'));
+		assert.equal(typing[3], '  status             node↓          Ready     last seen      mean       p99');
+		assert.deepEqual(
+			typing.slice(4, 8).map((line) => line.slice(21, 35).trim()),
+			['worker-4', 'worker-3', 'worker-2', 'worker-1'],
+		);
+		assert.equal(typing.at(-1), '/wor▌  Enter keep  Esc clear');
+		const none = frame(undefined, 'xyz', true);
+		assert.equal(none[3], 'no node name contains "xyz"');
+	});
+});
+
+/** A Prometheus answer for one node with this window p99 (ms). */
+function answer(node: string, p99Ms: number): PrometheusFigures {
+	return {
+		node,
+		at: now,
+		windowSeconds: 60,
+		kubeletVersion: 'v1.28.4',
+		lastSeenAgeSeconds: 1,
+		meanSeconds: p99Ms / 2000,
+		p50: null,
+		p90: null,
+		p99: p99Ms / 1000,
+		ratePerSecond: 1,
+		intervalMeanSeconds: 1,
+		discardEvents: 0,
+		lifetimeCount: 1000,
+		lifetimeSum: 10,
+	};
+}
+
+/** An engine that holds a fixed state and never changes: the app's keys are all that move the screen. */
+function stillEngine(p99s: Record<string, number>) {
+	const reduce = overviewReducer(prometheusFeedKind);
+	let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
+	state = reduce(state, {type: 'names', names: Object.keys(p99s), at: now});
+	for (const [name, p99] of Object.entries(p99s))
+		state = reduce(state, {type: 'feed', node: name, action: {type: 'figures', figures: answer(name, p99), latencyMs: 5}});
+	return {
+		kind: prometheusFeedKind,
+		state,
+		label: 'all nodes via test',
+		single: null,
+		cadence: () => 'every node every 1 s',
+		effectiveIntervalMs: () => 1000,
+		subscribe: () => () => undefined,
+		now: () => now,
+		paused: false,
+		setPaused: () => undefined,
+		mark: () => undefined,
+		requestCount: 0,
+		ended: new Promise<void>(() => undefined),
+		stop: () => undefined,
+	};
+}
+
+async function until(read: () => string, check: (text: string) => boolean, what: string): Promise<string> {
+	const deadline = Date.now() + 5000;
+	while (Date.now() < deadline) {
+		const text = read();
+		if (check(text)) return text;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+
+	assert.fail(`never showed ${what}; last frame:\n${read()}`);
+}
+
+describe('the overview app, keys written as one chunk', () => {
+	test('"ss" sorts by Ready, "S" reverses, "/wor\\r" filters, "jj" moves two rows, "?" shows the overview keys', async () => {
+		const engine = stillEngine({'worker-1': 10, 'worker-2': 12, 'worker-3': 11, 'worker-4': 150, 'control-plane': 9});
+		// The engine's type is the app's; a still one has every member it reads.
+		const app = render(
+			React.createElement(OverviewApp as unknown as React.FC<Record<string, unknown>>, {
+				engine,
+				renderEveryMs: 10,
+				size: {columns: 100, rows: 20},
+			}),
+		);
+		const read = () => stripVTControlCharacters(app.lastFrame() ?? '');
+		try {
+			await until(read, (text) => text.includes('status↓'), 'the table');
+			// p99 150 ms against a median of 10.5 ms (9, 10, 11, 12): worker-4 is slow and on top.
+			assert.match(read(), /› ! slow {7}worker-4/);
+			app.stdin.write('ss');
+			let text = await until(read, (text) => text.includes('Ready↓'), 'the Ready column sorted');
+			assert.match(text, /sorted by ready, not ready first/);
+			app.stdin.write('S');
+			text = await until(read, (text) => text.includes('Ready↑'), 'the Ready sort reversed');
+			assert.match(text, /sorted by ready, ready first/);
+			app.stdin.write('/wor\r');
+			text = await until(read, (text) => text.includes('4 of 5 nodes matching "wor"'), 'the filter kept');
+			assert.ok(!text.includes('control-p'), text);
+			// All Ready=True: the ties go worst first, the slow node, then highest p99.
+			app.stdin.write('jj');
+			text = await until(read, (text) => /› ✓ ok {9}worker-3/.test(text), 'the third row selected');
+			app.stdin.write('?');
+			text = await until(read, (text) => text.includes('filter by node name'), 'the help with the overview keys');
+			app.stdin.write('\u001B');
+			await until(read, (text) => text.includes('Ready↑'), 'the table again');
+			app.stdin.write('\u001B');
+			text = await until(read, (text) => text.includes('pleg-top · 5 nodes'), 'the filter cleared');
+			// Back in the table, cut to the name column's room at 100 columns.
+			assert.match(text, /✓ ok {9}control-p…/);
+		} finally {
+			app.unmount();
+		}
+	});
+});
