@@ -27,6 +27,8 @@ export type NodeEngineOptions = {
 	onMark?: (at: number) => void;
 	/** When the source runs out (a replay's end). */
 	ended?: Promise<void>;
+	/** Marks set from outside (a replayed `b`): subscribe, get the unsubscribe. */
+	marks?: (listener: (at: number) => void) => () => void;
 	/** Back-off bounds of the poller (the soak test lowers them). */
 	maxBackoffMs?: number;
 	minBackoffMs?: number;
@@ -70,7 +72,7 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 		},
 	);
 	const shownMs = options.shownIntervalMs ?? options.pollMs;
-	return {
+	const engine: Engine<FeedState> = {
 		kind: proxyFeedKind as FeedKind<FeedState, unknown>,
 		get state() {
 			return store.state;
@@ -99,7 +101,13 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 		},
 		ended: options.ended ?? never,
 		stop() {
+			unsubscribeMarks?.();
 			poller.stop();
 		},
 	};
+	// A replayed `b` marks the screen and the lab session as the key did when it was recorded.
+	const unsubscribeMarks = options.marks?.((at) => {
+		engine.mark(at);
+	});
+	return engine;
 }

@@ -8,11 +8,11 @@ import {systemNow, type Engine} from '../engine/engine.js';
 import {startNodeEngine} from '../engine/node-engine.js';
 import {startPrometheusOverview, startProxyOverview} from '../engine/overview-engine.js';
 import {createLabRecorder, readRecording, type LabRecorder} from '../lab/recorder.js';
-import type {KubeAccess, Mode, NodeMode, OverviewMode} from '../cli/options.js';
+import type {DirectAccess, KubeAccess, Mode, NodeMode, OverviewMode} from '../cli/options.js';
 import {createApiServerSource} from '../sources/api-server.js';
 import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
 import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
-import {createPrometheusSource, type FiguresSource} from '../sources/prometheus.js';
+import {createPrometheusSource} from '../sources/prometheus.js';
 import {createReplaySource, recordedIntervalMs, type ReplaySource} from '../sources/replay.js';
 import {toFailure} from '../sources/to-failure.js';
 
@@ -42,23 +42,7 @@ export type Plan = {
 /** Builds the plan; throws SourceFailure for what is wrong before any request (kubeconfig, --record file, recording). */
 export function planFor(mode: Exclude<Mode, {kind: 'help'} | {kind: 'version'}>, env: NodeJS.ProcessEnv): Plan {
 	if (mode.kind === 'overview') return overviewPlan(mode, env);
-	if (mode.backend.kind === 'prometheus') {
-		const {url, node, direct} = mode.backend;
-		return prometheusPlan(
-			mode,
-			createPrometheusSource({
-				url,
-				node,
-				windowSeconds: mode.windowSeconds,
-				tokenFile: direct.tokenFile,
-				caFile: direct.caFile,
-				insecureSkipTlsVerify: direct.insecureSkipTlsVerify,
-				timeoutMs: mode.timeoutMs,
-				now: systemNow,
-			}),
-		);
-	}
-
+	if (mode.backend.kind === 'prometheus') return prometheusPlan(mode, mode.backend, mode.backend.node);
 	return nodePlan(mode, env);
 }
 
@@ -83,6 +67,12 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 	let source: MetricsSource;
 	let demo: DemoControls | undefined;
 	let replay: ReplaySource | undefined;
+	// A real node: one request an --interval after the last ended; for --once, the two one window apart.
+	const steady = (purpose: Purpose): Pacing => {
+		const ms = purpose === 'once' ? windowMs : mode.intervalMs;
+		return {pollMs: ms, shownMs: ms};
+	};
+
 	let pace: (purpose: Purpose) => Pacing;
 	switch (backend.kind) {
 		case 'replay': {
@@ -126,15 +116,18 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 				loaded,
 				now: systemNow,
 			});
-			pace = (purpose) =>
-				purpose === 'once' ? {pollMs: windowMs, shownMs: windowMs} : {pollMs: mode.intervalMs, shownMs: mode.intervalMs};
+			pace = steady;
 			break;
 		}
 
 		case 'api-server': {
-			source = createApiServerSource({loaded: kubeconfig(backend.access, env), node: backend.node, timeoutMs: mode.timeoutMs, now: systemNow});
-			pace = (purpose) =>
-				purpose === 'once' ? {pollMs: windowMs, shownMs: windowMs} : {pollMs: mode.intervalMs, shownMs: mode.intervalMs};
+			source = createApiServerSource({
+				loaded: kubeconfig(backend.access, env),
+				node: backend.node,
+				timeoutMs: mode.timeoutMs,
+				now: systemNow,
+			});
+			pace = steady;
 			break;
 		}
 
@@ -164,8 +157,8 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 			}
 		},
 		start(purpose) {
-			const {marks, ...pacing} = pace(purpose);
-			const engine = startNodeEngine({
+			const pacing = pace(purpose);
+			return startNodeEngine({
 				source: observed,
 				pollMs: pacing.pollMs,
 				shownIntervalMs: pacing.shownMs,
@@ -174,14 +167,10 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 				node: contacted,
 				now: pacing.now,
 				ended: pacing.ended,
+				marks: pacing.marks,
 				onPayload: recorder.payload,
 				onMark: recorder.mark,
 			});
-			// A replayed `b` marks the screen and the lab session as the key did when it was recorded.
-			const unsubscribe = marks?.((at) => {
-				engine.mark(at);
-			});
-			return unsubscribe ? withStop(engine, unsubscribe) : engine;
 		},
 		onceReads: 2,
 		notes: source.notes ?? [],
@@ -195,19 +184,19 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 	};
 }
 
-/** `engine`, whose stop also runs `also`. */
-function withStop<F>(engine: Engine<F>, also: () => void): Engine<F> {
-	const stop = engine.stop.bind(engine);
-	return Object.defineProperty(engine, 'stop', {
-		value() {
-			also();
-			stop();
-		},
+/** Every node (or one node) from a Prometheus-compatible API: one fetch per interval, windowed by Prometheus. */
+function prometheusPlan(mode: NodeMode | OverviewMode, {url, direct}: {url: string; direct: DirectAccess}, node: string | undefined): Plan {
+	const {tokenFile, caFile, insecureSkipTlsVerify} = direct;
+	const source = createPrometheusSource({
+		url,
+		node,
+		windowSeconds: mode.windowSeconds,
+		tokenFile,
+		caFile,
+		insecureSkipTlsVerify,
+		timeoutMs: mode.timeoutMs,
+		now: systemNow,
 	});
-}
-
-/** Every node (or one, with --node) from a Prometheus-compatible API: one fetch per interval, windowed by Prometheus. */
-function prometheusPlan(mode: NodeMode | OverviewMode, source: FiguresSource): Plan {
 	return {
 		async contact() {
 			try {
@@ -228,23 +217,13 @@ function prometheusPlan(mode: NodeMode | OverviewMode, source: FiguresSource): P
 
 function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 	const {backend} = mode;
-	if (backend.kind === 'prometheus') {
-		const {url, direct} = backend;
-		return prometheusPlan(
-			mode,
-			createPrometheusSource({
-				url,
-				windowSeconds: mode.windowSeconds,
-				tokenFile: direct.tokenFile,
-				caFile: direct.caFile,
-				insecureSkipTlsVerify: direct.insecureSkipTlsVerify,
-				timeoutMs: mode.timeoutMs,
-				now: systemNow,
-			}),
-		);
-	}
-
-	const api = createApiServerSource({loaded: kubeconfig(backend.access, env), node: '(all nodes)', timeoutMs: mode.timeoutMs, now: systemNow});
+	if (backend.kind === 'prometheus') return prometheusPlan(mode, backend, undefined);
+	const api = createApiServerSource({
+		loaded: kubeconfig(backend.access, env),
+		node: '(all nodes)',
+		timeoutMs: mode.timeoutMs,
+		now: systemNow,
+	});
 	const fleet = {label: `all nodes via ${api.label.replace(/^\(all nodes\) via /, '')}`, listNodes: api.listNodes, forNode: api.forNode};
 	return {
 		async contact() {

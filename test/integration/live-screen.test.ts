@@ -164,6 +164,94 @@ describe('live screen in a real terminal', () => {
 		assert.deepEqual(paneFlags(session), {alternate: false, cursorVisible: true});
 	});
 
+	test('an unknown node (404) ends the run before the screen is taken: the message on the normal screen, exit 3', {skip}, async () => {
+		const session = startLive(['worker-9']);
+		const screen = await waitFor(session, 'AFTER-PLEG-TOP exit=3');
+		assert.match(screen, /^pleg-top: node "worker-9" does not exist in cluster "fake"$/m);
+		assert.match(screen, /^ {2}nodes that exist: worker-1, worker-2, old-110, old-114, new-128$/m);
+		assert.deepEqual(paneFlags(session), {alternate: false, cursorVisible: true});
+	});
+
+	test('RBAC 403 on nodes/proxy before any good scrape: the screen ends and says it on the normal screen, exit 3', {skip}, async () => {
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'metrics'});
+		// Wide enough for the message's first line.
+		const session = startLive(['worker-1', '--interval', '200ms', '--window', '1s'], {columns: 160});
+		const screen = await waitFor(session, 'AFTER-PLEG-TOP exit=3');
+		assert.match(screen, /^pleg-top: context "fake-ctx" \(user "token-user"\) is not allowed to get nodes\/proxy on node "worker-1"$/m);
+		assert.deepEqual(paneFlags(session), {alternate: false, cursorVisible: true});
+		const history = paneWithHistory(session);
+		assert.doesNotMatch(history, /q quit {2}\? help/, 'the dashboard is not left on the normal screen');
+	});
+
+	test('503 at start opens the screen; a 403 met before the first good scrape still ends it with exit 3', {skip}, async () => {
+		cluster.fake.setFault({type: 'status', code: 503});
+		const session = startLive(['worker-1', '--interval', '200ms', '--window', '1s'], {columns: 160});
+		await waitFor(session, /STALE — no good scrape yet/);
+		assert.equal(paneFlags(session).alternate, true);
+		cluster.fake.clearFaults();
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'metrics'});
+		// The next retry comes after the back-off (1 s, 2 s, 4 s, …).
+		const screen = await waitFor(session, 'AFTER-PLEG-TOP exit=3', 25_000);
+		assert.match(screen, /^pleg-top: context "fake-ctx" \(user "token-user"\) is not allowed to get nodes\/proxy on node "worker-1"$/m);
+		assert.deepEqual(paneFlags(session), {alternate: false, cursorVisible: true});
+	});
+
+	test('p freezes everything shown: no request at all while paused (the Node object included), the frame unchanged; p resumes', {skip}, async () => {
+		const session = startLive(['worker-1', '--interval', '200ms', '--window', '1s']);
+		await waitFor(session, healthy);
+		session.keys('p');
+		const paused = await waitFor(session, /PAUSED \(p resumes\)/);
+		// An answer in flight when p was pressed may still land: count from a moment later.
+		await new Promise(resolve => setTimeout(resolve, 500));
+		const before = cluster.fake.requests.length;
+		const frozen = session.screen();
+		// Longer than the 10 s between two reads of the Node object.
+		await new Promise(resolve => setTimeout(resolve, 11_000));
+		const during = cluster.fake.requests.slice(before).map(request => request.path);
+		assert.deepEqual(during, [], 'requests while paused');
+		assert.equal(session.screen(), frozen, 'the frame while paused');
+		assert.equal(frozen, paused);
+		session.keys('p');
+		await waitFor(session, /every 0\.2s {2}last scrape/);
+		const nodeReads = () => cluster.fake.requests.slice(before).filter(request => request.path === '/api/v1/nodes/worker-1').length;
+		const deadline = Date.now() + 5000;
+		while (nodeReads() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100));
+		assert.equal(nodeReads(), 1, 'the Node object is read again on resume');
+		session.keys('q');
+		await assertTerminalRestored(session, 0);
+	});
+
+	test('the write-down goes to stderr, wrapped to the terminal width; --quiet leaves it out', {skip}, async () => {
+		const env = {HOME: cluster.temp.dir};
+		const writeDown = /The kubelet's PLEG relists every 1s/;
+		// 60 columns: narrower than the write-down's own 80.
+		const narrow = startLive(['--demo'], {env, columns: 60, rows: 30});
+		const stderrFile = `${cluster.temp.dir}/write-down-stderr.txt`;
+		const redirected = startLive(['--demo', `2>${stderrFile}`], {env});
+		const quiet = startLive(['--demo', '--quiet'], {env});
+		for (const session of [narrow, redirected, quiet]) {
+			await waitFor(session, healthy);
+			session.keys('q');
+		}
+
+		await waitFor(narrow, 'AFTER-PLEG-TOP exit=0');
+		// -J joins the rows the terminal wrapped: each row left is a line pleg-top wrote.
+		const joined = execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-', '-t', narrow.name], {encoding: 'utf8'});
+		screens.push(joined);
+		assert.match(joined.replaceAll('\n', ' '), writeDown);
+		const lines = joined.split('\n').filter(line => line.trim() !== '' && !line.startsWith('AFTER-PLEG-TOP') && !line.startsWith('BEFORE-PLEG-TOP'));
+		assert.ok(lines.length >= 4, joined);
+		for (const line of lines) assert.ok([...line].length <= 60, `${[...line].length} columns: ${line}`);
+
+		// stderr to a file: the write-down is there, not on the terminal (stdout).
+		await waitFor(redirected, 'AFTER-PLEG-TOP exit=0');
+		assert.doesNotMatch(paneWithHistory(redirected), writeDown);
+		assert.match(fs.readFileSync(stderrFile, 'utf8').replaceAll('\n', ' '), writeDown);
+
+		await waitFor(quiet, 'AFTER-PLEG-TOP exit=0');
+		assert.doesNotMatch(paneWithHistory(quiet), /The kubelet's PLEG|Measured on/);
+	});
+
 	for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
 		test(`${signal}: the terminal is restored and pleg-top exits 0 without a stack trace`, {skip}, async () => {
 			const session = startLive(['--node', 'worker-1', '--interval', '200ms', '--window', '1s']);

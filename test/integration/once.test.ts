@@ -2,6 +2,7 @@
 // row of issue 3's fault table. Each checks the exit code (0 healthy, 1 PLEG unhealthy, 2 configuration,
 // 3 anything met while talking to the cluster) and the text the user reads on stderr.
 import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {startFakeApiServer, testTls} from '../helpers/fake-api-server.js';
 import {singleContext, writeExecPlugin, writeFailingPlugin} from '../helpers/kubeconfig-files.js';
@@ -139,6 +140,64 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		} finally {
 			await execCluster.close();
 		}
+	});
+});
+
+describe('--once: the node as a word, any window of at least 100 ms, --record, --fail-on', () => {
+	test('pleg-top NODE --once: the node as a positional word, as kubectl takes it', async () => {
+		const result = await runCli(['worker-1', '--once', '-o', 'json', ...fast], {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		const report = JSON.parse(result.stdout) as Record<string, any>;
+		assert.equal(report['node'], 'worker-1');
+		assert.equal(report['relist'].windowCount, 60);
+	});
+
+	test('--once --window 1s is accepted: two scrapes at least 1 s apart, whatever --interval says', async () => {
+		const result = await runCli(['worker-1', '--once', '--window', '1s', '-o', 'json'], {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		const relist = (JSON.parse(result.stdout) as Record<string, any>)['relist'];
+		assert.ok(relist.windowSeconds >= 1 && relist.windowSeconds < 5, String(relist.windowSeconds));
+		assert.equal(relist.windowCount, 60);
+	});
+
+	test('--record with --once writes its two scrapes, and says where', async () => {
+		const file = `${cluster.temp.dir}/once-record.jsonl`;
+		const result = await runCli(once('worker-1', '--record', file), {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		assert.equal(result.stderr, `recording appended to ${file}\n`);
+		const records = readFileSync(file, 'utf8').trimEnd().split('\n').map(line => JSON.parse(line) as Record<string, any>);
+		assert.equal(records.length, 2);
+		for (const record of records) {
+			assert.equal(record['node'], 'worker-1');
+			assert.equal(record['kubeletVersion'], 'v1.21.2');
+		}
+
+		// The first scrape alone is no window; the second is the report's: 60 relists more.
+		assert.equal(records[0]!['figures'].relist.windowCount, null);
+		assert.equal(records[1]!['figures'].relist.windowCount, 60);
+		assert.equal(records[1]!['figures'].relist.count, records[0]!['figures'].relist.count + 60);
+	});
+
+	test('--fail-on critical exits 1 from half the threshold on (100 s of 180 s); the default waits for unhealthy', async () => {
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(100));
+		const plain = await runCli(once('worker-1'), {env: cluster.env});
+		assert.equal(plain.code, 0, plain.stderr);
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(100));
+		const critical = await runCli(once('worker-1', '--fail-on', 'critical'), {env: cluster.env});
+		assert.equal(critical.code, 1, critical.stderr);
+		assert.match(critical.stdout, /^verdict +PLEG is healthy$/m);
+	});
+
+	test('--fail-on warn exits 1 past the ok band (10 s > 5 s), 0 within it (1 s)', async () => {
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(10));
+		const warn = await runCli(once('worker-1', '--fail-on', 'warn'), {env: cluster.env});
+		assert.equal(warn.code, 1, warn.stderr);
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(10));
+		const critical = await runCli(once('worker-1', '--fail-on', 'critical'), {env: cluster.env});
+		assert.equal(critical.code, 0, critical.stderr);
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(1));
+		const ok = await runCli(once('worker-1', '--fail-on', 'warn'), {env: cluster.env});
+		assert.equal(ok.code, 0, ok.stderr);
 	});
 });
 

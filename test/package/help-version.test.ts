@@ -2,7 +2,9 @@
 // flag added there without a line in the help fails here.
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
-import {readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {describe, test} from 'node:test';
 import {flagSpec} from '../../source/cli/options.js';
 import {cliPath} from '../helpers/run-cli.js';
@@ -63,6 +65,31 @@ describe('--help', () => {
 
 	test('-h is --help', () => {
 		assert.equal(run(['-h']).stdout, help.stdout);
+	});
+
+	test('the node as a word is in the usage, and every key of both screens is listed', () => {
+		assert.match(help.stdout, /^ {2}pleg-top NODE \[options\] +live screen/m);
+		assert.match(help.stdout, /^ {2}pleg-top NODE --once \[-o json\] +two scrapes/m);
+		for (const key of ['q / Ctrl-C', 'p ', 'b ', 'a ', '? ', 'Enter', 'Esc']) assert.ok(help.stdout.includes(`  ${key}`), `no line for ${key}`);
+	});
+
+	test('run as kubectl-pleg_top (what kubectl execs for `kubectl pleg-top`), it names itself kubectl pleg-top', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'pleg-top-plugin-name-'));
+		try {
+			const plugin = join(dir, 'kubectl-pleg_top');
+			symlinkSync(cliPath, plugin);
+			const result = spawnSync(process.execPath, [plugin, '--help'], {encoding: 'utf8', timeout: 15_000, env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'}});
+			assert.equal(result.status, 0, result.stderr);
+			assert.ok(result.stdout.startsWith(`kubectl pleg-top ${version} — `), result.stdout.slice(0, 80));
+			assert.match(result.stdout, /^ {2}kubectl pleg-top NODE \[options\] +live screen/m);
+			assert.match(result.stdout, /tmux split-window -h 'kubectl pleg-top worker-1'/);
+			assert.doesNotMatch(result.stdout, /^ {2}pleg-top /m);
+			const wrong = spawnSync(process.execPath, [plugin, '--bogus'], {encoding: 'utf8', timeout: 15_000, env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'}});
+			assert.equal(wrong.status, 2);
+			assert.match(wrong.stderr, /\nRun kubectl pleg-top --help for the flags\.\n$/);
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
 	});
 });
 

@@ -2,6 +2,8 @@
 // argument after the plugin name, so --context and --kubeconfig reach pleg-top, which reads them itself.
 import assert from 'node:assert/strict';
 import {spawn, spawnSync} from 'node:child_process';
+import {mkdirSync, symlinkSync} from 'node:fs';
+import {dirname} from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
 import {startFakeCluster, type FakeCluster} from './fake-cluster.js';
@@ -14,9 +16,10 @@ describe('kubectl plugin', {skip: hasKubectl ? false : 'kubectl is not installed
 
 	before(async () => {
 		cluster = await startFakeCluster(['worker-1']);
-		// What `npm install -g` puts on PATH: an executable named kubectl-pleg_top that runs the CLI.
-		cluster.temp.write('bin/kubectl-pleg_top', `#!/bin/sh\nexec '${process.execPath}' '${cliPath}' "$@"\n`, 0o755);
-		pathWithPlugin = `${cluster.temp.dir}/bin:${process.env['PATH'] ?? ''}`;
+		// What `npm install -g` puts on PATH: kubectl-pleg_top, a symbolic link to the CLI (its #! line finds node on PATH).
+		mkdirSync(`${cluster.temp.dir}/bin`);
+		symlinkSync(cliPath, `${cluster.temp.dir}/bin/kubectl-pleg_top`);
+		pathWithPlugin = `${cluster.temp.dir}/bin:${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`;
 	});
 
 	after(async () => {
@@ -50,6 +53,19 @@ describe('kubectl plugin', {skip: hasKubectl ? false : 'kubectl is not installed
 		assert.equal(result.status, 0, result.stderr);
 		assert.match(result.stdout, /^verdict +PLEG is healthy$/m);
 		assert.match(result.stdout, /^window +2 s: /m);
+	});
+
+	test('kubectl pleg-top --help names itself kubectl pleg-top', async () => {
+		const result = await kubectl(['pleg-top', '--help']);
+		assert.equal(result.status, 0, result.stderr);
+		assert.match(result.stdout, /^kubectl pleg-top \S+ — /);
+		assert.match(result.stdout, /^ {2}kubectl pleg-top NODE --once \[-o json\] +two scrapes/m);
+	});
+
+	test('kubectl pleg-top NODE: the node as a positional word, as kubectl takes it', async () => {
+		const result = await kubectl(['pleg-top', 'worker-1', '--kubeconfig', cluster.kubeconfig, '--context', 'prod', '--once', '--window', '2s']);
+		assert.equal(result.status, 0, result.stderr);
+		assert.match(result.stdout, /^node +worker-1$/m);
 	});
 
 	test('--kubeconfig and --context after the plugin name are read by pleg-top', async () => {
