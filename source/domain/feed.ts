@@ -24,7 +24,7 @@ import {
 	type BoundedLog,
 } from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
-import {verdict} from './health.js';
+import {judgeWhileStale, verdict} from './health.js';
 import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
 import {formatAge} from './format.js';
@@ -306,8 +306,12 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 	const sample = latest.sample;
 	const kubeletVersion = state.node?.kubeletVersion ?? sample.kubeletVersion;
 	const constants = constantsFor(kubeletVersion, gateOn(sample, state.eventedConnected), state.eventedFallback);
-	const countUnchanged = state.lastCountChangeAt === null ? null : Math.max(0, (now - state.lastCountChangeAt) / 1000);
+	const countUnchangedAt = (at: number) => (state.lastCountChangeAt === null ? null : Math.max(0, (at - state.lastCountChangeAt) / 1000));
+	const countUnchanged = countUnchangedAt(now);
 	const lastSeen = readLastSeen(sample, now, countUnchanged);
+	// The rule at the last good scrape and at `now`; while the last scrape fails, the verdict is unknown.
+	const then = verdict(readLastSeen(sample, latest.at, countUnchangedAt(latest.at)), constants);
+	const judged = judgeWhileStale(state.status, now, then, verdict(lastSeen, constants), lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds, constants);
 	const window = windowOf(state.scrapes);
 	const mean = window?.meanSeconds ?? null;
 	return {
@@ -319,7 +323,8 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		lifetime: lifetimeOf(sample),
 		window,
 		windowTargetSeconds: state.windowSeconds,
-		verdict: verdict(lastSeen, constants),
+		verdict: judged.verdict,
+		stale: judged.stale,
 		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,

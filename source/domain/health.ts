@@ -1,7 +1,7 @@
 // The kubelet's own PLEG health rule (GenericPLEG.Healthy(), pleg-facts.md §2), applied to what /metrics shows,
 // with the kubelet's wording so the verdict can be matched against the node's Ready condition.
 import {formatGoDuration} from './go-duration.js';
-import type {KubeletConstants, LastSeen, Verdict} from './types.js';
+import type {FeedStatus, KubeletConstants, LastSeen, StaleReading, Verdict} from './types.js';
 
 /**
  * The kubelet's verdict for the age of the last successful relist: unhealthy when it is strictly greater
@@ -37,4 +37,38 @@ function judgeAge(ageSeconds: number, constants: KubeletConstants, basis: Verdic
 	}
 
 	return {healthy: true, message: 'PLEG is healthy', basis};
+}
+
+/**
+ * The verdict while the last scrape failed: unknown, whatever the last good scrape said, because the kubelet may
+ * have gone either way since. The message gives the age of the last good scrape and its verdict; an age that has
+ * since passed the threshold is pleg-top's estimate (the kubelet may have relisted meanwhile), said as such.
+ * `estimate` is the rule applied at `now` to the last good scrape's gauge, `then` at that scrape's time.
+ * Not stale (no failure, or no good scrape yet): `estimate` itself and no StaleReading.
+ */
+export function judgeWhileStale(
+	status: FeedStatus,
+	now: number,
+	then: Verdict,
+	estimate: Verdict,
+	ageNowSeconds: number | null,
+	constants: KubeletConstants,
+): {verdict: Verdict; stale: StaleReading | null} {
+	if (!status.failure || status.lastGoodAt === null) {
+		return {verdict: estimate, stale: null};
+	}
+
+	const lastGoodAgeSeconds = Math.max(0, (now - status.lastGoodAt) / 1000);
+	const estimatePastThreshold = estimate.healthy === false && then.healthy !== false && ageNowSeconds !== null;
+	const age = formatGoDuration(Math.floor(ageNowSeconds ?? 0));
+	const what = estimate.basis === 'count-unchanged' ? `relist count unchanged for up to ${age}` : `last seen up to ${age} ago`;
+	const estimateText = estimatePastThreshold ? `; pleg-top's estimate: ${what}, past the ${formatGoDuration(constants.threshold.seconds)} threshold` : '';
+	return {
+		verdict: {
+			healthy: null,
+			message: `verdict unknown: the last good scrape is ${formatGoDuration(Math.floor(lastGoodAgeSeconds))} old (then: ${then.message})${estimateText}`,
+			basis: 'none',
+		},
+		stale: {failure: status.failure.summary, lastGoodAt: status.lastGoodAt, lastGoodAgeSeconds, verdictThen: then, estimatePastThreshold},
+	};
 }

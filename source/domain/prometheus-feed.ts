@@ -1,7 +1,7 @@
 // One node's feed when the figures come from Prometheus: the latest answer, the history of its window means, and
 // the polling status. figuresFromPrometheus() maps an answer onto the Figures every screen shows; the windowing
 // itself was done by Prometheus (rate, histogram_quantile), so nothing is derived twice. Pure: times come in.
-import {verdict} from './health.js';
+import {judgeWhileStale, verdict} from './health.js';
 import {constantsFor} from './kubelet-constants.js';
 import {appendToLog, emptyLog, logToArray, type BoundedLog} from './bounded-log.js';
 import {defaultHistoryLimit} from './feed.js';
@@ -128,10 +128,15 @@ function unavailableOf(figures: PrometheusFigures, window: DeltaFigures | null):
 }
 
 /** The Figures of one Prometheus answer at `now`. */
-export function figuresFromPrometheus(figures: PrometheusFigures, now: number, node: NodeInfo | null = null): Figures {
+export function figuresFromPrometheus(figures: PrometheusFigures, now: number, node: NodeInfo | null = null, status: FeedStatus | null = null): Figures {
 	const kubeletVersion = node?.kubeletVersion ?? figures.kubeletVersion;
 	const constants = constantsFor(kubeletVersion, false);
 	const lastSeen = lastSeenOf(figures, now);
+	// While the last query failed the verdict is unknown (health.ts judgeWhileStale), as for a scraped node.
+	const then = verdict(lastSeenOf(figures, figures.at), constants);
+	const judged = status
+		? judgeWhileStale(status, now, then, verdict(lastSeen, constants), lastSeen.ageSeconds, constants)
+		: {verdict: verdict(lastSeen, constants), stale: null};
 	const window = windowOf(figures);
 	const mean = figures.meanSeconds;
 	const {lifetimeCount: count, lifetimeSum: sum} = figures;
@@ -145,7 +150,8 @@ export function figuresFromPrometheus(figures: PrometheusFigures, now: number, n
 		lifetime: count === null || sum === null ? null : {count, sum, meanSeconds: count > 0 ? sum / count : null},
 		window,
 		windowTargetSeconds: figures.windowSeconds,
-		verdict: verdict(lastSeen, constants),
+		verdict: judged.verdict,
+		stale: judged.stale,
 		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: false,
@@ -159,7 +165,7 @@ export const prometheusFeedKind: FeedKind<PrometheusFeed, PrometheusFeedAction> 
 	initial: initialPrometheusFeed,
 	reduce: prometheusFeedReducer,
 	withNode: (feed, node) => ({...feed, node}),
-	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node)),
+	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node, feed.status)),
 	status: feed => feed.status,
 	history: feed => logToArray(feed.history),
 };

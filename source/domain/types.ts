@@ -236,6 +236,23 @@ export type Verdict = {
 	basis: 'last-seen' | 'count-unchanged' | 'none';
 };
 
+/** What is known while the last scrape failed: the verdict then is unknown, these say why and what was seen. */
+export type StaleReading = {
+	/** The failure of the last attempt, in the user's terms (Failure.summary). */
+	failure: string;
+	/** When the last good scrape completed (ms). */
+	lastGoodAt: number;
+	/** now − lastGoodAt, seconds. */
+	lastGoodAgeSeconds: number;
+	/** The verdict at the last good scrape, in the kubelet's words. */
+	verdictThen: Verdict;
+	/**
+	 * pleg-top's estimate at `now`: the age of the last good scrape's gauge (or count) has since passed the threshold.
+	 * The kubelet may have relisted since: the age is an upper bound, never the kubelet's words.
+	 */
+	estimatePastThreshold: boolean;
+};
+
 /** The last-seen gauge as pleg-top reads it at `now`. */
 export type LastSeen = {
 	/** Raw gauge value (Unix seconds); null when the series is absent (kubelet < 1.18). */
@@ -326,7 +343,10 @@ export type Figures = {
 	window: DeltaFigures | null;
 	/** --window, seconds. */
 	windowTargetSeconds: number;
+	/** The kubelet's rule at `now`; while stale (the last scrape failed) unknown: healthy null, and `stale` says why. */
 	verdict: Verdict;
+	/** Set while the last scrape failed: the figures are the last good scrape's, the verdict is unknown. */
+	stale: StaleReading | null;
 	/** threshold / window mean duration; null when no mean. */
 	thresholdToMeanRatio: number | null;
 	/** threshold / period, 180 for the generic PLEG. */

@@ -120,9 +120,12 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 	}
 
 
-	if (status?.failure) {
-		const since = status.lastGoodAt === null ? 'no good scrape yet' : `last good scrape ${formatAge((figures.now - status.lastGoodAt) / 1000)} ago`;
-		lines.push(['stale', `${status.failure.summary} (${since})`]);
+	// The staleness is in the figures (feed.ts figuresAt); `status` is kept for callers that still pass it.
+	const stale = figures.stale;
+	if (stale) {
+		lines.push(['stale', `${stale.failure} (last good scrape ${formatAge(stale.lastGoodAgeSeconds)} ago)`]);
+	} else if (status?.failure && status.lastGoodAt === null) {
+		lines.push(['stale', `${status.failure.summary} (no good scrape yet)`]);
 	}
 
 	// The relist anatomy follows as its own block, aligned on its own labels (issue 8).

@@ -49,6 +49,7 @@ export function makeFigures(overrides: FigureOverrides = {}): Figures {
 		window: windowFigures(),
 		windowTargetSeconds: 10,
 		verdict: {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'},
+		stale: null,
 		// 180 s / 4.2 ms = 42857.1
 		thresholdToMeanRatio: 180 / 0.0042,
 		thresholdToPeriodRatio: 180,

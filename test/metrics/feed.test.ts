@@ -241,7 +241,21 @@ describe('feedReducer: failures, node, pause', () => {
 			feedReducer,
 			before,
 		);
-		assert.deepEqual(figuresAt(failing, t0 + 3000), figuresAt(before, t0 + 3000));
+		// The figures stay the last good scrape's; only the verdict turns unknown, with what was known.
+		const {verdict, stale, ...figures} = figuresAt(failing, t0 + 3000)!;
+		const {verdict: verdictBefore, stale: staleBefore, ...figuresBefore} = figuresAt(before, t0 + 3000)!;
+		assert.deepEqual(figures, figuresBefore);
+		assert.equal(staleBefore, null);
+		assert.deepEqual(verdictBefore, {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'});
+		// The scrape at t0 read the gauge 0 s old; 3 s later the last good scrape is 3 s old.
+		assert.deepEqual(verdict, {healthy: null, message: 'verdict unknown: the last good scrape is 3s old (then: PLEG is healthy)', basis: 'none'});
+		assert.deepEqual(stale, {
+			failure: 'connect ECONNREFUSED 10.0.0.1:6443',
+			lastGoodAt: t0,
+			lastGoodAgeSeconds: 3,
+			verdictThen: {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'},
+			estimatePastThreshold: false,
+		});
 		assert.deepEqual(failing.status, {
 			failure,
 			failingSince: t0 + 1000, // the first failure
@@ -276,6 +290,51 @@ describe('feedReducer: failures, node, pause', () => {
 	test('pause is recorded in the status', () => {
 		assert.equal(run([good, {type: 'pause', paused: true}]).status.paused, true);
 		assert.equal(run([good, {type: 'pause', paused: true}, {type: 'pause', paused: false}]).status.paused, false);
+	});
+});
+
+describe('stale: the last scrape failed', () => {
+	test('47 s without a good scrape: unknown, never "PLEG is healthy"', () => {
+		const state = run([scrape(scrapeOf(readDump('1.21.2'), t0 + 10_000)), {type: 'failure', failure, at: t0 + 12_000}]);
+		const figures = figuresAt(state, t0 + 57_000)!;
+		assert.equal(figures.verdict.healthy, null);
+		// The scrape at t0 + 10 s saw the gauge 10 s old: healthy then; the scrape is 47 s old now.
+		assert.equal(figures.verdict.message, 'verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)');
+		assert.equal(figures.stale?.lastGoodAgeSeconds, 47);
+	});
+
+	test('past the threshold only by extrapolation: pleg-top\'s estimate, not the kubelet\'s words', () => {
+		// Gauge 170 s old at the last good scrape (healthy then); 11 s later it would be 181 s old.
+		const state = run([scrape(scrapeOf(readDump('1.21.2'), t0 + 170_000)), {type: 'failure', failure, at: t0 + 171_000}]);
+		const figures = figuresAt(state, t0 + 181_000)!;
+		assert.equal(figures.verdict.healthy, null);
+		assert.equal(
+			figures.verdict.message,
+			"verdict unknown: the last good scrape is 11s old (then: PLEG is healthy); pleg-top's estimate: last seen up to 3m1s ago, past the 3m0s threshold",
+		);
+		assert.doesNotMatch(figures.verdict.message, /PLEG is not healthy/);
+		assert.equal(figures.stale?.estimatePastThreshold, true);
+	});
+
+	test('already unhealthy at the last good scrape: that verdict is quoted as then', () => {
+		const state = run([scrape(scrapeOf(readDump('1.21.2'), t0 + 200_000)), {type: 'failure', failure, at: t0 + 201_000}]);
+		const figures = figuresAt(state, t0 + 205_000)!;
+		assert.equal(
+			figures.verdict.message,
+			'verdict unknown: the last good scrape is 5s old (then: PLEG is not healthy: pleg was last seen active 3m20s ago; threshold is 3m0s)',
+		);
+		assert.equal(figures.stale?.estimatePastThreshold, false);
+	});
+
+	test('the next good scrape ends it', () => {
+		const state = run([
+			scrape(scrapeOf(readDump('1.21.2'), t0)),
+			{type: 'failure', failure, at: t0 + 1000},
+			scrape(scrapeOf(readDump('1.21.2'), t0 + 2000)),
+		]);
+		const figures = figuresAt(state, t0 + 2000)!;
+		assert.equal(figures.stale, null);
+		assert.equal(figures.verdict.message, 'PLEG is healthy');
 	});
 });
 

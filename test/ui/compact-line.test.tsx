@@ -22,12 +22,16 @@ describe('CompactLine', () => {
 		assert.equal(compact({width: 20}), '✓ last seen 1s');
 	});
 
-	test('unhealthy and stale: the node name goes before STALE does', () => {
-		assert.equal(
-			// "✗ demo-node last seen 3m1s STALE" is 32 columns.
-			compact({figures: makeFigures({lastSeen: lastSeenAt(181)}), status: failing, width: 30}),
-			'✗ last seen 3m1s STALE',
-		);
+	test('stale: "?" whatever the age, never ✓ or ✗; the node name goes before STALE does', () => {
+		const stale = (age: number) =>
+			makeFigures({
+				lastSeen: lastSeenAt(age),
+				verdict: {healthy: null, message: 'verdict unknown: the last good scrape is 5s old (then: PLEG is healthy)', basis: 'none'},
+				stale: {failure: 'timed out after 10s', lastGoodAt: testNow - 5000, lastGoodAgeSeconds: 5, verdictThen: {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'}, estimatePastThreshold: age > 180},
+			});
+		assert.equal(compact({figures: stale(2), status: failing, width: 60}), '? demo-node last seen ≤ 2s STALE · mean 4.2ms · p99 9.3ms');
+		// "? demo-node last seen ≤ 3m1s STALE" is 34 columns.
+		assert.equal(compact({figures: stale(181), status: failing, width: 30}), '? last seen ≤ 3m1s STALE');
 	});
 
 	test('no relist in the window instead of a 0 ms mean', () => {

@@ -69,6 +69,12 @@ describe('LastSeenGauge special readings', () => {
 		assert.equal(narrow.split('\n')[0], '! count unchanged for 12s · no gauge before 1.18');
 	});
 
+	test('stale figures say STALE next to the age, an upper bound under "?", never a ✓', () => {
+		assert.equal(gauge(lastSeenAt(2), true).split('\n')[0], '? last seen up to 2s ago · STALE · ok ≤ 5s');
+		const unchanged = {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12};
+		assert.equal(gauge(unchanged, true).split('\n')[0], '? count unchanged up to 12s · STALE · no gauge before 1.18');
+	});
+
 	test('a narrow pane keeps the symbol and the age, dropping the band words whole', () => {
 		// "✗ last seen 3m1s ago · unhealthy > 3m" is 37 columns.
 		const frame = frameOf(<LastSeenGauge lastSeen={lastSeenAt(181)} constants={constants} width={34} />, 34);

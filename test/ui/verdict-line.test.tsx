@@ -47,4 +47,9 @@ describe('VerdictLine', () => {
 			'? cannot judge yet',
 		);
 	});
+
+	test('stale: the unknown verdict under "?", its own symbol, never the ✓ of the last good scrape', () => {
+		const stale = {healthy: null, message: 'verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)', basis: 'none'} as const;
+		assert.equal(frameOf(<VerdictLine verdict={stale} node={null} width={80} />, 80), '? verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)');
+	});
 });

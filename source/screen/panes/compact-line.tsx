@@ -53,9 +53,16 @@ export function CompactLine(props: CompactLineProps) {
 	return <LineView line={compactLine(props)} />;
 }
 
-/** The symbol follows the gauge band when the age is known (it shows warn), else the verdict. */
+/**
+ * The symbol follows the gauge band when the age is known (it shows warn), else the verdict; while stale it is the
+ * verdict's unknown, and the age an upper bound.
+ */
 function reading(figures: Figures): {health: Health; age: string} {
 	const {lastSeen, constants, verdict} = figures;
+	if (figures.stale && lastSeen.ageSeconds !== null) {
+		return {health: 'unknown', age: `last seen ≤ ${formatAge(lastSeen.ageSeconds)}`};
+	}
+
 	if (lastSeen.ageSeconds !== null) {
 		return {health: gaugeBand(lastSeen.ageSeconds, constants), age: `last seen ${formatAge(lastSeen.ageSeconds)}`};
 	}
@@ -66,7 +73,7 @@ function reading(figures: Figures): {health: Health; age: string} {
 
 	if (lastSeen.countUnchangedSeconds !== null) {
 		const seconds = lastSeen.countUnchangedSeconds;
-		return {health: gaugeBand(seconds, constants), age: `count unchanged ${formatAge(seconds)}`};
+		return {health: figures.stale ? 'unknown' : gaugeBand(seconds, constants), age: `count unchanged ${formatAge(seconds)}`};
 	}
 
 	return {health: verdictHealth(verdict.healthy), age: 'last seen unknown'};

@@ -13,7 +13,10 @@ export type LastSeenGaugeProps = {
 	constants: KubeletConstants;
 	/** Columns available; the bar spans all of them. */
 	width: number;
-	/** The figures are from an older scrape (the last one failed). */
+	/**
+	 * The figures are from an older scrape (the last one failed): the age is then pleg-top's extrapolation of the
+	 * old gauge, an upper bound, and the symbol is "?" whatever the band.
+	 */
 	stale?: boolean;
 };
 
@@ -21,7 +24,7 @@ export type LastSeenGaugeProps = {
 type Reading = {age: number | null; health: Health; head: Item[]; extra: Item[]};
 
 export function lastSeenGaugeLines({lastSeen, constants, width, stale = false}: LastSeenGaugeProps): Line[] {
-	const reading = readGauge(lastSeen, constants);
+	const reading = readGauge(lastSeen, constants, stale);
 	const staleItem: Item[] = stale ? [[seg('STALE', 'stale')]] : [];
 	const head = firstFitting(reading.head, width) ?? [];
 	const first = fitItems([head, ...staleItem, ...reading.extra], width);
@@ -32,7 +35,7 @@ export function LastSeenGauge(props: LastSeenGaugeProps) {
 	return <Lines lines={lastSeenGaugeLines(props)} width={props.width} />;
 }
 
-function readGauge(lastSeen: LastSeen, constants: KubeletConstants): Reading {
+function readGauge(lastSeen: LastSeen, constants: KubeletConstants, stale: boolean): Reading {
 	if (lastSeen.neverSucceeded) {
 		return {
 			age: null,
@@ -53,7 +56,9 @@ function readGauge(lastSeen: LastSeen, constants: KubeletConstants): Reading {
 			extra.unshift([seg(`node clock ahead by ${formatAge(lastSeen.skewSeconds)}`, 'warn')]);
 		}
 
-		return {age, health: band, head: ageHeads('last seen', age, band, ' ago'), extra};
+		return stale
+			? {age, health: 'unknown', head: ageHeads('last seen up to', age, 'unknown', ' ago'), extra}
+			: {age, health: band, head: ageHeads('last seen', age, band, ' ago'), extra};
 	}
 
 	if (lastSeen.countUnchangedSeconds !== null) {
@@ -61,8 +66,8 @@ function readGauge(lastSeen: LastSeen, constants: KubeletConstants): Reading {
 		const band = gaugeBand(age, constants);
 		return {
 			age,
-			health: band,
-			head: ageHeads('count unchanged for', age, band, ''),
+			health: stale ? 'unknown' : band,
+			head: ageHeads(stale ? 'count unchanged up to' : 'count unchanged for', age, stale ? 'unknown' : band, ''),
 			extra: [[seg('no gauge before 1.18', 'dim')], bandItem(band, constants)],
 		};
 	}
@@ -76,7 +81,7 @@ function readGauge(lastSeen: LastSeen, constants: KubeletConstants): Reading {
 }
 
 /** The age item in decreasing length, so a narrow pane still shows the symbol and the age. */
-function ageHeads(words: string, age: number, band: GaugeBand, suffix: string): Item[] {
+function ageHeads(words: string, age: number, band: Health, suffix: string): Item[] {
 	const symbol = healthSymbol[band];
 	const text = formatAge(age);
 	return [
