@@ -51,10 +51,12 @@ after(async () => {
 const metricsPath = '/api/v1/nodes/worker-1/proxy/metrics';
 const metricsRequests = () => cluster.fake.requests.filter((request) => request.path === metricsPath);
 
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+/** Waits for `condition` while `cli` runs; an early exit or the deadline fails with what pleg-top printed. */
+async function until(cli: CliProcess, condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!condition()) {
-		if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+		const why = cli.child.exitCode !== null ? `pleg-top exited (${cli.child.exitCode})` : Date.now() > deadline ? 'timed out' : null;
+		if (why) assert.fail(`${why} before ${what}\nstdout:\n${cli.stdout}\nstderr:\n${cli.stderr}`);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 }
@@ -73,7 +75,7 @@ describe('429 with Retry-After', () => {
 			const cli = spawnCli(['--node', 'worker-1', '--interval', '1s', '--window', '2s'], {env: cluster.env, timeoutMs: 35_000});
 			running.push(cli);
 			// Two answers of 429, then the third request is served normally.
-			await until(() => metricsRequests().length >= before + 3, 'three metrics requests');
+			await until(cli, () => metricsRequests().length >= before + 3, 'three metrics requests');
 			const [first, second, third] = metricsRequests().slice(before);
 			assert.deepEqual([first!.status, second!.status, third!.status], [429, 429, 200]);
 			// Each wait is at least the 3 s asked for, measured between arrivals at the server (10 ms spared for timer rounding).
