@@ -5,14 +5,22 @@ import {SourceFailure} from '../source/sources/failure.js';
 import type {Failure, Scrape} from '../source/domain/types.js';
 import {backoffDelay} from '../source/domain/backoff.js';
 import {startPoller} from '../source/engine/poller.js';
+import {startNodeEngine} from '../source/engine/node-engine.js';
+import {startFrames} from '../source/engine/frames.js';
 import {flush, ScriptedSource} from './helpers/fake-source.js';
 
 const dump = readFileSync(new URL('fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url), 'utf8');
 
 describe('backoffDelay', () => {
 	test('1 s doubling to 10 s after failures, never below the interval', () => {
-		assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, 1000)), [1000, 2000, 4000, 8000, 10_000, 10_000]);
-		assert.deepEqual([1, 2].map((n) => backoffDelay(n, 100)), [1000, 2000]);
+		assert.deepEqual(
+			[1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, 1000)),
+			[1000, 2000, 4000, 8000, 10_000, 10_000],
+		);
+		assert.deepEqual(
+			[1, 2].map((n) => backoffDelay(n, 100)),
+			[1000, 2000],
+		);
 		assert.equal(backoffDelay(1, 5000), 5000);
 	});
 });
@@ -125,6 +133,32 @@ describe('startPoller', () => {
 		poller.stop();
 	});
 
+	test("pause stops the Node object's reads too; resume reads it again at once", async () => {
+		const source = new ScriptedSource();
+		const poller = startPoller({source, intervalMs: 1000, now}, {onScrape() {}, onFailure() {}});
+		await advance(0);
+		assert.equal(source.nodeCalls, 1);
+		poller.setPaused(true);
+		await advance(35_000);
+		assert.equal(source.nodeCalls, 1, 'no Node read in 35 s of pause');
+		poller.setPaused(false);
+		await advance(0);
+		assert.equal(source.nodeCalls, 2);
+		await advance(10_000);
+		assert.equal(source.nodeCalls, 3, 'then every 10 s again');
+		poller.stop();
+	});
+
+	test('a Node object the caller just read is not read again at once', async () => {
+		const source = new ScriptedSource();
+		const poller = startPoller({source, intervalMs: 1000, now, firstNodeReadMs: 10_000}, {onScrape() {}, onFailure() {}});
+		await advance(9999);
+		assert.equal(source.nodeCalls, 0);
+		await advance(1);
+		assert.equal(source.nodeCalls, 1);
+		poller.stop();
+	});
+
 	test('pause stops polling; resume starts at once', async () => {
 		const source = new ScriptedSource();
 		const poller = startPoller({source, intervalMs: 1000, now}, {onScrape() {}, onFailure() {}});
@@ -138,5 +172,136 @@ describe('startPoller', () => {
 		await advance(0);
 		assert.equal(source.calls, 2);
 		poller.stop();
+	});
+});
+
+describe('startNodeEngine: one node as an engine of one node', () => {
+	let clock = 0;
+	const now = () => clock;
+	const advance = async (ms: number) => {
+		clock += ms;
+		mock.timers.tick(ms);
+		await flush();
+	};
+
+	beforeEach(() => {
+		clock = 1_000_000;
+		mock.timers.enable({apis: ['setTimeout']});
+	});
+	afterEach(() => {
+		mock.timers.reset();
+	});
+
+	test("each read is one event for the node, at the scrape's time; the Node object given at start is shown at once", async () => {
+		const source = new ScriptedSource();
+		const payloads: number[] = [];
+		const engine = startNodeEngine({
+			source,
+			pollMs: 1000,
+			windowSeconds: 10,
+			now,
+			node: {name: 'node-a', kubeletVersion: 'v1.21.2', ready: null},
+			onPayload: (_text, scrape) => payloads.push(scrape.at),
+		});
+		const events: Array<[string | null, boolean, number]> = [];
+		engine.subscribe((node, read, at) => events.push([node, read, at]));
+		assert.equal(engine.single, 'node-a');
+		assert.equal(engine.state.nodes.get('node-a')!.info?.kubeletVersion, 'v1.21.2');
+		await advance(0);
+		await advance(250);
+		source.answer(dump);
+		await flush();
+		assert.deepEqual(events, [['node-a', true, 1_000_250]]);
+		assert.deepEqual(payloads, [1_000_250]);
+		const view = engine.kind.figures(engine.state.nodes.get('node-a')!.feed, clock);
+		assert.equal(view?.lifetime?.count, 1_671_950);
+		assert.equal(source.nodeCalls, 0, 'not read again at once');
+		engine.stop();
+	});
+
+	test('a failed read is an event too; pause and mark are not reads; mark reaches the lab recorder', async () => {
+		const source = new ScriptedSource();
+		const marks: number[] = [];
+		const engine = startNodeEngine({source, pollMs: 1000, windowSeconds: 10, now, onMark: (at) => marks.push(at)});
+		const events: Array<[string | null, boolean]> = [];
+		engine.subscribe((node, read) => events.push([node, read]));
+		await advance(0);
+		source.fail(new SourceFailure({kind: 'forbidden', summary: 'no', details: []}));
+		await flush();
+		engine.mark(clock);
+		engine.setPaused(true);
+		assert.equal(engine.paused, true);
+		assert.deepEqual(
+			events.filter(([node]) => node === 'node-a'),
+			[
+				['node-a', true],
+				['node-a', false],
+				['node-a', false],
+			],
+		);
+		assert.deepEqual(marks, [clock]);
+		const status = engine.kind.status(engine.state.nodes.get('node-a')!.feed);
+		assert.equal(status.failure?.kind, 'forbidden');
+		assert.equal(status.lastGoodAt, null);
+		engine.stop();
+	});
+});
+
+describe('startFrames: when a screen draws', () => {
+	let clock = 0;
+	const now = () => clock;
+	const advance = async (ms: number) => {
+		clock += ms;
+		mock.timers.tick(ms);
+		await flush();
+	};
+
+	beforeEach(() => {
+		clock = 2_000_000;
+		mock.timers.enable({apis: ['setTimeout']});
+	});
+	afterEach(() => {
+		mock.timers.reset();
+	});
+
+	test('a frame at each change (at its time), one a second while nothing changes, none moving while paused', async () => {
+		const source = new ScriptedSource();
+		const engine = startNodeEngine({source, pollMs: 60_000, windowSeconds: 120, now});
+		const frames: number[] = [];
+		const stop = startFrames(engine, {throttleMs: 0}, (at) => frames.push(at));
+		await advance(0);
+		// The Node object came at once (a frame); then the request hangs, and the clock still moves once a second.
+		await advance(1000);
+		await advance(1000);
+		assert.deepEqual(frames, [2_000_000, 2_001_000, 2_002_000]);
+		clock += 300;
+		source.answer(dump);
+		await flush();
+		assert.deepEqual(frames.slice(3), [2_002_300], 'the scrape draws at once, at its time');
+		engine.setPaused(true);
+		const paused = frames.length;
+		await advance(5000);
+		engine.mark(clock);
+		assert.ok(
+			frames.slice(paused).every((at) => at === frames[paused]),
+			`paused frames ${frames.slice(paused).join(', ')}`,
+		);
+		assert.equal(frames.length, paused + 1, 'no tick while paused, one frame for the mark, at the frozen time');
+		stop();
+		engine.stop();
+	});
+
+	test('throttled: many changes within throttleMs make one frame', async () => {
+		const source = new ScriptedSource();
+		const engine = startNodeEngine({source, pollMs: 60_000, windowSeconds: 120, now});
+		const frames: number[] = [];
+		const stop = startFrames(engine, {throttleMs: 250}, (at) => frames.push(at));
+		for (let index = 0; index < 5; index++) engine.mark(clock);
+		await advance(249);
+		assert.deepEqual(frames, []);
+		await advance(1);
+		assert.deepEqual(frames, [2_000_250]);
+		stop();
+		engine.stop();
 	});
 });

@@ -6,7 +6,7 @@ import {proxyFeedKind} from '../domain/proxy-feed.js';
 import type {FeedKind} from '../domain/overview-state.js';
 import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
 import {createStore, never, seconds, systemNow, type Engine} from './engine.js';
-import {startPoller} from './poller.js';
+import {defaultNodeRefreshMs, startPoller} from './poller.js';
 
 export type NodeEngineOptions = {
 	source: MetricsSource;
@@ -53,7 +53,7 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 			intervalMs: options.pollMs,
 			now,
 			nodeRefreshMs: options.nodeRefreshMs,
-			firstNodeReadMs: options.node ? options.nodeRefreshMs : 0,
+			firstNodeReadMs: options.node ? (options.nodeRefreshMs ?? defaultNodeRefreshMs) : 0,
 			maxBackoffMs: options.maxBackoffMs,
 			minBackoffMs: options.minBackoffMs,
 		},

@@ -35,10 +35,13 @@ export type Poller = {
 	readonly requestCount: number;
 };
 
+/** The kubelet posts its node status every 10 s: the Node object is re-read as often. */
+export const defaultNodeRefreshMs = 10_000;
+
 export function startPoller(options: PollerOptions, listener: PollerListener): Poller {
 	const {source, intervalMs} = options;
 	const now = options.now ?? Date.now;
-	const nodeRefreshMs = options.nodeRefreshMs ?? 10_000;
+	const nodeRefreshMs = options.nodeRefreshMs ?? defaultNodeRefreshMs;
 	let stopped = false;
 	let paused = false;
 	let failures = 0;

@@ -110,6 +110,38 @@ describe('one JSON line per scrape', () => {
 	});
 });
 
+describe('faults before the first good scrape that retrying will not mend: no line, the message on stderr, exit 3', () => {
+	test('an unknown node (404)', async () => {
+		const cli = spawnCli(['worker-9', ...fast], {env: cluster.env, timeoutMs: 30_000});
+		running.push(cli);
+		const result = await cli.exited;
+		assert.equal(result.code, 3);
+		assert.equal(result.stdout, '');
+		assert.match(result.stderr, /^pleg-top: node "worker-9" does not exist in cluster "fake"\n/);
+	});
+
+	test('RBAC 403 on nodes/proxy', async () => {
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'metrics'});
+		const cli = start('worker-1');
+		const result = await cli.exited;
+		assert.equal(result.code, 3);
+		assert.equal(result.stdout, '');
+		assert.match(result.stderr, /^pleg-top: context "fake-ctx" \(user "token-user"\) is not allowed to get nodes\/proxy on node "worker-1"\n/);
+	});
+
+	test('after a good scrape the same 403 is a stale line, and the stream goes on', async () => {
+		serve('worker-1', n => v121After(n));
+		const cli = start('worker-1');
+		await waitForLine(cli, (_, index) => index === 1);
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'metrics'}, 1);
+		const lines = await waitForLine(cli, (line, index) => index > 0 && line['stale'] !== true && linesOf(cli).slice(0, index).some(earlier => earlier['stale'] === true));
+		await stop(cli);
+		const stale = lines.find(line => line['stale'] === true)!;
+		assert.equal(stale['error'].kind, 'forbidden');
+		assert.equal(stale['relist'].count, lines[lines.indexOf(stale) - 1]!['relist'].count);
+	});
+});
+
 describe('kubelet states through the JSON lines', () => {
 	test('counter reset (kubelet restarted): counted, the window spans it as increase() does, never a negative rate', async () => {
 		// Requests 1-3: the long-running kubelet; from 4: a kubelet restarted (counts from 0, +60 a request).
