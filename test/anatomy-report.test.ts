@@ -14,8 +14,8 @@ describe('the relist anatomy in the reports', () => {
 			listPodSandbox: {ratePerSecond: 1, windowMeanSeconds: 0.024, windowP99Seconds: 0.07, errors: 0},
 			listContainers: {ratePerSecond: 5, windowMeanSeconds: 0.016, windowP99Seconds: 0.07, errors: 0},
 			podSandboxStatus: {ratePerSecond: 4, windowMeanSeconds: 0.015, windowP99Seconds: 0.07, errors: 0},
-			// The p99 fell in +Inf: the top finite bound (745.058… s), a lower bound.
-			containerStatus: {ratePerSecond: 6, windowMeanSeconds: 0.0155, windowP99Seconds: 745.0580596923828, errors: 3},
+			// The p99 fell in +Inf: the top finite bound (745.0580596923828 s, to the nanosecond), a lower bound.
+			containerStatus: {ratePerSecond: 6, windowMeanSeconds: 0.0155, windowP99Seconds: 745.058059692, errors: 3},
 			statusCallsPerRelist: 10,
 			runningPods: 26,
 			runningContainers: {created: 1, exited: 3, running: 31, unknown: 0},

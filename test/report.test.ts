@@ -28,8 +28,6 @@ const relistKeys = [
 const relistExtraKeys = ['windowP50AtLeast', 'windowP90AtLeast', 'windowP99AtLeast'];
 
 describe('jsonReport', () => {
-	const windowMean = (35471.57548711002 - 35470.97548711002) / 60; // ≈ 0.6 s / 60 relists
-
 	test('v1.21.2, two scrapes a minute apart: every contract key, figures by hand', () => {
 		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000)], t0 + 60_500);
 		const report = jsonReport(figures) as Record<string, Record<string, unknown>>;
@@ -54,23 +52,23 @@ describe('jsonReport', () => {
 			},
 			relist: {
 				count: 1672010, // 1671950 + 60
-				sum: 35471.57548711002,
-				lifetimeMeanSeconds: 35471.57548711002 / 1672010,
+				sum: 35471.57548711, // 35471.57548711002 to the nanosecond
+				lifetimeMeanSeconds: 0.02121493, // 35471.57548711 / 1672010 = 0.021214930…
 				windowSeconds: 60,
 				windowCount: 60,
-				windowMeanSeconds: windowMean,
-				windowP50Seconds: 0.005 + 0.005 * ((30 - 10) / (40 - 10)), // rank 30 in (0.005, 0.01]
-				windowP90Seconds: 0.01 + 0.015 * ((54 - 40) / (55 - 40)), // rank 54 in (0.01, 0.025] = 0.024
-				windowP99Seconds: 0.025 + 0.025 * ((59.4 - 55) / (60 - 55)), // rank 59.4 in (0.025, 0.05] ≈ 0.047
+				windowMeanSeconds: 0.01, // 0.6 s / 60, without the float noise of the difference (0.009999999999975747)
+				windowP50Seconds: 0.008333333, // rank 30 in (0.005, 0.01]: 0.005 + 0.005 × 20/30
+				windowP90Seconds: 0.024, // rank 54 in (0.01, 0.025]: 0.01 + 0.015 × 14/15
+				windowP99Seconds: 0.047, // rank 59.4 in (0.025, 0.05]: 0.025 + 0.025 × 4.4/5 (0.04699999999999999 unrounded)
 				ratePerSecond: 1, // 60 / 60 s
-				intervalMeanSeconds: (1708747.8835435373 - 1708686.6835435373) / 60, // ≈ 1.02 s
+				intervalMeanSeconds: 1.02, // 61.2 s / 60 (1.019999999999224 unrounded)
 				windowP50AtLeast: false,
 				windowP90AtLeast: false,
 				windowP99AtLeast: false,
 			},
 			discardEvents: 2,
 			discardEventsInWindow: 2,
-			thresholdToMeanRatio: 180 / windowMean, // ≈ 18000
+			thresholdToMeanRatio: 18000, // 180 s / 10 ms, nine significant digits (18000.000000043656 unrounded)
 			time: '2022-03-24T10:55:37.500Z', // gauge 10:54:37Z + 60.5 s
 			skewSeconds: null,
 			countUnchangedSeconds: null,
@@ -90,6 +88,22 @@ describe('jsonReport', () => {
 		});
 	});
 
+	test('times in seconds: readyCondition.since is Unix seconds; no floating noise, no NaN', () => {
+		const since = Date.UTC(2024, 0, 15, 13, 40, 2); // lastTransitionTime 2024-01-15T13:40:02Z
+		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_123)], t0 + 60_500, [
+			{type: 'node', node: {name: 'ip-10-0-1-1', kubeletVersion: 'v1.21.2', ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since}}},
+		]);
+		const report = jsonReport(figures) as Record<string, any>;
+		assert.deepEqual(report['readyCondition'], {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: 1_705_326_002});
+		assert.equal(report['relist'].windowSeconds, 60.123); // the span, to the millisecond
+		assert.equal(report['relist'].ratePerSecond, 0.997954194); // 60 / 60.123 s, nine significant digits
+		assert.equal(report['lastSeenAgeSeconds'], 0.5);
+		// Every number as written: at most 9 decimals (JSON.stringify would print 0.045000000000000005 as is).
+		const text = JSON.stringify(report);
+		assert.doesNotMatch(text, /\d\.\d{10,}/);
+		assert.doesNotMatch(text, /NaN|Infinity/);
+	});
+
 	test('v1.10.0, one scrape: what cannot be computed is null, never 0', () => {
 		const report = jsonReport(figuresAfter([scrapeOf(readDump('1.10.0'), t0)], t0 + 12_000)) as Record<string, any>;
 		for (const key of ['lastSeenSeconds', 'lastSeenAgeSeconds', 'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio']) {
@@ -103,7 +117,7 @@ describe('jsonReport', () => {
 		// What the µs summary does give: 7.54184e6 µs over 286 relists.
 		assert.equal(report['relist'].count, 286);
 		assert.equal(report['relist'].sum, 7.54184);
-		assert.equal(report['relist'].lifetimeMeanSeconds, 7.54184 / 286);
+		assert.equal(report['relist'].lifetimeMeanSeconds, 0.02637007); // 7.54184 / 286 = 0.026370069…
 		assert.equal(report['countUnchangedSeconds'], 12);
 		assert.equal(report['constants'].periodSource, null);
 	});

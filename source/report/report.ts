@@ -5,17 +5,42 @@ import {formatGoDuration} from '../domain/go-duration.js';
 import {anatomyReportLines} from './anatomy-report.js';
 import type {CriOperationFigures, DeltaFigures, FeedStatus, Figures, KubeletConstants, Quantile, RelistAnatomy, SourceConstant} from '../domain/types.js';
 
+/**
+ * A figure for JSON rounded to what was measured: `ns` (9 decimals: sums are float seconds of nanosecond
+ * durations, and means and quantiles follow from them), `ms` (3 decimals: scrape times and the ages and spans read
+ * off the local clock in milliseconds). Rounding drops floating noise such as
+ * 0.045000000000000005; a value that is not finite is null.
+ */
+function ns(value: number | null | undefined): number | null {
+	return rounded(value, 9);
+}
+
+function ms(value: number | null | undefined): number | null {
+	return rounded(value, 3);
+}
+
+/** Rates and ratios: nine significant digits, as far as the sums they come from are exact (18000.000000044 → 18000). */
+function sig(value: number | null | undefined): number | null {
+	return value === null || value === undefined || !Number.isFinite(value) ? null : Number(value.toPrecision(9));
+}
+
+function rounded(value: number | null | undefined, decimals: number): number | null {
+	return value === null || value === undefined || !Number.isFinite(value) ? null : Number(value.toFixed(decimals));
+}
+
 export function jsonReport(figures: Figures): object {
 	const {lastSeen, constants, lifetime, window} = figures;
 	// Without any duration series there is no relist count, so "relists in the window" is unknown, not 0.
 	const hasRelists = lifetime !== null;
+	const ready = figures.ready ?? null;
 	return {
 		node: figures.node,
 		kubeletVersion: figures.kubeletVersion,
+		// null while the figures cannot be judged, and while stale (the last scrape failed): never the old verdict.
 		healthy: figures.verdict.healthy,
 		verdict: figures.verdict.message,
 		lastSeenSeconds: lastSeen.gaugeSeconds,
-		lastSeenAgeSeconds: lastSeen.ageSeconds,
+		lastSeenAgeSeconds: ms(lastSeen.ageSeconds),
 		constants: {
 			relistPeriodSeconds: constants.period.seconds,
 			relistThresholdSeconds: constants.threshold.seconds,
@@ -29,16 +54,16 @@ export function jsonReport(figures: Figures): object {
 		},
 		relist: {
 			count: lifetime?.count ?? null,
-			sum: lifetime?.sum ?? null,
-			lifetimeMeanSeconds: lifetime?.meanSeconds ?? null,
-			windowSeconds: window?.spanSeconds ?? null,
-			windowCount: hasRelists ? (window?.count ?? null) : null,
-			windowMeanSeconds: window?.meanSeconds ?? null,
-			windowP50Seconds: window?.p50?.seconds ?? null,
-			windowP90Seconds: window?.p90?.seconds ?? null,
-			windowP99Seconds: window?.p99?.seconds ?? null,
-			ratePerSecond: hasRelists ? (window?.ratePerSecond ?? null) : null,
-			intervalMeanSeconds: window?.intervalMeanSeconds ?? null,
+			sum: ns(lifetime?.sum),
+			lifetimeMeanSeconds: ns(lifetime?.meanSeconds),
+			windowSeconds: ms(window?.spanSeconds),
+			windowCount: hasRelists ? ns(window?.count) : null,
+			windowMeanSeconds: ns(window?.meanSeconds),
+			windowP50Seconds: ns(window?.p50?.seconds),
+			windowP90Seconds: ns(window?.p90?.seconds),
+			windowP99Seconds: ns(window?.p99?.seconds),
+			ratePerSecond: hasRelists ? sig(window?.ratePerSecond) : null,
+			intervalMeanSeconds: ns(window?.intervalMeanSeconds),
 			// true = the quantile fell in the +Inf bucket: the value is the top finite bound, a lower bound.
 			windowP50AtLeast: window?.p50?.atLeast ?? null,
 			windowP90AtLeast: window?.p90?.atLeast ?? null,
@@ -46,12 +71,13 @@ export function jsonReport(figures: Figures): object {
 		},
 		discardEvents: discardTotal(figures),
 		discardEventsInWindow: window?.discardEvents ?? null,
-		thresholdToMeanRatio: figures.thresholdToMeanRatio,
+		thresholdToMeanRatio: sig(figures.thresholdToMeanRatio),
 		time: new Date(figures.now).toISOString(),
-		skewSeconds: lastSeen.skewSeconds,
-		countUnchangedSeconds: lastSeen.countUnchangedSeconds,
+		skewSeconds: ms(lastSeen.skewSeconds),
+		countUnchangedSeconds: ms(lastSeen.countUnchangedSeconds),
 		unavailable: figures.unavailable,
-		readyCondition: figures.ready ?? null,
+		// lastTransitionTime as Unix seconds, like every other time in this report.
+		readyCondition: ready && {...ready, since: ready.since === null ? null : ms(ready.since / 1000)},
 		cri: criJson(figures.anatomy ?? null),
 	};
 }
@@ -70,19 +96,19 @@ function criJson(anatomy: RelistAnatomy | null): object {
 		listContainers: operationJson(ops?.listContainers ?? null),
 		podSandboxStatus: operationJson(ops?.podSandboxStatus ?? null),
 		containerStatus: operationJson(ops?.containerStatus ?? null),
-		statusCallsPerRelist: anatomy?.statusCallsPerRelist ?? null,
+		statusCallsPerRelist: sig(anatomy?.statusCallsPerRelist),
 		runningPods: anatomy?.runningPods ?? null,
 		runningContainers: anatomy?.runningContainers ?? null,
 		// A share of the relist cannot pass 1; above it other callers' list calls blur the split (anatomy-reading.ts).
-		listShareOfRelist: share === null ? null : Math.min(share, 1),
+		listShareOfRelist: share === null ? null : sig(Math.min(share, 1)),
 	};
 }
 
 function operationJson(op: CriOperationFigures | null): object {
 	return {
-		ratePerSecond: op?.ratePerSecond ?? null,
-		windowMeanSeconds: op?.windowMeanSeconds ?? null,
-		windowP99Seconds: op?.windowP99?.seconds ?? null,
+		ratePerSecond: sig(op?.ratePerSecond),
+		windowMeanSeconds: ns(op?.windowMeanSeconds),
+		windowP99Seconds: ns(op?.windowP99?.seconds),
 		errors: op?.errors ?? null,
 	};
 }

@@ -13,7 +13,7 @@ export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 
 		return {
 			kind: 'parse',
 			summary: `metrics could not be parsed${where}: ${what}`,
-			details: [`from ${source.label}`, 'the last good figures stay on screen; pleg-top keeps retrying'],
+			details: [`from ${source.label}`],
 		};
 	}
 

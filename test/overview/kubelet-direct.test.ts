@@ -95,7 +95,7 @@ describe('direct kubelet source', () => {
 		assert.match(failure.summary, /^the certificate of the kubelet at https:\/\/127\.0\.0\.1:\d+ is not trusted: /);
 		assert.equal(
 			failure.details[0],
-			"give the CA that signed the kubelet's certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)",
+			"give the CA that signed the kubelet's certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then labelled TLS NOT VERIFIED)",
 		);
 	});
 

@@ -123,7 +123,7 @@ describe('the same classifier for a server named by a flag', () => {
 			'the certificate of the kubelet at https://10.0.0.5:10250 is not trusted: it is not signed by the configured CA',
 		);
 		assert.deepEqual(failure.details, [
-			"give the CA that signed the kubelet's certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)",
+			"give the CA that signed the kubelet's certificate with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then labelled TLS NOT VERIFIED)",
 			'TLS: SELF_SIGNED_CERT_IN_CHAIN',
 		]);
 	});

@@ -223,7 +223,7 @@ function trustLine(peer: Peer): string {
 		return `trust comes from --kubelet-ca ${peer.caFile}: is it the CA that signed ${whose}?`;
 	}
 
-	const ways = `give the CA that signed ${whose} with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then stated on screen)`;
+	const ways = `give the CA that signed ${whose} with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then labelled TLS NOT VERIFIED)`;
 	const cluster = peer.loaded?.kubeConfig.getCluster(peer.loaded.clusterName);
 	return cluster?.caData || cluster?.caFile ? `trust comes from ${trustSetting(peer.loaded!)}, which did not sign ${whose}: ${ways}` : ways;
 }
