@@ -5,7 +5,7 @@ import type {DemoControls} from '../demo/demo-source.js';
 import {createDemoSource, demoCadence} from '../demo/demo-source.js';
 import type {Failure, MetricsSource, NodeInfo} from '../domain/types.js';
 import {systemNow, type Engine} from '../engine/engine.js';
-import {startNodeEngine} from '../engine/node-engine.js';
+import {startNodeEngine, type NodeEngineOptions} from '../engine/node-engine.js';
 import {startPrometheusOverview, startProxyOverview} from '../engine/overview-engine.js';
 import {createLabRecorder, readRecording, type LabRecorder} from '../lab/recorder.js';
 import type {DirectAccess, KubeAccess, Mode, NodeMode, OverviewMode} from '../cli/options.js';
@@ -50,15 +50,8 @@ function kubeconfig(access: KubeAccess, env: NodeJS.ProcessEnv) {
 	return loadKubeconfig({kubeconfig: access.kubeconfig, context: access.context, env, homeDir: env['HOME'] ?? homedir()});
 }
 
-/** How the node engine is paced: real ms between scrapes, the cadence shown, Node reads, and its clock. */
-type Pacing = {
-	pollMs: number;
-	shownMs: number;
-	nodeRefreshMs?: number;
-	now?: () => number;
-	ended?: Promise<void>;
-	marks?: ReplaySource['onMark'];
-};
+/** How the node engine is paced: real ms between scrapes, the cadence shown, Node reads, its clock and its end. */
+type Pacing = Pick<NodeEngineOptions, 'pollMs' | 'shownIntervalMs' | 'nodeRefreshMs' | 'now' | 'ended' | 'marks'>;
 
 /** One node over its /metrics text. */
 function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
@@ -70,7 +63,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 	// A real node: one request an --interval after the last ended; for --once, the two one window apart.
 	const steady = (purpose: Purpose): Pacing => {
 		const ms = purpose === 'once' ? windowMs : mode.intervalMs;
-		return {pollMs: ms, shownMs: ms};
+		return {pollMs: ms, shownIntervalMs: ms};
 	};
 
 	let pace: (purpose: Purpose) => Pacing;
@@ -81,7 +74,13 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 			replay = recording;
 			source = recording;
 			// A replay paces itself on its recorded times; the status line shows the recorded cadence.
-			pace = () => ({pollMs: 0, shownMs: recordedIntervalMs(records), now: recording.now, ended: recording.ended, marks: recording.onMark});
+			pace = () => ({
+				pollMs: 0,
+				shownIntervalMs: recordedIntervalMs(records),
+				now: recording.now,
+				ended: recording.ended,
+				marks: recording.onMark,
+			});
 			break;
 		}
 
@@ -94,8 +93,8 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 			demo = simulated.controls;
 			pace = (purpose) => ({
 				...(purpose === 'once'
-					? {pollMs: windowMs / backend.speed, shownMs: windowMs}
-					: {pollMs: cadence.pollMs, shownMs: cadence.shownMs}),
+					? {pollMs: windowMs / backend.speed, shownIntervalMs: windowMs}
+					: {pollMs: cadence.pollMs, shownIntervalMs: cadence.shownMs}),
 				nodeRefreshMs: cadence.nodeRefreshMs,
 				now: simulated.now,
 			});
@@ -156,22 +155,15 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 				return toFailure(error, observed);
 			}
 		},
-		start(purpose) {
-			const pacing = pace(purpose);
-			return startNodeEngine({
+		start: (purpose) =>
+			startNodeEngine({
 				source: observed,
-				pollMs: pacing.pollMs,
-				shownIntervalMs: pacing.shownMs,
 				windowSeconds: mode.windowSeconds,
-				nodeRefreshMs: pacing.nodeRefreshMs,
 				node: contacted,
-				now: pacing.now,
-				ended: pacing.ended,
-				marks: pacing.marks,
 				onPayload: recorder.payload,
 				onMark: recorder.mark,
-			});
-		},
+				...pace(purpose),
+			}),
 		onceReads: 2,
 		notes: source.notes ?? [],
 		demo,
