@@ -41,8 +41,8 @@ describe('baseline marks', () => {
 			historyPoints(state).map((point) => point.event),
 			[null, 'mark', 'mark', null, null],
 		);
-		// Scrapes 10 s apart: 20 s columns (twice the interval), 60 − 16 = 44 of them, the last holding now (t0+40 s).
-		// The marked scrapes t0+10 s and t0+20 s fall in columns 41 (t0+0–20 s) and 42 (t0+20–40 s).
+		// Scrapes 10 s apart: 20 s columns (twice the interval), 60 − 17 = 43 of them, the last holding now (t0+40 s).
+		// The marked scrapes t0+10 s and t0+20 s fall in columns 40 (t0+0–20 s) and 41 (t0+20–40 s).
 		const lines = historyChartLines({
 			history: historyPoints(state),
 			width: 60,
@@ -50,7 +50,7 @@ describe('baseline marks', () => {
 			thresholdSeconds: 180,
 			intervalSeconds: 10,
 		});
-		assert.equal(text(lines.at(-1)!), `${' '.repeat(5 + 41)}BB`);
+		assert.equal(text(lines.at(-1)!), `${' '.repeat(5 + 40)}BB`);
 	});
 
 	test('the pane gives the multiple of the baseline mean', () => {

@@ -1,4 +1,4 @@
-// The whole App at the terminal sizes people use (issue 7): 80×24, 100×30, a vertical half (60×30),
+// The whole App at the terminal sizes people use: 80×24, 100×30, 120×35, vertical halves (60×30, 60×20),
 // a horizontal half (120×15) and 40×12. One App per scene is resized through every size, so all
 // frames of a scene show the same state and the narrow frames can be compared with a huge one.
 import assert from 'node:assert/strict';
@@ -14,7 +14,9 @@ const start = Date.UTC(2024, 0, 15, 14, 0, 0);
 const sizes = [
 	[80, 24],
 	[100, 30],
+	[120, 35],
 	[60, 30],
+	[60, 20],
 	[120, 15],
 	[40, 12],
 ] as const;
@@ -64,7 +66,8 @@ function assertNoFigureCut(frame: string, whole: string, size: string): void {
 
 /** The age as the gauge writes it ("1 s", "4 minutes 1 second"), read from the big frame. */
 function lastSeenAge(frame: string): string {
-	const match = /[✓!✗] last seen (.+?) ago/.exec(frame);
+	// While stale the age is an upper bound under "?": "? last seen up to 3s ago".
+	const match = /[✓!✗?] last seen (?:up to )?(.+?) ago/.exec(frame);
 	assert.ok(match, `no last-seen age in:\n${frame}`);
 	return match[1]!;
 }
@@ -72,7 +75,7 @@ function lastSeenAge(frame: string): string {
 function assertEssentials(scene: Scene, verdict: RegExp): void {
 	const age = lastSeenAge(scene.reference);
 	// Wide: "✓ last seen 1 s ago"; narrow panes keep the symbol and the age: "✓ 1 s".
-	const ageShown = new RegExp(`[✓!✗] (?:last seen )?${age.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?: ago|$| ·)`, 'm');
+	const ageShown = new RegExp(`[✓!✗?] (?:last seen (?:up to )?)?${age.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?: ago|$| ·)`, 'm');
 	for (const [size, frame] of scene.frames) {
 		const [columns, rows] = size.split('×').map(Number) as [number, number];
 		assertFits(frame, columns, rows);
@@ -143,10 +146,71 @@ describe('the App at every size', () => {
 		assert.ok(below.row > statsAt60.row + 3, 'constants pane below the stats at 60 columns');
 		assert.equal(below.column, 0);
 
-		// 120×15 has no room for the constants pane; where it would show, it is never below the stats.
+		// 120×15 has no room for the whole pane: it is folded into one row below the stats, never cut.
 		const wideShort = idle.frames.get('120×15')!;
-		const constantsAt120 = position(wideShort, 'kubelet source');
-		if (constantsAt120) assert.equal(constantsAt120.row, position(wideShort, 'relist duration')?.row);
+		assert.ok(!wideShort.includes('kubelet source ·'), wideShort);
+		assert.ok((position(wideShort, 'kubelet source v')?.row ?? -1) > (position(wideShort, 'relist duration')?.row ?? Infinity), wideShort);
+
+		// 80×24: the history chart (63 columns of 6 s: over twice the 3-minute threshold) and the pane in one row.
+		const small = idle.frames.get('80×24')!;
+		assert.match(small, /^history · last 6m18s, 6 s\/col/m);
+		assert.match(small, /^kubelet source v1\.28\.\d+ · threshold 3m0s · relist 1s · evented off · k details$/m);
+		assert.ok(!small.includes('kubelet source ·'), small);
+		// 120×35: room for everything, the pane whole beside the stats and the chart below.
+		const large = idle.frames.get('120×35')!;
+		assert.equal(position(large, 'kubelet source ·')?.row, position(large, 'relist duration')?.row, large);
+		assert.match(large, /^history · last 8m35s, 5 s\/col/m);
+		// Nothing that changes every scrape is missing where the static pane shows whole.
+		for (const [size, frame] of idle.frames) {
+			if (frame.includes('kubelet source ·')) assert.match(frame, /^history · /m, `the pane whole but no history at ${size}:\n${frame}`);
+		}
+	});
+
+	test('k opens the folded pane at 80×24 and folds it again', async () => {
+		const terminal = await startTerminal({start});
+		try {
+			await terminal.advance(12);
+			assert.match(await terminal.frameAt(80, 24), /^kubelet source v.* · k details$/m);
+			await terminal.press('k');
+			const open = await terminal.frameAt(80, 24);
+			assertFits(open, 80, 24);
+			assert.match(open, /^kubelet source · as of v1\.28\.\d+$/m);
+			assert.match(open, /^health threshold 3m0s · pkg\/kubelet\/kubelet\.go:\d+/m);
+			assert.doesNotMatch(open, /k details/);
+			await terminal.press('k');
+			assert.match(await terminal.frameAt(80, 24), /^kubelet source v.* · k details$/m);
+		} finally {
+			terminal.close();
+		}
+	});
+
+	test('? at 80×24: the keys first, and ↓ PgDn End scroll the rest, never "more rows"', async () => {
+		const terminal = await startTerminal({start});
+		try {
+			await terminal.advance(3);
+			await terminal.frameAt(80, 24);
+			await terminal.press('?');
+			const first = (await terminal.frameAt(80, 24)).split('\n');
+			// 23 rows: header, title, 20 rows of the text, the position row.
+			assert.equal(first.length, 23);
+			assert.equal(first[2], 'keys · one-node screen (pleg-top NODE)');
+			const total = Number(/of (\d+) ·/.exec(first[22]!)?.[1]);
+			assert.equal(first[22], `line 1–20 of ${total} · ↓ PgDn for more`);
+			await terminal.press('\u001B[6~'); // PgDn: a page of 20
+			await terminal.press('\u001B[B'); // ↓: one row
+			const scrolled = (await terminal.frameAt(80, 24)).split('\n');
+			assert.equal(scrolled[22], `line 22–41 of ${total} · ↑↓ PgUp PgDn scroll`);
+			await terminal.press('\u001B[F'); // End
+			const end = await terminal.frameAt(80, 24);
+			assert.match(end, new RegExp(`line ${total - 19}–${total} of ${total} · ↑ PgUp back$`));
+			assert.doesNotMatch(end, /more rows/);
+			// Closed and opened again, it starts at the top.
+			await terminal.press('?');
+			await terminal.press('?');
+			assert.match(await terminal.frameAt(80, 24), new RegExp(`line 1–20 of ${total}`));
+		} finally {
+			terminal.close();
+		}
 	});
 
 	test('churn with a baseline: the baseline pane only where it fits whole', async () => {
@@ -179,7 +243,10 @@ describe('the App at every size', () => {
 		const forbidden = await scene({start, wrap: forbiddenAfter(12)}, async (terminal) => {
 			await terminal.advance(15);
 		});
-		assertEssentials(forbidden, healthy);
+		// The last good scrape was healthy, yet while the scrapes fail the verdict is unknown, never a ✓.
+		assertEssentials(forbidden, /\? verdict unknown/);
+		assert.doesNotMatch(forbidden.reference, /✓ PLEG is healthy/);
+		assert.match(forbidden.reference, /\? verdict unknown: the last good scrape is \d+s old \(then: PLEG is healthy\)/);
 		for (const [size, frame] of forbidden.frames) {
 			assert.match(frame, /STALE/, `no STALE at ${size}:\n${frame}`);
 		}
@@ -196,6 +263,8 @@ describe('the App at every size', () => {
 			const [columns, rows] = size.split('×').map(Number) as [number, number];
 			assertFits(frame, columns, rows);
 			assertNoFigureCut(frame, help.reference, size);
+			if (columns >= 40) assert.match(frame, /keys · one-node screen/, `keys not first at ${size}:\n${frame}`);
+			assert.doesNotMatch(frame, /more rows/);
 		}
 	});
 });

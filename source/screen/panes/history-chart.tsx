@@ -28,8 +28,8 @@ export const meanFloorSeconds = 0.001;
 export const ageFloorSeconds = 1;
 
 const labelWidth = 5; // "mean " / "age  "
-/** Room kept right of the sparklines for "max 10.0 s" / "max 4m1s", so the column count depends on the width alone. */
-const axisWidth = 10;
+/** Room kept right of the sparklines for the longest axis label ("max 1m13.1s"), so the columns depend on the width alone. */
+const axisWidth = 11;
 
 /** Level 0 … 7 of `value` on a log scale from `floor` to `max`; null → no block. */
 export function sparkLevel(value: number | null, floor: number, max: number): number | null {
@@ -65,19 +65,23 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 		return [[seg('history: no scrapes yet', 'dim')]];
 	}
 
-	const columns = width - labelWidth - 1 - axisWidth;
-	if (columns < 4) {
-		return [];
+	let columns = width - labelWidth - 1 - axisWidth;
+	let bucketSeconds = 0;
+	let shown: HistoryBucket[] = [];
+	// An axis label longer than the room kept for it (an age of ten hours) costs columns, never the label; the
+	// columns then grow longer, so the chart still spans twice the threshold.
+	for (let attempt = 0; attempt < 3 && columns >= 4; attempt++) {
+		bucketSeconds = chooseBucketSeconds({columns, minSpanSeconds: 2 * thresholdSeconds, minBucketSeconds: 2 * intervalSeconds});
+		shown = bucketHistory(history, {now, columns, bucketSeconds});
+		const room = width - labelWidth - 1 - axisLabelWidth(shown);
+		if (room >= columns) {
+			break;
+		}
+
+		columns = room;
 	}
 
-	const bucketSeconds = chooseBucketSeconds({columns, minSpanSeconds: 2 * thresholdSeconds, minBucketSeconds: 2 * intervalSeconds});
-	let shown = bucketHistory(history, {now, columns, bucketSeconds});
-	// An axis label longer than the room kept for it (an age over 10 hours) costs the oldest columns, never the label.
-	while (shown.length >= 4 && labelWidth + shown.length + 1 + axisLabelWidth(shown) > width) {
-		shown = shown.slice(1);
-	}
-
-	if (shown.length < 4) {
+	if (columns < 4 || shown.length !== columns) {
 		return [];
 	}
 
