@@ -77,7 +77,11 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now});
 	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
 	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs});
-	const warnings = transportWarnings(loaded.server, {insecureSkipTlsVerify: false, sendsToken: sendsToken({loaded})});
+	const warnings = transportWarnings(loaded.server, {
+		insecureSkipTlsVerify: loaded.kubeConfig.getCluster(loaded.clusterName)?.skipTLSVerify === true,
+		insecureBy: `insecure-skip-tls-verify of cluster "${loaded.clusterName}" in ${loaded.origins.cluster}`,
+		sendsToken: sendsToken({loaded}),
+	});
 
 	function guard(failure: SourceFailure): SourceFailure {
 		// Defence in depth: whatever built the text, no known credential leaves this module.

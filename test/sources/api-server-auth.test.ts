@@ -189,9 +189,13 @@ describe('credentials', () => {
 });
 
 describe('TLS trust', () => {
-	test('insecure-skip-tls-verify: true connects without a CA', async () => {
-		const {source} = harness.source(singleContext(fake.url, {name: 'token-user', token}, {caData: undefined, insecure: true}));
+	test('insecure-skip-tls-verify: true connects without a CA, and the label and the start-up note say so', async () => {
+		const {source, file} = harness.source(singleContext(fake.url, {name: 'token-user', token}, {caData: undefined, insecure: true}));
 		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
+		assert.equal(source.label, `worker-1 via ${fake.url} (TLS NOT VERIFIED)`);
+		assert.deepEqual(source.notes, [
+			`TLS not verified: insecure-skip-tls-verify of cluster "fake" in ${file} accepts any certificate from ${fake.url}`,
+		]);
 	});
 
 	test('a server not signed by the configured CA (data): tls, naming the setting', async () => {

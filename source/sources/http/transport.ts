@@ -126,14 +126,21 @@ export type TransportWarnings = {labelSuffix: string; notes: string[]};
  * " (TLS NOT VERIFIED)" with --insecure-skip-tls-verify on https, " (token sent without TLS)" when credentials
  * go to a plain http:// URL, where anyone on the path can read them.
  */
-export function transportWarnings(url: string, options: {insecureSkipTlsVerify: boolean; sendsToken: boolean}): TransportWarnings {
+export function transportWarnings(
+	url: string,
+	options: {
+		insecureSkipTlsVerify: boolean;
+		sendsToken: boolean;
+		/** What switched verification off. @default "--insecure-skip-tls-verify" */ insecureBy?: string;
+	},
+): TransportWarnings {
 	const {protocol} = new URL(url);
 	const base = url.replace(/\/$/, '');
 	const labelSuffix: string[] = [];
 	const notes: string[] = [];
 	if (protocol === 'https:' && options.insecureSkipTlsVerify) {
 		labelSuffix.push(' (TLS NOT VERIFIED)');
-		notes.push(`TLS not verified: --insecure-skip-tls-verify accepts any certificate from ${base}`);
+		notes.push(`TLS not verified: ${options.insecureBy ?? '--insecure-skip-tls-verify'} accepts any certificate from ${base}`);
 	}
 
 	if (protocol === 'http:' && options.sendsToken) {
