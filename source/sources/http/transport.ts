@@ -131,7 +131,8 @@ export function transportWarnings(
 	options: {
 		insecureSkipTlsVerify: boolean;
 		sendsToken: boolean;
-		/** What switched verification off. @default "--insecure-skip-tls-verify" */ insecureBy?: string;
+		/** What switched verification off. @default "--insecure-skip-tls-verify" */
+		insecureBy?: string;
 	},
 ): TransportWarnings {
 	const {protocol} = new URL(url);
