@@ -67,6 +67,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 				height={height}
 				showHelp={ui.help}
 				helpOffset={ui.helpOffset}
+				toggleConstants={ui.constantsToggled}
 			/>
 		);
 	}

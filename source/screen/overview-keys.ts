@@ -11,6 +11,8 @@ export type OverviewUi = {
 	help: boolean;
 	/** The first row of the help shown (it scrolls when taller than the screen). */
 	helpOffset: number;
+	/** `k` on the one-node screen: its kubelet source pane shows the other way (Dashboard toggleConstants). */
+	constantsToggled: boolean;
 	sort: SortOrder;
 	/** Part of a node name typed after `/`. */
 	filter: string;
@@ -19,7 +21,7 @@ export type OverviewUi = {
 };
 
 export function initialOverviewUi(only?: string): OverviewUi {
-	return {selected: null, open: only ?? null, help: false, helpOffset: 0, sort: defaultSort, filter: '', typing: false};
+	return {selected: null, open: only ?? null, help: false, helpOffset: 0, constantsToggled: false, sort: defaultSort, filter: '', typing: false};
 }
 
 /** A key that scrolls the help. */
@@ -91,6 +93,7 @@ export function applyPress(ui: OverviewUi, press: Press, context: PressContext):
 		}
 
 		if (special === 'escape' && context.only === undefined) return {...ui, open: null};
+		if (char === 'k' && !ui.help && ui.open !== null) return {...ui, constantsToggled: !ui.constantsToggled};
 		return ui;
 	}
 

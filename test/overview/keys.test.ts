@@ -165,4 +165,14 @@ describe('help and the one-node screen', () => {
 		assert.deepEqual([help.open, help.help], ['worker-2', true]);
 		assert.deepEqual([ui(['\u001B'], help).open, ui(['\u001B'], help).help], ['worker-2', false]);
 	});
+
+	test('k on the one-node screen shows its kubelet source pane the other way, and again; on the table it selects', () => {
+		const opened = ui(['j', '\r']);
+		assert.equal(opened.constantsToggled, false);
+		assert.equal(ui(['k'], opened).constantsToggled, true);
+		assert.equal(ui(['kk'], opened).constantsToggled, false);
+		assert.deepEqual([ui(['k'], opened).open, ui(['k'], opened).selected], ['worker-2', 'worker-2']);
+		const table = ui(['jj', 'k']);
+		assert.deepEqual([table.selected, table.constantsToggled], ['worker-2', false]);
+	});
 });

@@ -24,7 +24,7 @@ test('--help lists every key under the screen it works on', () => {
 		}
 	}
 
-	// The keys the screens read that the issue names.
+	// Keys people look for by what they do.
 	for (const key of ['a', 'k', 'b', 'p', 'Ctrl-L', 'S', '/', 'PgUp / PgDn']) {
 		assert.ok(lines.some(line => line.startsWith(`  ${key} `)), `no line for ${key}`);
 	}

@@ -39,7 +39,7 @@ describe('HelpScreen', () => {
 			}
 		}
 
-		// The keys the issue names, by what they do.
+		// Keys people look for by what they do.
 		for (const row of [
 			'a  relist anatomy',
 			'k  kubelet source pane: open / fold into one row',
