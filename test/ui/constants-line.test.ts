@@ -42,6 +42,13 @@ describe('constantsSummaryLine', () => {
 		assert.equal(summary(65, evented), 'kubelet source v1.28.0 · threshold 10m0s · evented on · k details');
 	});
 
+	test('the gate on but fallen back to the generic PLEG: its 3-minute threshold, and the fallback said', () => {
+		const fellBack = constantsFor('v1.28.0', true, 'evented, fell back to generic after 5 stream errors');
+		assert.equal(summary(100, fellBack), 'kubelet source v1.28.0 · threshold 3m0s · relist 1s · evented fell back to generic · k details');
+		// 22 + 3 + 14 + 3 + 28 = 70, + " · k details" 12 = 82: the relist period goes first.
+		assert.equal(summary(82, fellBack), 'kubelet source v1.28.0 · threshold 3m0s · evented fell back to generic · k details');
+	});
+
 	test('a constant with a caveat (a version not read, values derived) says so in the hint', () => {
 		assert.match(summary(120, constantsFor('v1.25.0', false)), /· k details and caveats$/);
 		assert.match(summary(120, constantsFor(null, false)), /· k details and caveats$/);

@@ -54,10 +54,16 @@ export function constantsSummaryLine({constants, thresholdToMeanRatio, width}: C
 	const title: Item = [seg('kubelet source ', 'title'), seg(constants.row, 'value')];
 	const threshold: Item = [seg('threshold ', 'label'), seg(formatGoDuration(constants.threshold.seconds), 'value')];
 	const relist: Item = [seg('relist ', 'label'), seg(formatGoDuration(constants.period.seconds), 'value')];
-	// On, the evented PLEG explains a 10-minute threshold: it outranks the relist period.
-	const evented: Item = constants.evented ? [seg('evented on', 'warn')] : [seg('evented off', 'dim')];
+	// On, the evented PLEG explains a 10-minute threshold, and a fallback the generic one with the gate on: either
+	// outranks the relist period.
+	const notable = constants.evented || constants.eventedFallback !== null;
+	const evented: Item = constants.eventedFallback
+		? [seg('evented fell back to generic', 'warn')]
+		: constants.evented
+			? [seg('evented on', 'warn')]
+			: [seg('evented off', 'dim')];
 	const ratio: Item = [seg('threshold/mean ', 'label'), seg(formatRatio(thresholdToMeanRatio), thresholdToMeanRatio === null ? 'dim' : 'value')];
-	const dropOrder = constants.evented ? [ratio, relist, evented, title] : [ratio, evented, relist, title];
+	const dropOrder = notable ? [ratio, relist, evented, title] : [ratio, evented, relist, title];
 	let kept = [title, threshold, relist, evented, ratio];
 	const budget = width - lineWidth(hint) - 3;
 	for (const item of dropOrder) {
