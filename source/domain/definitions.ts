@@ -82,6 +82,7 @@ export const overviewKeyBindings: readonly KeyBinding[] = [
 	{keys: ['Esc'], action: 'clear the filter; close this help', hint: 'clear', demoOnly: false},
 	{keys: ['?'], action: 'this help', hint: 'keys', demoOnly: false},
 	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
+	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 
 /** Keys that work while the help shows, on either screen. */
