@@ -211,10 +211,14 @@ function gateOn(sample: PlegSample, eventedConnected: boolean): boolean {
 	return sample.eventedPlegGate === true || eventedConnected;
 }
 
-/** The fallback evidence in this scrape; the relist rate only over a window that starts after the last restart. */
+/**
+ * The fallback evidence in this scrape. The relist rate counts only over a window that starts after the last
+ * restart and in which no event stream was obtained (a stream obtained means the Evented PLEG is running then).
+ */
 function fallbackEvidence(sample: PlegSample, scrapes: BoundedLog<Scrape>, lastRestartAt: number | null): string | null {
 	const first = logAt(scrapes, 0);
-	const window = first && (lastRestartAt === null || first.at >= lastRestartAt) ? windowOf(scrapes) : null;
+	const streamObtained = (sample.eventedConnectionSuccess ?? 0) > (first?.sample.eventedConnectionSuccess ?? 0);
+	const window = first && !streamObtained && (lastRestartAt === null || first.at >= lastRestartAt) ? windowOf(scrapes) : null;
 	return eventedFallbackEvidence(sample, window);
 }
 
@@ -270,7 +274,8 @@ export function unusableGauge(gauge: number | null): string | null {
 		return null;
 	}
 
-	return Number.isNaN(gauge) ? 'NaN' : gauge === Infinity ? '+Inf' : gauge === -Infinity ? '-Inf' : 'negative';
+	// In words: pleg-top never prints NaN or Infinity.
+	return Number.isNaN(gauge) ? 'not a number' : Number.isFinite(gauge) ? 'negative' : 'infinite';
 }
 
 /** The last-seen gauge read at `now` (ms). The gauge is node time: ahead of ours, it reads as age 0 plus skew. */

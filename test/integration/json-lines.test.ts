@@ -184,8 +184,10 @@ describe('kubelet states through the JSON lines', () => {
 		const lines = await waitForLine(cli, (_, index) => index === 1);
 		await stop(cli);
 		// One scrape cannot show a counter rising: the generic constants of v1.28.4 first.
-		assert.deepEqual(lines[0]!['constants'], {relistPeriodSeconds: 1, relistThresholdSeconds: 180, periodSource: 'pkg/kubelet/kubelet.go:178', thresholdSource: 'pkg/kubelet/kubelet.go:179'});
-		assert.deepEqual(lines[1]!['constants'], {relistPeriodSeconds: 300, relistThresholdSeconds: 600, periodSource: 'pkg/kubelet/kubelet.go:182', thresholdSource: 'pkg/kubelet/kubelet.go:183'});
+		const row = {row: 'v1.28.0', rowNote: null};
+		assert.deepEqual(lines[0]!['constants'], {relistPeriodSeconds: 1, relistThresholdSeconds: 180, periodSource: 'pkg/kubelet/kubelet.go:178', thresholdSource: 'pkg/kubelet/kubelet.go:179', ...row, pleg: 'generic'});
+		// A stream obtained in the window: evented, though the scripted relists run fast.
+		assert.deepEqual(lines[1]!['constants'], {relistPeriodSeconds: 300, relistThresholdSeconds: 600, periodSource: 'pkg/kubelet/kubelet.go:182', thresholdSource: 'pkg/kubelet/kubelet.go:183', ...row, pleg: 'evented'});
 	});
 
 	test('no last-seen gauge (v1.14): the fallback "count unchanged for N s", reset when the count moves', async () => {
@@ -201,7 +203,7 @@ describe('kubelet states through the JSON lines', () => {
 
 		assert.equal(unchanged['lastSeenSeconds'], null);
 		assert.equal(unchanged['verdict'], 'PLEG is healthy');
-		assert.match(unchanged['unavailable'][0], /^last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1\.18; using 'count unchanged for 1 s'$/);
+		assert.match(unchanged['unavailable'][0], /^last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1\.18; using 'count unchanged for 1s'$/);
 		const first = lines.find(line => line['relist'].count === 42_894)!;
 		// The count moved on this scrape: unchanged for 0 s when read right after it.
 		assert.ok(first['countUnchangedSeconds'] < 0.5, String(first['countUnchangedSeconds']));

@@ -94,6 +94,38 @@ describe('figuresAt on the v1.21.2 dump', () => {
 	});
 });
 
+describe('a last-seen gauge that is not a time', () => {
+	for (const [value, why] of [['NaN', 'not a number'], ['+Inf', 'infinite'], ['-Inf', 'infinite'], ['-3', 'negative']] as const) {
+		test(`${value}: read as absent, "count unchanged" judges, the reason in words`, () => {
+			const text = setSamples(readDump('1.21.2'), {kubelet_pleg_last_seen_seconds: value});
+			const state = run([scrape(scrapeOf(text, t0)), scrape(scrapeOf(text, t0 + 1000))]);
+			const figures = figuresAt(state, t0 + 12_000)!;
+			assert.deepEqual(figures.lastSeen, {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12});
+			assert.deepEqual(figures.verdict, {healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'});
+			// A v1.21.2 kubelet has the gauge: not "exists from kubelet 1.18", but why this value is no time.
+			assert.equal(figures.unavailable[0], `last seen: kubelet_pleg_last_seen_seconds is ${why}, not a time; using 'count unchanged for 12s'`);
+			assert.deepEqual(historyPoints(state).map(point => point.lastSeenAgeSeconds), [null, null]);
+		});
+	}
+});
+
+describe('a series missing from a kubelet new enough to expose it', () => {
+	test('v1.21.2 without kubelet_pleg_last_seen_seconds: "not in this kubelet\'s /metrics", not "exists from kubelet 1.18"', () => {
+		const text = readDump('1.21.2').replace('kubelet_pleg_last_seen_seconds 1.648119277e+09\n', '');
+		const figures = figuresAt(run([scrape(scrapeOf(text, t0))]), t0)!;
+		assert.equal(figures.unavailable[0], "last seen: kubelet_pleg_last_seen_seconds is not in this kubelet's /metrics; using 'count unchanged for 0s'");
+	});
+
+	test('a v1.31.4 kubelet without kubelet_running_pods: the anatomy says the same', () => {
+		const text = readDump('1.21.2').replace('kubelet_running_pods 29\n', '');
+		const state = run([{type: 'node', node: {name: 'n', kubeletVersion: 'v1.31.4', ready: null}}, scrape(scrapeOf(text, t0))]);
+		assert.deepEqual(figuresAt(state, t0)!.anatomy?.unavailable, ["running pods: kubelet_running_pods is not in this kubelet's /metrics"]);
+		// The same body from a kubelet that says it is 1.18: too old for the series, and said so.
+		const old = run([{type: 'node', node: {name: 'n', kubeletVersion: 'v1.18.6', ready: null}}, scrape(scrapeOf(text, t0))]);
+		assert.deepEqual(figuresAt(old, t0)!.anatomy?.unavailable, ['running pods: kubelet_running_pods exists from kubelet 1.19 (kubelet_running_pod_count before)']);
+	});
+});
+
 describe('figuresAt on older kubelets', () => {
 	test('v1.14.10: count unchanged as the fallback age, and the lines saying why', () => {
 		const text = readDump('1.14.10');
@@ -417,6 +449,17 @@ describe('evented PLEG fallen back to the Generic PLEG', () => {
 		const stalled = feedReducer(state, scrape(scrapeOf(body(v121OneMinuteLater(), 1, 0), t0 + 120_000)));
 		assert.equal(figuresAt(stalled, t0 + 120_000)!.window?.count, 0);
 		assert.equal(figuresAt(stalled, t0 + 120_000)!.constants.eventedFallback, evidence);
+	});
+
+	test('a stream obtained inside the window: the Evented PLEG runs then, so a fast relist rate is no evidence', () => {
+		const state = run([
+			node,
+			scrape(scrapeOf(body(readDump('1.21.2'), 1, 0), t0)),
+			scrape(scrapeOf(body(v121OneMinuteLater(), 2, 0), t0 + 60_000)), // 60 relists, and a stream obtained
+		]);
+		const constants = figuresAt(state, t0 + 60_000)!.constants;
+		assert.equal(constants.eventedFallback, null);
+		assert.equal(constants.evented, true);
 	});
 
 	test('a kubelet restart clears the fallback: the restarted kubelet starts evented again', () => {
