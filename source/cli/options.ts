@@ -22,8 +22,6 @@ export type KubeAccess = {kubeconfig: string | undefined; context: string | unde
 /** Credentials for a URL pleg-top reaches itself (--kubelet-url, --prometheus). */
 export type DirectAccess = {tokenFile: string | undefined; caFile: string | undefined; insecureSkipTlsVerify: boolean};
 
-export const nodeBackends = ['api-server', 'kubelet-direct', 'prometheus', 'demo', 'replay'] as const;
-
 /** Where one node's figures come from. */
 export type NodeBackend =
 	| {kind: 'api-server'; node: string; access: KubeAccess}
