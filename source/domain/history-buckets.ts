@@ -37,7 +37,7 @@ export type BucketChoice = {
 /** The shortest step from bucketSteps with columns × step ≥ minSpanSeconds and step ≥ minBucketSeconds. */
 export function chooseBucketSeconds({columns, minSpanSeconds, minBucketSeconds}: BucketChoice): number {
 	const needed = Math.max(minSpanSeconds / Math.max(1, columns), minBucketSeconds);
-	return bucketSteps.find(step => step >= needed) ?? Math.ceil(needed / 3600) * 3600;
+	return bucketSteps.find((step) => step >= needed) ?? Math.ceil(needed / 3600) * 3600;
 }
 
 /**

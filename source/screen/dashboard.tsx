@@ -63,9 +63,7 @@ export function dashboardHelpScroll(width: number, height: number): HelpScroll {
 }
 
 /** A block of rows: one column of lines, or two panes side by side. */
-export type Block =
-	| {kind: 'lines'; lines: Line[]}
-	| {kind: 'columns'; left: Line[]; leftWidth: number; right: Line[]; rightWidth: number};
+export type Block = {kind: 'lines'; lines: Line[]} | {kind: 'columns'; left: Line[]; leftWidth: number; right: Line[]; rightWidth: number};
 
 export function blockHeight(block: Block): number {
 	return block.kind === 'lines' ? block.lines.length : Math.max(block.left.length, block.right.length);
@@ -87,7 +85,9 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 	const stale = staleBannerLines({status: props.status, now: props.now, width});
 	if (!figures) {
 		// Once a request has failed, "connecting" is no longer true: the STALE banner says no good scrape came yet.
-		const waiting = lines(stale.length > 0 ? stale : [firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')]);
+		const waiting = lines(
+			stale.length > 0 ? stale : [firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')],
+		);
 		const status = lines(statusLines({...statusProps(props), maxDetails: Math.max(0, height - 4)}));
 		return fits([lines([header]), waiting, status], height) ? [lines([header]), waiting, status] : [];
 	}
@@ -108,9 +108,7 @@ export function Dashboard(props: DashboardProps) {
 	if (blocks.length === 0) {
 		return (
 			<Box width={props.width}>
-				<LineView
-					line={compactLine({figures: props.figures, status: props.status, sourceLabel: props.sourceLabel, width: props.width})}
-				/>
+				<LineView line={compactLine({figures: props.figures, status: props.status, sourceLabel: props.sourceLabel, width: props.width})} />
 			</Box>
 		);
 	}
@@ -141,7 +139,7 @@ function BlockView({block}: {readonly block: Block}) {
 
 /** The first text that fits the width, else the last one (a row never wraps: the view truncates it). */
 function firstFitting(texts: string[], width: number, tone: Tone): Line {
-	return [seg(texts.find(text => cellWidth(text) <= width) ?? texts.at(-1)!, tone)];
+	return [seg(texts.find((text) => cellWidth(text) <= width) ?? texts.at(-1)!, tone)];
 }
 
 function lines(rows: Line[]): Block {
@@ -230,11 +228,19 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 	const baseline = figures.baseline ? [lines(baselinePaneLines({baseline: figures.baseline, now: props.now, width}))] : [];
 	if (props.showAnatomy) {
 		const anatomy = lines(anatomyPaneLines({anatomy: figures.anatomy ?? null, width}));
-		return [[statsOnly, anatomy, ...baseline], [statsOnly, anatomy], [anatomy]].find(blocks => fits(blocks, room)) ?? fallback(statsOnly, room);
+		return (
+			[[statsOnly, anatomy, ...baseline], [statsOnly, anatomy], [anatomy]].find((blocks) => fits(blocks, room)) ?? fallback(statsOnly, room)
+		);
 	}
 
 	const history = lines(
-		historyChartLines({history: props.history, width, now: props.now, thresholdSeconds: figures.constants.threshold.seconds, intervalSeconds: props.intervalSeconds}),
+		historyChartLines({
+			history: props.history,
+			width,
+			now: props.now,
+			thresholdSeconds: figures.constants.threshold.seconds,
+			intervalSeconds: props.intervalSeconds,
+		}),
 	);
 	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];
 	const built = new Map<ConstantsForm, Block[]>();

@@ -21,7 +21,16 @@ export type OverviewUi = {
 };
 
 export function initialOverviewUi(only?: string): OverviewUi {
-	return {selected: null, open: only ?? null, help: false, helpOffset: 0, constantsToggled: false, sort: defaultSort, filter: '', typing: false};
+	return {
+		selected: null,
+		open: only ?? null,
+		help: false,
+		helpOffset: 0,
+		constantsToggled: false,
+		sort: defaultSort,
+		filter: '',
+		typing: false,
+	};
 }
 
 /** A key that scrolls the help. */

@@ -34,7 +34,7 @@ async function waitUntil(session: TmuxSession, check: (screen: string) => boolea
 	let screen = session.screen();
 	while (!check(screen)) {
 		if (Date.now() > deadline) throw new Error(`timed out; last screen:\n${screen}`);
-		await new Promise(resolve => setTimeout(resolve, 100));
+		await new Promise((resolve) => setTimeout(resolve, 100));
 		screen = session.screen();
 	}
 
@@ -71,8 +71,15 @@ describe('the demo in tmux: history chart, folded pane, keys', () => {
 		session.keys('?');
 		const help = await session.waitFor(/^line 1–20 of \d+ · ↓ PgDn for more$/m);
 		const lines = help.split('\n');
-		assert.equal(lines.findIndex(line => line.startsWith('keys · one-node screen')), 2, help);
-		assert.ok(lines.some(line => /^ {2}k +kubelet source pane: open \/ fold into one row$/.test(line)), help);
+		assert.equal(
+			lines.findIndex((line) => line.startsWith('keys · one-node screen')),
+			2,
+			help,
+		);
+		assert.ok(
+			lines.some((line) => /^ {2}k +kubelet source pane: open \/ fold into one row$/.test(line)),
+			help,
+		);
 		assert.doesNotMatch(help, /more rows/);
 		const total = Number(/of (\d+)/.exec(help)![1]);
 		session.keys('NPage');
@@ -93,7 +100,7 @@ describe('the demo in tmux: history chart, folded pane, keys', () => {
 		await session.waitFor(/^history · last 17m10s, 10 s\/col/m, 20_000);
 		session.keys('s');
 		// Past the threshold on pleg-top's own chart (the node's Ready message may say so a moment earlier).
-		await waitUntil(session, screen => ageAxis(screen) > 185, 30_000);
+		await waitUntil(session, (screen) => ageAxis(screen) > 185, 30_000);
 		session.keys('r');
 		const recovered = await session.waitFor(/✓ PLEG is healthy/, 30_000);
 		// The age peaked past the threshold: the chart's highest bucket keeps it though the age is back to seconds.

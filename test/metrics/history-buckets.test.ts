@@ -19,7 +19,7 @@ describe('chooseBucketSeconds: the shortest round step covering the span', () =>
 		// 360 / 24 = 15 → 15; 360 / 44 = 8.2 → 10; 360 / 64 = 5.6 → 6; 360 / 84 = 4.3 → 5; 360 / 104 = 3.5 → 5;
 		// 360 / 184 = 1.96 → 2.
 		assert.deepEqual(
-			[24, 44, 64, 84, 104, 184].map(columns => chooseBucketSeconds({columns, minSpanSeconds: 360, minBucketSeconds: 2})),
+			[24, 44, 64, 84, 104, 184].map((columns) => chooseBucketSeconds({columns, minSpanSeconds: 360, minBucketSeconds: 2})),
 			[15, 10, 6, 5, 5, 2],
 		);
 	});
@@ -66,14 +66,20 @@ describe('bucketHistory: the highest value per bucket, buckets on multiples of t
 
 	test('the same columns a second later: the buckets do not move, only the last one fills', () => {
 		const later = bucketHistory([...points.slice(0, -1), point(21.5, 0.02, 1)], {now: now + 1000, columns: 4, bucketSeconds: 5});
-		assert.deepEqual(later.map(b => b.start), [5, 10, 15, 20].map(seconds => t + seconds * 1000));
+		assert.deepEqual(
+			later.map((b) => b.start),
+			[5, 10, 15, 20].map((seconds) => t + seconds * 1000),
+		);
 		assert.equal(later[3]!.meanSeconds, 0.02);
 		assert.equal(later[3]!.points, 3);
 	});
 
 	test('a history shorter than the chart leaves the oldest buckets empty', () => {
 		const buckets = bucketHistory([point(19, 0.004, 1)], {now, columns: 4, bucketSeconds: 5});
-		assert.deepEqual(buckets.map(b => b.points), [0, 0, 1, 0]);
+		assert.deepEqual(
+			buckets.map((b) => b.points),
+			[0, 0, 1, 0],
+		);
 	});
 
 	test('no columns: no buckets', () => {

@@ -9,7 +9,11 @@ import {cliPath} from '../helpers/run-cli.js';
 const escape = (text: string) => text.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 test('--help lists every key under the screen it works on', () => {
-	const help = spawnSync(process.execPath, [cliPath, '--help'], {encoding: 'utf8', timeout: 15_000, env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'}});
+	const help = spawnSync(process.execPath, [cliPath, '--help'], {
+		encoding: 'utf8',
+		timeout: 15_000,
+		env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'},
+	});
 	assert.equal(help.status, 0);
 	const lines = help.stdout.split('\n');
 	for (const group of keyGroups()) {
@@ -26,6 +30,9 @@ test('--help lists every key under the screen it works on', () => {
 
 	// Keys people look for by what they do.
 	for (const key of ['a', 'k', 'b', 'p', 'Ctrl-L', 'S', '/', 'PgUp / PgDn']) {
-		assert.ok(lines.some(line => line.startsWith(`  ${key} `)), `no line for ${key}`);
+		assert.ok(
+			lines.some((line) => line.startsWith(`  ${key} `)),
+			`no line for ${key}`,
+		);
 	}
 });

@@ -37,7 +37,10 @@ describe('constantsSummaryLine', () => {
 
 	test('evented PLEG: its 10-minute threshold, and "evented on" kept before the relist period', () => {
 		const evented = constantsFor('v1.28.0', true);
-		assert.equal(summary(120, evented), 'kubelet source v1.28.0 · threshold 10m0s · relist 5m0s · evented on · threshold/mean ×42,857 · k details');
+		assert.equal(
+			summary(120, evented),
+			'kubelet source v1.28.0 · threshold 10m0s · relist 5m0s · evented on · threshold/mean ×42,857 · k details',
+		);
 		// 22 + 3 + 15 + 3 + 10 = 53 cells, + " · k details" 12 = 65: the relist period (14 more) goes, "evented on" stays.
 		assert.equal(summary(65, evented), 'kubelet source v1.28.0 · threshold 10m0s · evented on · k details');
 	});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../../source/domain/types.js';
-import {Dashboard, dashboardHelpScroll, type DashboardProps} from '../../source/screen/dashboard.js';
+import {dashboardHelpScroll, type DashboardProps} from '../../source/screen/dashboard.js';
 import {helpBodyLines} from '../../source/screen/panes/help-screen.js';
 import {lastSeenAt, makeFigures, okStatus, readyNode, testNow, windowFigures} from '../helpers/figures.js';
 import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
@@ -80,23 +80,29 @@ describe('Dashboard at fixed sizes', () => {
 		test(`${width}×${height}, unhealthy and failing: STALE, the failure, the kubelet's words`, () => {
 			const rows = dashboard(width, height, {figures: unhealthy, node: notReady, status: failing});
 			assertScreen(rows, width, height, '✗ PLEG is not healthy', '3m1s');
-			assert.ok(rows.some(row => row.startsWith('STALE')), 'STALE banner missing');
-			assert.ok(rows.some(row => row.startsWith('✗ cannot reach the API server')), 'failure summary missing');
+			assert.ok(
+				rows.some((row) => row.startsWith('STALE')),
+				'STALE banner missing',
+			);
+			assert.ok(
+				rows.some((row) => row.startsWith('✗ cannot reach the API server')),
+				'failure summary missing',
+			);
 		});
 	}
 
 	test('100 wide: the kubelet source pane sits beside the figures', () => {
 		const rows = dashboard(100, 30, {figures: makeFigures()});
-		const row = rows.find(line => line.startsWith('relist duration'));
+		const row = rows.find((line) => line.startsWith('relist duration'));
 		assert.ok(row?.includes('kubelet source · as of v1.28.0'), `not beside: "${row}"`);
-		assert.ok(rows.some(line => line.startsWith('mean 4.2ms · p50 3.8ms · p90 7.2ms · p99 9.3ms')));
-		assert.ok(rows.some(line => line.endsWith('relist period 1s · pkg/kubelet/kubelet.go:178')));
+		assert.ok(rows.some((line) => line.startsWith('mean 4.2ms · p50 3.8ms · p90 7.2ms · p99 9.3ms')));
+		assert.ok(rows.some((line) => line.endsWith('relist period 1s · pkg/kubelet/kubelet.go:178')));
 	});
 
 	test('60 wide: the kubelet source pane goes below the figures', () => {
 		const rows = dashboard(60, 40, {figures: makeFigures()});
-		const statsRow = rows.findIndex(line => line.startsWith('lifetime mean 38ms'));
-		const paneRow = rows.findIndex(line => line === 'kubelet source · as of v1.28.0');
+		const statsRow = rows.findIndex((line) => line.startsWith('lifetime mean 38ms'));
+		const paneRow = rows.findIndex((line) => line === 'kubelet source · as of v1.28.0');
 		assert.ok(statsRow >= 0 && paneRow > statsRow, `stats row ${statsRow}, pane row ${paneRow}`);
 	});
 
@@ -110,7 +116,7 @@ describe('Dashboard at fixed sizes', () => {
 	/** Which of history, baseline, the whole kubelet source pane and its one-row form show. */
 	const panes = (height: number, toggleConstants = false) => {
 		const text = dashboard(100, height, {toggleConstants}).join('\n');
-		return ['history ·', 'baseline ·', 'kubelet source ·', 'kubelet source v'].map(part => text.includes(part));
+		return ['history ·', 'baseline ·', 'kubelet source ·', 'kubelet source v'].map((part) => text.includes(part));
 	};
 
 	test('as the height shrinks, the static pane folds into one row and goes before any pane that changes every scrape', () => {
@@ -150,17 +156,20 @@ describe('Dashboard at fixed sizes', () => {
 		const rows = dashboard(80, 23, {figures: makeFigures(), history: steadyHistory(400)});
 		assert.ok(rows.length <= 23);
 		assert.ok(rows.includes('kubelet source v1.28.0 · threshold 3m0s · relist 1s · evented off · k details'), rows.join('\n'));
-		assert.ok(!rows.some(row => row.startsWith('kubelet source ·')), 'the whole pane shows');
+		assert.ok(!rows.some((row) => row.startsWith('kubelet source ·')), 'the whole pane shows');
 		// 80 − 17 = 63 columns; 2 × 180 s / 63 = 5.7 → 6 s a column.
-		assert.ok(rows.some(row => row.startsWith('history · last 6m18s, 6 s/col')), rows.join('\n'));
-		assert.ok(rows.some(row => /^age  ▁{63} max 1s$/.test(row)), rows.join('\n'));
+		assert.ok(
+			rows.some((row) => row.startsWith('history · last 6m18s, 6 s/col')),
+			rows.join('\n'),
+		);
+		assert.ok(
+			rows.some((row) => /^age  ▁{63} max 1s$/.test(row)),
+			rows.join('\n'),
+		);
 	});
 
 	test('header: tool, node, kubelet version, source, clock', () => {
-		assert.equal(
-			dashboard(100, 30)[0],
-			`pleg-top · demo-node · kubelet v1.28.0 · demo node${' '.repeat(42)}14:02:22`,
-		);
+		assert.equal(dashboard(100, 30)[0], `pleg-top · demo-node · kubelet v1.28.0 · demo node${' '.repeat(42)}14:02:22`);
 	});
 });
 
@@ -195,7 +204,10 @@ describe('Dashboard small and special screens', () => {
 		const rows = dashboard(100, 30, {showHelp: true, helpOffset: 10_000});
 		const total = helpBodyLines(100).length;
 		assert.equal(rows[29], `line ${total - 26}–${total} of ${total} · ↑ PgUp back`);
-		assert.ok(rows.some(row => row.startsWith('Anatomy reading: ')), rows.join('\n'));
+		assert.ok(
+			rows.some((row) => row.startsWith('Anatomy reading: ')),
+			rows.join('\n'),
+		);
 	});
 
 	test('demo: the scenario in the header and the demo keys in the hints when they fit', () => {

@@ -15,7 +15,11 @@ describe('HelpScreen', () => {
 		const figures = rows.indexOf('figures');
 		assert.equal(firstKeyGroup, 1, frame);
 		assert.ok(figures > firstKeyGroup);
-		for (const title of ['keys · overview (pleg-top with no node)', 'keys · demo (pleg-top --demo), on its one-node screen', 'keys · while the help shows']) {
+		for (const title of [
+			'keys · overview (pleg-top with no node)',
+			'keys · demo (pleg-top --demo), on its one-node screen',
+			'keys · while the help shows',
+		]) {
 			const index = rows.indexOf(title);
 			assert.ok(index > firstKeyGroup && index < figures, `${title} at row ${index}`);
 		}
@@ -31,7 +35,7 @@ describe('HelpScreen', () => {
 	test('every key of every screen, each with its action on its row', () => {
 		// 200 wide: no action wraps.
 		const wide = frameOf(<HelpScreen width={200} />, 200).split('\n');
-		const keyRows = wide.slice(0, wide.indexOf('figures')).map(row => row.trim().replaceAll(/ {2,}/g, '  '));
+		const keyRows = wide.slice(0, wide.indexOf('figures')).map((row) => row.trim().replaceAll(/ {2,}/g, '  '));
 		for (const group of keyGroups()) {
 			for (const binding of group.bindings) {
 				const row = `${binding.keys.join(' / ')}  ${binding.action}`;
@@ -62,7 +66,7 @@ describe('HelpScreen', () => {
 
 describe('the help scrolls when taller than its pane', () => {
 	// 60 wide: the title (63 cells) takes 2 rows, the position row 1, so 10 rows show 7 of the body.
-	const body = helpBodyLines(60).map(line => lineText(line));
+	const body = helpBodyLines(60).map((line) => lineText(line));
 	const total = body.length;
 
 	function rowsAt(offset: number): string[] {
@@ -72,11 +76,11 @@ describe('the help scrolls when taller than its pane', () => {
 	test('first page: the title, rows 1–7 of the body, where it stands and how to go on', () => {
 		const rows = rowsAt(0);
 		assert.equal(rows.length, 10);
-		assert.ok(rows.every(row => cells(row) <= 60));
+		assert.ok(rows.every((row) => cells(row) <= 60));
 		assert.deepEqual(rows.slice(0, 2), ['pleg-top — keys, then what each figure means (? or Esc', 'closes)']);
 		assert.deepEqual(rows.slice(2, 9), body.slice(0, 7));
 		assert.equal(rows[9], `line 1–7 of ${total} · ↓ PgDn for more`);
-		assert.ok(!rows.some(row => /more rows/.test(row)));
+		assert.ok(!rows.some((row) => /more rows/.test(row)));
 	});
 
 	test('further down: the rows from the offset, the title kept', () => {

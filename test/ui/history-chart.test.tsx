@@ -16,7 +16,7 @@ describe('sparkLevel (log scale, 8 blocks)', () => {
 	test('mean from a 1 ms floor to a 10 s max', () => {
 		// level = round(ln(v / 1 ms) / ln(10 s / 1 ms) × 7): 4 ms → 1.05 → 1; 10 ms → 1.75 → 2; 100 ms → 3.5 → 4; 1 s → 5.25 → 5.
 		assert.deepEqual(
-			[0.001, 0.004, 0.01, 0.1, 1, 10].map(value => sparkLevel(value, 0.001, 10)),
+			[0.001, 0.004, 0.01, 0.1, 1, 10].map((value) => sparkLevel(value, 0.001, 10)),
 			[0, 1, 2, 4, 5, 7],
 		);
 		assert.equal(sparkLevel(null, 0.001, 10), null);
@@ -68,7 +68,7 @@ describe('HistoryChart over time buckets', () => {
 		const rows = chart(history, {width: 80, now}).split('\n');
 		// 29 + 12 + 39 = 80: the legend explains "*" as it is on the chart.
 		assert.equal(rows[0], `history · last 6m18s, 6 s/col${' '.repeat(12)}log scale · R restart · B mark · * both`);
-		assert.ok(rows.every(row => cells(row) <= 80));
+		assert.ok(rows.every((row) => cells(row) <= 80));
 		// 63 buckets of 6 scrapes: every column has a mean, 4 ms, which is also the scale's max (top block).
 		assert.equal(rows[1], `mean ${'█'.repeat(63)} max 4ms`);
 		// The stall's peak, 305 − 119 = 186 s, is the axis max: the highest bucket keeps it whole.
@@ -101,7 +101,7 @@ describe('HistoryChart over time buckets', () => {
 		const rows = chart(history, {width: 80}).split('\n');
 		assert.match(rows[0]!, /^history · last 6m12s, 6 s\/col/);
 		assert.match(rows[2]!, /^age {2}.{62} max 100h0m0s$/);
-		assert.ok(rows.every(row => cells(row) <= 80));
+		assert.ok(rows.every((row) => cells(row) <= 80));
 	});
 
 	test('no scrapes yet', () => {

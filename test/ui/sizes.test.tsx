@@ -59,7 +59,7 @@ function assertNoFigureCut(frame: string, whole: string, size: string): void {
 		}
 
 		assert.ok(!token.endsWith('…'), `figure cut to "${token}" at ${size}:\n${frame}`);
-		const cutFrom = [...wholeTokens].find(full => full.startsWith(token));
+		const cutFrom = [...wholeTokens].find((full) => full.startsWith(token));
 		assert.equal(cutFrom, undefined, `"${cutFrom}" shows as "${token}" at ${size}:\n${frame}`);
 	}
 }
@@ -88,7 +88,7 @@ function assertEssentials(scene: Scene, verdict: RegExp): void {
 /** Row and column where `text` starts, or undefined. */
 function position(frame: string, text: string): {row: number; column: number} | undefined {
 	const lines = frame.split('\n');
-	const row = lines.findIndex(line => line.includes(text));
+	const row = lines.findIndex((line) => line.includes(text));
 	return row === -1 ? undefined : {row, column: [...lines[row]!.slice(0, lines[row]!.indexOf(text))].length};
 }
 
@@ -224,7 +224,11 @@ describe('the App at every size', () => {
 		assert.match(churn.reference, /baseline · ×\d+ since mark/);
 		for (const [size, frame] of churn.frames) {
 			// Either the whole pane (its title and its last row) or none of it.
-			assert.equal(frame.includes('baseline ·'), /relists +\d+ in 10s +\d+ in 15s/.test(frame), `half a baseline pane at ${size}:\n${frame}`);
+			assert.equal(
+				frame.includes('baseline ·'),
+				/relists +\d+ in 10s +\d+ in 15s/.test(frame),
+				`half a baseline pane at ${size}:\n${frame}`,
+			);
 		}
 	});
 

@@ -19,7 +19,7 @@ const title = 'pleg-top — keys, then what each figure means (? or Esc closes)'
 /** Every row of the help below its title, at this width. */
 export function helpBodyLines(width: number): Line[] {
 	const groups = keyGroups();
-	const keysWidth = Math.max(...groups.flatMap(group => group.bindings.map(binding => cellWidth(keysText(binding)))));
+	const keysWidth = Math.max(...groups.flatMap((group) => group.bindings.map((binding) => cellWidth(keysText(binding)))));
 	// A narrow pane gives the actions room before the key column's alignment.
 	const actionColumn = Math.min(2 + keysWidth + 2, Math.floor(width / 2));
 	const lines: Line[] = [];
@@ -78,7 +78,7 @@ export function helpScreenLines({width, height, offset = 0}: HelpScreenProps): L
 	const shown = body.slice(first, first + page);
 	const position = `line ${first + 1}–${first + shown.length} of ${body.length}`;
 	const keys = first === 0 ? '↓ PgDn for more' : first === maxOffset ? '↑ PgUp back' : '↑↓ PgUp PgDn scroll';
-	const footer = [`${position} · ${keys}`, position].find(text => cellWidth(text) <= width) ?? position;
+	const footer = [`${position} · ${keys}`, position].find((text) => cellWidth(text) <= width) ?? position;
 	return [...head, ...shown, [seg(footer, 'dim')]].slice(0, Math.max(1, height));
 }
 
@@ -106,7 +106,7 @@ function keyLines(binding: KeyBinding, width: number, actionColumn: number): Lin
 
 /** The first row of an entry starts with its label: show the label bold. */
 function boldLabel(line: Line, label: string): Line {
-	const text = line.map(segment => segment.text).join('');
+	const text = line.map((segment) => segment.text).join('');
 	if (!text.startsWith(`${label}:`)) {
 		return line;
 	}
@@ -115,7 +115,14 @@ function boldLabel(line: Line, label: string): Line {
 }
 
 /** The scroll move of a key as ink reports it (arrows, PgUp/PgDn, Home/End), or undefined for any other key. */
-export function helpMoveOf(key: {upArrow: boolean; downArrow: boolean; pageUp: boolean; pageDown: boolean; home: boolean; end: boolean}): HelpMove | undefined {
+export function helpMoveOf(key: {
+	upArrow: boolean;
+	downArrow: boolean;
+	pageUp: boolean;
+	pageDown: boolean;
+	home: boolean;
+	end: boolean;
+}): HelpMove | undefined {
 	if (key.upArrow) return 'up';
 	if (key.downArrow) return 'down';
 	if (key.pageUp) return 'pageUp';

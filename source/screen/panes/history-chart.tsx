@@ -48,7 +48,7 @@ export function sparkLevel(value: number | null, floor: number, max: number): nu
 export function sparkline(values: Array<number | null>, floor: number): string {
 	const max = Math.max(floor, ...values.filter((value): value is number => value !== null));
 	return values
-		.map(value => {
+		.map((value) => {
 			const level = sparkLevel(value, floor, max);
 			return level === null ? ' ' : sparkBlocks[level];
 		})
@@ -85,15 +85,31 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 		return [];
 	}
 
-	const both = shown.some(bucket => bucket.restart && bucket.mark);
+	const both = shown.some((bucket) => bucket.restart && bucket.mark);
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
-	const title = [`history · ${span}`, span].find(text => cellWidth(text) <= width) ?? span;
+	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
 	const lines: Line[] = [
 		spread([seg(title, 'title')], [seg(`log scale · R restart · B mark${both ? ' · * both' : ''}`, 'dim')], width),
-		seriesLine('mean', sparkline(shown.map(bucket => bucket.meanSeconds), meanFloorSeconds), meanAxis(shown), shown.length),
-		seriesLine('age', sparkline(shown.map(bucket => bucket.ageSeconds), ageFloorSeconds), ageAxis(shown), shown.length),
+		seriesLine(
+			'mean',
+			sparkline(
+				shown.map((bucket) => bucket.meanSeconds),
+				meanFloorSeconds,
+			),
+			meanAxis(shown),
+			shown.length,
+		),
+		seriesLine(
+			'age',
+			sparkline(
+				shown.map((bucket) => bucket.ageSeconds),
+				ageFloorSeconds,
+			),
+			ageAxis(shown),
+			shown.length,
+		),
 	];
-	const markers = shown.map(bucket => (bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : ' ')).join('');
+	const markers = shown.map((bucket) => (bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : ' ')).join('');
 	if (markers.trim()) {
 		lines.push([seg(' '.repeat(labelWidth)), seg(markers.trimEnd(), 'warn')]);
 	}
@@ -110,12 +126,18 @@ function axisLabelWidth(buckets: HistoryBucket[]): number {
 }
 
 function meanAxis(buckets: HistoryBucket[]): string {
-	return axisLabel(buckets.map(bucket => bucket.meanSeconds), formatSeconds);
+	return axisLabel(
+		buckets.map((bucket) => bucket.meanSeconds),
+		formatSeconds,
+	);
 }
 
 /** Whole seconds, as the last-seen gauge has them. */
 function ageAxis(buckets: HistoryBucket[]): string {
-	return axisLabel(buckets.map(bucket => bucket.ageSeconds), seconds => formatGoDuration(Math.floor(seconds)));
+	return axisLabel(
+		buckets.map((bucket) => bucket.ageSeconds),
+		(seconds) => formatGoDuration(Math.floor(seconds)),
+	);
 }
 
 function axisLabel(values: Array<number | null>, format: (seconds: number) => string): string {
@@ -124,10 +146,5 @@ function axisLabel(values: Array<number | null>, format: (seconds: number) => st
 }
 
 function seriesLine(label: string, spark: string, axis: string, columns: number): Line {
-	return [
-		seg(label.padEnd(labelWidth), 'label'),
-		seg(spark.padEnd(columns), 'value'),
-		seg(' '),
-		seg(axis, 'dim'),
-	];
+	return [seg(label.padEnd(labelWidth), 'label'), seg(spark.padEnd(columns), 'value'), seg(' '), seg(axis, 'dim')];
 }
