@@ -82,6 +82,9 @@ describe('one JSON line per scrape', () => {
 		// The stale line: the last good figures, marked, with the failure in the user's terms.
 		assert.deepEqual(Object.keys(staleLine), [...lineKeys, 'stale', 'error']);
 		assert.equal(staleLine['relist'].count, lastGood['relist'].count);
+		// The same verdict as the screen's: unknown while stale, with the last good scrape's age and verdict.
+		assert.equal(staleLine['healthy'], null);
+		assert.match(staleLine['verdict'], /^verdict unknown: the last good scrape is \ds old \(then: PLEG is healthy\)$/);
 		assert.deepEqual(staleLine['error'].kind, 'kubelet-unreachable');
 		assert.equal(staleLine['error'].summary, 'the API server cannot reach the kubelet on node "worker-1"');
 		// The next good scrape is one more request: 60 more relists than the last good one.
