@@ -60,7 +60,9 @@ describe('HelpScreen', () => {
 	});
 
 	test('the last-seen formula as written once in definitions.ts', () => {
-		assert.ok(rows.includes('Last seen age: now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution)'));
+		const at = rows.indexOf('Last seen age: now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution); a');
+		assert.ok(at >= 0, rows.join('\n'));
+		assert.equal(rows[at + 1], '  gauge that is not a number, infinite or negative is no time: read as absent, and said');
 	});
 });
 
