@@ -64,7 +64,7 @@ describe('colour', {skip: noTmux}, () => {
 		const session = start(['--demo', '--demo-speed', '60'], {NO_COLOR: '1'});
 		try {
 			await colourless(session, /^✓ PLEG is healthy$/m);
-			await colourless(session, /^✓ last seen \d+ s ago · ok ≤ 5s$/m);
+			await colourless(session, /^✓ last seen \d+s ago · ok ≤ 5s$/m);
 			session.keys('s');
 			// At 60× the age passes 5 s (warn) within a tenth of a second and 3m0s (unhealthy) about 3 s later.
 			await colourless(session, /^! last seen .+ · warn > 5s$/m);

@@ -94,10 +94,11 @@ describe('npm package', () => {
 		assert.match(result.stdout, /^node +demo-node$/m);
 		assert.match(result.stdout, /^verdict +PLEG is healthy$/m);
 		// --window 2s: two scrapes 2 s apart, the demo kubelet relists about once a second.
-		assert.match(result.stdout, /^window +2 s: [12] relists, mean \d+(\.\d)? ms/m);
+		assert.match(result.stdout, /^window +2s: [12] relists, mean \d+(\.\d+)?ms/m);
 
 		const plugin = execFileSync(path.join(bin, 'kubectl-pleg_top'), ['--help'], {encoding: 'utf8'});
-		assert.match(plugin, new RegExp(`^pleg-top ${manifest.version.replaceAll('.', '\\.')} `));
-		assert.match(plugin, /kubectl pleg-top --node NODE/);
+		// Run by the name kubectl execs for `kubectl pleg-top`, it names itself so, and its usage lines paste as shown.
+		assert.match(plugin, new RegExp(`^kubectl pleg-top ${manifest.version.replaceAll('.', '\\.')} `));
+		assert.match(plugin, /^ {2}kubectl pleg-top NODE \[options\] /m);
 	});
 });
