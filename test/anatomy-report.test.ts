@@ -42,7 +42,7 @@ describe('the relist anatomy in the reports', () => {
 	test('the text report always has the anatomy section', () => {
 		const text = textReport(makeFigures({anatomy: churnAnatomy()}));
 		const rows = text.split('\n');
-		const row = (label: string) => rows.find(line => line.startsWith(`${label} `))?.replace(/^\S+(?: \S+)?\s{2,}/, '');
+		const row = (label: string) => rows.find((line) => line.startsWith(`${label} `))?.replace(/^\S+(?: \S+)?\s{2,}/, '');
 		assert.equal(row('anatomy'), churnAnatomy().reading.text);
 		assert.equal(row('ListPodSandbox'), '1.00/s, mean 24ms, p99 70ms, 0 errors');
 		assert.equal(row('ContainerStatus'), '6.00/s, mean 15.5ms, p99 ≥ 12m25.058s, 3 errors');
@@ -55,7 +55,10 @@ describe('the relist anatomy in the reports', () => {
 	});
 
 	test('one error is "1 error"', () => {
-		assert.equal(operationText({calls: 0, ratePerSecond: 0, windowMeanSeconds: null, windowP99: null, errors: 1}), 'no call in the window, 1 error');
+		assert.equal(
+			operationText({calls: 0, ratePerSecond: 0, windowMeanSeconds: null, windowP99: null, errors: 1}),
+			'no call in the window, 1 error',
+		);
 		assert.equal(
 			operationText({calls: 10, ratePerSecond: 1, windowMeanSeconds: 0.0042, windowP99: {seconds: 0.0093, atLeast: false}, errors: 1}),
 			'1.00/s, mean 4.2ms, p99 9.3ms, 1 error',

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {countOf, formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan} from '../source/domain/format.js';
+import {
+	countOf,
+	formatAge,
+	formatCount,
+	formatQuantile,
+	formatRate,
+	formatRatio,
+	formatSeconds,
+	formatSpan,
+} from '../source/domain/format.js';
 
 describe('formatSeconds', () => {
 	const cases: Array<[number | null, string]> = [

@@ -9,31 +9,49 @@ const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 du
 const t0 = gauge * 1000;
 
 function figuresAfter(scrapes: Scrape[], now: number, extra: FeedAction[] = []): Figures {
-	const actions: FeedAction[] = [...scrapes.map(scrape => ({type: 'scrape', scrape}) as const), ...extra];
+	const actions: FeedAction[] = [...scrapes.map((scrape) => ({type: 'scrape', scrape}) as const), ...extra];
 	const state = actions.reduce(feedReducer, initialFeedState({node: 'ip-10-0-1-1', windowSeconds: 60}));
 	return figuresAt(state, now)!;
 }
 
 /** The keys the --once JSON contract promises, then the extra keys pleg-top adds. */
 const contractKeys = [
-	'node', 'kubeletVersion', 'healthy', 'verdict', 'lastSeenSeconds', 'lastSeenAgeSeconds', 'constants', 'relist',
-	'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio',
+	'node',
+	'kubeletVersion',
+	'healthy',
+	'verdict',
+	'lastSeenSeconds',
+	'lastSeenAgeSeconds',
+	'constants',
+	'relist',
+	'discardEvents',
+	'discardEventsInWindow',
+	'thresholdToMeanRatio',
 ];
 const extraKeys = ['time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition', 'cri'];
 const constantsKeys = ['relistPeriodSeconds', 'relistThresholdSeconds', 'periodSource', 'thresholdSource', 'row', 'rowNote', 'pleg'];
 const relistKeys = [
-	'count', 'sum', 'lifetimeMeanSeconds', 'windowSeconds', 'windowCount', 'windowMeanSeconds', 'windowP50Seconds',
-	'windowP90Seconds', 'windowP99Seconds', 'ratePerSecond', 'intervalMeanSeconds',
+	'count',
+	'sum',
+	'lifetimeMeanSeconds',
+	'windowSeconds',
+	'windowCount',
+	'windowMeanSeconds',
+	'windowP50Seconds',
+	'windowP90Seconds',
+	'windowP99Seconds',
+	'ratePerSecond',
+	'intervalMeanSeconds',
 ];
 const relistExtraKeys = ['windowP50AtLeast', 'windowP90AtLeast', 'windowP99AtLeast'];
 
 describe('jsonReport', () => {
 	test('v1.21.2, two scrapes a minute apart: every contract key, figures by hand', () => {
 		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000)], t0 + 60_500);
-		const report = jsonReport(figures) as Record<string, Record<string, unknown>>;
+		const report = jsonReport(figures);
 		assert.deepEqual(Object.keys(report), [...contractKeys, ...extraKeys]);
-		assert.deepEqual(Object.keys(report['constants']!), constantsKeys);
-		assert.deepEqual(Object.keys(report['relist']!), [...relistKeys, ...relistExtraKeys]);
+		assert.deepEqual(Object.keys(report.constants), constantsKeys);
+		assert.deepEqual(Object.keys(report.relist), [...relistKeys, ...relistExtraKeys]);
 		assert.deepEqual(report, {
 			node: 'ip-10-0-1-1',
 			kubeletVersion: 'v1.21.2',
@@ -91,10 +109,22 @@ describe('jsonReport', () => {
 	test('times in seconds: readyCondition.since is Unix seconds; no floating noise, no NaN', () => {
 		const since = Date.UTC(2024, 0, 15, 13, 40, 2); // lastTransitionTime 2024-01-15T13:40:02Z
 		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_123)], t0 + 60_500, [
-			{type: 'node', node: {name: 'ip-10-0-1-1', kubeletVersion: 'v1.21.2', ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since}}},
+			{
+				type: 'node',
+				node: {
+					name: 'ip-10-0-1-1',
+					kubeletVersion: 'v1.21.2',
+					ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since},
+				},
+			},
 		]);
-		const report = jsonReport(figures) as Record<string, any>;
-		assert.deepEqual(report['readyCondition'], {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: 1_705_326_002});
+		const report = jsonReport(figures);
+		assert.deepEqual(report['readyCondition'], {
+			status: 'True',
+			reason: 'KubeletReady',
+			message: 'kubelet is posting ready status',
+			since: 1_705_326_002,
+		});
 		assert.equal(report['relist'].windowSeconds, 60.123); // the span, to the millisecond
 		assert.equal(report['relist'].ratePerSecond, 0.997954194); // 60 / 60.123 s, nine significant digits
 		assert.equal(report['lastSeenAgeSeconds'], 0.5);
@@ -105,13 +135,19 @@ describe('jsonReport', () => {
 	});
 
 	test('v1.10.0, one scrape: what cannot be computed is null, never 0', () => {
-		const report = jsonReport(figuresAfter([scrapeOf(readDump('1.10.0'), t0)], t0 + 12_000)) as Record<string, any>;
-		for (const key of ['lastSeenSeconds', 'lastSeenAgeSeconds', 'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio']) {
+		const report = jsonReport(figuresAfter([scrapeOf(readDump('1.10.0'), t0)], t0 + 12_000));
+		for (const key of [
+			'lastSeenSeconds',
+			'lastSeenAgeSeconds',
+			'discardEvents',
+			'discardEventsInWindow',
+			'thresholdToMeanRatio',
+		] as const) {
 			assert.equal(report[key], null, key);
 		}
 
-		for (const key of relistKeys.filter(key => key.startsWith('window') || key === 'ratePerSecond' || key === 'intervalMeanSeconds')) {
-			assert.equal(report['relist'][key], null, key);
+		for (const key of relistKeys.filter((key) => key.startsWith('window') || key === 'ratePerSecond' || key === 'intervalMeanSeconds')) {
+			assert.equal(report.relist[key as keyof typeof report.relist], null, key);
 		}
 
 		// What the µs summary does give: 7.54184e6 µs over 286 relists.
@@ -125,7 +161,7 @@ describe('jsonReport', () => {
 	test('no relist series over two scrapes: relist count and rate null, not 0', () => {
 		// Only the discard counter: a body without any PLEG series is a parse error.
 		const text = '# TYPE go_goroutines gauge\ngo_goroutines 7\nkubelet_pleg_discard_events 0\n';
-		const report = jsonReport(figuresAfter([scrapeOf(text, t0), scrapeOf(text, t0 + 1000)], t0 + 1000)) as Record<string, any>;
+		const report = jsonReport(figuresAfter([scrapeOf(text, t0), scrapeOf(text, t0 + 1000)], t0 + 1000));
 		assert.equal(report['relist'].count, null);
 		assert.equal(report['relist'].windowCount, null);
 		assert.equal(report['relist'].ratePerSecond, null);
@@ -140,11 +176,18 @@ describe('jsonReport', () => {
 		const overflowing: Figures = {
 			...figures,
 			window: {
-				spanSeconds: 60, count: 100, meanSeconds: 1.1672, ratePerSecond: 100 / 60, intervalMeanSeconds: null, discardEvents: 0,
-				p50: {seconds: 0.0077, atLeast: false}, p90: {seconds: 0.01, atLeast: false}, p99: {seconds: 10, atLeast: true},
+				spanSeconds: 60,
+				count: 100,
+				meanSeconds: 1.1672,
+				ratePerSecond: 100 / 60,
+				intervalMeanSeconds: null,
+				discardEvents: 0,
+				p50: {seconds: 0.0077, atLeast: false},
+				p90: {seconds: 0.01, atLeast: false},
+				p99: {seconds: 10, atLeast: true},
 			},
 		};
-		const relist = (jsonReport(overflowing) as Record<string, any>)['relist'];
+		const relist = jsonReport(overflowing).relist;
 		assert.equal(relist.windowP99Seconds, 10);
 		assert.equal(relist.windowP99AtLeast, true);
 		assert.match(textReport(overflowing), /^quantiles +p50 7\.7ms, p90 10ms, p99 ≥ 10s$/m);

@@ -60,7 +60,12 @@ export function anatomyReading(anatomy: Omit<RelistAnatomy, 'reading'>, window: 
 	}
 
 	if (statusCalls === null || statusCalls < idleStatusCalls) {
-		const status = statusCalls === null ? 'status calls not exposed' : statusCalls === 0 ? 'no status calls' : `${formatCalls(statusCalls)} status calls per relist`;
+		const status =
+			statusCalls === null
+				? 'status calls not exposed'
+				: statusCalls === 0
+					? 'no status calls'
+					: `${formatCalls(statusCalls)} status calls per relist`;
 		return {kind: 'idle', text: `idle: 2 list calls per relist, ${status}; ${lists}`};
 	}
 
@@ -72,7 +77,9 @@ export function anatomyReading(anatomy: Omit<RelistAnatomy, 'reading'>, window: 
  * calls and failed relists (ended after ListPodSandbox) blur the split.
  */
 function listShareText(share: number): string {
-	return share > 1 ? `≈ all (means add up to ${percent(share)}: other callers and failed relists blur the split) of` : `${percent(share)} of`;
+	return share > 1
+		? `≈ all (means add up to ${percent(share)}: other callers and failed relists blur the split) of`
+		: `${percent(share)} of`;
 }
 
 function percent(share: number): string {

@@ -1,14 +1,6 @@
-// The relist anatomy (issue 8): the CRI calls behind each relist over the same window as the relist figures,
+// The relist anatomy: the CRI calls behind each relist over the same window as the relist figures,
 // from the deltas between the window-start scrape and the latest one. Pure: no clock.
-import type {
-	CriOperation,
-	CriOperationFigures,
-	CriSample,
-	DeltaFigures,
-	RelistAnatomy,
-	RelistOperations,
-	Scrape,
-} from './types.js';
+import type {CriOperation, CriOperationFigures, CriSample, DeltaFigures, RelistAnatomy, RelistOperations, Scrape} from './types.js';
 import {anatomyReading} from './anatomy-reading.js';
 import {criAvailability, criAvailabilityNote} from './exposition/names.js';
 import {deltaBuckets, histogramQuantile} from './quantile.js';
@@ -20,7 +12,12 @@ const noOperations: RelistOperations<null> = {listPodSandbox: null, listContaine
  * the relist figures over them (feed.ts windowOf); `kubeletVersion` tells a kubelet too old for a series from one
  * whose body lacks it.
  */
-export function relistAnatomy(start: Scrape | null, latest: Scrape, window: DeltaFigures | null, kubeletVersion: string | null = latest.sample.kubeletVersion): RelistAnatomy {
+export function relistAnatomy(
+	start: Scrape | null,
+	latest: Scrape,
+	window: DeltaFigures | null,
+	kubeletVersion: string | null = latest.sample.kubeletVersion,
+): RelistAnatomy {
 	const after = latest.sample.cri ?? null;
 	const before = start?.sample.cri ?? null;
 	const spanSeconds = start && window ? window.spanSeconds : null;
@@ -70,7 +67,11 @@ function windowOperations(before: CriSample, after: CriSample, spanSeconds: numb
 	};
 }
 
-function dockerOperations(before: NonNullable<CriSample['docker']>, after: NonNullable<CriSample['docker']>, spanSeconds: number): RelistAnatomy['docker'] {
+function dockerOperations(
+	before: NonNullable<CriSample['docker']>,
+	after: NonNullable<CriSample['docker']>,
+	spanSeconds: number,
+): RelistAnatomy['docker'] {
 	return {
 		listContainers: operationFigures(before.listContainers, after.listContainers, spanSeconds),
 		inspectContainer: operationFigures(before.inspectContainer, after.inspectContainer, spanSeconds),
@@ -99,8 +100,8 @@ export function operationFigures(before: CriOperation | null, after: CriOperatio
 		return null;
 	}
 
-	const histograms = before.duration && after.duration ? [before.duration, after.duration] as const : null;
-	const summaries = before.legacyLatency && after.legacyLatency ? [before.legacyLatency, after.legacyLatency] as const : null;
+	const histograms = before.duration && after.duration ? ([before.duration, after.duration] as const) : null;
+	const summaries = before.legacyLatency && after.legacyLatency ? ([before.legacyLatency, after.legacyLatency] as const) : null;
 	const totals = histograms ?? summaries;
 	const calls = totals ? totals[1].count - totals[0].count : (after.total ?? Number.NaN) - (before.total ?? Number.NaN);
 	const seconds = totals ? totals[1].sum - totals[0].sum : null;
@@ -121,12 +122,16 @@ export function operationFigures(before: CriOperation | null, after: CriOperatio
 }
 
 /** Status calls and their seconds in the window; null when either status series is missing. */
-function statusTotals({podSandboxStatus, containerStatus}: RelistOperations<CriOperationFigures | null>): {calls: number | null; seconds: number | null} {
+function statusTotals({podSandboxStatus, containerStatus}: RelistOperations<CriOperationFigures | null>): {
+	calls: number | null;
+	seconds: number | null;
+} {
 	if (!podSandboxStatus || !containerStatus) {
 		return {calls: null, seconds: null};
 	}
 
-	const seconds = (op: CriOperationFigures) => (op.calls === 0 ? 0 : op.windowMeanSeconds === null ? null : op.windowMeanSeconds * op.calls);
+	const seconds = (op: CriOperationFigures) =>
+		op.calls === 0 ? 0 : op.windowMeanSeconds === null ? null : op.windowMeanSeconds * op.calls;
 	const sandbox = seconds(podSandboxStatus);
 	const container = seconds(containerStatus);
 	return {
@@ -149,9 +154,9 @@ function unavailableLines(cri: CriSample | null, kubeletVersion: string | null):
 
 	const lines: string[] = [];
 	const ops = Object.values(cri.operations);
-	if (ops.every(op => op === null)) {
+	if (ops.every((op) => op === null)) {
 		lines.push(`CRI calls: ${criAvailability.operations}`);
-	} else if (ops.some(op => op !== null && op.duration === null)) {
+	} else if (ops.some((op) => op !== null && op.duration === null)) {
 		lines.push(`p99: ${criAvailabilityNote('histograms', kubeletVersion)}`);
 	}
 

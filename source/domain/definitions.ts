@@ -23,39 +23,152 @@ export type KeyBinding = {
 };
 
 export const definitions: readonly Definition[] = [
-	{id: 'last-seen-age', label: 'Last seen age', formula: 'now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution); a gauge that is not a number, infinite or negative is no time: read as absent, and said'},
+	{
+		id: 'last-seen-age',
+		label: 'Last seen age',
+		formula:
+			'now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution); a gauge that is not a number, infinite or negative is no time: read as absent, and said',
+	},
 	{id: 'never-succeeded', label: 'No successful relist yet', formula: 'the gauge is 0: no relist has succeeded since the kubelet started'},
 	{id: 'clock-skew', label: 'Node clock ahead', formula: 'the gauge is in the future of the local clock; the age shows 0, never negative'},
-	{id: 'count-unchanged', label: 'Count unchanged for', formula: 'no usable gauge (kubelet < 1.18, or a gauge that is no time): seconds since the relist count last changed'},
-	{id: 'verdict', label: 'Verdict', formula: "the kubelet's Healthy() rule, age > threshold (strictly) is unhealthy; in its own words. ? unknown while the last scrape failed: the last good scrape's age and verdict, an age past the threshold only as pleg-top's estimate (JSON healthy: null)"},
-	{id: 'gauge-bands', label: 'Gauge bands', formula: '✓ ok ≤ min(5 × period, threshold / 2) (5 s: period + relist time + 1 s truncation + check cadence; 300 s evented), ! warn above, ✗ unhealthy when age > threshold'},
+	{
+		id: 'count-unchanged',
+		label: 'Count unchanged for',
+		formula: 'no usable gauge (kubelet < 1.18, or a gauge that is no time): seconds since the relist count last changed',
+	},
+	{
+		id: 'verdict',
+		label: 'Verdict',
+		formula:
+			"the kubelet's Healthy() rule, age > threshold (strictly) is unhealthy; in its own words. ? unknown while the last scrape failed: the last good scrape's age and verdict, an age past the threshold only as pleg-top's estimate (JSON healthy: null)",
+	},
+	{
+		id: 'gauge-bands',
+		label: 'Gauge bands',
+		formula:
+			'✓ ok ≤ min(5 × period, threshold / 2) (5 s: period + relist time + 1 s truncation + check cadence; 300 s evented), ! warn above, ✗ unhealthy when age > threshold',
+	},
 	{id: 'gauge-scale', label: 'Gauge scale', formula: 'log scale from 0.5 s to 2 × threshold; ticks at the relist period and the threshold'},
-	{id: 'window-mean', label: 'Mean (window)', formula: 'Δ_sum / Δ_count of kubelet_pleg_relist_duration_seconds over --window; across a kubelet restart a counter that went down adds its new value, as increase() does'},
-	{id: 'quantiles', label: 'p50 / p90 / p99', formula: 'histogram_quantile on bucket deltas over the window; "≥ 10 s" if the rank is in +Inf'},
-	{id: 'relists-in-window', label: 'Relists in window', formula: 'Δ_count over the window (failed relists count too; a restart inside it spans, marked R on the history)'},
+	{
+		id: 'window-mean',
+		label: 'Mean (window)',
+		formula:
+			'Δ_sum / Δ_count of kubelet_pleg_relist_duration_seconds over --window; across a kubelet restart a counter that went down adds its new value, as increase() does',
+	},
+	{
+		id: 'quantiles',
+		label: 'p50 / p90 / p99',
+		formula: 'histogram_quantile on bucket deltas over the window; "≥ 10 s" if the rank is in +Inf',
+	},
+	{
+		id: 'relists-in-window',
+		label: 'Relists in window',
+		formula: 'Δ_count over the window (failed relists count too; a restart inside it spans, marked R on the history)',
+	},
 	{id: 'no-relist', label: 'No relist completed', formula: 'Δ_count = 0 in the window: there is no mean, so none is shown (never "0 ms")'},
 	{id: 'rate', label: 'Rate', formula: 'Δ_count / Δt, relists per second (≈ 1 / (period + relist time) when healthy)'},
 	{id: 'interval-mean', label: 'Interval mean', formula: 'Δ_sum / Δ_count of kubelet_pleg_relist_interval_seconds over the window'},
 	{id: 'lifetime-mean', label: 'Lifetime mean', formula: 'sum / count since kubelet start (days of fast relists hide a recent stall)'},
-	{id: 'discard-events', label: 'Discard events', formula: 'kubelet_pleg_discard_events total (+ new in window): events lost to a full channel'},
-	{id: 'threshold-period', label: 'threshold / period', formula: 'relist threshold / relist period from the kubelet source: ×180 (×2 evented)'},
+	{
+		id: 'discard-events',
+		label: 'Discard events',
+		formula: 'kubelet_pleg_discard_events total (+ new in window): events lost to a full channel',
+	},
+	{
+		id: 'threshold-period',
+		label: 'threshold / period',
+		formula: 'relist threshold / relist period from the kubelet source: ×180 (×2 evented)',
+	},
 	{id: 'threshold-mean', label: 'threshold / mean', formula: 'relist threshold / window mean: how many mean relists fit before NotReady'},
-	{id: 'constants-row', label: 'Kubelet source row', formula: "the period's and threshold's file:line for the node's version; a version not read takes its own minor's row, else the row below, and says which"},
-	{id: 'evented', label: 'Evented PLEG', formula: 'gate on: relist every 300 s, unhealthy after 10 min, last seen = health-check time; fell back to generic (1 s / 3 min again) when stream errors came with no stream obtained, or when ≥ 3 relists ran at ≥ 0.2/s with no stream obtained'},
+	{
+		id: 'constants-row',
+		label: 'Kubelet source row',
+		formula:
+			"the period's and threshold's file:line for the node's version; a version not read takes its own minor's row, else the row below, and says which",
+	},
+	{
+		id: 'evented',
+		label: 'Evented PLEG',
+		formula:
+			'gate on: relist every 300 s, unhealthy after 10 min, last seen = health-check time; fell back to generic (1 s / 3 min again) when stream errors came with no stream obtained, or when ≥ 3 relists ran at ≥ 0.2/s with no stream obtained',
+	},
 	{id: 'baseline', label: 'Baseline (b)', formula: 'the window at the mark vs Δ since the mark; ×N = since-mark mean / baseline mean'},
-	{id: 'stale', label: 'STALE', formula: 'the last scrape failed: figures are from the last good one, whose age and time are shown; the verdict is ? unknown meanwhile'},
-	{id: 'segment', label: 'Segment (--replay --once)', formula: 'baseline = first scrape to the scrape before the first b; then each b to the next: Δsum / Δcount, p99, Δcount / Δt over it; the highest last-seen age read at its scrapes (to the ms); time past the threshold in it (at least)'},
-	{id: 'unhealthy-span', label: 'Unhealthy span (write-down, --replay --once)', formula: 'from = last successful relist start (gauge) + threshold; lasted at least until the last unhealthy scrape (or the start of the relist that ended it), at most until the first healthy scrape; the highest age read in it. `--replay FILE --once` exits 1 when there is one'},
-	{id: 'write-down', label: 'Write-down (on quit)', formula: 'each stretch between marks, named by its marks ("before the mark at 14:00:20", "since the mark at …"): Δsum / Δcount, p99, highest age read, time past the threshold; every unhealthy span; threshold / mean for each stretch, with the threshold\'s file:line'},
-	{id: 'demo-time', label: 'Demo time (--demo-speed N)', formula: 'every figure is on the simulated kubelet\'s own clock, which runs N times faster: windows, rates, ages, times of day; a scrape every --interval of that time, at most 4 a real second'},
-	{id: 'record', label: 'Recording (--record)', formula: 'one JSON line per scrape: time, node, kubelet version, the PLEG exposition lines as scraped, the --once JSON figures; mark after a b'},
-	{id: 'plot', label: 'Plot (--plot)', formula: 'windowed mean, p99 and last-seen age per scrape on a log axis (whole decades), b marks as vertical lines, the threshold as a horizontal one'},
-	{id: 'cri-operation', label: 'CRI call (a)', formula: 'per operation_type of kubelet_runtime_operations_duration_seconds over the window: Δcount / Δt, Δsum / Δcount, p99 of the bucket deltas, Δerrors_total; every kubelet caller counted'},
-	{id: 'status-calls-per-relist', label: 'Status calls per relist', formula: '(Δpodsandbox_status + Δcontainer_status calls) / Δrelists; other loops call them too, so at most this many are the relist\'s (list calls are left out: other loops make most of those)'},
-	{id: 'list-share', label: 'List share of relist', formula: '(window mean list_podsandbox + window mean list_containers) / window mean relist; above 100% other callers and failed relists blur it, shown as ≈ all (JSON caps it at 1)'},
-	{id: 'relist-per-container', label: 'Relist per container', formula: 'window mean relist / kubelet_running_containers{container_state="running"}, seconds per running container'},
-	{id: 'anatomy-reading', label: 'Anatomy reading', formula: 'status calls ≥ 1 per relist taking more of the relist than the list calls: per-pod status inspection; list share ≥ 50% with list means ≥ 100 ms together: runtime answers slowly; below 100 ms with < 1 status call per relist: idle'},
-	{id: 'overview-slow', label: 'Slow (overview)', formula: 'window p99 ≥ 10 × the median window p99 of the other nodes read now (at least two); ranked below unhealthy and errors, above warnings and ok'},
+	{
+		id: 'stale',
+		label: 'STALE',
+		formula: 'the last scrape failed: figures are from the last good one, whose age and time are shown; the verdict is ? unknown meanwhile',
+	},
+	{
+		id: 'segment',
+		label: 'Segment (--replay --once)',
+		formula:
+			'baseline = first scrape to the scrape before the first b; then each b to the next: Δsum / Δcount, p99, Δcount / Δt over it; the highest last-seen age read at its scrapes (to the ms); time past the threshold in it (at least)',
+	},
+	{
+		id: 'unhealthy-span',
+		label: 'Unhealthy span (write-down, --replay --once)',
+		formula:
+			'from = last successful relist start (gauge) + threshold; lasted at least until the last unhealthy scrape (or the start of the relist that ended it), at most until the first healthy scrape; the highest age read in it. `--replay FILE --once` exits 1 when there is one',
+	},
+	{
+		id: 'write-down',
+		label: 'Write-down (on quit)',
+		formula:
+			'each stretch between marks, named by its marks ("before the mark at 14:00:20", "since the mark at …"): Δsum / Δcount, p99, highest age read, time past the threshold; every unhealthy span; threshold / mean for each stretch, with the threshold\'s file:line',
+	},
+	{
+		id: 'demo-time',
+		label: 'Demo time (--demo-speed N)',
+		formula:
+			"every figure is on the simulated kubelet's own clock, which runs N times faster: windows, rates, ages, times of day; a scrape every --interval of that time, at most 4 a real second",
+	},
+	{
+		id: 'record',
+		label: 'Recording (--record)',
+		formula:
+			'one JSON line per scrape: time, node, kubelet version, the PLEG exposition lines as scraped, the --once JSON figures; mark after a b',
+	},
+	{
+		id: 'plot',
+		label: 'Plot (--plot)',
+		formula:
+			'windowed mean, p99 and last-seen age per scrape on a log axis (whole decades), b marks as vertical lines, the threshold as a horizontal one',
+	},
+	{
+		id: 'cri-operation',
+		label: 'CRI call (a)',
+		formula:
+			'per operation_type of kubelet_runtime_operations_duration_seconds over the window: Δcount / Δt, Δsum / Δcount, p99 of the bucket deltas, Δerrors_total; every kubelet caller counted',
+	},
+	{
+		id: 'status-calls-per-relist',
+		label: 'Status calls per relist',
+		formula:
+			"(Δpodsandbox_status + Δcontainer_status calls) / Δrelists; other loops call them too, so at most this many are the relist's (list calls are left out: other loops make most of those)",
+	},
+	{
+		id: 'list-share',
+		label: 'List share of relist',
+		formula:
+			'(window mean list_podsandbox + window mean list_containers) / window mean relist; above 100% other callers and failed relists blur it, shown as ≈ all (JSON caps it at 1)',
+	},
+	{
+		id: 'relist-per-container',
+		label: 'Relist per container',
+		formula: 'window mean relist / kubelet_running_containers{container_state="running"}, seconds per running container',
+	},
+	{
+		id: 'anatomy-reading',
+		label: 'Anatomy reading',
+		formula:
+			'status calls ≥ 1 per relist taking more of the relist than the list calls: per-pod status inspection; list share ≥ 50% with list means ≥ 100 ms together: runtime answers slowly; below 100 ms with < 1 status call per relist: idle',
+	},
+	{
+		id: 'overview-slow',
+		label: 'Slow (overview)',
+		formula:
+			'window p99 ≥ 10 × the median window p99 of the other nodes read now (at least two); ranked below unhealthy and errors, above warnings and ok',
+	},
 ];
 
 export const keyBindings: readonly KeyBinding[] = [
@@ -77,7 +190,12 @@ export const keyBindings: readonly KeyBinding[] = [
 export const overviewKeyBindings: readonly KeyBinding[] = [
 	{keys: ['↑', '↓', 'j', 'k'], action: 'select a node', hint: 'select', demoOnly: false},
 	{keys: ['Enter'], action: "the selected node's one-node screen (Esc back to all nodes)", hint: 'open', demoOnly: false},
-	{keys: ['s'], action: 'sort by the next column (status, node, Ready, kubelet, last seen, mean, p99, relists/s, discards)', hint: 'sort', demoOnly: false},
+	{
+		keys: ['s'],
+		action: 'sort by the next column (status, node, Ready, kubelet, last seen, mean, p99, relists/s, discards)',
+		hint: 'sort',
+		demoOnly: false,
+	},
 	{keys: ['S'], action: 'reverse the sort', hint: 'reverse', demoOnly: false},
 	{keys: ['/'], action: 'filter by node name: type part of it, Enter keeps it, Esc clears it', hint: 'filter', demoOnly: false},
 	{keys: ['Esc'], action: 'clear the filter; close this help', hint: 'clear', demoOnly: false},
@@ -103,16 +221,16 @@ export type KeyGroup = {
 /** Every key pleg-top reads, grouped by where it works: what `?`, `--help` and the README list. */
 export function keyGroups(): KeyGroup[] {
 	return [
-		{title: 'one-node screen (pleg-top NODE)', bindings: keyBindings.filter(binding => !binding.demoOnly)},
+		{title: 'one-node screen (pleg-top NODE)', bindings: keyBindings.filter((binding) => !binding.demoOnly)},
 		{title: 'overview (pleg-top with no node)', bindings: overviewKeyBindings},
-		{title: 'demo (pleg-top --demo), on its one-node screen', bindings: keyBindings.filter(binding => binding.demoOnly)},
+		{title: 'demo (pleg-top --demo), on its one-node screen', bindings: keyBindings.filter((binding) => binding.demoOnly)},
 		{title: 'while the help shows', bindings: helpKeyBindings},
 	];
 }
 
 /** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */
 export function definition(id: string): Definition {
-	const found = definitions.find(d => d.id === id);
+	const found = definitions.find((d) => d.id === id);
 	if (!found) {
 		throw new Error(`no definition "${id}"`);
 	}

@@ -1,28 +1,8 @@
 // The live feed as a pure reducer: scrapes, failures, node info, baseline marks and pause in; state out.
 // figuresAt() derives everything the screen and the reports show from that state at a given `now`.
 // No clock reads: every time comes in with an action or as `now`.
-import type {
-	DeltaFigures,
-	Failure,
-	FeedStatus,
-	Figures,
-	HistoryPoint,
-	LastSeen,
-	NodeInfo,
-	PlegSample,
-	Scrape,
-} from './types.js';
-import {
-	appendToLog,
-	dropFromLog,
-	emptyLog,
-	logAt,
-	logLast,
-	logSize,
-	logToArray,
-	replaceLast,
-	type BoundedLog,
-} from './bounded-log.js';
+import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, PlegSample, Scrape} from './types.js';
+import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, logToArray, replaceLast, type BoundedLog} from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
 import {judgeWhileStale, verdict} from './health.js';
 import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
@@ -193,7 +173,7 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		lastRestartAt,
 		eventedConnected,
 		eventedFallback: gateOn(scrape.sample, eventedConnected)
-			? fallbackEvidence(scrape.sample, scrapes, lastRestartAt) ?? (restarted ? null : state.eventedFallback)
+			? (fallbackEvidence(scrape.sample, scrapes, lastRestartAt) ?? (restarted ? null : state.eventedFallback))
 			: null,
 		status: {
 			...state.status,
@@ -316,7 +296,14 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 	const lastSeen = readLastSeen(sample, now, countUnchanged);
 	// The rule at the last good scrape and at `now`; while the last scrape fails, the verdict is unknown.
 	const then = verdict(readLastSeen(sample, latest.at, countUnchangedAt(latest.at)), constants);
-	const judged = judgeWhileStale(state.status, now, then, verdict(lastSeen, constants), lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds, constants);
+	const judged = judgeWhileStale(
+		state.status,
+		now,
+		then,
+		verdict(lastSeen, constants),
+		lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds,
+		constants,
+	);
 	const window = windowOf(state.scrapes);
 	const mean = window?.meanSeconds ?? null;
 	return {
@@ -372,9 +359,7 @@ function unavailableLines(sample: PlegSample, kubeletVersion: string | null, cou
 	const unusable = unusableGauge(sample.lastSeenSeconds);
 	if (sample.lastSeenSeconds === null || unusable !== null) {
 		const fallback =
-			countUnchanged === null
-				? 'no relist count to fall back on'
-				: `using 'count unchanged for ${formatAge(countUnchanged)}'`;
+			countUnchanged === null ? 'no relist count to fall back on' : `using 'count unchanged for ${formatAge(countUnchanged)}'`;
 		const why = unusable === null ? availabilityNote('lastSeen', kubeletVersion) : `${families.lastSeen} is ${unusable}, not a time`;
 		lines.push(`last seen: ${why}; ${fallback}`);
 	}

@@ -54,6 +54,8 @@ function formatNanos(nanos: number): string {
 function withFraction(value: number, digits: number, integer?: number): string {
 	const scale = 10 ** digits;
 	const whole = integer ?? Math.floor(value / scale);
-	const fraction = String(value % scale).padStart(digits, '0').replace(/0+$/, '');
+	const fraction = String(value % scale)
+		.padStart(digits, '0')
+		.replace(/0+$/, '');
 	return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }

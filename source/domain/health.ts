@@ -1,5 +1,5 @@
-// The kubelet's own PLEG health rule (GenericPLEG.Healthy(), pleg-facts.md §2), applied to what /metrics shows,
-// with the kubelet's wording so the verdict can be matched against the node's Ready condition.
+// The kubelet's own PLEG health rule (GenericPLEG.Healthy() in pkg/kubelet/pleg/generic.go), applied to what
+// /metrics shows, with the kubelet's wording so the verdict can be matched against the node's Ready condition.
 import {formatGoDuration} from './go-duration.js';
 import type {FeedStatus, KubeletConstants, LastSeen, StaleReading, Verdict} from './types.js';
 
@@ -62,7 +62,9 @@ export function judgeWhileStale(
 	const estimatePastThreshold = estimate.healthy === false && then.healthy !== false && ageNowSeconds !== null;
 	const age = formatGoDuration(Math.floor(ageNowSeconds ?? 0));
 	const what = estimate.basis === 'count-unchanged' ? `relist count unchanged for up to ${age}` : `last seen up to ${age} ago`;
-	const estimateText = estimatePastThreshold ? `; pleg-top's estimate: ${what}, past the ${formatGoDuration(constants.threshold.seconds)} threshold` : '';
+	const estimateText = estimatePastThreshold
+		? `; pleg-top's estimate: ${what}, past the ${formatGoDuration(constants.threshold.seconds)} threshold`
+		: '';
 	return {
 		verdict: {
 			healthy: null,

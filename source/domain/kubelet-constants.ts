@@ -1,5 +1,5 @@
 // The kubelet's PLEG relist period and health threshold, with where each is written, per kubelet version.
-// Transcribed from the compact table of pleg-facts.md ("Compact table" and the Healthy() line table).
+// Read from tagged Kubernetes release trees, one row per version read (line numbers are 1-based).
 // Values: 1 s / 3 min in every release read from 1.10 on; 300 s / 10 min when the Generic PLEG runs under the
 // EventedPLEG gate (1.26+). Neither is configurable (no kubelet flag or config field exists).
 import {formatGoDuration} from './go-duration.js';
@@ -21,7 +21,7 @@ export const genericRateEvidencePerSecond = 0.2;
 const rateEvidenceRelists = 3;
 
 export type ConstantsRow = {
-	/** The row as pleg-facts.md names it. */
+	/** The row's name: the version read, or the range of versions whose lines are the same. */
 	row: string;
 	/** First and last version the row was read for, inclusive. */
 	from: string;
@@ -34,7 +34,10 @@ export type ConstantsRow = {
 	evented: {periodLine: number; thresholdLine: number} | null;
 	/** generic.go line of Healthy(); null = not in the table for this version. */
 	healthyLine: number | null;
-	/** kubelet.go lines corrected for the OpenShift fork's edit, not read from a pristine tree (pleg-facts.md §0). */
+	/**
+	 * kubelet.go lines read from the OpenShift fork's vendored copy and corrected for its one fixed edit above the PLEG
+	 * constants, not read from a pristine upstream tree.
+	 */
 	derived: boolean;
 };
 
@@ -42,27 +45,180 @@ const oldLayout = (line = 83) => ({file: genericGo, line}) as const;
 const newLayout = (line: number) => ({file: kubeletGo, line}) as const;
 
 export const constantsTable: readonly ConstantsRow[] = [
-	{row: 'v1.10.9', from: 'v1.10.9', to: 'v1.10.9', periodLine: null, threshold: oldLayout(), evented: null, healthyLine: 133, derived: false},
-	{row: 'v1.11.0', from: 'v1.11.0', to: 'v1.11.0', periodLine: 155, threshold: oldLayout(), evented: null, healthyLine: null, derived: false},
+	{
+		row: 'v1.10.9',
+		from: 'v1.10.9',
+		to: 'v1.10.9',
+		periodLine: null,
+		threshold: oldLayout(),
+		evented: null,
+		healthyLine: 133,
+		derived: false,
+	},
+	{
+		row: 'v1.11.0',
+		from: 'v1.11.0',
+		to: 'v1.11.0',
+		periodLine: 155,
+		threshold: oldLayout(),
+		evented: null,
+		healthyLine: null,
+		derived: false,
+	},
 	// Read at upstream commit cf0533c, which names the minor release only: the row stands for all of 1.14.
-	{row: '1.14 (cf0533c)', from: 'v1.14.0', to: 'v1.14.999', periodLine: null, threshold: oldLayout(), evented: null, healthyLine: 136, derived: false},
-	{row: 'v1.15.5', from: 'v1.15.5', to: 'v1.15.5', periodLine: 163, threshold: oldLayout(), evented: null, healthyLine: 136, derived: false},
-	{row: 'v1.17.1', from: 'v1.17.1', to: 'v1.17.1', periodLine: null, threshold: oldLayout(), evented: null, healthyLine: 136, derived: false},
-	{row: 'v1.18.6–v1.24.14', from: 'v1.18.6', to: 'v1.24.14', periodLine: null, threshold: oldLayout(), evented: null, healthyLine: 136, derived: false},
+	{
+		row: '1.14 (cf0533c)',
+		from: 'v1.14.0',
+		to: 'v1.14.999',
+		periodLine: null,
+		threshold: oldLayout(),
+		evented: null,
+		healthyLine: 136,
+		derived: false,
+	},
+	{
+		row: 'v1.15.5',
+		from: 'v1.15.5',
+		to: 'v1.15.5',
+		periodLine: 163,
+		threshold: oldLayout(),
+		evented: null,
+		healthyLine: 136,
+		derived: false,
+	},
+	{
+		row: 'v1.17.1',
+		from: 'v1.17.1',
+		to: 'v1.17.1',
+		periodLine: null,
+		threshold: oldLayout(),
+		evented: null,
+		healthyLine: 136,
+		derived: false,
+	},
+	{
+		row: 'v1.18.6–v1.24.14',
+		from: 'v1.18.6',
+		to: 'v1.24.14',
+		periodLine: null,
+		threshold: oldLayout(),
+		evented: null,
+		healthyLine: 136,
+		derived: false,
+	},
 	{row: 'v1.25.0', from: 'v1.25.0', to: 'v1.25.0', periodLine: 164, threshold: oldLayout(), evented: null, healthyLine: 136, derived: true},
-	{row: 'v1.26.2', from: 'v1.26.2', to: 'v1.26.2', periodLine: 169, threshold: newLayout(170), evented: {periodLine: 173, thresholdLine: 174}, healthyLine: 163, derived: true},
-	{row: 'v1.27.4', from: 'v1.27.4', to: 'v1.27.4', periodLine: 178, threshold: newLayout(179), evented: {periodLine: 182, thresholdLine: 183}, healthyLine: 165, derived: true},
-	{row: 'v1.28.0', from: 'v1.28.0', to: 'v1.28.7', periodLine: 178, threshold: newLayout(179), evented: {periodLine: 182, thresholdLine: 183}, healthyLine: 165, derived: false},
-	{row: 'v1.29.4', from: 'v1.29.4', to: 'v1.29.4', periodLine: 180, threshold: newLayout(181), evented: {periodLine: 184, thresholdLine: 185}, healthyLine: 165, derived: true},
-	{row: 'v1.30.3', from: 'v1.30.3', to: 'v1.30.3', periodLine: 181, threshold: newLayout(182), evented: {periodLine: 185, thresholdLine: 186}, healthyLine: 165, derived: true},
-	{row: 'v1.31.4', from: 'v1.31.4', to: 'v1.31.4', periodLine: 182, threshold: newLayout(183), evented: {periodLine: 186, thresholdLine: 187}, healthyLine: 165, derived: true},
+	{
+		row: 'v1.26.2',
+		from: 'v1.26.2',
+		to: 'v1.26.2',
+		periodLine: 169,
+		threshold: newLayout(170),
+		evented: {periodLine: 173, thresholdLine: 174},
+		healthyLine: 163,
+		derived: true,
+	},
+	{
+		row: 'v1.27.4',
+		from: 'v1.27.4',
+		to: 'v1.27.4',
+		periodLine: 178,
+		threshold: newLayout(179),
+		evented: {periodLine: 182, thresholdLine: 183},
+		healthyLine: 165,
+		derived: true,
+	},
+	{
+		row: 'v1.28.0',
+		from: 'v1.28.0',
+		to: 'v1.28.7',
+		periodLine: 178,
+		threshold: newLayout(179),
+		evented: {periodLine: 182, thresholdLine: 183},
+		healthyLine: 165,
+		derived: false,
+	},
+	{
+		row: 'v1.29.4',
+		from: 'v1.29.4',
+		to: 'v1.29.4',
+		periodLine: 180,
+		threshold: newLayout(181),
+		evented: {periodLine: 184, thresholdLine: 185},
+		healthyLine: 165,
+		derived: true,
+	},
+	{
+		row: 'v1.30.3',
+		from: 'v1.30.3',
+		to: 'v1.30.3',
+		periodLine: 181,
+		threshold: newLayout(182),
+		evented: {periodLine: 185, thresholdLine: 186},
+		healthyLine: 165,
+		derived: true,
+	},
+	{
+		row: 'v1.31.4',
+		from: 'v1.31.4',
+		to: 'v1.31.4',
+		periodLine: 182,
+		threshold: newLayout(183),
+		evented: {periodLine: 186, thresholdLine: 187},
+		healthyLine: 165,
+		derived: true,
+	},
 	// Upstream 1.32 (000d954) read directly; the derived v1.32.6 numbers equal it.
-	{row: 'v1.32.6', from: 'v1.32.6', to: 'v1.32.6', periodLine: 193, threshold: newLayout(194), evented: {periodLine: 197, thresholdLine: 198}, healthyLine: 182, derived: false},
-	{row: 'v1.33.5', from: 'v1.33.5', to: 'v1.33.5', periodLine: 207, threshold: newLayout(208), evented: {periodLine: 211, thresholdLine: 212}, healthyLine: 182, derived: true},
-	{row: 'v1.34.2', from: 'v1.34.2', to: 'v1.34.2', periodLine: 206, threshold: newLayout(207), evented: {periodLine: 210, thresholdLine: 211}, healthyLine: 180, derived: true},
-	{row: 'v1.35.3', from: 'v1.35.3', to: 'v1.35.3', periodLine: 212, threshold: newLayout(213), evented: {periodLine: 216, thresholdLine: 217}, healthyLine: 180, derived: true},
+	{
+		row: 'v1.32.6',
+		from: 'v1.32.6',
+		to: 'v1.32.6',
+		periodLine: 193,
+		threshold: newLayout(194),
+		evented: {periodLine: 197, thresholdLine: 198},
+		healthyLine: 182,
+		derived: false,
+	},
+	{
+		row: 'v1.33.5',
+		from: 'v1.33.5',
+		to: 'v1.33.5',
+		periodLine: 207,
+		threshold: newLayout(208),
+		evented: {periodLine: 211, thresholdLine: 212},
+		healthyLine: 182,
+		derived: true,
+	},
+	{
+		row: 'v1.34.2',
+		from: 'v1.34.2',
+		to: 'v1.34.2',
+		periodLine: 206,
+		threshold: newLayout(207),
+		evented: {periodLine: 210, thresholdLine: 211},
+		healthyLine: 180,
+		derived: true,
+	},
+	{
+		row: 'v1.35.3',
+		from: 'v1.35.3',
+		to: 'v1.35.3',
+		periodLine: 212,
+		threshold: newLayout(213),
+		evented: {periodLine: 216, thresholdLine: 217},
+		healthyLine: 180,
+		derived: true,
+	},
 	// Upstream text; the derived numbers equal it.
-	{row: 'v1.36.2', from: 'v1.36.2', to: 'v1.36.2', periodLine: 215, threshold: newLayout(216), evented: {periodLine: 219, thresholdLine: 220}, healthyLine: 238, derived: false},
+	{
+		row: 'v1.36.2',
+		from: 'v1.36.2',
+		to: 'v1.36.2',
+		periodLine: 215,
+		threshold: newLayout(216),
+		evented: {periodLine: 219, thresholdLine: 220},
+		healthyLine: 238,
+		derived: false,
+	},
 ];
 
 type Version = [number, number, number];
@@ -110,14 +266,14 @@ function rowFor(version: Version | null): {row: ConstantsRow; note: string | nul
 		return {row: last, note: 'kubelet version unknown'};
 	}
 
-	const exact = constantsTable.find(row => compare(versionOf(row.from), version) <= 0 && compare(version, versionOf(row.to)) <= 0);
+	const exact = constantsTable.find((row) => compare(versionOf(row.from), version) <= 0 && compare(version, versionOf(row.to)) <= 0);
 	if (exact) {
 		return {row: exact, note: null};
 	}
 
 	const name = `v${version.join('.')}`;
 	const sameMinor = constantsTable
-		.filter(row => coversMinor(row, version))
+		.filter((row) => coversMinor(row, version))
 		.sort((a, b) => patchDistance(a, version) - patchDistance(b, version))[0];
 	if (sameMinor) {
 		return {row: sameMinor, note: `${name} not read; the ${sameMinor.row} row of the same minor`};
@@ -131,7 +287,7 @@ function rowFor(version: Version | null): {row: ConstantsRow; note: string | nul
 		return {row: first, note: `older than any version read (${first.row}); the 2016 code (~1.2-1.4) used 2 min`};
 	}
 
-	const lowerIndex = constantsTable.findLastIndex(row => compare(versionOf(row.from), version) <= 0);
+	const lowerIndex = constantsTable.findLastIndex((row) => compare(versionOf(row.from), version) <= 0);
 	const lower = constantsTable[lowerIndex]!;
 	return {row: lower, note: `between known rows ${lower.row} and ${constantsTable[lowerIndex + 1]!.row}`};
 }
@@ -200,6 +356,6 @@ export function constantsFor(kubeletVersion: string | null, evented: boolean, fa
 }
 
 function joinNotes(...notes: Array<string | null>): string | null {
-	const present = notes.filter(note => note !== null);
+	const present = notes.filter((note) => note !== null);
 	return present.length > 0 ? present.join('; ') : null;
 }

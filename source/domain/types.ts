@@ -20,14 +20,14 @@ export type Summary = {
 	count: number;
 };
 
-/** Per-operation CRI latency series (issue 8), seconds. */
+/** Per-operation CRI latency series, seconds. */
 export type RuntimeOperation = {
 	duration: Histogram | null;
 	errors: number | null;
 };
 
 /**
- * One operation_type of the runtime-operation families (issue 8): RuntimeOperation plus the pre-1.14 summary and
+ * One operation_type of the runtime-operation families: RuntimeOperation plus the pre-1.14 summary and
  * the call counter. Seconds; counts are calls since the kubelet started.
  */
 export type CriOperation = RuntimeOperation & {
@@ -45,7 +45,7 @@ export type RelistOperations<T> = {
 	containerStatus: T;
 };
 
-/** The container-runtime series behind a relist (issue 8). `null` fields = series absent in the payload. */
+/** The container-runtime series behind a relist. `null` fields = series absent in the payload. */
 export type CriSample = {
 	/** Per relist operation type; null when the payload has no series for it. */
 	operations: RelistOperations<CriOperation | null>;
@@ -82,7 +82,7 @@ export type PlegSample = {
 	eventedConnectionError: number | null;
 	/** gitVersion / git_version label of kubernetes_build_info, e.g. "v1.21.2". */
 	kubeletVersion: string | null;
-	/** The CRI series behind a relist (issue 8); null when none is exposed. Optional: hand-built samples may omit it. */
+	/** The CRI series behind a relist; null when none is exposed. Optional: hand-built samples may omit it. */
 	cri?: CriSample | null;
 	/**
 	 * How the reader put series together, one line each, e.g. "relist duration: 2 series of … that differ by label
@@ -155,16 +155,7 @@ export type MetricsSource = {
 
 /** Why a request failed, in the user's terms. `kind` decides the exit code (config -> 2, the rest -> 3). */
 export type FailureKind =
-	| 'config'
-	| 'network'
-	| 'timeout'
-	| 'tls'
-	| 'unauthorized'
-	| 'forbidden'
-	| 'not-found'
-	| 'kubelet-unreachable'
-	| 'http'
-	| 'parse';
+	'config' | 'network' | 'timeout' | 'tls' | 'unauthorized' | 'forbidden' | 'not-found' | 'kubelet-unreachable' | 'http' | 'parse';
 
 export type Failure = {
 	kind: FailureKind;
@@ -276,7 +267,7 @@ export type HistoryPoint = {
 	event: 'restart' | 'mark' | null;
 };
 
-/** One CRI operation over the relist window (issue 8). Counted from every kubelet caller, not only the relist. */
+/** One CRI operation over the relist window. Counted from every kubelet caller, not only the relist. */
 export type CriOperationFigures = {
 	/** Calls completed in the window (Δcount). */
 	calls: number;
@@ -296,7 +287,7 @@ export type AnatomyReading = {
 	text: string;
 };
 
-/** The relist anatomy pane's figures (issue 8), over the same window as Figures.window. */
+/** The relist anatomy pane's figures, over the same window as Figures.window. */
 export type RelistAnatomy = {
 	/** Seconds between the window's first and last scrape; null before the second scrape. */
 	spanSeconds: number | null;
@@ -364,7 +355,7 @@ export type Figures = {
 	} | null;
 	/** The Node's Ready condition when the source fetched the Node object (added by the metrics helper). */
 	ready?: NodeInfo['ready'];
-	/** The CRI calls behind each relist (issue 8); absent on hand-built figures. */
+	/** The CRI calls behind each relist; absent on hand-built figures. */
 	anatomy?: RelistAnatomy | null;
 };
 

@@ -40,8 +40,7 @@ export function deltaFigures(older: Scrape, newer: Scrape): DeltaFigures {
 
 function intervalMean(before: PlegSample, after: PlegSample): number | null {
 	const pair =
-		bothOrNull(before.relistInterval, after.relistInterval) ??
-		bothOrNull(before.legacyRelistInterval, after.legacyRelistInterval);
+		bothOrNull(before.relistInterval, after.relistInterval) ?? bothOrNull(before.legacyRelistInterval, after.legacyRelistInterval);
 	const totals = pair && nonNegative(delta(pair[0], pair[1]));
 	return totals ? meanOf(totals) : null;
 }
@@ -93,11 +92,8 @@ function histogramDecreased(previous: Histogram | null, next: Histogram | null):
 		return false;
 	}
 
-	const after = new Map(next.buckets.map(bucket => [bucket.le, bucket.count]));
-	return (
-		totalsDecreased(previous, next) ||
-		previous.buckets.some(bucket => decreased(bucket.count, after.get(bucket.le) ?? null))
-	);
+	const after = new Map(next.buckets.map((bucket) => [bucket.le, bucket.count]));
+	return totalsDecreased(previous, next) || previous.buckets.some((bucket) => decreased(bucket.count, after.get(bucket.le) ?? null));
 }
 
 function totalsDecreased(previous: Totals | null, next: Totals | null): boolean {

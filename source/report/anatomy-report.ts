@@ -24,14 +24,27 @@ export function anatomyReportLines(anatomy: RelistAnatomy | null): Array<[string
 	}
 
 	if (anatomy.docker) {
-		lines.push(['docker', `list_containers ${operationText(anatomy.docker.listContainers)}; inspect_container ${operationText(anatomy.docker.inspectContainer)}`]);
+		lines.push([
+			'docker',
+			`list_containers ${operationText(anatomy.docker.listContainers)}; inspect_container ${operationText(anatomy.docker.inspectContainer)}`,
+		]);
 	}
 
 	lines.push(
-		['status/relist', anatomy.statusCallsPerRelist === null ? missing : `${formatCalls(anatomy.statusCallsPerRelist)} (every caller counted: at most this many are the relist's)`],
+		[
+			'status/relist',
+			anatomy.statusCallsPerRelist === null
+				? missing
+				: `${formatCalls(anatomy.statusCallsPerRelist)} (every caller counted: at most this many are the relist's)`,
+		],
 		['list share', shareText(anatomy.listShareOfRelist)],
 		['running', runningText(anatomy)],
-		['per container', anatomy.relistSecondsPerContainer === null ? missing : `${formatSeconds(anatomy.relistSecondsPerContainer)} of mean relist per running container`],
+		[
+			'per container',
+			anatomy.relistSecondsPerContainer === null
+				? missing
+				: `${formatSeconds(anatomy.relistSecondsPerContainer)} of mean relist per running container`,
+		],
 	);
 	for (const line of anatomy.unavailable) {
 		lines.push(['unavailable', line]);
@@ -59,7 +72,9 @@ export function shareText(share: number | null): string {
 		return missing;
 	}
 
-	return share > 1 ? `≈ all of the mean relist (means add up to ${Math.round(share * 100)}%)` : `${Math.round(share * 100)}% of the mean relist`;
+	return share > 1
+		? `≈ all of the mean relist (means add up to ${Math.round(share * 100)}%)`
+		: `${Math.round(share * 100)}% of the mean relist`;
 }
 
 /** "29 pods; containers: 33 running, 9 exited, 1 created". */

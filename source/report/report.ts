@@ -1,9 +1,28 @@
 // The --once reports: a JSON object with a fixed set of keys (seconds, camelCase; a figure that cannot be
 // computed is null, never 0) and a plain multi-line text using the screen's formatters.
-import {countOf, formatAge, formatCount, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan, missing} from '../domain/format.js';
+import {
+	countOf,
+	formatAge,
+	formatCount,
+	formatQuantile,
+	formatRate,
+	formatRatio,
+	formatSeconds,
+	formatSpan,
+	missing,
+} from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
 import {anatomyReportLines} from './anatomy-report.js';
-import type {CriOperationFigures, DeltaFigures, FeedStatus, Figures, KubeletConstants, Quantile, RelistAnatomy, SourceConstant} from '../domain/types.js';
+import type {
+	CriOperationFigures,
+	DeltaFigures,
+	FeedStatus,
+	Figures,
+	KubeletConstants,
+	Quantile,
+	RelistAnatomy,
+	SourceConstant,
+} from '../domain/types.js';
 
 /**
  * A figure for JSON rounded to what was measured: `ns` (9 decimals: sums are float seconds of nanosecond
@@ -28,7 +47,10 @@ function rounded(value: number | null | undefined, decimals: number): number | n
 	return value === null || value === undefined || !Number.isFinite(value) ? null : Number(value.toFixed(decimals));
 }
 
-export function jsonReport(figures: Figures): object {
+/** The --once JSON object, one JSON line's figures: the shape a script reads. */
+export type JsonReport = ReturnType<typeof jsonReport>;
+
+export function jsonReport(figures: Figures) {
 	const {lastSeen, constants, lifetime, window} = figures;
 	// Without any duration series there is no relist count, so "relists in the window" is unknown, not 0.
 	const hasRelists = lifetime !== null;
@@ -88,7 +110,7 @@ function plegMode(constants: KubeletConstants): string {
 }
 
 /** The `cri` key: the four relist operations, status calls per relist, running pods/containers, list share (≤ 1). */
-function criJson(anatomy: RelistAnatomy | null): object {
+function criJson(anatomy: RelistAnatomy | null) {
 	const ops = anatomy?.operations;
 	const share = anatomy?.listShareOfRelist ?? null;
 	return {
@@ -104,7 +126,7 @@ function criJson(anatomy: RelistAnatomy | null): object {
 	};
 }
 
-function operationJson(op: CriOperationFigures | null): object {
+function operationJson(op: CriOperationFigures | null) {
 	return {
 		ratePerSecond: sig(op?.ratePerSecond),
 		windowMeanSeconds: ns(op?.windowMeanSeconds),
@@ -118,9 +140,9 @@ function discardTotal(figures: Figures): number | null {
 	return figures.discardEventsTotal ?? null;
 }
 
-/** The --once text report: one figure per line, no colour. `status` adds a line when the figures are stale. */
+/** The --once text report: one figure per line, no colour. `status` adds a line when no good scrape came yet. */
 export function textReport(figures: Figures, status?: FeedStatus): string {
-	const {lastSeen, constants, lifetime, window} = figures;
+	const {constants, lifetime, window} = figures;
 	const lines: Array<[string, string]> = [
 		['node', figures.node],
 		['kubelet', figures.kubeletVersion ?? 'unknown'],
@@ -145,7 +167,6 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		lines.push(['unavailable', line]);
 	}
 
-
 	// The staleness is in the figures (feed.ts figuresAt); `status` is kept for callers that still pass it.
 	const stale = figures.stale;
 	if (stale) {
@@ -154,7 +175,7 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		lines.push(['stale', `${status.failure.summary} (no good scrape yet)`]);
 	}
 
-	// The relist anatomy follows as its own block, aligned on its own labels (issue 8).
+	// The relist anatomy follows as its own block, aligned on its own labels.
 	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null));
 }
 
@@ -191,10 +212,22 @@ function constantText(constant: SourceConstant): string {
 function eventedLines(constants: KubeletConstants): Array<[string, string]> {
 	const checkTime = 'last seen = health-check time';
 	if (constants.eventedFallback) {
-		return [['evented PLEG', `${constants.eventedFallback}; ${formatGoDuration(constants.period.seconds)} / ${formatGoDuration(constants.threshold.seconds)} in force; ${checkTime}`]];
+		return [
+			[
+				'evented PLEG',
+				`${constants.eventedFallback}; ${formatGoDuration(constants.period.seconds)} / ${formatGoDuration(constants.threshold.seconds)} in force; ${checkTime}`,
+			],
+		];
 	}
 
-	return constants.evented ? [['evented PLEG', `on: relist every ${formatGoDuration(constants.period.seconds)}, unhealthy after ${formatGoDuration(constants.threshold.seconds)}; ${checkTime}`]] : [];
+	return constants.evented
+		? [
+				[
+					'evented PLEG',
+					`on: relist every ${formatGoDuration(constants.period.seconds)}, unhealthy after ${formatGoDuration(constants.threshold.seconds)}; ${checkTime}`,
+				],
+			]
+		: [];
 }
 
 function windowText(window: DeltaFigures): string {

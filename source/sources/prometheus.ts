@@ -12,34 +12,7 @@ import {flagServerAuth, sendsToken} from './http/flag-auth.js';
 import {createTransport, transportWarnings} from './http/transport.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {parseValue} from '../domain/exposition/parse-value.js';
-
-/** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
-export type PrometheusFigures = {
-	/** The `node` label of the kubelet's series, else its `instance`. */
-	node: string;
-	/** Prometheus' evaluation time of every query of the fetch (the `time` parameter), ms. */
-	at: number;
-	windowSeconds: number;
-	/** git_version of kubernetes_build_info. */
-	kubeletVersion: string | null;
-	/** time() - kubelet_pleg_last_seen_seconds at `at`, s. */
-	lastSeenAgeSeconds: number | null;
-	/** rate(_sum[W]) / rate(_count[W]), s. */
-	meanSeconds: number | null;
-	/** histogram_quantile over the bucket rates, s; the top finite bound (10 s) when the rank is in +Inf. */
-	p50: number | null;
-	p90: number | null;
-	p99: number | null;
-	/** rate(_count[W]), relists/s (extrapolated to the window edges by Prometheus). */
-	ratePerSecond: number | null;
-	/** Mean of kubelet_pleg_relist_interval_seconds over the window, s. */
-	intervalMeanSeconds: number | null;
-	/** increase(kubelet_pleg_discard_events[W]). */
-	discardEvents: number | null;
-	/** kubelet_pleg_relist_duration_seconds_count / _sum now (since kubelet start). */
-	lifetimeCount: number | null;
-	lifetimeSum: number | null;
-};
+import type {PrometheusFigures} from '../domain/prometheus-feed.js';
 
 /** A source that answers with figures for many nodes at once (see the comment at the top). */
 export type FiguresSource = {

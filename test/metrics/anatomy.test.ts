@@ -11,7 +11,23 @@ import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
 
 const t0 = Date.UTC(2022, 2, 24, 10, 54, 37);
 const family = 'kubelet_runtime_operations_duration_seconds';
-const bounds = ['0.005', '0.0125', '0.03125', '0.078125', '0.1953125', '0.48828125', '1.220703125', '3.0517578125', '7.62939453125', '19.073486328125', '47.6837158203125', '119.20928955078125', '298.0232238769531', '745.0580596923828', '+Inf'];
+const bounds = [
+	'0.005',
+	'0.0125',
+	'0.03125',
+	'0.078125',
+	'0.1953125',
+	'0.48828125',
+	'1.220703125',
+	'3.0517578125',
+	'7.62939453125',
+	'19.073486328125',
+	'47.6837158203125',
+	'119.20928955078125',
+	'298.0232238769531',
+	'745.0580596923828',
+	'+Inf',
+];
 
 /** Calls in the window, how many of them took ≤ 5 ms (default: all), and their seconds together. */
 type OpDelta = {calls: number; fast?: number; seconds: number};
@@ -141,8 +157,8 @@ describe('relistAnatomy on edited copies of the v1.21.2 dump', () => {
 	test('v1.10.0: means from the µs summaries, no p99, and the line saying why', () => {
 		const dump = readDump('1.10.0');
 		const text = setSamples(dump, {
-			'kubelet_pleg_relist_latency_microseconds_sum': '7.60184e+06', // 7.54184e6 + 60000 µs: 60 ms over 6 relists
-			'kubelet_pleg_relist_latency_microseconds_count': '292', // 286 + 6
+			kubelet_pleg_relist_latency_microseconds_sum: '7.60184e+06', // 7.54184e6 + 60000 µs: 60 ms over 6 relists
+			kubelet_pleg_relist_latency_microseconds_count: '292', // 286 + 6
 			'kubelet_runtime_operations_latency_microseconds_sum{operation_type="list_podsandbox"}': '4.010385e+06', // + 30000 µs
 			'kubelet_runtime_operations_latency_microseconds_count{operation_type="list_podsandbox"}': '623', // 617 + 6
 		});

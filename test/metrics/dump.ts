@@ -87,9 +87,12 @@ const durationBounds = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', 
  */
 export function v121Restarted(durations: number[], intervals: number[] = []): string {
 	const values: Record<string, string> = {};
-	for (const [name, observed] of [[duration, durations], [interval, intervals]] as const) {
+	for (const [name, observed] of [
+		[duration, durations],
+		[interval, intervals],
+	] as const) {
 		for (const le of durationBounds) {
-			values[`${name}_bucket{le="${le}"}`] = String(observed.filter(value => value <= (le === '+Inf' ? Infinity : Number(le))).length);
+			values[`${name}_bucket{le="${le}"}`] = String(observed.filter((value) => value <= (le === '+Inf' ? Infinity : Number(le))).length);
 		}
 
 		values[`${name}_sum`] = String(observed.reduce((sum, value) => sum + value, 0));

@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {
-	feedReducer,
-	figuresAt,
-	historyPoints,
-	initialFeedState,
-	type FeedAction,
-	type FeedState,
-} from '../../source/domain/feed.js';
+import {feedReducer, figuresAt, historyPoints, initialFeedState, type FeedAction, type FeedState} from '../../source/domain/feed.js';
 import type {Failure, NodeInfo, Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater, v121Restarted} from './dump.js';
 
@@ -95,16 +88,33 @@ describe('figuresAt on the v1.21.2 dump', () => {
 });
 
 describe('a last-seen gauge that is not a time', () => {
-	for (const [value, why] of [['NaN', 'not a number'], ['+Inf', 'infinite'], ['-Inf', 'infinite'], ['-3', 'negative']] as const) {
+	for (const [value, why] of [
+		['NaN', 'not a number'],
+		['+Inf', 'infinite'],
+		['-Inf', 'infinite'],
+		['-3', 'negative'],
+	] as const) {
 		test(`${value}: read as absent, "count unchanged" judges, the reason in words`, () => {
 			const text = setSamples(readDump('1.21.2'), {kubelet_pleg_last_seen_seconds: value});
 			const state = run([scrape(scrapeOf(text, t0)), scrape(scrapeOf(text, t0 + 1000))]);
 			const figures = figuresAt(state, t0 + 12_000)!;
-			assert.deepEqual(figures.lastSeen, {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12});
+			assert.deepEqual(figures.lastSeen, {
+				gaugeSeconds: null,
+				ageSeconds: null,
+				skewSeconds: null,
+				neverSucceeded: false,
+				countUnchangedSeconds: 12,
+			});
 			assert.deepEqual(figures.verdict, {healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'});
 			// A v1.21.2 kubelet has the gauge: not "exists from kubelet 1.18", but why this value is no time.
-			assert.equal(figures.unavailable[0], `last seen: kubelet_pleg_last_seen_seconds is ${why}, not a time; using 'count unchanged for 12s'`);
-			assert.deepEqual(historyPoints(state).map(point => point.lastSeenAgeSeconds), [null, null]);
+			assert.equal(
+				figures.unavailable[0],
+				`last seen: kubelet_pleg_last_seen_seconds is ${why}, not a time; using 'count unchanged for 12s'`,
+			);
+			assert.deepEqual(
+				historyPoints(state).map((point) => point.lastSeenAgeSeconds),
+				[null, null],
+			);
 		});
 	}
 });
@@ -113,7 +123,10 @@ describe('a series missing from a kubelet new enough to expose it', () => {
 	test('v1.21.2 without kubelet_pleg_last_seen_seconds: "not in this kubelet\'s /metrics", not "exists from kubelet 1.18"', () => {
 		const text = readDump('1.21.2').replace('kubelet_pleg_last_seen_seconds 1.648119277e+09\n', '');
 		const figures = figuresAt(run([scrape(scrapeOf(text, t0))]), t0)!;
-		assert.equal(figures.unavailable[0], "last seen: kubelet_pleg_last_seen_seconds is not in this kubelet's /metrics; using 'count unchanged for 0s'");
+		assert.equal(
+			figures.unavailable[0],
+			"last seen: kubelet_pleg_last_seen_seconds is not in this kubelet's /metrics; using 'count unchanged for 0s'",
+		);
 	});
 
 	test('a v1.31.4 kubelet without kubelet_running_pods: the anatomy says the same', () => {
@@ -122,7 +135,9 @@ describe('a series missing from a kubelet new enough to expose it', () => {
 		assert.deepEqual(figuresAt(state, t0)!.anatomy?.unavailable, ["running pods: kubelet_running_pods is not in this kubelet's /metrics"]);
 		// The same body from a kubelet that says it is 1.18: too old for the series, and said so.
 		const old = run([{type: 'node', node: {name: 'n', kubeletVersion: 'v1.18.6', ready: null}}, scrape(scrapeOf(text, t0))]);
-		assert.deepEqual(figuresAt(old, t0)!.anatomy?.unavailable, ['running pods: kubelet_running_pods exists from kubelet 1.19 (kubelet_running_pod_count before)']);
+		assert.deepEqual(figuresAt(old, t0)!.anatomy?.unavailable, [
+			'running pods: kubelet_running_pods exists from kubelet 1.19 (kubelet_running_pod_count before)',
+		]);
 	});
 });
 
@@ -191,8 +206,14 @@ describe('feedReducer: the window ring', () => {
 		const text = readDump('1.21.2');
 		const actions = Array.from({length: 12}, (_, i) => scrape(scrapeOf(text, t0 + i * 1000)));
 		const points = historyPoints(run(actions, {node: 'n', windowSeconds: 60, historyLimit: 5}));
-		assert.deepEqual(points.map(point => point.at), [7, 8, 9, 10, 11].map(i => t0 + i * 1000));
-		assert.deepEqual(points.map(point => point.lastSeenAgeSeconds), [7, 8, 9, 10, 11]); // scrape time - gauge
+		assert.deepEqual(
+			points.map((point) => point.at),
+			[7, 8, 9, 10, 11].map((i) => t0 + i * 1000),
+		);
+		assert.deepEqual(
+			points.map((point) => point.lastSeenAgeSeconds),
+			[7, 8, 9, 10, 11],
+		); // scrape time - gauge
 	});
 
 	test('a counter reset (kubelet restart) is counted, marked on the history, and the window spans it', () => {
@@ -211,7 +232,10 @@ describe('feedReducer: the window ring', () => {
 		const window = figuresAt(state, t0 + 61_000)!.window!;
 		assert.equal(window.count, 63);
 		assertClose(window.meanSeconds, 0.612 / 63);
-		assert.deepEqual(historyPoints(state).map(point => point.event), [null, null, 'restart']);
+		assert.deepEqual(
+			historyPoints(state).map((point) => point.event),
+			[null, null, 'restart'],
+		);
 		assert.equal(state.lastCountChangeAt, t0 + 61_000);
 	});
 
@@ -244,7 +268,10 @@ describe('feedReducer: the window ring', () => {
 		// Lifetime figures stay what the kubelet exposes: since its start.
 		assert.deepEqual(figures.lifetime?.count, 3);
 		assert.ok(Math.abs(figures.thresholdToMeanRatio! - 894.04) < 0.01); // 180 s / 0.20133 s
-		assert.deepEqual(historyPoints(state).map(point => point.event), [null, null, 'restart']);
+		assert.deepEqual(
+			historyPoints(state).map((point) => point.event),
+			[null, null, 'restart'],
+		);
 	});
 
 	test('a second restart adds to the first: the corrected counters only rise', () => {
@@ -280,7 +307,11 @@ describe('feedReducer: failures, node, pause', () => {
 		assert.equal(staleBefore, null);
 		assert.deepEqual(verdictBefore, {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'});
 		// The scrape at t0 read the gauge 0 s old; 3 s later the last good scrape is 3 s old.
-		assert.deepEqual(verdict, {healthy: null, message: 'verdict unknown: the last good scrape is 3s old (then: PLEG is healthy)', basis: 'none'});
+		assert.deepEqual(verdict, {
+			healthy: null,
+			message: 'verdict unknown: the last good scrape is 3s old (then: PLEG is healthy)',
+			basis: 'none',
+		});
 		assert.deepEqual(stale, {
 			failure: 'connect ECONNREFUSED 10.0.0.1:6443',
 			lastGoodAt: t0,
@@ -335,7 +366,7 @@ describe('stale: the last scrape failed', () => {
 		assert.equal(figures.stale?.lastGoodAgeSeconds, 47);
 	});
 
-	test('past the threshold only by extrapolation: pleg-top\'s estimate, not the kubelet\'s words', () => {
+	test("past the threshold only by extrapolation: pleg-top's estimate, not the kubelet's words", () => {
 		// Gauge 170 s old at the last good scrape (healthy then); 11 s later it would be 181 s old.
 		const state = run([scrape(scrapeOf(readDump('1.21.2'), t0 + 170_000)), {type: 'failure', failure, at: t0 + 171_000}]);
 		const figures = figuresAt(state, t0 + 181_000)!;
@@ -394,7 +425,11 @@ describe('evented PLEG', () => {
 
 	test('the connection success counter rising between scrapes also means evented', () => {
 		const node = {type: 'node', node: {name: 'n', kubeletVersion: 'v1.28.0', ready: null}} as const;
-		const steady = run([node, scrape(scrapeOf(withConnections(readDump('1.21.2'), '1'), t0)), scrape(scrapeOf(withConnections(readDump('1.21.2'), '1'), t0 + 1000))]);
+		const steady = run([
+			node,
+			scrape(scrapeOf(withConnections(readDump('1.21.2'), '1'), t0)),
+			scrape(scrapeOf(withConnections(readDump('1.21.2'), '1'), t0 + 1000)),
+		]);
 		assert.equal(figuresAt(steady, t0 + 1000)!.constants.evented, false);
 		const rising = feedReducer(steady, scrape(scrapeOf(withConnections(readDump('1.21.2'), '2'), t0 + 2000)));
 		assert.equal(figuresAt(rising, t0 + 2000)!.constants.evented, true);
@@ -508,7 +543,10 @@ describe('baseline mark', () => {
 		assertClose(baseline.sinceMark?.meanSeconds, 0.02); // 1.2 s / 60
 		assertClose(baseline.meanRatio, 2); // 20 ms / 10 ms
 		assertClose(baseline.sinceMark?.p50?.seconds, 0.0175); // rank 30 of 60 in (0.01, 0.025]: 0.01 + 0.015 × 30/60
-		assert.deepEqual(historyPoints(state).map(point => point.event), [null, 'mark', null]);
+		assert.deepEqual(
+			historyPoints(state).map((point) => point.event),
+			[null, 'mark', null],
+		);
 	});
 
 	test('a mark before any scrape does nothing', () => {
@@ -536,7 +574,10 @@ describe('state is plain data', () => {
 		const text = readDump('1.21.2');
 		const state = run([scrape(scrapeOf(text, t0)), scrape(scrapeOf(text, t0 + 1000))]);
 		const copy = {...state};
-		assert.deepEqual(historyPoints(copy).map(point => point.at), [t0, t0 + 1000]);
+		assert.deepEqual(
+			historyPoints(copy).map((point) => point.at),
+			[t0, t0 + 1000],
+		);
 		assert.deepEqual(Object.keys(copy).sort(), Object.keys(state).sort());
 		assert.deepEqual(Object.getOwnPropertyNames(state).sort(), Object.keys(state).sort()); // nothing hidden
 	});

@@ -47,10 +47,7 @@ describe('verdict: the kubelet Healthy() rule', () => {
 	test('evented PLEG: threshold 600 s, printed 10m0s', () => {
 		assert.equal(evented.threshold.seconds, 600);
 		assert.equal(verdict(gaugeAge(600), evented).healthy, true);
-		assert.equal(
-			verdict(gaugeAge(601), evented).message,
-			'PLEG is not healthy: pleg was last seen active 10m1s ago; threshold is 10m0s',
-		);
+		assert.equal(verdict(gaugeAge(601), evented).message, 'PLEG is not healthy: pleg was last seen active 10m1s ago; threshold is 10m0s');
 	});
 
 	test('no gauge (kubelet < 1.18): the same rule on "count unchanged"', () => {

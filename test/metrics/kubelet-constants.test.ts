@@ -19,7 +19,12 @@ describe('constantsFor: rows of pleg-facts.md', () => {
 	test('v1.28.0 with EventedPLEG: 300 s / 10 min at kubelet.go:182 / :183', () => {
 		const constants = constantsFor('v1.28.0', true);
 		assert.deepEqual(constants.period, {seconds: 300, location: 'pkg/kubelet/kubelet.go:182', name: 'eventedPlegRelistPeriod', note: null});
-		assert.deepEqual(constants.threshold, {seconds: 600, location: 'pkg/kubelet/kubelet.go:183', name: 'eventedPlegRelistThreshold', note: null});
+		assert.deepEqual(constants.threshold, {
+			seconds: 600,
+			location: 'pkg/kubelet/kubelet.go:183',
+			name: 'eventedPlegRelistThreshold',
+			note: null,
+		});
 		assert.equal(constants.evented, true);
 	});
 
@@ -97,7 +102,7 @@ describe('constantsFor: versions that are not rows', () => {
 		assert.equal(constants.threshold.note, 'derived; v1.35.0 not read; the v1.35.3 row of the same minor');
 	});
 
-	test('below or above the patch of its minor\'s row: v1.15.3 and v1.15.9 both take v1.15.5', () => {
+	test("below or above the patch of its minor's row: v1.15.3 and v1.15.9 both take v1.15.5", () => {
 		for (const version of ['v1.15.3', 'v1.15.9']) {
 			const constants = constantsFor(version, false);
 			assert.equal(constants.row, 'v1.15.5');
@@ -198,10 +203,16 @@ describe('eventedFallbackEvidence', () => {
 	});
 
 	test('the relist rate: from 0.2/s over at least 3 relists (evented relists once per 300 s)', () => {
-		assert.equal(eventedFallbackEvidence(sample(1, 0), window(3, 15)), 'evented, fell back to generic: relists at 0.20/s, not one per 5m0s');
+		assert.equal(
+			eventedFallbackEvidence(sample(1, 0), window(3, 15)),
+			'evented, fell back to generic: relists at 0.20/s, not one per 5m0s',
+		);
 		assert.equal(eventedFallbackEvidence(sample(1, 0), window(2, 15)), null); // 0.13/s
 		assert.equal(eventedFallbackEvidence(sample(1, 0), window(2, 2)), null); // 1/s but only 2 relists
-		assert.equal(eventedFallbackEvidence(sample(1, 0), window(600, 60)), 'evented, fell back to generic: relists at 10/s, not one per 5m0s');
+		assert.equal(
+			eventedFallbackEvidence(sample(1, 0), window(600, 60)),
+			'evented, fell back to generic: relists at 10/s, not one per 5m0s',
+		);
 	});
 
 	test('constantsFor with fallback evidence: the generic lines, the gate still noted; without the gate no fallback', () => {

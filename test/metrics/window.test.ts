@@ -129,7 +129,7 @@ describe('isCounterReset', () => {
 			{[`${duration}_count`]: '1.67194e+06'},
 			{[`${duration}_sum`]: '35470.9'},
 			{[`${duration}_bucket{le="0.5"}`]: '1.671945e+06'},
-			{'kubelet_pleg_relist_interval_seconds_count': '10'},
+			{kubelet_pleg_relist_interval_seconds_count: '10'},
 		];
 		for (const edit of edits) {
 			assert.equal(isCounterReset(base, parsePlegSample(setSamples(readDump('1.21.2'), edit))), true, JSON.stringify(edit));
@@ -166,8 +166,8 @@ describe('counter correction across a restart', () => {
 		assert.equal(corrected.relistDuration!.count, 1_671_950 + 3);
 		assertClose(corrected.relistDuration!.sum - base.relistDuration!.sum, 0.604);
 		// Bucket le=0.25: 1,671,945 before + 2 since; le=0.1: 1,670,263 + 0.
-		assert.equal(corrected.relistDuration!.buckets.find(bucket => bucket.le === 0.25)!.count, 1_671_945 + 2);
-		assert.equal(corrected.relistDuration!.buckets.find(bucket => bucket.le === 0.1)!.count, 1_670_263);
+		assert.equal(corrected.relistDuration!.buckets.find((bucket) => bucket.le === 0.25)!.count, 1_671_945 + 2);
+		assert.equal(corrected.relistDuration!.buckets.find((bucket) => bucket.le === 0.1)!.count, 1_670_263);
 		assert.equal(corrected.relistInterval!.count, 1_671_949 + 1);
 		assert.equal(corrected.discardEvents, 0); // 0 before, 0 since
 		// The CRI counters too: the dump's list_podsandbox count continues (here the same body, so it doubles).

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import type {Failure, NodeInfo} from '../../source/domain/types.js';
-import type {PrometheusFigures} from '../../source/sources/prometheus.js';
+import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
 import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/prometheus-feed.js';
 import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
 import type {FeedState} from '../../source/domain/feed.js';

@@ -12,7 +12,7 @@ import {flagSlow, sortRows, type OverviewRow, type SortOrder} from '../../source
 import {clockTime} from '../../source/screen/layout/clock-time.js';
 import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/prometheus-feed.js';
 import {initialOverviewState, overviewReducer, type OverviewState} from '../../source/domain/overview-state.js';
-import type {PrometheusFigures} from '../../source/sources/prometheus.js';
+import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
 import {frameOf, rowsOf} from '../helpers/ui-frame.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);

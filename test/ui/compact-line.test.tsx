@@ -27,7 +27,13 @@ describe('CompactLine', () => {
 			makeFigures({
 				lastSeen: lastSeenAt(age),
 				verdict: {healthy: null, message: 'verdict unknown: the last good scrape is 5s old (then: PLEG is healthy)', basis: 'none'},
-				stale: {failure: 'timed out after 10s', lastGoodAt: testNow - 5000, lastGoodAgeSeconds: 5, verdictThen: {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'}, estimatePastThreshold: age > 180},
+				stale: {
+					failure: 'timed out after 10s',
+					lastGoodAt: testNow - 5000,
+					lastGoodAgeSeconds: 5,
+					verdictThen: {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'},
+					estimatePastThreshold: age > 180,
+				},
 			});
 		assert.equal(compact({figures: stale(2), status: failing, width: 60}), '? demo-node last seen ≤ 2s STALE · mean 4.2ms · p99 9.3ms');
 		// "? demo-node last seen ≤ 3m1s STALE" is 34 columns.

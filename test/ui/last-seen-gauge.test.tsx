@@ -31,10 +31,7 @@ describe('LastSeenGauge at known ages', () => {
 	});
 
 	test('181 s: past the 3-minute threshold, ln 362 / ln 720 × 60 = 53.73 → 54 cells, unhealthy, age in words', () => {
-		assert.equal(
-			gauge(lastSeenAt(181)),
-			['✗ last seen 3m1s ago · unhealthy > 3m', bar(54), ticks].join('\n'),
-		);
+		assert.equal(gauge(lastSeenAt(181)), ['✗ last seen 3m1s ago · unhealthy > 3m', bar(54), ticks].join('\n'));
 	});
 });
 

@@ -26,7 +26,9 @@ describe('RelistStats', () => {
 	});
 
 	test('a p99 in the +Inf bucket is a lower bound: "≥ 10 s", never "10.0 s"', () => {
-		const frame = stats(makeFigures({window: windowFigures({meanSeconds: 2.4, p90: {seconds: 7.5, atLeast: false}, p99: {seconds: 10, atLeast: true}})}));
+		const frame = stats(
+			makeFigures({window: windowFigures({meanSeconds: 2.4, p90: {seconds: 7.5, atLeast: false}, p99: {seconds: 10, atLeast: true}})}),
+		);
 		assert.equal(frame.split('\n')[1], 'mean 2.4s · p50 3.8ms · p90 7.5s · p99 ≥ 10s');
 		assert.doesNotMatch(frame, /10\.0 s/);
 	});
@@ -61,7 +63,11 @@ describe('RelistStats', () => {
 
 	test('before the second scrape, and the metrics this kubelet lacks', () => {
 		const frame = stats(
-			makeFigures({window: null, discardEventsTotal: null, unavailable: ['last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18']}),
+			makeFigures({
+				window: null,
+				discardEventsTotal: null,
+				unavailable: ['last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18'],
+			}),
 		);
 		assert.deepEqual(frame.split('\n').slice(1), [
 			'window opens at the second scrape',

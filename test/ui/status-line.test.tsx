@@ -31,7 +31,10 @@ describe('StatusLine', () => {
 		// 27 columns of state + 2, then "q quit  ? help  p pause" = 23 → 52; "  b mark" would make 60.
 		assert.equal(status({width: 59}), 'every 1s  last scrape 320ms  q quit  ? help  p pause');
 		// The demo keys come after the common ones.
-		assert.equal(status({demo: true, width: 100}), 'every 1s  last scrape 320ms  q quit  ? help  p pause  b mark  a anatomy  k source  c churn  s stall');
+		assert.equal(
+			status({demo: true, width: 100}),
+			'every 1s  last scrape 320ms  q quit  ? help  p pause  b mark  a anatomy  k source  c churn  s stall',
+		);
 	});
 
 	test('failure: the summary on its own row, its details, and the retry count', () => {

@@ -26,13 +26,19 @@ describe('VerdictLine', () => {
 		const frame = frameOf(<VerdictLine verdict={unhealthy} node={notReady} width={60} maxLinesEach={1} />, 60);
 		assert.equal(
 			frame,
-			['✗ PLEG is not healthy: pleg was last seen active 3m1s ago; …', '✗ node Ready=False KubeletNotReady since 14:02:21: PLEG is …'].join('\n'),
+			['✗ PLEG is not healthy: pleg was last seen active 3m1s ago; …', '✗ node Ready=False KubeletNotReady since 14:02:21: PLEG is …'].join(
+				'\n',
+			),
 		);
 	});
 
 	test('healthy, judged on the count fallback, node without a Ready condition', () => {
 		const frame = frameOf(
-			<VerdictLine verdict={{healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'}} node={readyNode({ready: null})} width={80} />,
+			<VerdictLine
+				verdict={{healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'}}
+				node={readyNode({ready: null})}
+				width={80}
+			/>,
 			80,
 		);
 		assert.equal(
@@ -49,7 +55,14 @@ describe('VerdictLine', () => {
 	});
 
 	test('stale: the unknown verdict under "?", its own symbol, never the ✓ of the last good scrape', () => {
-		const stale = {healthy: null, message: 'verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)', basis: 'none'} as const;
-		assert.equal(frameOf(<VerdictLine verdict={stale} node={null} width={80} />, 80), '? verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)');
+		const stale = {
+			healthy: null,
+			message: 'verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)',
+			basis: 'none',
+		} as const;
+		assert.equal(
+			frameOf(<VerdictLine verdict={stale} node={null} width={80} />, 80),
+			'? verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)',
+		);
 	});
 });

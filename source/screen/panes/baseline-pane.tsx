@@ -16,31 +16,25 @@ export type BaselinePaneProps = {
 type Row = {label: string; value: (figures: DeltaFigures) => string};
 
 const rows: Row[] = [
-	{label: 'mean', value: figures => (figures.meanSeconds === null ? 'no relist' : formatSeconds(figures.meanSeconds))},
-	{label: 'p99', value: figures => (figures.count === 0 ? 'no relist' : formatQuantile(figures.p99))},
-	{label: 'rate', value: figures => (figures.ratePerSecond === null ? '—' : formatRate(figures.ratePerSecond))},
+	{label: 'mean', value: (figures) => (figures.meanSeconds === null ? 'no relist' : formatSeconds(figures.meanSeconds))},
+	{label: 'p99', value: (figures) => (figures.count === 0 ? 'no relist' : formatQuantile(figures.p99))},
+	{label: 'rate', value: (figures) => (figures.ratePerSecond === null ? '—' : formatRate(figures.ratePerSecond))},
 	{
 		label: 'interval',
-		value: figures => (figures.intervalMeanSeconds === null ? '—' : formatSeconds(figures.intervalMeanSeconds)),
+		value: (figures) => (figures.intervalMeanSeconds === null ? '—' : formatSeconds(figures.intervalMeanSeconds)),
 	},
-	{label: 'relists', value: figures => `${figures.count} in ${formatSpan(figures.spanSeconds)}`},
+	{label: 'relists', value: (figures) => `${figures.count} in ${formatSpan(figures.spanSeconds)}`},
 ];
 
 export function baselinePaneLines({baseline, now, width}: BaselinePaneProps): Line[] {
 	const ago = formatAge(Math.max(0, (now - baseline.markedAt) / 1000));
 	const ratio = baseline.meanRatio === null ? [] : [[seg(`${formatRatio(baseline.meanRatio)} since mark`, 'value')]];
-	const title = fitItems(
-		[[seg('baseline', 'title')], ...ratio, [seg(`marked ${clockTime(baseline.markedAt)}, ${ago} ago`, 'dim')]],
-		width,
-	);
+	const title = fitItems([[seg('baseline', 'title')], ...ratio, [seg(`marked ${clockTime(baseline.markedAt)}, ${ago} ago`, 'dim')]], width);
 	const {atMark, sinceMark} = baseline;
 	const cell = (figures: DeltaFigures | null, row: Row) => (figures ? row.value(figures) : '—');
-	const table = [
-		['', 'at mark', 'since mark'],
-		...rows.map(row => [row.label, cell(atMark, row), cell(sinceMark, row)]),
-	];
+	const table = [['', 'at mark', 'since mark'], ...rows.map((row) => [row.label, cell(atMark, row), cell(sinceMark, row)])];
 	// Column widths from the widest cell, two spaces apart; a table too wide for the pane is left out whole.
-	const widths = [0, 1, 2].map(column => Math.max(...table.map(cells => cellWidth(cells[column]!))));
+	const widths = [0, 1, 2].map((column) => Math.max(...table.map((cells) => cellWidth(cells[column]!))));
 	const tableWidth = widths[0]! + widths[1]! + widths[2]! + 4;
 	if (tableWidth > width) {
 		return [title];

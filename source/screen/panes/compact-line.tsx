@@ -18,7 +18,7 @@ export type CompactLineProps = {
 export function compactLine({figures, status, sourceLabel, width}: CompactLineProps): Line {
 	if (!figures) {
 		const failed = status.failure ? [`${healthSymbol.unhealthy} ${status.failure.summary}`] : [];
-		const text = [...failed, `… connecting to ${sourceLabel}`, '… connecting'].find(candidate => cellWidth(candidate) <= width);
+		const text = [...failed, `… connecting to ${sourceLabel}`, '… connecting'].find((candidate) => cellWidth(candidate) <= width);
 		return text ? [seg(text, status.failure ? 'error' : 'dim')] : [];
 	}
 
@@ -27,7 +27,7 @@ export function compactLine({figures, status, sourceLabel, width}: CompactLinePr
 	// Symbol and age always; the node name goes before STALE does.
 	const stale = status.failure ? ' STALE' : '';
 	const heads = [`${symbol} ${figures.node} ${age}${stale}`, `${symbol} ${age}${stale}`, `${symbol} ${age}`];
-	const head = heads.find(text => cellWidth(text) <= width) ?? heads.at(-1)!;
+	const head = heads.find((text) => cellWidth(text) <= width) ?? heads.at(-1)!;
 	const items: Item[] = [[seg(head, health)]];
 	if (status.paused) {
 		items.push([seg('PAUSED', 'paused')]);

@@ -23,7 +23,10 @@ export function constantsPaneLines({constants, thresholdToPeriodRatio, threshold
 		...flow([[seg('kubelet source', 'title')], [seg('as of ', 'dim'), seg(constants.row, 'value')]]),
 		...constantLines('relist period', constants.period, width),
 		...constantLines('health threshold', constants.threshold, width),
-		...flow([[seg('Healthy()', 'label')], [seg(constants.healthyLocation ?? 'not read for this version', constants.healthyLocation ? undefined : 'dim')]]),
+		...flow([
+			[seg('Healthy()', 'label')],
+			[seg(constants.healthyLocation ?? 'not read for this version', constants.healthyLocation ? undefined : 'dim')],
+		]),
 		...flow([[seg('threshold/period ', 'label'), seg(formatRatio(thresholdToPeriodRatio), 'value')]]),
 		...flow(meanRatioItems(thresholdToMeanRatio)),
 		...eventedLines(constants, width),
@@ -38,7 +41,7 @@ function constantLines(label: string, constant: SourceConstant, width: number): 
 		return flowItems([...items, [seg(note, 'warn')]], width, {indent: 2});
 	}
 
-	const noteLines = note ? wrapWords(note, width - 2, 3, 'warn').map(line => [seg('  '), ...line]) : [];
+	const noteLines = note ? wrapWords(note, width - 2, 3, 'warn').map((line) => [seg('  '), ...line]) : [];
 	return [...flowItems(items, width, {indent: 2}), ...noteLines];
 }
 
@@ -48,7 +51,7 @@ function constantLines(label: string, constant: SourceConstant, width: number): 
  * last; a caveat on either constant turns the hint into a warning, so a doubtful value never looks settled.
  */
 export function constantsSummaryLine({constants, thresholdToMeanRatio, width}: ConstantsPaneProps): Line {
-	const caveat = [constants.period, constants.threshold].some(constant => constant.note !== null || constant.location === null);
+	const caveat = [constants.period, constants.threshold].some((constant) => constant.note !== null || constant.location === null);
 	// The key that opens the pane keeps its place at the end of the row: without it the fold cannot be undone.
 	const hint: Item = caveat ? [seg('k', 'value'), seg(' details and caveats', 'warn')] : [seg('k', 'value'), seg(' details', 'dim')];
 	const title: Item = [seg('kubelet source ', 'title'), seg(constants.row, 'value')];
@@ -62,7 +65,10 @@ export function constantsSummaryLine({constants, thresholdToMeanRatio, width}: C
 		: constants.evented
 			? [seg('evented on', 'warn')]
 			: [seg('evented off', 'dim')];
-	const ratio: Item = [seg('threshold/mean ', 'label'), seg(formatRatio(thresholdToMeanRatio), thresholdToMeanRatio === null ? 'dim' : 'value')];
+	const ratio: Item = [
+		seg('threshold/mean ', 'label'),
+		seg(formatRatio(thresholdToMeanRatio), thresholdToMeanRatio === null ? 'dim' : 'value'),
+	];
 	const dropOrder = notable ? [ratio, relist, evented, title] : [ratio, evented, relist, title];
 	let kept = [title, threshold, relist, evented, ratio];
 	const budget = width - lineWidth(hint) - 3;
@@ -71,7 +77,7 @@ export function constantsSummaryLine({constants, thresholdToMeanRatio, width}: C
 			break;
 		}
 
-		kept = kept.filter(other => other !== item);
+		kept = kept.filter((other) => other !== item);
 	}
 
 	return fitItems([fitItems(kept, budget), hint], width);
@@ -106,8 +112,15 @@ function eventedLines(constants: KubeletConstants, width: number): Line[] {
 		// The gate is on, yet the generic durations are in force again: say so, with the evidence, never dropped.
 		return [
 			...flow([[seg('evented PLEG ', 'label'), seg('gate on', 'warn')]]),
-			...wrapWords(constants.eventedFallback, width - 2, 3, 'warn').map(line => [seg('  '), ...line]),
-			...flowItems([[seg(`relist ${formatGoDuration(constants.period.seconds)}, threshold ${formatGoDuration(constants.threshold.seconds)}`)], [seg('last seen = check time', 'warn')]], width - 2, {indent: 0}).map(line => [seg('  '), ...line]),
+			...wrapWords(constants.eventedFallback, width - 2, 3, 'warn').map((line) => [seg('  '), ...line]),
+			...flowItems(
+				[
+					[seg(`relist ${formatGoDuration(constants.period.seconds)}, threshold ${formatGoDuration(constants.threshold.seconds)}`)],
+					[seg('last seen = check time', 'warn')],
+				],
+				width - 2,
+				{indent: 0},
+			).map((line) => [seg('  '), ...line]),
 		];
 	}
 
@@ -119,5 +132,9 @@ function eventedLines(constants: KubeletConstants, width: number): Line[] {
 		]);
 	}
 
-	return flow([[seg('evented PLEG ', 'label'), seg('off', 'value')], [seg(`if on: ${formatGoDuration(eventedPeriodSeconds)} / ${formatGoDuration(eventedThresholdSeconds)}`, 'dim')], [seg('last seen = check time', 'dim')]]);
+	return flow([
+		[seg('evented PLEG ', 'label'), seg('off', 'value')],
+		[seg(`if on: ${formatGoDuration(eventedPeriodSeconds)} / ${formatGoDuration(eventedThresholdSeconds)}`, 'dim')],
+		[seg('last seen = check time', 'dim')],
+	]);
 }

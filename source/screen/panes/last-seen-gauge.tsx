@@ -115,7 +115,7 @@ function tickLine(constants: KubeletConstants, width: number): Line {
 		const cell = tickCell(seconds, width, constants);
 		const text = cell + 1 + label.length <= width ? `${tickMark}${label}` : `${label}${tickMark}`;
 		const start = text.startsWith(tickMark) ? cell : cell - label.length;
-		if (start < 0 || row.slice(Math.max(0, start - 1), start + text.length + 1).some(cellText => cellText !== ' ')) {
+		if (start < 0 || row.slice(Math.max(0, start - 1), start + text.length + 1).some((cellText) => cellText !== ' ')) {
 			return false;
 		}
 

@@ -31,7 +31,7 @@ export function statusLines({status, intervalSeconds, width, demo = false, maxDe
 		lines.push(...wrapWords(`${healthSymbol.unhealthy} ${status.failure.summary}`, width, 2, 'error', 2));
 		const details = status.failure.details.slice(0, Math.max(0, maxDetails));
 		for (const detail of details) {
-			lines.push(...wrapWords(detail, width, 1, 'dim', 2).map(line => [seg('  '), ...line]));
+			lines.push(...wrapWords(detail, width, 1, 'dim', 2).map((line) => [seg('  '), ...line]));
 		}
 	}
 
@@ -55,7 +55,7 @@ export function staleBannerLines({status, now, width}: {status: FeedStatus; now:
 
 	const age = formatAge(Math.max(0, (now - status.lastGoodAt) / 1000));
 	const candidates = [`STALE — last good data ${age} ago (${clockTime(status.lastGoodAt)})`, `STALE — ${age} ago`, 'STALE'];
-	const fitting = candidates.find(text => cellWidth(text) <= width) ?? 'STALE';
+	const fitting = candidates.find((text) => cellWidth(text) <= width) ?? 'STALE';
 	return [[seg(fitting, 'stale')]];
 }
 
@@ -91,6 +91,6 @@ function formatLatency(ms: number): string {
 /** Key hints, most useful first; the status row keeps as many as fit. */
 function hintItems(demo: boolean): Item[] {
 	return keyBindings
-		.filter(binding => demo || !binding.demoOnly)
-		.map(binding => [seg(binding.keys[0]!, 'value'), seg(` ${binding.hint}`, 'dim')]);
+		.filter((binding) => demo || !binding.demoOnly)
+		.map((binding) => [seg(binding.keys[0]!, 'value'), seg(` ${binding.hint}`, 'dim')]);
 }

@@ -3,7 +3,7 @@
 import React from 'react';
 import type {NodeInfo, Verdict} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
-import {seg, wrapWords, type Line} from '../layout/line.js';
+import {wrapWords, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {healthSymbol, verdictHealth, type Health} from '../layout/theme.js';
 
