@@ -3,7 +3,7 @@ import {describe, test} from 'node:test';
 import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../source/domain/feed.js';
 import {jsonReport, textReport} from '../source/report/report.js';
 import type {Figures, Scrape} from '../source/domain/types.js';
-import {readDump, scrapeOf, v121OneMinuteLater} from './metrics/dump.js';
+import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './metrics/dump.js';
 
 const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump
 const t0 = gauge * 1000;
@@ -191,6 +191,22 @@ describe('jsonReport', () => {
 		assert.equal(relist.windowP99Seconds, 10);
 		assert.equal(relist.windowP99AtLeast, true);
 		assert.match(textReport(overflowing), /^quantiles +p50 7\.7ms, p90 10ms, p99 ≥ 10s$/m);
+	});
+});
+
+describe('values that are not numbers', () => {
+	test('NaN and ±Inf in the body never reach the text or the JSON as NaN or Infinity', () => {
+		const odd = setSamples(readDump('1.21.2'), {
+			kubelet_pleg_last_seen_seconds: '+Inf',
+			kubelet_pleg_discard_events: 'NaN',
+			kubelet_running_pods: 'NaN',
+			'kubelet_running_containers{container_state="running"}': '+Inf',
+		});
+		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(odd, t0 + 60_000)], t0 + 60_500);
+		const text = textReport(figures);
+		assert.doesNotMatch(text, /NaN|Infinity|Inf\b/);
+		assert.match(text, /^running +— pods; containers: — running/m);
+		assert.doesNotMatch(JSON.stringify(jsonReport(figures)), /NaN|Infinity/);
 	});
 });
 

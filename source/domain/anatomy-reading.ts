@@ -2,7 +2,7 @@
 // answers its two list calls slowly, or because it inspects many changed pods one status call at a time?
 // The CRI counters include every kubelet caller (pod workers, stats, GC), so per-relist call counts are upper
 // bounds for the relist's own calls ("at most"), and list means may mix in other callers' list calls.
-import {formatSeconds, formatSpan} from './format.js';
+import {formatSeconds, formatSpan, missing} from './format.js';
 import type {AnatomyReading, DeltaFigures, RelistAnatomy} from './types.js';
 
 /** The two list calls' means together from which the runtime "answers slowly", seconds (an idle node: ~5-25 ms). */
@@ -83,11 +83,15 @@ function listShareText(share: number): string {
 }
 
 function percent(share: number): string {
-	return `${Math.round(share * 100)}%`;
+	return Number.isFinite(share) ? `${Math.round(share * 100)}%` : missing;
 }
 
 /** Calls per relist: "11", "2.4", "0.02". */
 export function formatCalls(calls: number): string {
+	if (!Number.isFinite(calls)) {
+		return missing;
+	}
+
 	if (calls >= 10) {
 		return String(Math.round(calls));
 	}

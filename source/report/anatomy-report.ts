@@ -1,6 +1,6 @@
 // The relist anatomy section of the --once text report: the reading, the four CRI calls and the per-relist figures.
 import {formatCalls} from '../domain/anatomy-reading.js';
-import {countOf, formatQuantile, formatRate, formatSeconds, formatSpan, missing} from '../domain/format.js';
+import {countOf, formatCount, formatQuantile, formatRate, formatSeconds, formatSpan, missing} from '../domain/format.js';
 import type {CriOperationFigures, RelistAnatomy, RelistOperations} from '../domain/types.js';
 
 /** The CRI method names, as the runtime's logs and crictl print them. */
@@ -79,7 +79,7 @@ export function shareText(share: number | null): string {
 
 /** "29 pods; containers: 33 running, 9 exited, 1 created". */
 export function runningText({runningPods, runningContainers}: Pick<RelistAnatomy, 'runningPods' | 'runningContainers'>): string {
-	const pods = runningPods === null ? `${missing} pods` : `${runningPods} pods`;
+	const pods = `${formatCount(runningPods)} pods`;
 	return runningContainers === null ? pods : `${pods}; containers: ${containersText(runningContainers)}`;
 }
 
@@ -88,7 +88,7 @@ export function containersText(byState: Record<string, number>): string {
 	const entries = Object.entries(byState)
 		.filter(([state, count]) => count > 0 || state === 'running')
 		.sort(([a, x], [b, y]) => (a === 'running' ? -1 : b === 'running' ? 1 : y - x));
-	return entries.map(([state, count]) => `${count} ${state}`).join(', ');
+	return entries.map(([state, count]) => `${formatCount(count)} ${state}`).join(', ');
 }
 
 /** "over 1m0s" for the pane title ("CRI calls over 1m0s"). */
