@@ -3,6 +3,7 @@
 // node. A one-node run is an engine of one node, so each runner is written once for both.
 import type {FeedKind, OverviewAction, OverviewState} from '../domain/overview-state.js';
 import {initialOverviewState, overviewReducer} from '../domain/overview-state.js';
+import {formatGoDuration} from '../domain/go-duration.js';
 
 /**
  * Called after every change: `node` is the node whose feed changed (null: the node list); `read` says the change
@@ -58,9 +59,9 @@ export async function sleep(ms: number): Promise<void> {
 
 export const never: Promise<void> = new Promise(() => undefined);
 
-/** "2.5 s": a cadence in seconds, two decimals at most. */
+/** "2.5s": a cadence in Go's duration style, as every duration pleg-top shows. */
 export function seconds(ms: number): string {
-	return `${Number((ms / 1000).toFixed(2))} s`;
+	return formatGoDuration(ms / 1000);
 }
 
 /** The overview state, its reducer and its listeners: what every engine holds. */

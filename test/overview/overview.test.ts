@@ -166,7 +166,7 @@ describe('cluster overview through the API server', () => {
 			});
 			for (const line of lines) assert.ok(lineWidth(line) <= width, `${lineWidth(line)} > ${width}: ${lineText(line)}`);
 			const texts = lines.map(lineText);
-			assert.equal(texts[1], 'each node every 0.25 s · ≤ 4 at once'.slice(0, width));
+			assert.equal(texts[1], 'each node every 250ms · ≤ 4 at once'.slice(0, width));
 			// The unreachable kubelet is an error, not a PLEG verdict: counted apart from the unhealthy node.
 			const slow = rows.filter((row) => row.state === 'slow').length;
 			assert.equal(texts[2], `✗ 1 unhealthy · ? 1 error · ${slow > 0 ? `! ${slow} slow · ` : ''}! 0 warn · ✓ ${10 - slow} ok`);
@@ -200,7 +200,7 @@ describe('cluster overview through the API server', () => {
 });
 
 describe('rate bound with 50 nodes (mock timers)', () => {
-	test('--max-rps 20: at most 20 requests in any second, the screen says each node every 2.5 s', async () => {
+	test('--max-rps 20: at most 20 requests in any second, the screen says each node every 2.5s', async () => {
 		mock.timers.enable({apis: ['setTimeout', 'Date'], now: 1_700_000_000_000});
 		try {
 			const names = Array.from({length: 50}, (_, i) => `n-${i}`);
@@ -231,7 +231,7 @@ describe('rate bound with 50 nodes (mock timers)', () => {
 			// 15 s at one start per 50 ms.
 			assert.ok(starts.length >= 299 && starts.length <= 301, `${starts.length} starts`);
 			assert.equal(overview.effectiveIntervalMs(), 2500);
-			assert.equal(overview.cadence(), 'each node every 2.5 s, stretched from 1 s: 50 nodes at most 20 requests/s · ≤ 8 at once');
+			assert.equal(overview.cadence(), 'each node every 2.5s, stretched from 1s: 50 nodes at most 20 requests/s · ≤ 8 at once');
 			const lines = overviewTableLines({
 				rows: sortedRows([...overview.state.nodes.values()].map((entry) => nodeView(overview.kind, entry, Date.now()))),
 				selected: null,
@@ -242,7 +242,7 @@ describe('rate bound with 50 nodes (mock timers)', () => {
 				width: 120,
 				height: 20,
 			});
-			assert.equal(lineText(lines[1]!), 'each node every 2.5 s, stretched from 1 s: 50 nodes at most 20 requests/s · ≤ 8 at once');
+			assert.equal(lineText(lines[1]!), 'each node every 2.5s, stretched from 1s: 50 nodes at most 20 requests/s · ≤ 8 at once');
 		} finally {
 			mock.timers.reset();
 		}

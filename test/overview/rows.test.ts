@@ -255,7 +255,7 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 			rows,
 			selected: null,
 			sourceLabel: 'all nodes via test',
-			cadence: 'each node every 1 s',
+			cadence: 'each node every 1s',
 			listFailure: null,
 			now: at + 2000,
 			width: 80,

@@ -65,7 +65,7 @@ function frame(sort: SortOrder | undefined, filter = '', typing = false): string
 		filter,
 		typing,
 		sourceLabel: 'all nodes via https://10.0.0.1:6443',
-		cadence: 'each node every 1 s · ≤ 8 at once',
+		cadence: 'each node every 1s · ≤ 8 at once',
 		listFailure: null,
 		now,
 		width,
@@ -84,7 +84,7 @@ describe('the overview table at 80 columns', () => {
 	test('worst first: the error row says why, the slow node above the ok ones, the status title arrowed', () => {
 		assert.deepEqual(frame(undefined), [
 			header('pleg-top · 5 nodes · all nodes via https://10.0.0.1:6443'),
-			'each node every 1 s · ≤ 8 at once',
+			'each node every 1s · ≤ 8 at once',
 			'✗ 0 unhealthy · ? 1 error · ! 1 slow · ! 0 warn · ✓ 3 ok',
 			'  status↓            node           Ready     last seen      mean       p99',
 			'› ? 403 nodes/proxy  control-plane  True              —         —         —',
@@ -99,7 +99,7 @@ describe('the overview table at 80 columns', () => {
 	test('sorted by p99 and filtered by "work": the header says both, the p99 title is arrowed', () => {
 		assert.deepEqual(frame({column: 'p99', reversed: false}, 'work'), [
 			header('pleg-top · 4 of 5 nodes matching "work" · sorted by p99, largest first'),
-			'each node every 1 s · ≤ 8 at once',
+			'each node every 1s · ≤ 8 at once',
 			// The counts stay those of every node: a filter hides rows, not trouble.
 			'✗ 0 unhealthy · ? 1 error · ! 1 slow · ! 0 warn · ✓ 3 ok',
 			'  status             node           Ready     last seen      mean      p99↓',
@@ -166,7 +166,7 @@ function stillEngine(p99s: Record<string, number>) {
 		state,
 		label: 'all nodes via test',
 		single: null,
-		cadence: () => 'every node every 1 s',
+		cadence: () => 'every node every 1s',
 		effectiveIntervalMs: () => 1000,
 		subscribe: () => () => undefined,
 		now: () => now,
