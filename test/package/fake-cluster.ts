@@ -15,7 +15,9 @@ export type FakeCluster = {
 	close(): Promise<void>;
 };
 
-const token = 'fake-cluster-token-0123456789';
+/** The bearer token of the "prod" context (user jane). */
+export const fakeClusterToken = 'fake-cluster-token-0123456789';
+const token = fakeClusterToken;
 
 /** A node: its name and how fast its simulated kubelet runs (simulated seconds per real second, default 1). */
 export type FakeClusterNode = string | {name: string; speed?: number};
