@@ -49,9 +49,9 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 
 	process.stdout.write(enterAltScreen);
 	try {
-		// Incremental: only the rows that changed since the last frame are rewritten (the clock, the age, a few
-		// figures), about half the bytes of a full redraw per scrape, and half the terminal's work to draw them.
-		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: true, incrementalRendering: true});
+		// Not incrementalRendering: with ink 6.8 it left rows of earlier frames on screen (a header drawn four times,
+		// a ✓ beside STALE) in the tmux tests, and a figure that may be stale is worse than bytes saved.
+		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: true});
 		const quit = () => {
 			instance.unmount();
 		};
