@@ -31,6 +31,7 @@ const [installSteps = [], undoSteps = []] = shellBlocks(section(text, 'Install')
 const usingIt = shellBlocks(section(text, 'Using it')).flat();
 const tmuxLine = usingIt.find((line) => line.startsWith('tmux split-window '));
 const kubectlLine = usingIt.find((line) => line.startsWith('kubectl pleg-top '));
+const [quickStart = []] = shellBlocks(section(text, 'Quick start'));
 
 /** The files a fresh clone has: tracked, plus new files not ignored (this checkout's own, not yet committed). */
 function copyCheckout(destination: string): void {
@@ -45,9 +46,9 @@ function copyCheckout(destination: string): void {
 }
 
 /** A tmux server of the test's own (its socket in the temp folder), started with `env`, one shell in one window. */
-function startServer(socket: string, env: Record<string, string>) {
+function startServer(socket: string, env: Record<string, string>, cwd: string) {
 	const run = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], {encoding: 'utf8'});
-	execFileSync('tmux', ['-S', socket, 'new-session', '-d', '-x', '160', '-y', '40', 'sh'], {env});
+	execFileSync('tmux', ['-S', socket, 'new-session', '-d', '-x', '160', '-y', '40', '-c', cwd, 'sh'], {env});
 	const panes = () => run('list-panes', '-F', '#{pane_id}').split('\n').filter(Boolean);
 	return {
 		panes,
@@ -58,11 +59,12 @@ function startServer(socket: string, env: Record<string, string>) {
 			run('send-keys', '-t', pane, 'Enter');
 		},
 		keys: (pane: string, ...keys: string[]) => void run('send-keys', '-t', pane, ...keys),
-		async waitFor(pane: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-			const deadline = Date.now() + timeoutMs;
+		/** Waits for the pane's screen (with `history`, its scrollback too: what a program printed after leaving the alternate screen). */
+		async waitFor(pane: string, pattern: RegExp, options: {history?: boolean} = {}): Promise<string> {
+			const deadline = Date.now() + 30_000;
 			let last = '';
 			while (Date.now() < deadline) {
-				last = run('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
+				last = run('capture-pane', '-p', '-J', ...(options.history ? ['-S', '-'] : []), '-t', pane);
 				if (pattern.test(last)) return last;
 				await new Promise((resolve) => setTimeout(resolve, 100));
 			}
@@ -90,22 +92,9 @@ describe('installed as the README says, from a clone', {skip}, () => {
 	let env: Record<string, string>;
 	let server: ReturnType<typeof startServer>;
 
-	/** Runs a README line with sh in the clone, as a reader pastes it; npm offline with an empty cache. */
+	/** Runs a README line with sh in the clone, as a reader pastes it. */
 	function shell(line: string): {status: number | null; stdout: string; stderr: string} {
-		const result = spawnSync('sh', ['-c', line], {
-			cwd: clone,
-			encoding: 'utf8',
-			timeout: 120_000,
-			env: {
-				...env,
-				// Proof that no step needs the registry: npm may not go online, and has no cached package to fall back on.
-				npm_config_offline: 'true',
-				npm_config_cache: path.join(cluster.temp.dir, 'npm-cache'),
-				npm_config_update_notifier: 'false',
-				npm_config_audit: 'false',
-				npm_config_fund: 'false',
-			},
-		});
+		const result = spawnSync('sh', ['-c', line], {cwd: clone, encoding: 'utf8', timeout: 120_000, env});
 		return {status: result.status, stdout: result.stdout, stderr: result.stderr};
 	}
 
@@ -123,8 +112,21 @@ describe('installed as the README says, from a clone', {skip}, () => {
 			'/usr/bin',
 			'/bin',
 		];
-		env = {PATH: [...new Set(dirs)].join(':'), HOME: home, KUBECONFIG: cluster.kubeconfig, TERM: 'xterm-256color', SHELL: '/bin/sh'};
-		server = startServer(path.join(cluster.temp.dir, 'tmux.sock'), env);
+		env = {
+			PATH: [...new Set(dirs)].join(':'),
+			HOME: home,
+			KUBECONFIG: cluster.kubeconfig,
+			TERM: 'xterm-256color',
+			SHELL: '/bin/sh',
+			// Proof that nothing needs the registry: npm may not go online, and has no cached package to fall back on.
+			npm_config_offline: 'true',
+			npm_config_cache: path.join(cluster.temp.dir, 'npm-cache'),
+			npm_config_update_notifier: 'false',
+			npm_config_audit: 'false',
+			npm_config_fund: 'false',
+		};
+		// The shell starts in the clone, as the reader's would.
+		server = startServer(path.join(cluster.temp.dir, 'tmux.sock'), env, clone);
 	});
 
 	after(async () => {
@@ -175,6 +177,17 @@ describe('installed as the README says, from a clone', {skip}, () => {
 		assert.equal(shell('pleg-top --version').stdout, `${manifest.version}\n`);
 	});
 
+	test("the Quick start's first command in the clone: npx finds the clone's own pleg-top and shows the demo node", async () => {
+		assert.equal(quickStart[0], 'npm install && npx pleg-top --demo');
+		const [pane] = await server.waitForPanes(1);
+		// `npm install &&` is the node_modules link made above.
+		server.type(pane!, quickStart[0]!.replace(/^npm install && /, ''));
+		const screen = await server.waitFor(pane!, /PLEG is healthy/);
+		assert.match(screen, /demo-node/);
+		server.keys(pane!, 'q');
+		await server.waitFor(pane!, /Measured on demo-node/, {history: true});
+	});
+
 	test("the README's tmux line: a pane with pleg-top's screen for worker-1; after q its write-down stays until Enter", async () => {
 		const before = cluster.api.requests.length;
 		const [shellPane] = await server.waitForPanes(1);
@@ -187,7 +200,7 @@ describe('installed as the README says, from a clone', {skip}, () => {
 			'the pane read worker-1 through the API server',
 		);
 		server.keys(pane!, 'q');
-		const after = await server.waitFor(pane!, /Measured on worker-1/);
+		const after = await server.waitFor(pane!, /Measured on worker-1/, {history: true});
 		assert.match(after.replaceAll('\n', ' '), /The kubelet's PLEG relists every 1s/);
 		assert.equal(server.panes().length, 2, 'the pane stays after q');
 		server.keys(pane!, 'Enter');
@@ -204,7 +217,7 @@ describe('installed as the README says, from a clone', {skip}, () => {
 			const screen = await server.waitFor(pane!, /PLEG is healthy/);
 			assert.match(screen, /worker-1/);
 			server.keys(pane!, 'q');
-			await server.waitFor(pane!, /Measured on worker-1/);
+			await server.waitFor(pane!, /Measured on worker-1/, {history: true});
 			assert.ok(cluster.api.requests.slice(before).some((request) => request.path === '/api/v1/nodes/worker-1/proxy/metrics'));
 		},
 	);
