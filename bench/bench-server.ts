@@ -40,7 +40,7 @@ export async function startBenchServer({bytes, speed}: BenchServerOptions): Prom
 		server,
 		kubeconfigPath,
 		temp,
-		metricsRequests: () => server.requests.filter(request => request.path.endsWith('/proxy/metrics')).length,
+		metricsRequests: () => server.requests.filter((request) => request.path.endsWith('/proxy/metrics')).length,
 		env: {HOME: temp.dir, KUBECONFIG: kubeconfigPath, PATH: process.env['PATH'] ?? '/usr/bin:/bin'},
 		async close() {
 			await server.close();

@@ -11,14 +11,19 @@ async function once(bench: BenchServer): Promise<{figuresMs: number; windowMeanM
 	const {session} = startLiveCli(['--node', benchNode], bench.env);
 	try {
 		let figuresMs = Number.NaN;
-		await until(() => {
-			const screen = session.screen();
-			if (Number.isNaN(figuresMs) && /lifetime mean \d/.test(screen)) {
-				figuresMs = performance.now() - started;
-			}
+		await until(
+			() => {
+				const screen = session.screen();
+				if (Number.isNaN(figuresMs) && /lifetime mean \d/.test(screen)) {
+					figuresMs = performance.now() - started;
+				}
 
-			return /^mean \d/m.test(screen);
-		}, 10_000, 'the first frame with figures', 10);
+				return /^mean \d/m.test(screen);
+			},
+			10_000,
+			'the first frame with figures',
+			10,
+		);
 		return {figuresMs, windowMeanMs: performance.now() - started};
 	} finally {
 		session.kill();
@@ -33,8 +38,8 @@ export async function measureFirstFrame(bench: BenchServer, runs: number): Promi
 
 	return {
 		runs,
-		medianFiguresMs: median(results.map(result => result.figuresMs)),
-		medianWindowMeanMs: median(results.map(result => result.windowMeanMs)),
-		allFiguresMs: results.map(result => Math.round(result.figuresMs)),
+		medianFiguresMs: median(results.map((result) => result.figuresMs)),
+		medianWindowMeanMs: median(results.map((result) => result.windowMeanMs)),
+		allFiguresMs: results.map((result) => Math.round(result.figuresMs)),
 	};
 }

@@ -14,16 +14,24 @@ const agent = new https.Agent({keepAlive: true, ca: fs.readFileSync(request.caFi
 
 async function getOnce(): Promise<{lines: string[]; bytes: number; reused: boolean}> {
 	return new Promise((resolve, reject) => {
-		const outgoing = https.get(request.url, {agent, headers: {Authorization: `Bearer ${request.token}`, 'Accept-Encoding': 'gzip'}}, response => {
-			const chunks: Buffer[] = [];
-			response.on('data', (chunk: Buffer) => chunks.push(chunk));
-			response.on('end', () => {
-				const raw = Buffer.concat(chunks);
-				const text = (response.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw) : raw).toString('utf8');
-				resolve({lines: text.split('\n').filter(line => line.startsWith('kubelet_pleg')), bytes: text.length, reused: outgoing.reusedSocket});
-			});
-			response.on('error', reject);
-		});
+		const outgoing = https.get(
+			request.url,
+			{agent, headers: {Authorization: `Bearer ${request.token}`, 'Accept-Encoding': 'gzip'}},
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					const raw = Buffer.concat(chunks);
+					const text = (response.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw) : raw).toString('utf8');
+					resolve({
+						lines: text.split('\n').filter((line) => line.startsWith('kubelet_pleg')),
+						bytes: text.length,
+						reused: outgoing.reusedSocket,
+					});
+				});
+				response.on('error', reject);
+			},
+		);
 		outgoing.on('error', reject);
 	});
 }

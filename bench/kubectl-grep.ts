@@ -33,12 +33,15 @@ export function ensureKubectl(): string {
 	}
 
 	if (process.getuid?.() !== 0) {
-		throw new Error('kubectl is not on PATH and the bench is not root: install Debian\'s kubernetes-client package');
+		throw new Error("kubectl is not on PATH and the bench is not root: install Debian's kubernetes-client package");
 	}
 
-	process.stderr.write('bench: installing Debian\'s kubernetes-client (kubectl) with apt-get …\n');
+	process.stderr.write("bench: installing Debian's kubernetes-client (kubectl) with apt-get …\n");
 	execFileSync('apt-get', ['update', '-qq'], {stdio: 'inherit'});
-	execFileSync('apt-get', ['install', '-y', '-qq', 'kubernetes-client'], {stdio: 'inherit', env: {...process.env, DEBIAN_FRONTEND: 'noninteractive'}});
+	execFileSync('apt-get', ['install', '-y', '-qq', 'kubernetes-client'], {
+		stdio: 'inherit',
+		env: {...process.env, DEBIAN_FRONTEND: 'noninteractive'},
+	});
 	const installed = onPath('kubectl');
 	if (!installed) {
 		throw new Error('kubernetes-client installed but kubectl is still not on PATH');
@@ -56,13 +59,16 @@ export async function measureKubectl(bench: BenchServer, kubectl: string, runs: 
 	const rss: number[] = [];
 	let plegLines = 0;
 	for (let run = 0; run < runs; run++) {
-		const result = await promisify(execFile)('/usr/bin/time', ['-o', timing, '-f', '%U %S %e %M', 'sh', '-c', command], {encoding: 'utf8', env: bench.env});
+		const result = await promisify(execFile)('/usr/bin/time', ['-o', timing, '-f', '%U %S %e %M', 'sh', '-c', command], {
+			encoding: 'utf8',
+			env: bench.env,
+		});
 
 		const [user, system, elapsed, maxKib] = fs.readFileSync(timing, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
 		cpu.push((user! + system!) * 1000);
 		wall.push(elapsed! * 1000);
 		rss.push(maxKib! * 1024);
-		plegLines = result.stdout.split('\n').filter(line => line.startsWith('kubelet_pleg')).length;
+		plegLines = result.stdout.split('\n').filter((line) => line.startsWith('kubelet_pleg')).length;
 	}
 
 	const version = spawnSync(kubectl, ['version', '--client'], {encoding: 'utf8', env: bench.env}).stdout.split('\n')[0] ?? '';

@@ -58,7 +58,14 @@ export async function measureLive(bench: BenchServer, payloadBytes: number, opti
 	try {
 		await until(() => ticks() >= options.warmupTicks, patience(options.warmupTicks), 'the warm-up ticks');
 		pipePane(session, outputFile);
-		const start = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now(), rss: residentBytes(pid), tmuxCpu: processCpuMs(tmuxPid), bytes: outputBytes()};
+		const start = {
+			cpu: processCpuMs(pid),
+			tick: ticks(),
+			at: Date.now(),
+			rss: residentBytes(pid),
+			tmuxCpu: processCpuMs(tmuxPid),
+			bytes: outputBytes(),
+		};
 		await until(() => ticks() >= start.tick + options.cpuTicks, patience(options.cpuTicks), 'the measured ticks', 5);
 		const end = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now(), tmuxCpu: processCpuMs(tmuxPid), bytes: outputBytes()};
 		pipePane(session, null);

@@ -39,17 +39,21 @@ export type OverviewBenchResult = {
 const names = (count: number) => Array.from({length: count}, (_, i) => `node-${String(i).padStart(4, '0')}`);
 
 /** Runs `ticks` + 1 ticks (the first warms up), each ended when `done(tick)` holds, and measures the last `ticks`. */
-async function measure(engine: OverviewEngine<unknown>, ticks: number, done: (tick: number) => boolean): Promise<{cpuMs: number; wallMs: number; requests: number}> {
+async function measure(
+	engine: OverviewEngine<unknown>,
+	ticks: number,
+	done: (tick: number) => boolean,
+): Promise<{cpuMs: number; wallMs: number; requests: number}> {
 	let tick = 0;
 	let cpu = process.cpuUsage();
 	let wall = performance.now();
 	let requests = 0;
-	await new Promise<void>(resolve => {
+	await new Promise<void>((resolve) => {
 		engine.subscribe(() => {
 			if (!done(tick + 1)) return;
 			tick++;
 			// What the screen does once per refresh: every row derived and sorted.
-			sortedRows([...engine.state.nodes.values()].map(entry => nodeView(engine.kind, entry, Date.now())));
+			sortedRows([...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, Date.now())));
 			if (tick === 1) {
 				cpu = process.cpuUsage();
 				wall = performance.now();
@@ -64,7 +68,10 @@ async function measure(engine: OverviewEngine<unknown>, ticks: number, done: (ti
 }
 
 async function proxyTicks(options: OverviewBenchOptions): Promise<OverviewBenchResult> {
-	const kubelets = names(options.nodes).map((name, i) => ({name, kubelet: new SimulatedKubelet({now: Date.now, seed: i + 1, nodeName: name, startedAt: Date.now() - 3_600_000})}));
+	const kubelets = names(options.nodes).map((name, i) => ({
+		name,
+		kubelet: new SimulatedKubelet({now: Date.now, seed: i + 1, nodeName: name, startedAt: Date.now() - 3_600_000}),
+	}));
 	const bytes = options.metricsBytes ?? 250_000;
 	const fake = await startFakeApiServer({
 		nodes: kubelets.map(({name, kubelet}) => ({name, metrics: () => kubelet.paddedMetricsText(bytes)})),
@@ -73,12 +80,36 @@ async function proxyTicks(options: OverviewBenchOptions): Promise<OverviewBenchR
 	});
 	const temp = makeTempDir();
 	const file = temp.write('kubeconfig.yaml', kubeconfigYaml(singleContext(fake.url, {name: 'bench', token: 'bench-token-0123456789'})));
-	const fleet = createApiServerSource({loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}), node: '(all nodes)', timeoutMs: 30_000, now: Date.now});
+	const fleet = createApiServerSource({
+		loaded: loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir}),
+		node: '(all nodes)',
+		timeoutMs: 30_000,
+		now: Date.now,
+	});
 	// A tick is one pass over every node as fast as 8 connections allow: no rate bound, no interval wait.
-	const engine = startProxyOverview({fleet: {label: 'bench', listNodes: fleet.listNodes, forNode: fleet.forNode}, intervalMs: 1, windowSeconds: 10, maxInflight: 8, maxRps: 1e6}) as OverviewEngine<unknown>;
+	const engine = startProxyOverview({
+		fleet: {label: 'bench', listNodes: fleet.listNodes, forNode: fleet.forNode},
+		intervalMs: 1,
+		windowSeconds: 10,
+		maxInflight: 8,
+		maxRps: 1e6,
+	}) as OverviewEngine<unknown>;
 	try {
-		const result = await measure(engine, options.ticks, tick => engine.requestCount >= tick * options.nodes && [...engine.state.nodes.values()].every(entry => (entry.feed as {status: {lastGoodAt: number | null}}).status.lastGoodAt !== null));
-		return {via: 'proxy', nodes: options.nodes, ticks: options.ticks, cpuMsPerTick: result.cpuMs / options.ticks, wallMsPerTick: result.wallMs / options.ticks, requests: result.requests};
+		const result = await measure(
+			engine,
+			options.ticks,
+			(tick) =>
+				engine.requestCount >= tick * options.nodes &&
+				[...engine.state.nodes.values()].every((entry) => (entry.feed as {status: {lastGoodAt: number | null}}).status.lastGoodAt !== null),
+		);
+		return {
+			via: 'proxy',
+			nodes: options.nodes,
+			ticks: options.ticks,
+			cpuMsPerTick: result.cpuMs / options.ticks,
+			wallMsPerTick: result.wallMs / options.ticks,
+			requests: result.requests,
+		};
 	} finally {
 		engine.stop();
 		fleet.close();
@@ -93,7 +124,10 @@ async function fakePrometheus(nodes: string[], windowSeconds: number): Promise<{
 	const answers = new Map(
 		Object.entries(queries).map(([key, promql], k) => {
 			const result = nodes.map((node, i) => ({
-				metric: key === 'kubeletVersion' ? {node, instance: `10.0.${i >> 8}.${i & 255}:10250`, git_version: 'v1.28.4'} : {node, instance: `10.0.${i >> 8}.${i & 255}:10250`},
+				metric:
+					key === 'kubeletVersion'
+						? {node, instance: `10.0.${i >> 8}.${i & 255}:10250`, git_version: 'v1.28.4'}
+						: {node, instance: `10.0.${i >> 8}.${i & 255}:10250`},
 				value: [1_700_000_000, String(key === 'lastSeenAgeSeconds' ? 1 : 0.001 * (k + 1) * (1 + (i % 7)))],
 			}));
 			return [promql, JSON.stringify({status: 'success', data: {resultType: 'vector', result}})];
@@ -102,12 +136,14 @@ async function fakePrometheus(nodes: string[], windowSeconds: number): Promise<{
 	const server = http.createServer((request, response) => {
 		const promql = new URL(request.url ?? '/', 'http://x').searchParams.get('query') ?? '';
 		const body = answers.get(promql);
-		response.writeHead(body ? 200 : 400, {'Content-Type': 'application/json'}).end(body ?? '{"status":"error","errorType":"bad_data","error":"unknown query"}');
+		response
+			.writeHead(body ? 200 : 400, {'Content-Type': 'application/json'})
+			.end(body ?? '{"status":"error","errorType":"bad_data","error":"unknown query"}');
 	});
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-		close: async () => new Promise<void>(resolve => server.close(() => resolve())),
+		close: async () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
 
@@ -119,12 +155,19 @@ async function prometheusTicks(options: OverviewBenchOptions): Promise<OverviewB
 	let fetches = 0;
 	// The engine dispatches one 'names' then one feed action per node: a fetch is done at the last node's.
 	const last = names(options.nodes).at(-1)!;
-	engine.subscribe(node => {
+	engine.subscribe((node) => {
 		if (node === last) fetches++;
 	});
 	try {
-		const result = await measure(engine, options.ticks, tick => fetches >= tick);
-		return {via: 'prometheus', nodes: options.nodes, ticks: options.ticks, cpuMsPerTick: result.cpuMs / options.ticks, wallMsPerTick: result.wallMs / options.ticks, requests: result.requests * Object.keys(plegQueries(windowSeconds)).length};
+		const result = await measure(engine, options.ticks, (tick) => fetches >= tick);
+		return {
+			via: 'prometheus',
+			nodes: options.nodes,
+			ticks: options.ticks,
+			cpuMsPerTick: result.cpuMs / options.ticks,
+			wallMsPerTick: result.wallMs / options.ticks,
+			requests: result.requests * Object.keys(plegQueries(windowSeconds)).length,
+		};
 	} finally {
 		engine.stop();
 		source.close?.();

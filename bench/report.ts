@@ -33,7 +33,7 @@ const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
 
 export function judge(results: BenchResults): Target[] {
 	const {live, kubectl, floor, firstFrame} = results;
-	const parse250 = results.parse.find(entry => entry.payloadBytes < 1_000_000);
+	const parse250 = results.parse.find((entry) => entry.payloadBytes < 1_000_000);
 	const growth = live.rssAfterMemoryTicksBytes === null ? null : live.rssAfterMemoryTicksBytes / live.rssAfterWarmupBytes - 1;
 	const peakRss = Math.max(live.rssAfterWarmupBytes, live.rssAfterMemoryTicksBytes ?? 0);
 	return [
@@ -83,8 +83,15 @@ export function judge(results: BenchResults): Target[] {
 }
 
 function table(rows: string[][]): string {
-	const widths = rows[0]!.map((_, column) => Math.max(...rows.map(row => [...(row[column] ?? '')].length)));
-	return rows.map(row => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+	const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length)));
+	return rows
+		.map((row) =>
+			row
+				.map((cell, column) => cell.padEnd(widths[column]!))
+				.join('  ')
+				.trimEnd(),
+		)
+		.join('\n');
 }
 
 export function formatResults(results: BenchResults, targets: Target[]): string {
@@ -97,38 +104,72 @@ export function formatResults(results: BenchResults, targets: Target[]): string 
 			`live screen in a tmux pty, --interval ${live.intervalMs}ms, ${live.ticks} ticks, /proc utime+stime, ${(live.payloadBytes / 1000).toFixed(0)} KB payload`,
 		],
 		...[live, results.liveSmall].flatMap((run) => [
-			[`  ${run.columns}×${run.rows}: bytes to the terminal per frame`, `${run.bytesPerTick.toFixed(0)} B`, `tmux pipe-pane over ${run.ticks} ticks`],
-			[`  ${run.columns}×${run.rows}: tmux server CPU per frame`, ms(run.tmuxCpuPerTickMs), 'the terminal drawing those bytes (/proc of the tmux server)'],
+			[
+				`  ${run.columns}×${run.rows}: bytes to the terminal per frame`,
+				`${run.bytesPerTick.toFixed(0)} B`,
+				`tmux pipe-pane over ${run.ticks} ticks`,
+			],
+			[
+				`  ${run.columns}×${run.rows}: tmux server CPU per frame`,
+				ms(run.tmuxCpuPerTickMs),
+				'the terminal drawing those bytes (/proc of the tmux server)',
+			],
 		]),
-		...(live.longCpuPerTickMs === null ? [] : [['  the same over the memory phase', ms(live.longCpuPerTickMs), `${live.memoryTicks} ticks`]]),
+		...(live.longCpuPerTickMs === null
+			? []
+			: [['  the same over the memory phase', ms(live.longCpuPerTickMs), `${live.memoryTicks} ticks`]]),
 		...(liveBig ? [['  with a 5 MB payload', ms(liveBig.cpuPerTickMs), `${liveBig.ticks} ticks (information, no target)`]] : []),
-		['kubectl get --raw | grep, CPU per run', ms(kubectl.medianCpuMs), `median of ${kubectl.runs} runs, /usr/bin/time (sh+kubectl+grep), ${kubectl.version}`],
+		[
+			'kubectl get --raw | grep, CPU per run',
+			ms(kubectl.medianCpuMs),
+			`median of ${kubectl.runs} runs, /usr/bin/time (sh+kubectl+grep), ${kubectl.version}`,
+		],
 		['  ratio kubectl+grep / pleg-top tick', `${(kubectl.medianCpuMs / live.cpuPerTickMs).toFixed(1)}×`, ''],
-		['bare floor: keep-alive GET + line filter', ms(floor.cpuPerGetMs), `process.cpuUsage over ${floor.iterations} GETs paced ${floor.intervalMs} ms, gzip, ${floor.connectionsReused ? 'one connection' : 'connections NOT reused'}`],
+		[
+			'bare floor: keep-alive GET + line filter',
+			ms(floor.cpuPerGetMs),
+			`process.cpuUsage over ${floor.iterations} GETs paced ${floor.intervalMs} ms, gzip, ${floor.connectionsReused ? 'one connection' : 'connections NOT reused'}`,
+		],
 		['  ratio pleg-top tick / floor', `${(live.cpuPerTickMs / floor.cpuPerGetMs).toFixed(2)}×`, ''],
-		...results.parse.map(entry => [
+		...results.parse.map((entry) => [
 			`parse+derive ${(entry.payloadBytes / 1e6).toFixed(2)} MB`,
 			ms(entry.medianMs),
 			`CPU, median of ${entry.runs} (p90 ${ms(entry.p90Ms)}; wall median ${ms(entry.medianWallMs)}): parsePlegSample + feedReducer + figuresAt`,
 		]),
-		['  one frame drawn by ink (in-process)', ms(results.frame.cpuPerFrameMs), `${results.frame.frames} frames, 120×40, ${results.frame.bytesPerFrame.toFixed(0)} bytes written per frame (information)`],
+		[
+			'  one frame drawn by ink (in-process)',
+			ms(results.frame.cpuPerFrameMs),
+			`${results.frame.frames} frames, 120×40, ${results.frame.bytesPerFrame.toFixed(0)} bytes written per frame (information)`,
+		],
 		['RSS after warm-up', `${mib(live.rssAfterWarmupBytes).toFixed(1)} MiB`, 'VmRSS of the CLI in the tmux run'],
 		...(live.rssAfterMemoryTicksBytes === null
 			? []
 			: [
-				[`RSS after ${live.memoryTicks} more ticks`, `${mib(live.rssAfterMemoryTicksBytes).toFixed(1)} MiB`, `same live tmux run at ${live.intervalMs}ms`],
-				['  growth', `${((live.rssAfterMemoryTicksBytes / live.rssAfterWarmupBytes - 1) * 100).toFixed(1)}%`, ''],
-			]),
-		['first frame with figures', ms(firstFrame.medianFiguresMs), `median of ${firstFrame.runs} starts (${firstFrame.allFiguresMs.join(', ')} ms), default --interval 1s`],
+					[
+						`RSS after ${live.memoryTicks} more ticks`,
+						`${mib(live.rssAfterMemoryTicksBytes).toFixed(1)} MiB`,
+						`same live tmux run at ${live.intervalMs}ms`,
+					],
+					['  growth', `${((live.rssAfterMemoryTicksBytes / live.rssAfterWarmupBytes - 1) * 100).toFixed(1)}%`, ''],
+				]),
+		[
+			'first frame with figures',
+			ms(firstFrame.medianFiguresMs),
+			`median of ${firstFrame.runs} starts (${firstFrame.allFiguresMs.join(', ')} ms), default --interval 1s`,
+		],
 		['  first window mean (2nd scrape)', ms(firstFrame.medianWindowMeanMs), ''],
-		...results.overview.map(entry => [
+		...results.overview.map((entry) => [
 			`overview of ${entry.nodes} nodes via ${entry.via}, CPU per tick`,
 			ms(entry.cpuMsPerTick),
 			`${entry.ticks} ticks, ${entry.requests} requests, wall ${ms(entry.wallMsPerTick)} per tick; in-process fake servers included (information)`,
 		]),
-		['keep-alive: TLS connections in the live run', String(live.connections), live.screenOk ? 'screen showed figures at the end' : 'SCREEN LOST ITS FIGURES'],
+		[
+			'keep-alive: TLS connections in the live run',
+			String(live.connections),
+			live.screenOk ? 'screen showed figures at the end' : 'SCREEN LOST ITS FIGURES',
+		],
 	];
-	const verdicts = targets.map(target => [target.pass ? 'PASS' : 'MISS', target.name, target.measured, target.limit]);
+	const verdicts = targets.map((target) => [target.pass ? 'PASS' : 'MISS', target.name, target.measured, target.limit]);
 	return `${table(rows)}\n\n${table([['', 'target', 'measured', 'limit'], ...verdicts])}\n`;
 }
 

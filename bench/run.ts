@@ -57,15 +57,27 @@ async function main(): Promise<void> {
 		const floor = await measureFloor(bench, {iterations: quick ? 60 : 200, intervalMs});
 		log('first frame');
 		const firstFrame = await measureFirstFrame(bench, quick ? 3 : 7);
-		log(`live screen: CPU per tick${memoryTicks > 0 ? `, then memory over ${memoryTicks} ticks (about ${Math.round((memoryTicks * intervalMs) / 60_000 * 1.1)} min)` : ''}`);
+		log(
+			`live screen: CPU per tick${memoryTicks > 0 ? `, then memory over ${memoryTicks} ticks (about ${Math.round(((memoryTicks * intervalMs) / 60_000) * 1.1)} min)` : ''}`,
+		);
 		const live = await measureLive(bench, realBytes, {intervalMs, warmupTicks: 100, cpuTicks: 300, memoryTicks});
 		log('live screen at 80×24');
-		const liveSmall = await measureLive(bench, realBytes, {intervalMs, warmupTicks: 50, cpuTicks: quick ? 150 : 300, memoryTicks: 0, columns: 80, rows: 24});
+		const liveSmall = await measureLive(bench, realBytes, {
+			intervalMs,
+			warmupTicks: 50,
+			cpuTicks: quick ? 150 : 300,
+			memoryTicks: 0,
+			columns: 80,
+			rows: 24,
+		});
 		log('live screen with a 5 MB payload');
 		const liveBig = quick ? null : await measureLive(big, bigBytes, {intervalMs, warmupTicks: 30, cpuTicks: 100, memoryTicks: 0});
 		log('overview of 200 nodes, through the API server proxy and through Prometheus');
 		const overviewTicks = quick ? 3 : 10;
-		const overview = [await runOverviewTicks({nodes: 200, ticks: overviewTicks, via: 'proxy'}), await runOverviewTicks({nodes: 200, ticks: overviewTicks, via: 'prometheus'})];
+		const overview = [
+			await runOverviewTicks({nodes: 200, ticks: overviewTicks, via: 'proxy'}),
+			await runOverviewTicks({nodes: 200, ticks: overviewTicks, via: 'prometheus'}),
+		];
 		const results: BenchResults = {live, liveSmall, liveBig, kubectl: kubectlResult, floor, parse, frame, firstFrame, overview};
 		const targets = judge(results);
 		process.stdout.write(formatResults(results, targets));

@@ -18,7 +18,7 @@ export function useCli(path: string): void {
 
 /** Starts `pleg-top ARGS` on a 120×40 screen (or `size`) with only `env` in its environment (plus TERM). */
 export function startLiveCli(args: string[], env: Record<string, string>, size = {columns: 120, rows: 40}): LiveCli {
-	const quoted = args.map(arg => JSON.stringify(arg)).join(' ');
+	const quoted = args.map((arg) => JSON.stringify(arg)).join(' ');
 	const session = startTmux(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} ${quoted}`, {...size, env});
 	return {session, pid: panePid(session)};
 }
@@ -49,6 +49,6 @@ export async function until(condition: () => boolean, timeoutMs: number, what: s
 			throw new Error(`timed out waiting for ${what}`);
 		}
 
-		await new Promise(resolve => setTimeout(resolve, pollMs));
+		await new Promise((resolve) => setTimeout(resolve, pollMs));
 	}
 }

@@ -2,14 +2,36 @@
 // into an SVG of monospace text: one <text> per row, one <tspan> per run of equal style. Every run is
 // placed at its column and stretched to its cell count, so the grid holds whatever font the viewer has.
 
-export type Style = {fg: string | null; bg: string | null; bold: boolean; dim: boolean; italic: boolean; underline: boolean; inverse: boolean};
+export type Style = {
+	fg: string | null;
+	bg: string | null;
+	bold: boolean;
+	dim: boolean;
+	italic: boolean;
+	underline: boolean;
+	inverse: boolean;
+};
 
 export type Run = {column: number; text: string; style: Style};
 
 /** Dark terminal palette (xterm-like, softened for a page). Index = SGR colour number 0-15. */
 const palette = [
-	'#1d1f21', '#e0534a', '#5fbf5f', '#e5c07b', '#6aa5e8', '#c678dd', '#56b6c2', '#c5c8c6',
-	'#7f848e', '#ff6e67', '#8ae28a', '#f4d98b', '#8cbcf4', '#dd9cf0', '#7fd4de', '#ffffff',
+	'#1d1f21',
+	'#e0534a',
+	'#5fbf5f',
+	'#e5c07b',
+	'#6aa5e8',
+	'#c678dd',
+	'#56b6c2',
+	'#c5c8c6',
+	'#7f848e',
+	'#ff6e67',
+	'#8ae28a',
+	'#f4d98b',
+	'#8cbcf4',
+	'#dd9cf0',
+	'#7fd4de',
+	'#ffffff',
 ];
 
 const background = '#16181c';
@@ -31,7 +53,7 @@ function color256(index: number): string {
 }
 
 function rgb(red: number, green: number, blue: number): string {
-	return `#${[red, green, blue].map(value => value.toString(16).padStart(2, '0')).join('')}`;
+	return `#${[red, green, blue].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** Reads a 38/48 extended colour (5;n or 2;r;g;b) from `codes` at `index`; returns the colour and how many codes it used. */
@@ -75,7 +97,15 @@ export function applySgr(style: Style, parameters: string): Style {
 }
 
 function sameStyle(a: Style, b: Style): boolean {
-	return a.fg === b.fg && a.bg === b.bg && a.bold === b.bold && a.dim === b.dim && a.italic === b.italic && a.underline === b.underline && a.inverse === b.inverse;
+	return (
+		a.fg === b.fg &&
+		a.bg === b.bg &&
+		a.bold === b.bold &&
+		a.dim === b.dim &&
+		a.italic === b.italic &&
+		a.underline === b.underline &&
+		a.inverse === b.inverse
+	);
 }
 
 /** One captured row -> runs of equal style, with the column (terminal cell) each starts at. */
@@ -153,14 +183,17 @@ export function ansiToSvg(screen: string, options: SvgOptions): string {
 	for (const [index, row] of rows.entries()) {
 		const parsed = parseRow(row, style);
 		style = parsed.style;
-		const runs = parsed.runs.filter(run => run.text.trim() !== '' || colorsOf(run.style).bg !== null);
+		const runs = parsed.runs.filter((run) => run.text.trim() !== '' || colorsOf(run.style).bg !== null);
 		const y = index * rowHeight;
 		for (const run of runs) {
 			const {bg} = colorsOf(run.style);
-			if (bg) body.push(`<rect x="${(run.column * cellWidth).toFixed(1)}" y="${y}" width="${([...run.text].length * cellWidth).toFixed(1)}" height="${rowHeight}" fill="${bg}"/>`);
+			if (bg)
+				body.push(
+					`<rect x="${(run.column * cellWidth).toFixed(1)}" y="${y}" width="${([...run.text].length * cellWidth).toFixed(1)}" height="${rowHeight}" fill="${bg}"/>`,
+				);
 		}
 
-		const spans = runs.filter(run => run.text.trim() !== '').map(run => tspan(run, cellWidth));
+		const spans = runs.filter((run) => run.text.trim() !== '').map((run) => tspan(run, cellWidth));
 		if (spans.length > 0) body.push(`<text y="${y + Math.round(rowHeight * 0.75)}" xml:space="preserve">${spans.join('')}</text>`);
 	}
 

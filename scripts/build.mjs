@@ -27,9 +27,19 @@ export const substitutions = [
 		replacement: 'client-node-gen.ts',
 		guard(text) {
 			const imports = [...text.matchAll(/import\s*(\{[^}]*\}|[^;]*?)\s*from\s*['"]\.\/gen\/index\.js['"]/g)];
-			const names = imports.flatMap(([, clause]) => (/^\{[^}]*\}$/.test(clause) ? clause.slice(1, -1).split(',').map((name) => name.trim()).filter(Boolean) : ['*']));
+			const names = imports.flatMap(([, clause]) =>
+				/^\{[^}]*\}$/.test(clause)
+					? clause
+							.slice(1, -1)
+							.split(',')
+							.map((name) => name.trim())
+							.filter(Boolean)
+					: ['*'],
+			);
 			const unexpected = names.filter((name) => !['createConfiguration', 'ServerConfiguration'].includes(name));
-			return imports.length > 0 && unexpected.length === 0 ? null : `config.js now takes ${unexpected.join(', ') || 'nothing'} from ./gen/index.js`;
+			return imports.length > 0 && unexpected.length === 0
+				? null
+				: `config.js now takes ${unexpected.join(', ') || 'nothing'} from ./gen/index.js`;
 		},
 	},
 	{
@@ -57,14 +67,16 @@ export const substitutions = [
 		},
 	},
 	{
-		name: "ink without React DevTools",
+		name: 'ink without React DevTools',
 		// ink imports ./devtools.js (which imports react-devtools-core, not a dependency) only when DEV=true;
 		// bundled, that import would run at start and fail. Drop when ink stops importing devtools.js.
 		importer: '/ink/build/reconciler.js',
 		specifier: './devtools.js',
 		replacement: 'ink-devtools.ts',
 		guard(text) {
-			return /isDev\(\)[\s\S]{0,80}import\('\.\/devtools\.js'\)/.test(text) ? null : 'reconciler.js no longer loads devtools.js only under DEV=true';
+			return /isDev\(\)[\s\S]{0,80}import\('\.\/devtools\.js'\)/.test(text)
+				? null
+				: 'reconciler.js no longer loads devtools.js only under DEV=true';
 		},
 	},
 ];

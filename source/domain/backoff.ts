@@ -7,6 +7,14 @@ export function backoffDelay(consecutiveFailures: number, intervalMs: number, ma
 }
 
 /** The wait after a failure (ms): what the server asked for (Retry-After, capped where it was read), else the back-off. */
-export function retryDelay(retryAfterSeconds: number | undefined, consecutiveFailures: number, intervalMs: number, maxBackoffMs?: number, minBackoffMs?: number): number {
-	return retryAfterSeconds === undefined ? backoffDelay(consecutiveFailures, intervalMs, maxBackoffMs, minBackoffMs) : retryAfterSeconds * 1000;
+export function retryDelay(
+	retryAfterSeconds: number | undefined,
+	consecutiveFailures: number,
+	intervalMs: number,
+	maxBackoffMs?: number,
+	minBackoffMs?: number,
+): number {
+	return retryAfterSeconds === undefined
+		? backoffDelay(consecutiveFailures, intervalMs, maxBackoffMs, minBackoffMs)
+		: retryAfterSeconds * 1000;
 }

@@ -59,7 +59,7 @@ export function initialOverviewState<F>(windowSeconds: number): OverviewState<F>
 export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = defaultGoneKeepMs) {
 	function listed(state: OverviewState<F>, present: Array<{name: string; info: NodeInfo | null}>, at: number): OverviewState<F> {
 		const nodes = new Map<string, OverviewEntry<F>>();
-		const seen = new Set(present.map(item => item.name));
+		const seen = new Set(present.map((item) => item.name));
 		for (const item of present) {
 			const old = state.nodes.get(item.name);
 			const base = old?.feed ?? kind.initial(item.name, state.windowSeconds);
@@ -88,11 +88,19 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 	return function reduce(state: OverviewState<F>, action: OverviewAction<A>): OverviewState<F> {
 		switch (action.type) {
 			case 'nodes': {
-				return listed(state, action.nodes.map(info => ({name: info.name, info})), action.at);
+				return listed(
+					state,
+					action.nodes.map((info) => ({name: info.name, info})),
+					action.at,
+				);
 			}
 
 			case 'names': {
-				return listed(state, action.names.map(name => ({name, info: null})), action.at);
+				return listed(
+					state,
+					action.names.map((name) => ({name, info: null})),
+					action.at,
+				);
 			}
 
 			case 'list-failure': {
@@ -115,7 +123,7 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 
 /** The names still listed (gone ones excluded), in list order: what the scheduler polls. */
 export function listedNames<F>(state: OverviewState<F>): string[] {
-	return [...state.nodes.values()].filter(entry => entry.goneSince === null).map(entry => entry.name);
+	return [...state.nodes.values()].filter((entry) => entry.goneSince === null).map((entry) => entry.name);
 }
 
 export function nodeView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>, now: number): NodeView {

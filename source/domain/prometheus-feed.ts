@@ -70,24 +70,47 @@ export function initialPrometheusFeed(name: string, windowSeconds: number): Prom
 
 function failed(feed: PrometheusFeed, failure: Failure, at: number): PrometheusFeed {
 	const {status} = feed;
-	return {...feed, status: {...status, failure, failingSince: status.failingSince ?? at, consecutiveFailures: status.consecutiveFailures + 1}};
+	return {
+		...feed,
+		status: {...status, failure, failingSince: status.failingSince ?? at, consecutiveFailures: status.consecutiveFailures + 1},
+	};
 }
 
 export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFeedAction): PrometheusFeed {
 	switch (action.type) {
 		case 'figures': {
 			const {figures} = action;
-			const point: HistoryPoint = {at: figures.at, windowMeanSeconds: figures.meanSeconds, lastSeenAgeSeconds: figures.lastSeenAgeSeconds, event: null};
+			const point: HistoryPoint = {
+				at: figures.at,
+				windowMeanSeconds: figures.meanSeconds,
+				lastSeenAgeSeconds: figures.lastSeenAgeSeconds,
+				event: null,
+			};
 			return {
 				...feed,
 				latest: figures,
 				history: appendToLog(feed.history, point, defaultHistoryLimit),
-				status: {...feed.status, failure: null, failingSince: null, lastGoodAt: figures.at, consecutiveFailures: 0, lastLatencyMs: action.latencyMs},
+				status: {
+					...feed.status,
+					failure: null,
+					failingSince: null,
+					lastGoodAt: figures.at,
+					consecutiveFailures: 0,
+					lastLatencyMs: action.latencyMs,
+				},
 			};
 		}
 
 		case 'absent': {
-			return failed(feed, {kind: 'not-found', summary: `Prometheus has no PLEG series for node "${feed.name}" now`, details: ['the kubelet is no longer scraped, or its series went stale (5 minutes without a sample)']}, action.at);
+			return failed(
+				feed,
+				{
+					kind: 'not-found',
+					summary: `Prometheus has no PLEG series for node "${feed.name}" now`,
+					details: ['the kubelet is no longer scraped, or its series went stale (5 minutes without a sample)'],
+				},
+				action.at,
+			);
 		}
 
 		case 'failure': {
@@ -114,7 +137,13 @@ function lastSeenOf(figures: PrometheusFigures, now: number): LastSeen {
 	}
 
 	const ageNow = age + (now - figures.at) / 1000;
-	return {gaugeSeconds, ageSeconds: Math.max(0, ageNow), skewSeconds: ageNow < 0 ? -ageNow : null, neverSucceeded: false, countUnchangedSeconds: null};
+	return {
+		gaugeSeconds,
+		ageSeconds: Math.max(0, ageNow),
+		skewSeconds: ageNow < 0 ? -ageNow : null,
+		neverSucceeded: false,
+		countUnchangedSeconds: null,
+	};
 }
 
 function windowOf(figures: PrometheusFigures): DeltaFigures | null {
@@ -144,7 +173,9 @@ function unavailableOf(figures: PrometheusFigures, window: DeltaFigures | null):
 	}
 
 	if (window === null) {
-		lines.push(`window: no two samples within [${figures.windowSeconds}s]: Prometheus scrapes the kubelet less often than --window; try --window 2m`);
+		lines.push(
+			`window: no two samples within [${figures.windowSeconds}s]: Prometheus scrapes the kubelet less often than --window; try --window 2m`,
+		);
 	}
 
 	if (figures.kubeletVersion === null) {
@@ -155,7 +186,12 @@ function unavailableOf(figures: PrometheusFigures, window: DeltaFigures | null):
 }
 
 /** The Figures of one Prometheus answer at `now`. */
-export function figuresFromPrometheus(figures: PrometheusFigures, now: number, node: NodeInfo | null = null, status: FeedStatus | null = null): Figures {
+export function figuresFromPrometheus(
+	figures: PrometheusFigures,
+	now: number,
+	node: NodeInfo | null = null,
+	status: FeedStatus | null = null,
+): Figures {
 	const kubeletVersion = node?.kubeletVersion ?? figures.kubeletVersion;
 	const constants = constantsFor(kubeletVersion, false);
 	const lastSeen = lastSeenOf(figures, now);
@@ -193,6 +229,6 @@ export const prometheusFeedKind: FeedKind<PrometheusFeed, PrometheusFeedAction> 
 	reduce: prometheusFeedReducer,
 	withNode: (feed, node) => ({...feed, node}),
 	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node, feed.status)),
-	status: feed => feed.status,
-	history: feed => logToArray(feed.history),
+	status: (feed) => feed.status,
+	history: (feed) => logToArray(feed.history),
 };

@@ -8,6 +8,6 @@ export const proxyFeedKind: FeedKind<FeedState, FeedAction> = {
 	reduce: feedReducer,
 	withNode: (feed, node) => feedReducer(feed, {type: 'node', node}),
 	figures: figuresAt,
-	status: feed => feed.status,
+	status: (feed) => feed.status,
 	history: historyPoints,
 };

@@ -74,7 +74,7 @@ function coalesce(sorted: Bucket[]): Bucket[] {
 /** Prometheus' correctPrecisionErrors: a change smaller than 1e-12 relative to the count is rounding, undone. */
 function correctPrecisionErrors(buckets: Bucket[]): Bucket[] {
 	let previous = buckets[0]?.count ?? 0;
-	return buckets.map(bucket => {
+	return buckets.map((bucket) => {
 		const delta = Math.abs(bucket.count - previous);
 		if (delta === 0) {
 			return bucket;
@@ -92,7 +92,7 @@ function correctPrecisionErrors(buckets: Bucket[]): Bucket[] {
 /** Prometheus' ensureMonotonic: a cumulative count never goes down, so a decrease is raised to the running maximum. */
 function ensureMonotonic(buckets: Bucket[]): Bucket[] {
 	let max = -Infinity;
-	return buckets.map(bucket => {
+	return buckets.map((bucket) => {
 		max = Math.max(max, bucket.count);
 		return bucket.count < max ? {le: bucket.le, count: max} : bucket;
 	});
@@ -104,8 +104,8 @@ function ensureMonotonic(buckets: Bucket[]): Bucket[] {
  * callers check first (window.ts isCounterReset).
  */
 export function deltaBuckets(older: Bucket[], newer: Bucket[]): Bucket[] {
-	const before = new Map(older.map(bucket => [bucket.le, bucket.count]));
-	return newer.flatMap(bucket => {
+	const before = new Map(older.map((bucket) => [bucket.le, bucket.count]));
+	return newer.flatMap((bucket) => {
 		const count = before.get(bucket.le);
 		return count === undefined ? [] : [{le: bucket.le, count: bucket.count - count}];
 	});

@@ -31,7 +31,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 	const {columns, rows: terminalRows} = size ?? terminal;
 	const {state, now: at} = useEngineFrames(engine, renderEveryMs);
 	const [ui, setUi] = useState(() => initialOverviewUi(only));
-	const views = useMemo(() => [...state.nodes.values()].map(entry => nodeView(engine.kind, entry, at)), [state, at, engine]);
+	const views = useMemo(() => [...state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at)), [state, at, engine]);
 	const rows = useMemo(() => sortedRows(views, ui.sort), [views, ui.sort]);
 	const {open} = ui;
 
@@ -41,9 +41,10 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 	latest.current = {views, ui};
 	useInput((input, key) => {
 		const {views: known, ui: before} = latest.current;
-		const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, next.sort), next.filter).map(row => row.name);
+		const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, next.sort), next.filter).map((row) => row.name);
 		// The help of the table fills the screen; a node's help sits below the dashboard's header row.
-		const scroll = (offset: number, move: ScrollMove) => scrollHelp(offset, move, before.open === null ? helpScroll({width: columns, height}) : dashboardHelpScroll(columns, height));
+		const scroll = (offset: number, move: ScrollMove) =>
+			scrollHelp(offset, move, before.open === null ? helpScroll({width: columns, height}) : dashboardHelpScroll(columns, height));
 		const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
 		if (after === 'quit') {
 			exit();

@@ -14,7 +14,13 @@ export function churnAnatomy(overrides: Partial<RelistAnatomy> = {}): RelistAnat
 			listContainers: operation({calls: 300, ratePerSecond: 5, windowMeanSeconds: 0.016}),
 			// 240 + 360 = 600 status calls / 60 relists = 10 per relist.
 			podSandboxStatus: operation({calls: 240, ratePerSecond: 4, windowMeanSeconds: 0.015}),
-			containerStatus: operation({calls: 360, ratePerSecond: 6, windowMeanSeconds: 0.0155, windowP99: {seconds: 745.0580596923828, atLeast: true}, errors: 3}),
+			containerStatus: operation({
+				calls: 360,
+				ratePerSecond: 6,
+				windowMeanSeconds: 0.0155,
+				windowP99: {seconds: 745.0580596923828, atLeast: true},
+				errors: 3,
+			}),
 		},
 		relists: 60,
 		statusCallsPerRelist: 10,

@@ -85,13 +85,18 @@ function clusterYaml(cluster: ClusterSpec): string {
 }
 
 function execYaml(exec: NonNullable<UserSpec['exec']>): string[] {
-	const lines = ['    exec:', `      apiVersion: ${exec.apiVersion ?? 'client.authentication.k8s.io/v1'}`, `      command: ${q(exec.command)}`, '      interactiveMode: Never'];
+	const lines = [
+		'    exec:',
+		`      apiVersion: ${exec.apiVersion ?? 'client.authentication.k8s.io/v1'}`,
+		`      command: ${q(exec.command)}`,
+		'      interactiveMode: Never',
+	];
 	if (exec.args) {
-		lines.push('      args:', ...exec.args.map(arg => `      - ${q(arg)}`));
+		lines.push('      args:', ...exec.args.map((arg) => `      - ${q(arg)}`));
 	}
 
 	if (exec.env) {
-		lines.push('      env:', ...exec.env.flatMap(entry => [`      - name: ${q(entry.name)}`, `        value: ${q(entry.value)}`]));
+		lines.push('      env:', ...exec.env.flatMap((entry) => [`      - name: ${q(entry.name)}`, `        value: ${q(entry.value)}`]));
 	}
 
 	if (exec.installHint) {
@@ -131,7 +136,9 @@ function userYaml(user: UserSpec): string {
 /** kubeconfig YAML text for a spec. */
 export function kubeconfigYaml(spec: KubeconfigSpec): string {
 	const section = (name: string, items: string[]) => (items.length === 0 ? `${name}: []` : `${name}:\n${items.join('\n')}`);
-	const contexts = (spec.contexts ?? []).map(context => `- name: ${q(context.name)}\n  context:\n    cluster: ${q(context.cluster)}\n    user: ${q(context.user)}`);
+	const contexts = (spec.contexts ?? []).map(
+		(context) => `- name: ${q(context.name)}\n  context:\n    cluster: ${q(context.cluster)}\n    user: ${q(context.user)}`,
+	);
 	return [
 		'apiVersion: v1',
 		'kind: Config',
@@ -182,7 +189,12 @@ export function writeExecPlugin(temp: TempDir, name: string, options: PluginOpti
 		status['expirationTimestamp'] = options.expirationTimestamp;
 	}
 
-	const credential = {kind: 'ExecCredential', apiVersion: options.apiVersion ?? 'client.authentication.k8s.io/v1', spec: {interactive: false}, status};
+	const credential = {
+		kind: 'ExecCredential',
+		apiVersion: options.apiVersion ?? 'client.authentication.k8s.io/v1',
+		spec: {interactive: false},
+		status,
+	};
 	const count = options.countFile === undefined ? '' : `require('node:fs').appendFileSync(${q(options.countFile)}, 'run\\n');\n`;
 	const script = `#!${process.execPath}\n${count}process.stdout.write(${q(JSON.stringify(credential))});\n`;
 	return temp.write(name, script, 0o755);

@@ -5,7 +5,7 @@ import {testTls} from './fake-api-server.js';
 
 /** The body lines of a PEM block (the base64 between BEGIN and END): any one of them would leak the key. */
 function pemBodyLines(pem: string): string[] {
-	return pem.split('\n').filter(line => line.length >= 40 && !line.startsWith('-----'));
+	return pem.split('\n').filter((line) => line.length >= 40 && !line.startsWith('-----'));
 }
 
 /** The credentials the integration tests hand to pleg-top, by name. */

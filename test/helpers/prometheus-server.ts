@@ -9,22 +9,30 @@ import path from 'node:path';
 
 /** /usr/bin/prometheus (Debian), else the first `prometheus` on PATH; null when there is none. */
 export function findPrometheus(): string | null {
-	const candidates = ['/usr/bin/prometheus', ...(process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean).map(dir => path.join(dir, 'prometheus'))];
-	return candidates.find(file => {
-		try {
-			fs.accessSync(file, fs.constants.X_OK);
-			return fs.statSync(file).isFile();
-		} catch {
-			return false;
-		}
-	}) ?? null;
+	const candidates = [
+		'/usr/bin/prometheus',
+		...(process.env['PATH'] ?? '')
+			.split(path.delimiter)
+			.filter(Boolean)
+			.map((dir) => path.join(dir, 'prometheus')),
+	];
+	return (
+		candidates.find((file) => {
+			try {
+				fs.accessSync(file, fs.constants.X_OK);
+				return fs.statSync(file).isFile();
+			} catch {
+				return false;
+			}
+		}) ?? null
+	);
 }
 
 export async function freePort(): Promise<number> {
 	const server = net.createServer();
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const {port} = server.address() as net.AddressInfo;
-	await new Promise<void>(resolve => server.close(() => resolve()));
+	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return port;
 }
 
@@ -38,7 +46,13 @@ export type ScrapeTarget = {
 export type RunningPrometheus = {
 	url: string;
 	/** GET /api/v1/query; returns `data` of a success answer, throws on an error answer. */
-	query(promql: string, time?: number): Promise<{resultType: string; result: Array<{metric: Record<string, string>; value?: [number, string]; values?: Array<[number, string]>}>}>;
+	query(
+		promql: string,
+		time?: number,
+	): Promise<{
+		resultType: string;
+		result: Array<{metric: Record<string, string>; value?: [number, string]; values?: Array<[number, string]>}>;
+	}>;
 	/** Prometheus' own log (stderr), for a failure message. */
 	log(): string;
 	close(): Promise<void>;
@@ -54,7 +68,10 @@ function scrapeConfig(targets: ScrapeTarget[], intervalSeconds: number): string 
 				scrape_interval: `${intervalSeconds}s`,
 				scrape_timeout: `${intervalSeconds}s`,
 				// __metrics_path__ per target, so one test server can serve every simulated kubelet.
-				static_configs: targets.map(target => ({targets: [target.address], labels: {...target.labels, __metrics_path__: target.metricsPath}})),
+				static_configs: targets.map((target) => ({
+					targets: [target.address],
+					labels: {...target.labels, __metrics_path__: target.metricsPath},
+				})),
 			},
 		],
 	});
@@ -67,11 +84,20 @@ export async function startPrometheus(binary: string, targets: ScrapeTarget[], i
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	let log = '';
-	const child: ChildProcess = spawn(binary, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {stdio: ['ignore', 'ignore', 'pipe']});
+	const child: ChildProcess = spawn(
+		binary,
+		[
+			`--config.file=${config}`,
+			`--storage.tsdb.path=${path.join(dir, 'data')}`,
+			`--web.listen-address=127.0.0.1:${port}`,
+			'--log.level=warn',
+		],
+		{stdio: ['ignore', 'ignore', 'pipe']},
+	);
 	child.stderr?.on('data', (chunk: Buffer) => {
 		log = (log + chunk.toString()).slice(-4000);
 	});
-	const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 	const close = async () => {
 		if (child.exitCode === null && child.signalCode === null) {
@@ -91,14 +117,17 @@ export async function startPrometheus(binary: string, targets: ScrapeTarget[], i
 			throw new Error(`prometheus exited with ${child.exitCode}: ${log}`);
 		}
 
-		const ready = await fetch(`${url}/-/ready`).then(answer => answer.ok, () => false);
+		const ready = await fetch(`${url}/-/ready`).then(
+			(answer) => answer.ok,
+			() => false,
+		);
 		if (ready) break;
 		if (Date.now() > deadline) {
 			await close();
 			throw new Error(`prometheus not ready within 20 s: ${log}`);
 		}
 
-		await new Promise(resolve => setTimeout(resolve, 100));
+		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 
 	return {

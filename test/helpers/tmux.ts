@@ -25,7 +25,17 @@ function tmux(args: string[]): string {
 export function startTmux(command: string, options: {columns: number; rows: number; env?: Record<string, string>}): TmuxSession {
 	const name = `pleg-top-test-${randomBytes(4).toString('hex')}`;
 	const environment = Object.entries({TERM: 'xterm-256color', ...options.env}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-	tmux(['new-session', '-d', '-s', name, '-x', String(options.columns), '-y', String(options.rows), `env ${environment.join(' ')} ${command}`]);
+	tmux([
+		'new-session',
+		'-d',
+		'-s',
+		name,
+		'-x',
+		String(options.columns),
+		'-y',
+		String(options.rows),
+		`env ${environment.join(' ')} ${command}`,
+	]);
 	tmux(['set-option', '-t', name, 'remain-on-exit', 'on']);
 	const session: TmuxSession = {
 		name,

@@ -71,9 +71,9 @@ export function withEventedGate(text: string): string {
 /** A loopback port nothing listens on (bound, then released). */
 export async function closedPort(): Promise<number> {
 	const server = net.createServer();
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const {port} = server.address() as net.AddressInfo;
-	await new Promise<void>(resolve => server.close(() => resolve()));
+	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return port;
 }
 
@@ -112,7 +112,12 @@ export function v121After(minutes: number, options: {restarted?: boolean; lastSe
 
 	values[`${duration}_sum`] = String(from(35_470.975_487_110_02) + 0.6 * minutes);
 	values[`${duration}_count`] = String(from(1_671_950) + 60 * minutes);
-	for (const [le, base] of [['2.5', 1_671_947], ['5', 1_671_948], ['10', 1_671_948], ['+Inf', 1_671_949]] as const) {
+	for (const [le, base] of [
+		['2.5', 1_671_947],
+		['5', 1_671_948],
+		['10', 1_671_948],
+		['+Inf', 1_671_949],
+	] as const) {
 		values[`${interval}_bucket{le="${le}"}`] = String(from(base) + 60 * minutes);
 	}
 

@@ -9,7 +9,6 @@ import {after, describe, test} from 'node:test';
 import {cliPath, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from the CLI, checked field by field
 type Line = Record<string, any>;
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-demo-clock-'));
 const env = {HOME: home};

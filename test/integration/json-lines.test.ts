@@ -5,7 +5,7 @@ import {after, before, beforeEach, describe, test} from 'node:test';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {readDump, setSamples} from '../metrics/dump.js';
-import {fast, startCluster, testToken, v121After, withLastSeen, type Cluster} from './cluster.js';
+import {fast, startCluster, testToken, v121After, type Cluster} from './cluster.js';
 
 type Line = Record<string, any>;
 let cluster: Cluster;
@@ -33,11 +33,21 @@ function start(node: string, extra: string[] = []): CliProcess {
 
 /** The complete lines written so far, parsed. */
 function linesOf(cli: CliProcess): Line[] {
-	return cli.stdout.split('\n').slice(0, -1).map(text => JSON.parse(text) as Line);
+	return cli.stdout
+		.split('\n')
+		.slice(0, -1)
+		.map((text) => JSON.parse(text) as Line);
 }
 
 async function waitForLine(cli: CliProcess, predicate: (line: Line, index: number) => boolean, timeoutMs = 20_000): Promise<Line[]> {
-	await cli.waitForStdout(stdout => stdout.split('\n').slice(0, -1).some((text, index) => predicate(JSON.parse(text) as Line, index)), timeoutMs);
+	await cli.waitForStdout(
+		(stdout) =>
+			stdout
+				.split('\n')
+				.slice(0, -1)
+				.some((text, index) => predicate(JSON.parse(text) as Line, index)),
+		timeoutMs,
+	);
 	return linesOf(cli);
 }
 
@@ -57,22 +67,44 @@ function serve(node: string, make: (request: number) => string): void {
 
 // The --once JSON contract, then what pleg-top adds, then the JSON-lines extra.
 const lineKeys = [
-	'node', 'kubeletVersion', 'healthy', 'verdict', 'lastSeenSeconds', 'lastSeenAgeSeconds', 'constants', 'relist',
-	'discardEvents', 'discardEventsInWindow', 'thresholdToMeanRatio',
-	'time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition', 'cri',
+	'node',
+	'kubeletVersion',
+	'healthy',
+	'verdict',
+	'lastSeenSeconds',
+	'lastSeenAgeSeconds',
+	'constants',
+	'relist',
+	'discardEvents',
+	'discardEventsInWindow',
+	'thresholdToMeanRatio',
+	'time',
+	'skewSeconds',
+	'countUnchangedSeconds',
+	'unavailable',
+	'readyCondition',
+	'cri',
 	'kubeletRestarts',
 ];
 
 describe('one JSON line per scrape', () => {
 	test('the contract keys on every line; a 503 in the middle gives a stale line with the error; the next good scrape continues', async () => {
-		serve('worker-1', n => v121After(n));
+		serve('worker-1', (n) => v121After(n));
 		const cli = start('worker-1');
 		await waitForLine(cli, (_, index) => index === 2);
 		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics'}, 1);
-		const lines = await waitForLine(cli, (line, index) => index > 0 && line['stale'] !== true && linesOf(cli).slice(0, index).some(earlier => earlier['stale'] === true));
+		const lines = await waitForLine(
+			cli,
+			(line, index) =>
+				index > 0 &&
+				line['stale'] !== true &&
+				linesOf(cli)
+					.slice(0, index)
+					.some((earlier) => earlier['stale'] === true),
+		);
 		await stop(cli);
 
-		const staleAt = lines.findIndex(line => line['stale'] === true);
+		const staleAt = lines.findIndex((line) => line['stale'] === true);
 		const [lastGood, staleLine, nextGood] = [lines[staleAt - 1]!, lines[staleAt]!, lines[staleAt + 1]!];
 		for (const line of [lastGood, nextGood]) {
 			assert.deepEqual(Object.keys(line), lineKeys);
@@ -93,13 +125,13 @@ describe('one JSON line per scrape', () => {
 		const gap = Date.parse(nextGood['time']) - Date.parse(staleLine['time']);
 		assert.ok(gap >= 950 && gap < 5000, `retry after ${gap} ms`);
 		// Every good line after the second scrape: 60 relists per 100 ms-ish span, 0.01 s mean.
-		for (const line of lines.filter(line => line['stale'] !== true && line['relist'].windowCount !== null)) {
+		for (const line of lines.filter((line) => line['stale'] !== true && line['relist'].windowCount !== null)) {
 			assert.ok(Math.abs(line['relist'].windowMeanSeconds - 0.01) < 1e-9);
 		}
 	});
 
 	test('a reader that closes the pipe (| head -n 2): exit 0 at once, nothing on stderr', async () => {
-		serve('worker-1', n => v121After(n));
+		serve('worker-1', (n) => v121After(n));
 		const cli = start('worker-1');
 		await waitForLine(cli, (_, index) => index === 1);
 		const closedAt = Date.now();
@@ -129,17 +161,28 @@ describe('faults before the first good scrape that retrying will not mend: no li
 		const result = await cli.exited;
 		assert.equal(result.code, 3);
 		assert.equal(result.stdout, '');
-		assert.match(result.stderr, /^pleg-top: context "fake-ctx" \(user "token-user"\) is not allowed to get nodes\/proxy on node "worker-1"\n/);
+		assert.match(
+			result.stderr,
+			/^pleg-top: context "fake-ctx" \(user "token-user"\) is not allowed to get nodes\/proxy on node "worker-1"\n/,
+		);
 	});
 
 	test('after a good scrape the same 403 is a stale line, and the stream goes on', async () => {
-		serve('worker-1', n => v121After(n));
+		serve('worker-1', (n) => v121After(n));
 		const cli = start('worker-1');
 		await waitForLine(cli, (_, index) => index === 1);
 		cluster.fake.setFault({type: 'status', code: 403}, {route: 'metrics'}, 1);
-		const lines = await waitForLine(cli, (line, index) => index > 0 && line['stale'] !== true && linesOf(cli).slice(0, index).some(earlier => earlier['stale'] === true));
+		const lines = await waitForLine(
+			cli,
+			(line, index) =>
+				index > 0 &&
+				line['stale'] !== true &&
+				linesOf(cli)
+					.slice(0, index)
+					.some((earlier) => earlier['stale'] === true),
+		);
 		await stop(cli);
-		const stale = lines.find(line => line['stale'] === true)!;
+		const stale = lines.find((line) => line['stale'] === true)!;
 		assert.equal(stale['error'].kind, 'forbidden');
 		assert.equal(stale['relist'].count, lines[lines.indexOf(stale) - 1]!['relist'].count);
 	});
@@ -148,12 +191,12 @@ describe('faults before the first good scrape that retrying will not mend: no li
 describe('kubelet states through the JSON lines', () => {
 	test('counter reset (kubelet restarted): counted, the window spans it as increase() does, never a negative rate', async () => {
 		// Requests 1-3: the long-running kubelet; from 4: a kubelet restarted (counts from 0, +60 a request).
-		serve('worker-1', n => (n <= 3 ? v121After(n) : v121After(n - 3, {restarted: true})));
+		serve('worker-1', (n) => (n <= 3 ? v121After(n) : v121After(n - 3, {restarted: true})));
 		const cli = start('worker-1');
-		const lines = await waitForLine(cli, line => line['kubeletRestarts'] === 1 && line['relist'].count === 180);
+		const lines = await waitForLine(cli, (line) => line['kubeletRestarts'] === 1 && line['relist'].count === 180);
 		await stop(cli);
 
-		const restart = lines.findIndex(line => line['kubeletRestarts'] === 1);
+		const restart = lines.findIndex((line) => line['kubeletRestarts'] === 1);
 		assert.equal(lines[restart - 1]!['relist'].count, 1_671_950 + 180); // request 3: + 3 × 60
 		// The first scrape after the restart: 60 relists since the kubelet started (lifetime), and a window that
 		// spans the restart: the restarted counter contributes its 60, each earlier request in the window 60 more.
@@ -162,14 +205,14 @@ describe('kubelet states through the JSON lines', () => {
 		assert.ok(first.windowCount >= 60 && first.windowCount % 60 === 0, String(first.windowCount));
 		assert.ok(Math.abs(first.windowMeanSeconds - 0.01) < 1e-9, String(first.windowMeanSeconds)); // 0.6 s per 60
 		assert.ok(first.ratePerSecond > 0);
-		for (const line of lines.filter(line => line['relist'].windowCount !== null)) {
+		for (const line of lines.filter((line) => line['relist'].windowCount !== null)) {
 			assert.ok(line['relist'].windowCount % 60 === 0 && line['relist'].ratePerSecond >= 0, JSON.stringify(line['relist']));
 			assert.ok(Math.abs(line['relist'].windowMeanSeconds - 0.01) < 1e-9, JSON.stringify(line['relist']));
 		}
 	});
 
 	test('last seen in the future (node clock 30 s ahead): the skew in seconds, age 0', async () => {
-		serve('worker-1', n => v121After(n, {lastSeenAge: -30}));
+		serve('worker-1', (n) => v121After(n, {lastSeenAge: -30}));
 		const cli = start('worker-1');
 		const [line] = await waitForLine(cli, () => true);
 		await stop(cli);
@@ -188,26 +231,46 @@ describe('kubelet states through the JSON lines', () => {
 		await stop(cli);
 		// One scrape cannot show a counter rising: the generic constants of v1.28.4 first.
 		const row = {row: 'v1.28.0', rowNote: null};
-		assert.deepEqual(lines[0]!['constants'], {relistPeriodSeconds: 1, relistThresholdSeconds: 180, periodSource: 'pkg/kubelet/kubelet.go:178', thresholdSource: 'pkg/kubelet/kubelet.go:179', ...row, pleg: 'generic'});
+		assert.deepEqual(lines[0]!['constants'], {
+			relistPeriodSeconds: 1,
+			relistThresholdSeconds: 180,
+			periodSource: 'pkg/kubelet/kubelet.go:178',
+			thresholdSource: 'pkg/kubelet/kubelet.go:179',
+			...row,
+			pleg: 'generic',
+		});
 		// A stream obtained in the window: evented, though the scripted relists run fast.
-		assert.deepEqual(lines[1]!['constants'], {relistPeriodSeconds: 300, relistThresholdSeconds: 600, periodSource: 'pkg/kubelet/kubelet.go:182', thresholdSource: 'pkg/kubelet/kubelet.go:183', ...row, pleg: 'evented'});
+		assert.deepEqual(lines[1]!['constants'], {
+			relistPeriodSeconds: 300,
+			relistThresholdSeconds: 600,
+			periodSource: 'pkg/kubelet/kubelet.go:182',
+			thresholdSource: 'pkg/kubelet/kubelet.go:183',
+			...row,
+			pleg: 'evented',
+		});
 	});
 
 	test('no last-seen gauge (v1.14): the fallback "count unchanged for N s", reset when the count moves', async () => {
 		const dump = readDump('1.14.10');
-		const moved = setSamples(dump, {kubelet_pleg_relist_duration_seconds_count: '42894', 'kubelet_pleg_relist_duration_seconds_bucket{le="+Inf"}': '42894'});
+		const moved = setSamples(dump, {
+			kubelet_pleg_relist_duration_seconds_count: '42894',
+			'kubelet_pleg_relist_duration_seconds_bucket{le="+Inf"}': '42894',
+		});
 		serve('old-114', () => dump);
 		const cli = start('old-114');
-		await waitForLine(cli, line => line['countUnchangedSeconds'] >= 1.2);
+		await waitForLine(cli, (line) => line['countUnchangedSeconds'] >= 1.2);
 		const unchanged = linesOf(cli).at(-1)!;
 		serve('old-114', () => moved);
-		const lines = await waitForLine(cli, line => line['relist'].count === 42_894);
+		const lines = await waitForLine(cli, (line) => line['relist'].count === 42_894);
 		await stop(cli);
 
 		assert.equal(unchanged['lastSeenSeconds'], null);
 		assert.equal(unchanged['verdict'], 'PLEG is healthy');
-		assert.match(unchanged['unavailable'][0], /^last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1\.18; using 'count unchanged for 1s'$/);
-		const first = lines.find(line => line['relist'].count === 42_894)!;
+		assert.match(
+			unchanged['unavailable'][0],
+			/^last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1\.18; using 'count unchanged for 1s'$/,
+		);
+		const first = lines.find((line) => line['relist'].count === 42_894)!;
 		// The count moved on this scrape: unchanged for 0 s when read right after it.
 		assert.ok(first['countUnchangedSeconds'] < 0.5, String(first['countUnchangedSeconds']));
 	});

@@ -44,7 +44,7 @@ after(async () => {
 function startLive(args: string[], options: {columns?: number; rows?: number; env?: Record<string, string>} = {}): TmuxSession {
 	const env = options.env ?? cluster.env;
 	const command = `sh -c '${process.execPath} ${cliPath} ${args.join(' ')}; echo "AFTER-PLEG-TOP exit=$?"; sleep 120'`;
-	const session = startTmux(`sh -c 'echo BEFORE-PLEG-TOP; exec ${command.replaceAll('\'', '\'"\'"\'')}'`, {
+	const session = startTmux(`sh -c 'echo BEFORE-PLEG-TOP; exec ${command.replaceAll("'", "'\"'\"'")}'`, {
 		columns: options.columns ?? 100,
 		rows: options.rows ?? 30,
 		env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env},
@@ -61,7 +61,11 @@ async function waitFor(session: TmuxSession, pattern: RegExp | string, timeoutMs
 }
 
 function paneFlags(session: TmuxSession): {alternate: boolean; cursorVisible: boolean} {
-	const [alternate, cursor] = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on} #{cursor_flag}'], {encoding: 'utf8'}).trim().split(' ');
+	const [alternate, cursor] = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on} #{cursor_flag}'], {
+		encoding: 'utf8',
+	})
+		.trim()
+		.split(' ');
 	return {alternate: alternate === '1', cursorVisible: cursor === '1'};
 }
 
@@ -106,7 +110,10 @@ describe('live screen in a real terminal', () => {
 
 		const faults = [
 			{fault: {type: 'status', code: 503} as const, message: 'the API server cannot reach the kubelet on node "worker-1"'},
-			{fault: {type: 'status', code: 403} as const, message: 'context "fake-ctx" (user "token-user") is not allowed to get nodes/proxy on node "worker-1"'},
+			{
+				fault: {type: 'status', code: 403} as const,
+				message: 'context "fake-ctx" (user "token-user") is not allowed to get nodes/proxy on node "worker-1"',
+			},
 			{fault: {type: 'html'} as const, message: 'metrics could not be parsed (line 1)'},
 		];
 		for (const {fault, message} of faults) {
@@ -136,7 +143,10 @@ describe('live screen in a real terminal', () => {
 		session.resize(40, 12);
 		screen = await waitFor(session, /^pleg-top · worker-1 +\d\d:\d\d:\d\d$/m);
 		assert.match(screen, healthy);
-		assert.ok(screen.split('\n').every(row => [...row].length <= 40), screen);
+		assert.ok(
+			screen.split('\n').every((row) => [...row].length <= 40),
+			screen,
+		);
 		session.resize(36, 10);
 		screen = await waitFor(session, /^✓ worker-1 last seen \d+s/m);
 		session.resize(100, 30);
@@ -146,7 +156,7 @@ describe('live screen in a real terminal', () => {
 		await assertTerminalRestored(session, 0);
 	});
 
-	test('stale near the threshold: the verdict is unknown, and an age past it only pleg-top\'s estimate', {skip}, async () => {
+	test("stale near the threshold: the verdict is unknown, and an age past it only pleg-top's estimate", {skip}, async () => {
 		// Its own node; the gauge 178 s old at every scrape: healthy, two seconds short of the 3-minute threshold.
 		let calls = 0;
 		cluster.fake.setMetrics('new-128', () => v121After(++calls, {lastSeenAge: 178}));
@@ -181,7 +191,10 @@ describe('live screen in a real terminal', () => {
 	});
 
 	test('a rejected token ends the run before the screen is taken, the message stays readable, exit 3', {skip}, async () => {
-		const env = cluster.envFor('revoked-live.yaml', singleContext(cluster.fake.url, {name: 'token-user', token: 'revoked-live-token-31f0a9c2'}));
+		const env = cluster.envFor(
+			'revoked-live.yaml',
+			singleContext(cluster.fake.url, {name: 'token-user', token: 'revoked-live-token-31f0a9c2'}),
+		);
 		const session = startLive(['--node', 'worker-1'], {env});
 		const screen = await waitFor(session, 'AFTER-PLEG-TOP exit=3');
 		assert.match(screen, /pleg-top: https:\/\/127\.0\.0\.1:\d+ rejected the credentials of context "fake-ctx" \(user "token-user"\)/);
@@ -221,34 +234,43 @@ describe('live screen in a real terminal', () => {
 		assert.deepEqual(paneFlags(session), {alternate: false, cursorVisible: true});
 	});
 
-	test('p freezes everything shown: no request at all while paused (the Node object included), the frame unchanged; p resumes', {skip}, async () => {
-		// Its own node: no other run of this file polls worker-2, so every request to it is this run's.
-		let calls = 0;
-		cluster.fake.setMetrics('worker-2', () => v121After(++calls));
-		const session = startLive(['worker-2', '--interval', '200ms', '--window', '1s']);
-		await waitFor(session, healthy);
-		session.keys('p');
-		const paused = await waitFor(session, /PAUSED \(p resumes\)/);
-		// An answer in flight when p was pressed may still land: count from a moment later.
-		await new Promise(resolve => setTimeout(resolve, 500));
-		const mine = () => cluster.fake.requests.filter(request => request.path.startsWith('/api/v1/nodes/worker-2'));
-		const before = mine().length;
-		const frozen = session.screen();
-		// Longer than the 10 s between two reads of the Node object.
-		await new Promise(resolve => setTimeout(resolve, 11_000));
-		const during = mine().slice(before).map(request => request.path);
-		assert.deepEqual(during, [], 'requests while paused');
-		assert.equal(session.screen(), frozen, 'the frame while paused');
-		assert.equal(frozen, paused);
-		session.keys('p');
-		await waitFor(session, /every 0\.2s {2}last scrape/);
-		const nodeReads = () => mine().slice(before).filter(request => request.path === '/api/v1/nodes/worker-2').length;
-		const deadline = Date.now() + 5000;
-		while (nodeReads() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100));
-		assert.equal(nodeReads(), 1, 'the Node object is read again on resume');
-		session.keys('q');
-		await assertTerminalRestored(session, 0);
-	});
+	test(
+		'p freezes everything shown: no request at all while paused (the Node object included), the frame unchanged; p resumes',
+		{skip},
+		async () => {
+			// Its own node: no other run of this file polls worker-2, so every request to it is this run's.
+			let calls = 0;
+			cluster.fake.setMetrics('worker-2', () => v121After(++calls));
+			const session = startLive(['worker-2', '--interval', '200ms', '--window', '1s']);
+			await waitFor(session, healthy);
+			session.keys('p');
+			const paused = await waitFor(session, /PAUSED \(p resumes\)/);
+			// An answer in flight when p was pressed may still land: count from a moment later.
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			const mine = () => cluster.fake.requests.filter((request) => request.path.startsWith('/api/v1/nodes/worker-2'));
+			const before = mine().length;
+			const frozen = session.screen();
+			// Longer than the 10 s between two reads of the Node object.
+			await new Promise((resolve) => setTimeout(resolve, 11_000));
+			const during = mine()
+				.slice(before)
+				.map((request) => request.path);
+			assert.deepEqual(during, [], 'requests while paused');
+			assert.equal(session.screen(), frozen, 'the frame while paused');
+			assert.equal(frozen, paused);
+			session.keys('p');
+			await waitFor(session, /every 0\.2s {2}last scrape/);
+			const nodeReads = () =>
+				mine()
+					.slice(before)
+					.filter((request) => request.path === '/api/v1/nodes/worker-2').length;
+			const deadline = Date.now() + 5000;
+			while (nodeReads() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+			assert.equal(nodeReads(), 1, 'the Node object is read again on resume');
+			session.keys('q');
+			await assertTerminalRestored(session, 0);
+		},
+	);
 
 	test('the write-down goes to stderr, wrapped to the terminal width; --quiet leaves it out', {skip}, async () => {
 		const env = {HOME: cluster.temp.dir};
@@ -268,7 +290,9 @@ describe('live screen in a real terminal', () => {
 		const joined = execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-', '-t', narrow.name], {encoding: 'utf8'});
 		screens.push(joined);
 		assert.match(joined.replaceAll('\n', ' '), writeDown);
-		const lines = joined.split('\n').filter(line => line.trim() !== '' && !line.startsWith('AFTER-PLEG-TOP') && !line.startsWith('BEFORE-PLEG-TOP'));
+		const lines = joined
+			.split('\n')
+			.filter((line) => line.trim() !== '' && !line.startsWith('AFTER-PLEG-TOP') && !line.startsWith('BEFORE-PLEG-TOP'));
 		assert.ok(lines.length >= 4, joined);
 		for (const line of lines) assert.ok([...line].length <= 60, `${[...line].length} columns: ${line}`);
 
@@ -297,17 +321,21 @@ describe('live screen in a real terminal', () => {
 		await assertTerminalRestored(session, 0);
 	});
 
-	test('demo at 60×: s stalls the relist loop and the verdict turns within seconds (CI=true set: the screen still draws)', {skip}, async () => {
-		// With CI set, ink would draw only the last frame on exit; pleg-top on a terminal must draw live anyway.
-		const session = startLive(['--demo', '--demo-speed', '60'], {env: {HOME: cluster.temp.dir, CI: 'true'}});
-		await waitFor(session, healthy);
-		session.keys('s');
-		// 3 simulated minutes at 60× = 3 s of real time.
-		await waitFor(session, /✗ PLEG is not healthy: pleg was last seen active 3m\d+s ago; threshold is 3m0s/, 25_000);
-		// The Node object is re-read at the demo's pace (every 10 simulated seconds, at most once a second),
-		// so the node's Ready condition follows within a couple of real seconds instead of 10.
-		await waitFor(session, /✗ node Ready=False KubeletNotReady/, 6000);
-		session.keys('q');
-		await assertTerminalRestored(session, 0);
-	});
+	test(
+		'demo at 60×: s stalls the relist loop and the verdict turns within seconds (CI=true set: the screen still draws)',
+		{skip},
+		async () => {
+			// With CI set, ink would draw only the last frame on exit; pleg-top on a terminal must draw live anyway.
+			const session = startLive(['--demo', '--demo-speed', '60'], {env: {HOME: cluster.temp.dir, CI: 'true'}});
+			await waitFor(session, healthy);
+			session.keys('s');
+			// 3 simulated minutes at 60× = 3 s of real time.
+			await waitFor(session, /✗ PLEG is not healthy: pleg was last seen active 3m\d+s ago; threshold is 3m0s/, 25_000);
+			// The Node object is re-read at the demo's pace (every 10 simulated seconds, at most once a second),
+			// so the node's Ready condition follows within a couple of real seconds instead of 10.
+			await waitFor(session, /✗ node Ready=False KubeletNotReady/, 6000);
+			session.keys('q');
+			await assertTerminalRestored(session, 0);
+		},
+	);
 });

@@ -9,7 +9,17 @@ import {singleContext, writeExecPlugin, writeFailingPlugin} from '../helpers/kub
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, runCli} from '../helpers/run-cli.js';
 import {readDump, setSamples} from '../metrics/dump.js';
-import {closedPort, dumpThenMinuteLater, fast, startCluster, testToken, tokenUser, withEventedGate, withLastSeen, type Cluster} from './cluster.js';
+import {
+	closedPort,
+	dumpThenMinuteLater,
+	fast,
+	startCluster,
+	testToken,
+	tokenUser,
+	withEventedGate,
+	withLastSeen,
+	type Cluster,
+} from './cluster.js';
 
 const pluginToken = 'pleg-top-exec-plugin-token-77aa31c9e0d4';
 let cluster: Cluster;
@@ -72,7 +82,11 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		assert.equal(result.code, 0);
 		assert.equal(result.stderr, '');
 		const lines = result.stdout.split('\n');
-		const line = (label: string) => lines.find(text => text.startsWith(`${label} `))?.slice(label.length).trim();
+		const line = (label: string) =>
+			lines
+				.find((text) => text.startsWith(`${label} `))
+				?.slice(label.length)
+				.trim();
 		assert.equal(line('verdict'), 'PLEG is healthy');
 		assert.equal(line('kubelet'), 'v1.21.2');
 		assert.match(line('window') ?? '', /: 60 relists, mean 10ms, /);
@@ -82,7 +96,7 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		assert.equal(line('threshold'), '3m0s (relistThreshold, pkg/kubelet/pleg/generic.go:83)');
 	});
 
-	test('last seen 200 s ago: exit 1 and the kubelet\'s own words', async () => {
+	test("last seen 200 s ago: exit 1 and the kubelet's own words", async () => {
 		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(200));
 		const result = await runCli(once('worker-1', '-o', 'json'), {env: cluster.env});
 		assert.equal(result.code, 1);
@@ -103,8 +117,14 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		assert.ok(Math.abs(report['relist'].sum - 7.541_84) < 1e-9);
 		const unavailable = report['unavailable'] as string[];
 		assert.match(unavailable[0]!, /^last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1\.18; using 'count unchanged for 0s'$/);
-		assert.ok(unavailable.some(line => line.startsWith('quantiles: the µs summaries of kubelet < 1.14 cannot be windowed')), unavailable.join('\n'));
-		assert.ok(unavailable.some(line => /^discard events: kubelet_pleg_discard_events exists from kubelet 1\.14/.test(line)), unavailable.join('\n'));
+		assert.ok(
+			unavailable.some((line) => line.startsWith('quantiles: the µs summaries of kubelet < 1.14 cannot be windowed')),
+			unavailable.join('\n'),
+		);
+		assert.ok(
+			unavailable.some((line) => /^discard events: kubelet_pleg_discard_events exists from kubelet 1\.14/.test(line)),
+			unavailable.join('\n'),
+		);
 		// Judged on the count fallback: unchanged for ~0.2 s of a 3 min threshold.
 		assert.equal(report['healthy'], true);
 		assert.equal(result.code, 0);
@@ -129,10 +149,16 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 	});
 
 	test('client certificate and exec plugin users work too (what the secret scan then checks)', async () => {
-		const certEnv = cluster.envFor('cert.yaml', singleContext(cluster.fake.url, {name: 'cert-user', certData: testTls.clientCert, keyData: testTls.clientKey}));
+		const certEnv = cluster.envFor(
+			'cert.yaml',
+			singleContext(cluster.fake.url, {name: 'cert-user', certData: testTls.clientCert, keyData: testTls.clientKey}),
+		);
 		const plugin = writeExecPlugin(cluster.temp, 'good-plugin', {token: pluginToken});
 		cluster.fake.setMetrics('worker-1', () => withLastSeen(readDump('1.21.2'), 1));
-		const execCluster = await startFakeApiServer({nodes: [{name: 'worker-1', metrics: () => withLastSeen(readDump('1.21.2'), 1)}], tokens: {[pluginToken]: 'bob'}});
+		const execCluster = await startFakeApiServer({
+			nodes: [{name: 'worker-1', metrics: () => withLastSeen(readDump('1.21.2'), 1)}],
+			tokens: {[pluginToken]: 'bob'},
+		});
 		try {
 			const execEnv = cluster.envFor('exec.yaml', singleContext(execCluster.url, {name: 'exec-user', exec: {command: plugin}}));
 			for (const env of [certEnv, execEnv]) {
@@ -168,7 +194,10 @@ describe('--once: the node as a word, any window of at least 100 ms, --record, -
 		const result = await runCli(once('worker-1', '--record', file), {env: cluster.env});
 		assert.equal(result.code, 0, result.stderr);
 		assert.equal(result.stderr, `recording appended to ${file}\n`);
-		const records = readFileSync(file, 'utf8').trimEnd().split('\n').map(line => JSON.parse(line) as Record<string, any>);
+		const records = readFileSync(file, 'utf8')
+			.trimEnd()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, any>);
 		assert.equal(records.length, 2);
 		for (const record of records) {
 			assert.equal(record['node'], 'worker-1');
@@ -232,7 +261,7 @@ describe('configuration faults: exit 2, which files were tried and which context
 		assert.equal(lines[1], `  files tried: ${missing.join(', ')}`);
 	});
 
-	test('invalid YAML names the file and the parser\'s complaint', async () => {
+	test("invalid YAML names the file and the parser's complaint", async () => {
 		const file = cluster.temp.write('broken.yaml', 'apiVersion: v1\nclusters: [\n  - bad: : yaml\n');
 		const lines = await failing(once('worker-1'), {HOME: cluster.temp.dir, KUBECONFIG: file}, 2);
 		assert.equal(lines[0], `pleg-top: kubeconfig ${file} is not valid YAML`);
@@ -248,7 +277,10 @@ describe('configuration faults: exit 2, which files were tried and which context
 		const second = cluster.envFor('second.yaml', {
 			clusters: [{name: 'other', server: cluster.fake.url, caData: testTls.caCert}],
 			users: [tokenUser],
-			contexts: [{name: 'staging', cluster: 'other', user: 'token-user'}, {name: 'prod', cluster: 'other', user: 'token-user'}],
+			contexts: [
+				{name: 'staging', cluster: 'other', user: 'token-user'},
+				{name: 'prod', cluster: 'other', user: 'token-user'},
+			],
 		});
 		const env = {HOME: cluster.temp.dir, KUBECONFIG: `${cluster.kubeconfig}:${second.KUBECONFIG}`};
 		const lines = await failing(once('worker-1', '--context', 'nope'), env, 2);
@@ -294,7 +326,10 @@ describe('network faults: exit 3, the server URL and the cause', () => {
 	test('DNS lookup fails', async () => {
 		const env = cluster.envFor('dns.yaml', singleContext('https://no-such-api-server.invalid:6443', tokenUser));
 		const lines = await failing(once('worker-1'), env, 3);
-		assert.match(lines[0]!, /^pleg-top: cannot reach https:\/\/no-such-api-server\.invalid:6443: DNS lookup of no-such-api-server\.invalid failed/);
+		assert.match(
+			lines[0]!,
+			/^pleg-top: cannot reach https:\/\/no-such-api-server\.invalid:6443: DNS lookup of no-such-api-server\.invalid failed/,
+		);
 	});
 
 	test('no answer within --timeout', async () => {
@@ -315,18 +350,26 @@ describe('TLS faults: exit 3, not trusted and which setting decides it', {concur
 			`pleg-top: the certificate of ${cluster.fake.url} is not trusted: it is not signed by the configured CA`,
 			`  trust comes from certificate-authority-data of cluster "fake" in ${env.KUBECONFIG}`,
 			'  TLS: SELF_SIGNED_CERT_IN_CHAIN',
-			'  pleg-top does not switch certificate verification off: give the cluster\'s CA in the kubeconfig',
+			"  pleg-top does not switch certificate verification off: give the cluster's CA in the kubeconfig",
 		]);
 	});
 
 	test('certificate for another host name', async () => {
-		const wrongHost = await startFakeApiServer({nodes: [{name: 'worker-1'}], tokens: {[testToken]: 'alice'}, cert: testTls.wrongHostCert, key: testTls.wrongHostKey});
+		const wrongHost = await startFakeApiServer({
+			nodes: [{name: 'worker-1'}],
+			tokens: {[testToken]: 'alice'},
+			cert: testTls.wrongHostCert,
+			key: testTls.wrongHostKey,
+		});
 		try {
 			const env = cluster.envFor('wrong-host.yaml', singleContext(wrongHost.url, tokenUser));
 			const lines = await failing(once('worker-1'), env, 3);
 			assert.equal(lines[0], `pleg-top: the certificate of ${wrongHost.url} is not valid for host 127.0.0.1`);
-			assert.ok(lines.some(line => line.includes('clusters[].cluster.server') && line.includes('tls-server-name')), lines.join('\n'));
-			assert.equal(lines.at(-1), '  pleg-top does not switch certificate verification off: give the cluster\'s CA in the kubeconfig');
+			assert.ok(
+				lines.some((line) => line.includes('clusters[].cluster.server') && line.includes('tls-server-name')),
+				lines.join('\n'),
+			);
+			assert.equal(lines.at(-1), "  pleg-top does not switch certificate verification off: give the cluster's CA in the kubeconfig");
 		} finally {
 			await wrongHost.close();
 		}
@@ -359,15 +402,18 @@ describe('answers from the API server: exit 3', () => {
 		]);
 	});
 
-	test('401 for an exec plugin\'s token: the plugin is named, its token is not shown', async () => {
+	test("401 for an exec plugin's token: the plugin is named, its token is not shown", async () => {
 		const plugin = writeExecPlugin(cluster.temp, 'stale-plugin', {token: pluginToken});
 		const env = cluster.envFor('exec-rejected.yaml', singleContext(cluster.fake.url, {name: 'exec-user', exec: {command: plugin}}));
 		const lines = await failing(once('worker-1'), env, 3);
 		assert.equal(lines[0], `pleg-top: ${cluster.fake.url} rejected the credentials of context "fake-ctx" (user "exec-user")`);
-		assert.equal(lines[2], `  the token from the credential plugin (users[].user.exec of user "exec-user" in ${env.KUBECONFIG}) was rejected`);
+		assert.equal(
+			lines[2],
+			`  the token from the credential plugin (users[].user.exec of user "exec-user" in ${env.KUBECONFIG}) was rejected`,
+		);
 	});
 
-	test('403: the API server\'s message, get on nodes/proxy, the can-i check and the nodes/proxy caution', async () => {
+	test("403: the API server's message, get on nodes/proxy, the can-i check and the nodes/proxy caution", async () => {
 		cluster.fake.setFault({type: 'status', code: 403}, {route: 'metrics'});
 		const lines = await failing(once('worker-1'), cluster.env, 3);
 		assert.deepEqual(lines, [
@@ -391,7 +437,10 @@ describe('answers from the API server: exit 3', () => {
 	test('404 when listing nodes is not allowed: says so instead of the names', async () => {
 		cluster.fake.forbidListing(true);
 		const lines = await failing(once('worker-9'), cluster.env, 3);
-		assert.equal(lines[2], '  listing nodes is not allowed (list on nodes), so the names that exist cannot be shown; try kubectl get nodes');
+		assert.equal(
+			lines[2],
+			'  listing nodes is not allowed (list on nodes), so the names that exist cannot be shown; try kubectl get nodes',
+		);
 	});
 
 	for (const code of [502, 503] as const) {
@@ -407,11 +456,20 @@ describe('answers from the API server: exit 3', () => {
 
 describe('bodies that are not kubelet metrics: exit 3, "metrics could not be parsed" and the first bad line', () => {
 	const cases: Array<{name: string; fault?: 'html' | 'truncated' | 'empty' | 'binary'; metrics?: () => string; first: RegExp}> = [
-		{name: 'an HTML page', fault: 'html', first: /^pleg-top: metrics could not be parsed \(line 1\): https:\/\/127\.0\.0\.1:\d+ answered with an HTML page, not kubelet metrics$/},
+		{
+			name: 'an HTML page',
+			fault: 'html',
+			first:
+				/^pleg-top: metrics could not be parsed \(line 1\): https:\/\/127\.0\.0\.1:\d+ answered with an HTML page, not kubelet metrics$/,
+		},
 		// The fake server cuts the body at half its bytes: inside line 1188 of the v1.21.2 dump.
 		{name: 'a truncated body', fault: 'truncated', first: /^pleg-top: metrics could not be parsed \(line 1188\): sample has no value: /},
 		{name: 'an empty body', fault: 'empty', first: /^pleg-top: metrics could not be parsed: empty response$/},
-		{name: 'binary bytes', fault: 'binary', first: /^pleg-top: metrics could not be parsed \(line 1\): binary response \(NUL byte\), not Prometheus text$/},
+		{
+			name: 'binary bytes',
+			fault: 'binary',
+			first: /^pleg-top: metrics could not be parsed \(line 1\): binary response \(NUL byte\), not Prometheus text$/,
+		},
 		{
 			name: 'a line the parser rejects',
 			// Line 661 of the v1.21.2 dump is `kubelet_pleg_discard_events 0`.

@@ -32,7 +32,7 @@ const heapMiB = () => {
 const initial = {resources: resources(), listeners: listeners()};
 // 100 payloads a minute apart, served in turn: every 100th request the counts fall back (a kubelet restart).
 const payloads = Array.from({length: 100}, (_, index) => v121After(index + 1));
-const cluster = await startCluster([{name: 'worker-1', kubeletVersion: 'v1.21.2', metrics: n => payloads[(n - 1) % payloads.length]!}]);
+const cluster = await startCluster([{name: 'worker-1', kubeletVersion: 'v1.21.2', metrics: (n) => payloads[(n - 1) % payloads.length]!}]);
 const {fake} = cluster;
 const env = cluster.envFor('soak.yaml', singleContext(fake.url, tokenUser));
 const loaded = loadKubeconfig({kubeconfig: env.KUBECONFIG, env: {}, homeDir: cluster.temp.dir});
@@ -68,7 +68,7 @@ const samples: number[] = [];
 const started = Date.now();
 
 let stopPoller = () => {};
-const finished = new Promise<void>(resolve => {
+const finished = new Promise<void>((resolve) => {
 	const step = () => {
 		figuresComputed += figuresAt(state, Date.now()) === null ? 0 : 1;
 		done++;
@@ -112,31 +112,33 @@ const end = {heapMiB: heapMiB(), resources: resources(), listeners: listeners()}
 const wallMs = Date.now() - started;
 stopPoller();
 source.close();
-await new Promise(resolve => setTimeout(resolve, 300));
+await new Promise((resolve) => setTimeout(resolve, 300));
 const afterStop = {resources: resources(), listeners: listeners()};
 const maxInFlightMetrics = fake.maxInFlightOn('metrics');
 const requests = fake.requests.length;
 await cluster.close();
-await new Promise(resolve => setTimeout(resolve, 100));
+await new Promise((resolve) => setTimeout(resolve, 100));
 const afterClose = {resources: resources(), listeners: listeners()};
 
-process.stdout.write(JSON.stringify({
-	polls: done,
-	scrapes,
-	failures,
-	figuresComputed,
-	restarts: state.restarts,
-	injected,
-	wallMs,
-	maxInFlightMetrics,
-	serverRequests: requests,
-	initial,
-	baseline,
-	warm,
-	end,
-	afterStop,
-	afterClose,
-	resourceSamples: samples,
-	historyPoints: historyPoints(state).length,
-	tokenSeen: JSON.stringify(state).includes(testToken),
-}) + '\n');
+process.stdout.write(
+	JSON.stringify({
+		polls: done,
+		scrapes,
+		failures,
+		figuresComputed,
+		restarts: state.restarts,
+		injected,
+		wallMs,
+		maxInFlightMetrics,
+		serverRequests: requests,
+		initial,
+		baseline,
+		warm,
+		end,
+		afterStop,
+		afterClose,
+		resourceSamples: samples,
+		historyPoints: historyPoints(state).length,
+		tokenSeen: JSON.stringify(state).includes(testToken),
+	}) + '\n',
+);

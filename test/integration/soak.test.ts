@@ -33,12 +33,17 @@ type SoakResult = {
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, count) => sum + count, 0);
 
-test('2,000 polls with random faults: no crash, no overlap, no handle or listener growth, heap bounded', async t => {
+test('2,000 polls with random faults: no crash, no overlap, no handle or listener growth, heap bounded', async (t) => {
 	const stdout = await new Promise<string>((resolve, reject) => {
-		execFile(process.execPath, ['--expose-gc', '--import', 'tsx', child], {env: {...process.env, SOAK_POLLS: '2000'}, timeout: 150_000, maxBuffer: 1 << 20}, (error, out, err) => {
-			if (error) reject(new Error(`soak child failed: ${error.message}\n${err}`));
-			else resolve(out);
-		});
+		execFile(
+			process.execPath,
+			['--expose-gc', '--import', 'tsx', child],
+			{env: {...process.env, SOAK_POLLS: '2000'}, timeout: 150_000, maxBuffer: 1 << 20},
+			(error, out, err) => {
+				if (error) reject(new Error(`soak child failed: ${error.message}\n${err}`));
+				else resolve(out);
+			},
+		);
 	});
 	const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as SoakResult;
 	t.diagnostic(`soak: ${JSON.stringify({...result, resourceSamples: result.resourceSamples.join(',')})}`);
@@ -58,7 +63,10 @@ test('2,000 polls with random faults: no crash, no overlap, no handle or listene
 	assert.equal(result.tokenSeen, false);
 
 	// Handles: while running, the same count at the end as after the warm-up (± the one socket or timer in flight).
-	assert.ok(total(result.end.resources) <= total(result.warm.resources) + 2, JSON.stringify({warm: result.warm.resources, end: result.end.resources}));
+	assert.ok(
+		total(result.end.resources) <= total(result.warm.resources) + 2,
+		JSON.stringify({warm: result.warm.resources, end: result.end.resources}),
+	);
 	assert.ok(Math.max(...result.resourceSamples) <= result.resourceSamples[0]! + 2, result.resourceSamples.join(','));
 	assert.equal(result.end.listeners, result.warm.listeners);
 	// Stopped and closed: back to what ran before the poller started (the fake server only), then to nothing.

@@ -18,7 +18,6 @@ after(() => {
 	for (const cli of running) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- records read back from disk, checked field by field
 type Json = Record<string, any>;
 
 /** Every line of a recording file, parsed; throws on the first that is not JSON. */

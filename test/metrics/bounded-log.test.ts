@@ -37,8 +37,15 @@ describe('BoundedLog', () => {
 
 	test('the dead prefix is cut once it outgrows the live part: the backing array stays bounded', () => {
 		// 10 000 appends with limit 100: without cutting, the backing array would hold 10 000 items.
-		const log = appendAll(emptyLog(), Array.from({length: 10_000}, (_, i) => i), 100);
-		assert.deepEqual(logToArray(log), Array.from({length: 100}, (_, i) => 9900 + i));
+		const log = appendAll(
+			emptyLog(),
+			Array.from({length: 10_000}, (_, i) => i),
+			100,
+		);
+		assert.deepEqual(
+			logToArray(log),
+			Array.from({length: 100}, (_, i) => 9900 + i),
+		);
 		assert.ok(log.items.length <= 2 * 100 + 1, `backing array ${log.items.length}`);
 	});
 

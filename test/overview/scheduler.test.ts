@@ -21,7 +21,7 @@ async function advance(ms: number, step = 10): Promise<void> {
 function busiestSecond(starts: number[]): number {
 	let most = 0;
 	for (const start of starts) {
-		most = Math.max(most, starts.filter(other => other >= start && other < start + 1000).length);
+		most = Math.max(most, starts.filter((other) => other >= start && other < start + 1000).length);
 	}
 
 	return most;
@@ -62,12 +62,12 @@ describe('overview scheduler', () => {
 		assert.equal(scheduler.effectiveIntervalMs, 2500);
 		await advance(20_000);
 		scheduler.stop();
-		const times = starts.map(start => start.at);
+		const times = starts.map((start) => start.at);
 		assert.equal(busiestSecond(times), 20);
 		// 20 starts per second, one every 50 ms from t = 0: 400 before t = 20 s (the 401st is due at exactly 20 s).
-		assert.equal(times.filter(at => at < 1_000_000 + 20_000).length, 400);
+		assert.equal(times.filter((at) => at < 1_000_000 + 20_000).length, 400);
 		// After the first round every node is polled 2.5 s after its previous start (a 10 ms tick rounds up).
-		const node7 = starts.filter(start => start.node === 'node-07').map(start => start.at);
+		const node7 = starts.filter((start) => start.node === 'node-07').map((start) => start.at);
 		const gaps = node7.slice(1).map((at, i) => at - node7[i]!);
 		assert.ok(gaps.length >= 7, `node-07 polled ${node7.length} times`);
 		for (const gap of gaps) assert.ok(gap >= 2500 && gap <= 2510, `gap ${gap} ms`);
@@ -84,7 +84,7 @@ describe('overview scheduler', () => {
 			async poll() {
 				inflight++;
 				most = Math.max(most, inflight);
-				await new Promise(resolve => setTimeout(resolve, 400));
+				await new Promise((resolve) => setTimeout(resolve, 400));
 				inflight--;
 				return true;
 			},
@@ -112,8 +112,8 @@ describe('overview scheduler', () => {
 		scheduler.setNodes(['good', 'bad']);
 		await advance(7500);
 		scheduler.stop();
-		const bad = starts.filter(start => start.node === 'bad').map(start => start.at - 1_000_000);
-		const good = starts.filter(start => start.node === 'good');
+		const bad = starts.filter((start) => start.node === 'bad').map((start) => start.at - 1_000_000);
+		const good = starts.filter((start) => start.node === 'good');
 		// First attempt at 10 ms (after 'good', 1000/100 = 10 ms apart), then +1 s, +2 s, +4 s (backoffDelay doubles).
 		assert.deepEqual(bad, [10, 1010, 3010, 7010]);
 		assert.equal(good.length, 8);
@@ -129,7 +129,7 @@ describe('overview scheduler', () => {
 			now: Date.now,
 			async poll(node, signal) {
 				starts.push(node);
-				return new Promise(resolve => {
+				return new Promise((resolve) => {
 					const timer = setTimeout(() => resolve(true), 500);
 					signal.addEventListener('abort', () => {
 						clearTimeout(timer);

@@ -6,7 +6,11 @@ import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
 import {initialOverviewState, listedNames, overviewReducer} from '../../source/domain/overview-state.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 
-const info = (name: string, kubeletVersion = 'v1.28.4'): NodeInfo => ({name, kubeletVersion, ready: {status: 'True', reason: 'KubeletReady', message: null, since: null}});
+const info = (name: string, kubeletVersion = 'v1.28.4'): NodeInfo => ({
+	name,
+	kubeletVersion,
+	ready: {status: 'True', reason: 'KubeletReady', message: null, since: null},
+});
 const reduce = overviewReducer(proxyFeedKind, 60_000);
 const sample = parsePlegSample('# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1000\n');
 

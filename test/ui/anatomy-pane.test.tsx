@@ -65,6 +65,9 @@ describe('AnatomyPane', () => {
 	});
 
 	test('before the first scrape: the title alone, its two items on two rows at 60 columns', () => {
-		assert.equal(frameOf(<AnatomyPane anatomy={null} width={60} />, 60), 'relist anatomy\n  CRI calls once the window opens (second scrape)');
+		assert.equal(
+			frameOf(<AnatomyPane anatomy={null} width={60} />, 60),
+			'relist anatomy\n  CRI calls once the window opens (second scrape)',
+		);
 	});
 });

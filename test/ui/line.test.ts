@@ -17,7 +17,7 @@ describe('flowItems', () => {
 	test('breaks between items only, indenting continuation rows', () => {
 		const rows = flowItems([[seg('relist period 1s')], [seg('pkg/kubelet/kubelet.go:178')], [seg('genericPlegRelistPeriod')]], 30);
 		assert.deepEqual(rows.map(lineText), ['relist period 1s', '  pkg/kubelet/kubelet.go:178', '  genericPlegRelistPeriod']);
-		assert.ok(rows.every(row => lineWidth(row) <= 30));
+		assert.ok(rows.every((row) => lineWidth(row) <= 30));
 	});
 
 	test('an item wider than the row is left out', () => {

@@ -66,7 +66,7 @@ export type Terminal = {
 /** Lets the poller's awaited fetch and React's scheduled render (setImmediate, not mocked) run. */
 async function settle(): Promise<void> {
 	for (let index = 0; index < 5; index++) {
-		await new Promise(resolve => {
+		await new Promise((resolve) => {
 			setImmediate(resolve);
 		});
 	}
@@ -76,7 +76,11 @@ async function settle(): Promise<void> {
  * Starts the App on the demo node (seed 1, speed `speed`) at `start` ms. `wrap` may replace the
  * source (e.g. to make it fail). Call close() at the end: it also turns the mock timers off.
  */
-export async function startTerminal(options: {start: number; speed?: number; wrap?: (source: MetricsSource) => MetricsSource}): Promise<Terminal> {
+export async function startTerminal(options: {
+	start: number;
+	speed?: number;
+	wrap?: (source: MetricsSource) => MetricsSource;
+}): Promise<Terminal> {
 	let clock = options.start;
 	const now = () => clock;
 	mock.timers.enable({apis: ['setTimeout', 'setInterval']});

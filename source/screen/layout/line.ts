@@ -21,7 +21,7 @@ export function lineWidth(line: Line): number {
 }
 
 export function lineText(line: Line): string {
-	return line.map(segment => segment.text).join('');
+	return line.map((segment) => segment.text).join('');
 }
 
 export function seg(text: string, tone?: Tone): Segment {
@@ -61,13 +61,13 @@ export function fitLeading(items: Item[], width: number, separator = ' · '): Li
 }
 
 function widthOf(items: Item[], separator: string): number {
-	const present = items.filter(item => lineWidth(item) > 0);
+	const present = items.filter((item) => lineWidth(item) > 0);
 	return present.reduce((sum, item) => sum + lineWidth(item), 0) + Math.max(0, present.length - 1) * cellWidth(separator);
 }
 
 /** The first candidate that fits whole, else nothing. */
 export function firstFitting(candidates: Item[], width: number): Item | undefined {
-	return candidates.find(item => lineWidth(item) > 0 && lineWidth(item) <= width);
+	return candidates.find((item) => lineWidth(item) > 0 && lineWidth(item) <= width);
 }
 
 /**
@@ -126,7 +126,7 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 	const pad = ' '.repeat(Math.min(indent, Math.max(0, width - 1)));
 	const rows: string[] = [];
 	let current = '';
-	const words = glueUnits(text.split(/\s+/).filter(Boolean)).map(word => cutWord(word, width - cellWidth(pad)));
+	const words = glueUnits(text.split(/\s+/).filter(Boolean)).map((word) => cutWord(word, width - cellWidth(pad)));
 	let index = 0;
 	for (; index < words.length; index++) {
 		const word = words[index]!;
@@ -152,7 +152,7 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 		rows[rows.length - 1] = ellipsize(rows[rows.length - 1]!, width);
 	}
 
-	return rows.map(row => [seg(row, tone)]);
+	return rows.map((row) => [seg(row, tone)]);
 }
 
 /** A unit word stays on the row of its number: "300 s" never wraps as "300" / "s". */

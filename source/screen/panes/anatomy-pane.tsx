@@ -29,13 +29,17 @@ export function anatomyPaneLines({anatomy, width}: AnatomyPaneProps): Line[] {
 
 	const lines: Line[] = [...title, ...wrapWords(anatomy.reading.text, width, readingRows, readingTone(anatomy.reading))];
 	// Two blanks between the figures of a call (not " · "): a row then fits in 60 columns.
-	const operationRows = (label: string, op: CriOperationFigures | null) => flowItems(operationItems(label, op), width, {separator: '  ', indent: labelWidth});
+	const operationRows = (label: string, op: CriOperationFigures | null) =>
+		flowItems(operationItems(label, op), width, {separator: '  ', indent: labelWidth});
 	for (const key of operationKeys) {
 		lines.push(...operationRows(operationLabels[key], anatomy.operations[key]));
 	}
 
 	if (anatomy.docker) {
-		lines.push(...operationRows('docker list', anatomy.docker.listContainers), ...operationRows('docker inspect', anatomy.docker.inspectContainer));
+		lines.push(
+			...operationRows('docker list', anatomy.docker.listContainers),
+			...operationRows('docker inspect', anatomy.docker.inspectContainer),
+		);
 	}
 
 	lines.push(...flowItems(perRelistItems(anatomy), width));
