@@ -1,32 +1,45 @@
-// Renders Line[] built by the panes. Each row is one <Text> that truncates instead of
-// wrapping: a safety net only, since every builder already fits its rows to the width.
-import React from 'react';
+// Renders Line[] built by the panes. Each row is ONE <Text> holding one pre-styled string: a row of eight coloured
+// segments as eight nested <Text>s cost eight layout nodes and eight style passes every frame, and the rows change
+// every scrape. Rows whose text did not change are not rendered again (memo on the string). Each row truncates
+// instead of wrapping: a safety net only, since every builder already fits its rows to the width.
+import React, {memo} from 'react';
 import {Box, Text} from 'ink';
-import {lineWidth, type Line} from './line.js';
-import {toneStyle} from './theme.js';
+import chalk, {type ChalkInstance, type ForegroundColorName} from 'chalk';
+import {type Line} from './line.js';
+import {toneStyle, type Tone} from './theme.js';
+
+/** The same chalk ink colours <Text> with, so NO_COLOR / FORCE_COLOR=0 turn these colours off too. */
+function paint(text: string, tone: Tone | undefined): string {
+	const style = toneStyle(tone);
+	let brush: ChalkInstance = chalk;
+	if (style.color) brush = brush[style.color as ForegroundColorName];
+	if (style.bold) brush = brush.bold;
+	if (style.dimColor) brush = brush.dim;
+	if (style.inverse) brush = brush.inverse;
+	return brush === chalk ? text : brush(text);
+}
+
+/** One row as the string the terminal gets; an empty row is one space so it keeps its height. */
+export function rowText(line: Line): string {
+	let text = '';
+	for (const segment of line) text += paint(segment.text, segment.tone);
+	return text === '' ? ' ' : text;
+}
+
+const Row = memo(function Row({text}: {readonly text: string}) {
+	return <Text wrap="truncate-end">{text}</Text>;
+});
 
 export function LineView({line}: {readonly line: Line}) {
-	if (lineWidth(line) === 0) {
-		return <Text> </Text>;
-	}
-
-	return (
-		<Text wrap="truncate-end">
-			{line.map((segment, index) => (
-				// Segments never reorder, so the index is a stable key.
-				<Text key={index} {...toneStyle(segment.tone)}>
-					{segment.text}
-				</Text>
-			))}
-		</Text>
-	);
+	return <Row text={rowText(line)} />;
 }
 
 export function Lines({lines, width}: {readonly lines: Line[]; readonly width?: number}) {
 	return (
 		<Box flexDirection="column" width={width} flexShrink={0}>
 			{lines.map((line, index) => (
-				<LineView key={index} line={line} />
+				// Rows are rebuilt in a fixed order each frame: the index is their identity.
+				<Row key={index} text={rowText(line)} />
 			))}
 		</Box>
 	);
