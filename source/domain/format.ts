@@ -99,8 +99,11 @@ export function formatRatio(ratio: number | null): string {
 }
 
 /** A count with thousands separators: "1,671,950". */
+// One formatter for every count: toLocaleString with options builds a new one on each call, on every frame.
+const countFormat = new Intl.NumberFormat('en-US', {maximumFractionDigits: 0});
+
 export function formatCount(count: number | null): string {
-	return printable(count) ? count.toLocaleString('en-US', {maximumFractionDigits: 0}) : missing;
+	return printable(count) ? countFormat.format(count) : missing;
 }
 
 /** "1 error", "3 errors": a count and its noun, singular for one. */
