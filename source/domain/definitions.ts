@@ -1,7 +1,7 @@
 // The one definition of every figure pleg-top shows, and of every key it reads.
 // Pure data: the help screen (screen/panes/help-screen.tsx), `--help` and the README all render these,
 // so a formula or a key is written once. The numbers quoted here are the ones the code uses:
-// domain/gauge-scale.ts for the gauge bands, the feed and window code for the rest.
+// domain/health.ts for the bands and the countdown, incident.ts for the spans, the feed and window code for the rest.
 
 export type Definition = {
 	/** Stable id, e.g. "last-seen-age". */
@@ -46,7 +46,31 @@ export const definitions: readonly Definition[] = [
 		id: 'gauge-bands',
 		label: 'Gauge bands',
 		formula:
-			'✓ ok ≤ min(5 × period, threshold / 2) (5 s: period + relist time + 1 s truncation + check cadence; 300 s evented), ! warn above, ✗ unhealthy when age > threshold',
+			'in whole seconds of the age: ✓ ok ≤ min(5 × period, threshold / 2) (5 s: period + relist time + 1 s truncation + check cadence; 300 s evented), ! warn above, !! critical ≥ threshold / 2 (90 s; 300 s evented), ✗ unhealthy when age > threshold (the verdict), ? unknown while the verdict is. The screen, JSON `band` and --fail-on use these',
+	},
+	{
+		id: 'countdown',
+		label: 'NotReady in',
+		formula:
+			"while healthy past the ok band: threshold − the whole seconds of the age, pleg-top's estimate of when the kubelet's rule trips if no relist succeeds meanwhile (the node turns NotReady at its next status update); red from threshold / 2. JSON secondsToThreshold: threshold − age, negative once past, null when unknown",
+	},
+	{
+		id: 'unhealthy-for',
+		label: 'Unhealthy for / since',
+		formula:
+			'since = the start the rule was judged from (the gauge; else when the relist count last changed, "at least") + threshold; for = now − since, null while stale. Recovered: from since to the first scrape that saw it healthy again',
+	},
+	{
+		id: 'flaps',
+		label: 'Flaps / transitions / Ready flips',
+		formula:
+			'flaps: healthy → unhealthy changes seen this session; JSON transitions: changes either way; Ready flips: changes of the Node Ready status between reads of the Node object (every 10 s)',
+	},
+	{
+		id: 'terminal-title',
+		label: 'Terminal title and bell',
+		formula:
+			"title 'pleg-top NODE: …' (healthy, NotReady in N, UNHEALTHY N, unknown), rewritten when it changes, at most once a scrape, cleared on exit; the bell once on each change into unhealthy or unknown (--no-bell: never)",
 	},
 	{id: 'gauge-scale', label: 'Gauge scale', formula: 'log scale from 0.5 s to 2 × threshold; ticks at the relist period and the threshold'},
 	{
@@ -68,6 +92,12 @@ export const definitions: readonly Definition[] = [
 	{id: 'no-relist', label: 'No relist completed', formula: 'Δ_count = 0 in the window: there is no mean, so none is shown (never "0 ms")'},
 	{id: 'rate', label: 'Rate', formula: 'Δ_count / Δt, relists per second (≈ 1 / (period + relist time) when healthy)'},
 	{id: 'interval-mean', label: 'Interval mean', formula: 'Δ_sum / Δ_count of kubelet_pleg_relist_interval_seconds over the window'},
+	{
+		id: 'interval-p99',
+		label: 'Interval p99',
+		formula:
+			'histogram_quantile(0.99) on the bucket deltas of kubelet_pleg_relist_interval_seconds over the window (the Grafana kubelet dashboard\'s panel): ≈ period + duration p99 when healthy',
+	},
 	{id: 'lifetime-mean', label: 'Lifetime mean', formula: 'sum / count since kubelet start (days of fast relists hide a recent stall)'},
 	{
 		id: 'discard-events',

@@ -185,6 +185,11 @@ export type DeltaFigures = {
 	ratePerSecond: number | null;
 	/** Δsum/Δcount of the interval histogram; null when none completed. */
 	intervalMeanSeconds: number | null;
+	/**
+	 * histogram_quantile(0.99) of the interval histogram's bucket deltas (the Grafana kubelet dashboard's panel);
+	 * null when no interval was observed in the span; absent where a source does not compute it (Prometheus).
+	 */
+	intervalP99?: Quantile | null;
 	/** New discard events in the span; null when the series is absent. */
 	discardEvents: number | null;
 };
@@ -357,6 +362,29 @@ export type Figures = {
 	ready?: NodeInfo['ready'];
 	/** The CRI calls behind each relist; absent on hand-built figures. */
 	anatomy?: RelistAnatomy | null;
+	/** Unhealthy spans, transitions and Ready flips seen this session (domain/incident.ts); absent where not tracked. */
+	incident?: Incident | null;
+};
+
+/** What this session has seen of the rule failing, at `now` (domain/incident.ts incidentAt). */
+export type Incident = {
+	/**
+	 * When the open unhealthy span began (ms): the start the rule was judged from (the gauge's, else when the relist
+	 * count last changed) + the threshold; without either, the first scrape that saw it. Null while not unhealthy.
+	 */
+	unhealthySince: number | null;
+	/** now − unhealthySince, seconds; null while not unhealthy (healthy, or unknown: the last scrape failed). */
+	unhealthyForSeconds: number | null;
+	/** The start is the gauge's, to its second; otherwise unhealthyForSeconds is a lower bound ("at least"). */
+	sinceExact: boolean;
+	/** The last span that ended, while healthy again: when it was seen to end and how long it lasted. */
+	recovered: {at: number; agoSeconds: number; afterSeconds: number; exact: boolean} | null;
+	/** Changes between healthy and unhealthy seen (either way). */
+	transitions: number;
+	/** Changes from healthy to unhealthy seen: each is one flap. */
+	flaps: number;
+	/** Changes of the node's Ready condition status seen between reads of the Node object. */
+	readyFlips: number;
 };
 
 /** The health of the polling itself, for the status line. */

@@ -4,7 +4,7 @@
 // Across a kubelet restart the counters start again from 0. As Prometheus' increase() does, a counter that went
 // down contributes its new value: the feed keeps an offset per counter series (correctCounters) so that the
 // corrected counters only ever rise and a window spans the restart.
-import type {Bucket, CriOperation, CriSample, DeltaFigures, Histogram, PlegSample, Scrape, Summary} from './types.js';
+import type {Bucket, CriOperation, CriSample, DeltaFigures, Histogram, PlegSample, Quantile, Scrape, Summary} from './types.js';
 import {deltaBuckets, histogramQuantile} from './quantile.js';
 
 type Totals = {sum: number; count: number};
@@ -34,6 +34,7 @@ export function deltaFigures(older: Scrape, newer: Scrape): DeltaFigures {
 		// Rate 0 is a measured figure (no relist completed in the span), unlike the mean, which does not exist then.
 		ratePerSecond: duration && spanSeconds > 0 ? count / spanSeconds : null,
 		intervalMeanSeconds: intervalMean(before, after),
+		intervalP99: intervalP99(before.relistInterval, after.relistInterval),
 		discardEvents: discardDelta(before.discardEvents, after.discardEvents),
 	};
 }
@@ -43,6 +44,16 @@ function intervalMean(before: PlegSample, after: PlegSample): number | null {
 		bothOrNull(before.relistInterval, after.relistInterval) ?? bothOrNull(before.legacyRelistInterval, after.legacyRelistInterval);
 	const totals = pair && nonNegative(delta(pair[0], pair[1]));
 	return totals ? meanOf(totals) : null;
+}
+
+/**
+ * The 0.99 quantile of the intervals observed in the span, by the same histogram_quantile as the duration's;
+ * null without the seconds histograms (the µs summaries' quantiles cannot be windowed) or without an interval.
+ */
+function intervalP99(before: Histogram | null, after: Histogram | null): Quantile | null {
+	const pair = bothOrNull(before, after);
+	const totals = pair && nonNegative(delta(pair[0], pair[1]));
+	return pair && totals && totals.count > 0 ? histogramQuantile(0.99, deltaBuckets(pair[0].buckets, pair[1].buckets)) : null;
 }
 
 function discardDelta(before: number | null, after: number | null): number | null {

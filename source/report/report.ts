@@ -155,6 +155,7 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		['window', window ? windowText(window) : `not enough scrapes yet (target ${formatGoDuration(figures.windowTargetSeconds)})`],
 		['quantiles', window ? quantilesText(window) : missing],
 		['interval', formatSeconds(window?.intervalMeanSeconds ?? null)],
+		['interval p99', formatQuantile(window?.intervalP99 ?? null)],
 		['discards', discardsText(figures)],
 		['threshold/mean', formatRatio(figures.thresholdToMeanRatio)],
 	];

@@ -38,6 +38,47 @@ describe('deltaFigures on the v1.21.2 dump and an edited copy one minute later',
 		assertClose(figures.intervalMeanSeconds, 1.02);
 		assert.equal(figures.discardEvents, 2);
 	});
+
+	test('interval p99 from the interval bucket deltas 0 (le=1), 60 (le=2.5) … 60 (+Inf)', () => {
+		// rank 0.99 × 60 = 59.4, in (1, 2.5] holding 60 - 0: 1 + 1.5 × 59.4/60 = 2.485
+		assertClose(figures.intervalP99?.seconds, 2.485);
+		assert.equal(figures.intervalP99?.atLeast, false);
+	});
+});
+
+describe('the interval p99 (the Grafana kubelet dashboard\'s panel)', () => {
+	const interval = 'kubelet_pleg_relist_interval_seconds';
+
+	test('a stall in the window: 1 of 20 intervals above 10 s puts the p99 in +Inf, a lower bound of 10 s', () => {
+		// +20 intervals on the v1.21.2 dump: 19 of 1.5 s, 1 of 191.5 s. Deltas 19 (le=2.5), 19, 19, 20 (+Inf).
+		const later = setSamples(readDump('1.21.2'), {
+			[`${interval}_bucket{le="2.5"}`]: '1671966', // 1671947 + 19
+			[`${interval}_bucket{le="5"}`]: '1671967', // 1671948 + 19
+			[`${interval}_bucket{le="10"}`]: '1671967', // 1671948 + 19
+			[`${interval}_bucket{le="+Inf"}`]: '1671969', // 1671949 + 20
+			[`${interval}_sum`]: '1708906.6835435373', // + 19 × 1.5 + 191.5 = 220
+			[`${interval}_count`]: '1671969',
+		});
+		const figures = deltaFigures(scrapeOf(readDump('1.21.2'), t0), scrapeOf(later, t0 + 220_000));
+		// rank 19.8 > 19: the +Inf bucket, so the highest finite bound, as histogram_quantile answers.
+		assert.deepEqual(figures.intervalP99, {seconds: 10, atLeast: true});
+		assertClose(figures.intervalMeanSeconds, 220 / 20);
+	});
+
+	test('no interval observed in the span: null, never 0', () => {
+		const text = readDump('1.21.2');
+		assert.equal(deltaFigures(scrapeOf(text, t0), scrapeOf(text, t0 + 5000)).intervalP99, null);
+	});
+
+	test('µs summaries only (before 1.14): null, their quantiles cannot be windowed', () => {
+		const later = setSamples(readDump('1.10.0'), {
+			kubelet_pleg_relist_interval_microseconds_sum: '2.98831959e+08',
+			kubelet_pleg_relist_interval_microseconds_count: '291',
+		});
+		const figures = deltaFigures(scrapeOf(readDump('1.10.0'), t0), scrapeOf(later, t0 + 6000));
+		assertClose(figures.intervalMeanSeconds, 6.1 / 6);
+		assert.equal(figures.intervalP99, null);
+	});
 });
 
 describe('deltaFigures edge cases', () => {
@@ -53,6 +94,7 @@ describe('deltaFigures edge cases', () => {
 			p99: null,
 			ratePerSecond: 0,
 			intervalMeanSeconds: null,
+			intervalP99: null,
 			discardEvents: 0,
 		});
 	});

@@ -25,6 +25,14 @@ describe('RelistStats', () => {
 		);
 	});
 
+	test('the interval p99 beside the interval mean; in the +Inf bucket it is a lower bound', () => {
+		const row = (intervalP99: {seconds: number; atLeast: boolean}) =>
+			stats(makeFigures({window: windowFigures({intervalP99})}), 60).split('\n')[3];
+		// 1 s period + a 9.3 ms p99 relist ≈ 1.0093 s, at three significant digits.
+		assert.equal(row({seconds: 1.0093, atLeast: false}), 'interval mean 1s · interval p99 1.01s');
+		assert.equal(row({seconds: 10, atLeast: true}), 'interval mean 1s · interval p99 ≥ 10s');
+	});
+
 	test('a p99 in the +Inf bucket is a lower bound: "≥ 10 s", never "10.0 s"', () => {
 		const frame = stats(
 			makeFigures({window: windowFigures({meanSeconds: 2.4, p90: {seconds: 7.5, atLeast: false}, p99: {seconds: 10, atLeast: true}})}),

@@ -1,4 +1,4 @@
-// Relist duration figures: the window (mean, quantiles, count, rate, interval), discards,
+// Relist duration figures: the window (mean, quantiles, count, rate, interval mean and p99), discards,
 // and the lifetime mean kept apart and labelled "since kubelet start" (it hides recent trouble).
 import React from 'react';
 import {formatCount, formatQuantile, formatRate, formatSeconds, formatSpan} from '../../domain/format.js';
@@ -70,9 +70,17 @@ function windowLines(window: DeltaFigures | null, width: number): Line[] {
 	);
 	const rate = window.ratePerSecond === null ? [] : [labelled('rate', formatRate(window.ratePerSecond))];
 	lines.push(...flowItems([relistsItem(window, span), ...rate], width));
+	// The interval p99 beside its mean, as the Grafana kubelet dashboard plots it: ≈ period + duration p99 when healthy.
+	const interval: Item[] = [];
 	if (window.intervalMeanSeconds !== null) {
-		lines.push(...flowItems([labelled('interval mean', formatSeconds(window.intervalMeanSeconds))], width));
+		interval.push(labelled('interval mean', formatSeconds(window.intervalMeanSeconds)));
 	}
+
+	if (window.intervalP99) {
+		interval.push(labelled('interval p99', formatQuantile(window.intervalP99)));
+	}
+
+	lines.push(...flowItems(interval, width));
 
 	return lines;
 }
