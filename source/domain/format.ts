@@ -4,6 +4,9 @@
 import {formatGoDuration} from './go-duration.js';
 import type {Quantile} from './types.js';
 
+// One formatter for every count: toLocaleString with options builds a new one on each call, on every frame.
+const countFormat = new Intl.NumberFormat('en-US', {maximumFractionDigits: 0});
+
 /** Printed for a figure that cannot be computed. */
 export const missing = '—';
 
@@ -95,13 +98,10 @@ export function formatRatio(ratio: number | null): string {
 		return missing;
 	}
 
-	return `×${ratio >= 10 ? Math.round(ratio).toLocaleString('en-US') : Number(ratio.toFixed(1))}`;
+	return `×${ratio >= 10 ? countFormat.format(Math.round(ratio)) : Number(ratio.toFixed(1))}`;
 }
 
 /** A count with thousands separators: "1,671,950". */
-// One formatter for every count: toLocaleString with options builds a new one on each call, on every frame.
-const countFormat = new Intl.NumberFormat('en-US', {maximumFractionDigits: 0});
-
 export function formatCount(count: number | null): string {
 	return printable(count) ? countFormat.format(count) : missing;
 }
