@@ -1,10 +1,23 @@
 // The live feed as a pure reducer: scrapes, failures, node info, baseline marks and pause in; state out.
 // figuresAt() derives everything the screen and the reports show from that state at a given `now`.
 // No clock reads: every time comes in with an action or as `now`.
-import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, PlegSample, Scrape} from './types.js';
+import type {
+	DeltaFigures,
+	Failure,
+	FeedStatus,
+	Figures,
+	HistoryPoint,
+	KubeletConstants,
+	LastSeen,
+	NodeInfo,
+	PlegSample,
+	Scrape,
+	Verdict,
+} from './types.js';
 import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, logToArray, replaceLast, type BoundedLog} from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
-import {judgeWhileStale, verdict} from './health.js';
+import {judgeWhileStale, ruleAgeSeconds, verdict} from './health.js';
+import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident.js';
 import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
 import {formatAge} from './format.js';
@@ -62,6 +75,8 @@ export type FeedState = {
 	baseline: Baseline | null;
 	/** The Node object, when the source can fetch it. */
 	node: NodeInfo | null;
+	/** Unhealthy spans, transitions and Ready flips seen so far, followed at each scrape and Node object read. */
+	incident: IncidentTrack;
 	status: FeedStatus;
 };
 
@@ -88,6 +103,7 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		eventedFallback: null,
 		baseline: null,
 		node: null,
+		incident: noIncident,
 		status: {
 			failure: null,
 			failingSince: null,
@@ -124,7 +140,7 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 		}
 
 		case 'node': {
-			return update(state, {node: action.node});
+			return update(state, {node: action.node, incident: followReady(state.incident, action.node)});
 		}
 
 		case 'mark': {
@@ -163,7 +179,7 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		lastSeenAgeSeconds: readLastSeen(scrape.sample, scrape.at, null).ageSeconds,
 		event: restarted ? 'restart' : null,
 	};
-	return update(state, {
+	const next = update(state, {
 		scrapes,
 		latest: scrape,
 		counterOffsets,
@@ -184,6 +200,9 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 			lastLatencyMs: scrape.latencyMs,
 		},
 	});
+	// The rule at the scrape's own time, as the screen showed it then: the incident follows each scrape's verdict.
+	const rule = ruleAt(next, scrape.at);
+	return rule ? update(next, {incident: followVerdict(next.incident, judgementOf(rule, scrape.at))}) : next;
 }
 
 /** The EventedPLEG gate is on: exposed as a feature gate, or seen through a rising connection counter. */
@@ -281,6 +300,42 @@ function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: nu
 	};
 }
 
+type Rule = {constants: KubeletConstants; lastSeen: LastSeen; verdict: Verdict};
+
+/** The kubelet's rule applied to the latest scrape at `at` (ms), as figuresAt() applies it; null before a scrape. */
+function ruleAt(state: FeedState, at: number): Rule | null {
+	const latest = state.latest;
+	if (!latest) {
+		return null;
+	}
+
+	const {sample} = latest;
+	const kubeletVersion = state.node?.kubeletVersion ?? sample.kubeletVersion;
+	const constants = constantsFor(kubeletVersion, gateOn(sample, state.eventedConnected), state.eventedFallback);
+	const countUnchanged = state.lastCountChangeAt === null ? null : Math.max(0, (at - state.lastCountChangeAt) / 1000);
+	const lastSeen = readLastSeen(sample, at, countUnchanged);
+	return {constants, lastSeen, verdict: verdict(lastSeen, constants)};
+}
+
+function judgementOf({constants, lastSeen, verdict: judged}: Rule, at: number): Judgement {
+	return {
+		healthy: judged.healthy,
+		at,
+		ageSeconds: ruleAgeSeconds(lastSeen),
+		thresholdSeconds: constants.threshold.seconds,
+		fromGauge: lastSeen.ageSeconds !== null,
+	};
+}
+
+/**
+ * The incident at `now`: the track as the scrapes left it, followed by the verdict at `now` (between scrapes the
+ * age grows past the threshold before the next scrape sees it). While stale nothing is followed.
+ */
+function incidentNow(state: FeedState, rule: Rule, now: number, stale: boolean): Figures['incident'] {
+	const track = stale ? state.incident : followVerdict(state.incident, judgementOf(rule, now));
+	return incidentAt(track, now, stale);
+}
+
 /** Everything the screen shows, at `now` (ms); null before the first scrape. */
 export function figuresAt(state: FeedState, now: number): Figures | null {
 	const latest = state.latest;
@@ -326,6 +381,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		discardEventsTotal: sample.discardEvents,
 		// The corrected latest scrape: its CRI counters continue across a restart like the relist ones.
 		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window, kubeletVersion),
+		incident: incidentNow(state, {constants, lastSeen, verdict: verdict(lastSeen, constants)}, now, judged.stale !== null),
 	};
 }
 

@@ -1,8 +1,6 @@
-// Pure arithmetic for the last-seen gauge: a log scale of age onto N cells, and the bands.
-// Written out in words in core/definitions.ts ("gauge-scale", "gauge-bands"); keep the two in step.
+// Pure arithmetic for the last-seen gauge: a log scale of age onto N cells. The bands it is coloured by are
+// health.ts's (ageBand). Written out in words in definitions.ts ("gauge-scale"); keep the two in step.
 import type {KubeletConstants} from './types.js';
-
-export type GaugeBand = 'ok' | 'warn' | 'unhealthy';
 
 /** Left end of the scale, seconds: the gauge has 1 s resolution, so finer ages carry no information. */
 export const gaugeMinSeconds = 0.5;
@@ -10,31 +8,6 @@ export const gaugeMinSeconds = 0.5;
 /** Right end of the scale, seconds: twice the threshold, so "past the threshold" has room to show. */
 export function gaugeMaxSeconds(constants: KubeletConstants): number {
 	return 2 * constants.threshold.seconds;
-}
-
-/**
- * Ages up to this are normal, seconds. Generic PLEG: 5 × 1 s = 5 s, the 1 s period + relist time
- * + 1 s gauge truncation + up to ~1 s health-check cadence (practice.md §4.3).
- * Scaled with the period so evented PLEG (300 s period) is not "warn" between its relists,
- * and capped at half the threshold so warn always comes before unhealthy.
- */
-export function warnAfterSeconds(constants: KubeletConstants): number {
-	return Math.min(5 * constants.period.seconds, constants.threshold.seconds / 2);
-}
-
-/**
- * The kubelet's rule for unhealthy is strict: elapsed > threshold (generic.go Healthy()). Applied to whole
- * seconds, as metrics/health.ts does (the gauge is truncated to seconds), so the gauge never turns red
- * before the verdict does.
- */
-export function gaugeBand(ageSeconds: number, constants: KubeletConstants): GaugeBand {
-	// Whole seconds, as the age is shown: "5 s ago" must not read "warn > 5s".
-	const shown = Math.floor(ageSeconds);
-	if (shown > constants.threshold.seconds) {
-		return 'unhealthy';
-	}
-
-	return shown > warnAfterSeconds(constants) ? 'warn' : 'ok';
 }
 
 /** Where `seconds` falls on the scale, 0 … 1 (clamped). */

@@ -1,7 +1,114 @@
 // The kubelet's own PLEG health rule (GenericPLEG.Healthy() in pkg/kubelet/pleg/generic.go), applied to what
 // /metrics shows, with the kubelet's wording so the verdict can be matched against the node's Ready condition.
 import {formatGoDuration} from './go-duration.js';
-import type {FeedStatus, KubeletConstants, LastSeen, StaleReading, Verdict} from './types.js';
+import type {FeedStatus, Figures, KubeletConstants, LastSeen, StaleReading, Verdict} from './types.js';
+
+/**
+ * The one set of bands every screen, report and exit code uses. ok / warn / critical / unhealthy follow the age the
+ * rule is applied to (the gauge's, else count unchanged), in whole seconds as it is shown; unknown when the
+ * figures cannot be judged (no basis yet, or the last scrape failed).
+ */
+export type Band = 'ok' | 'warn' | 'critical' | 'unhealthy' | 'unknown';
+
+/** The bands an age can fall in. */
+export type AgeBand = Exclude<Band, 'unknown'>;
+
+/** Worst last: --fail-on BAND is reached by that band and every band after it. */
+export const bandOrder: readonly AgeBand[] = ['ok', 'warn', 'critical', 'unhealthy'];
+
+/**
+ * Ages up to this are normal, seconds. Generic PLEG: 5 × 1 s = 5 s, the 1 s period + relist time + 1 s gauge
+ * truncation + up to ~1 s health-check cadence. Scaled with the period so the evented PLEG (300 s period) is not
+ * "warn" between its relists, and capped at half the threshold so warn comes before critical.
+ */
+export function warnAfterSeconds(constants: KubeletConstants): number {
+	return Math.min(5 * constants.period.seconds, constants.threshold.seconds / 2);
+}
+
+/** Critical from this age on, seconds: half the threshold in force (90 s generic, 300 s evented). */
+export function criticalFromSeconds(constants: KubeletConstants): number {
+	return constants.threshold.seconds / 2;
+}
+
+/**
+ * The band of an age. Whole seconds, as the age is shown ("5s ago" must not read "warn > 5s") and as the rule is
+ * applied below: unhealthy is the kubelet's elapsed > threshold on the whole seconds, so no band turns unhealthy
+ * before the verdict does.
+ */
+export function ageBand(ageSeconds: number, constants: KubeletConstants): AgeBand {
+	const shown = Math.floor(ageSeconds);
+	if (shown > constants.threshold.seconds) {
+		return 'unhealthy';
+	}
+
+	if (shown >= criticalFromSeconds(constants)) {
+		return 'critical';
+	}
+
+	return shown > warnAfterSeconds(constants) ? 'warn' : 'ok';
+}
+
+/** The age the verdict was judged on: the gauge's, or count unchanged without one; null when there is none. */
+export function ruleAgeSeconds(lastSeen: LastSeen): number | null {
+	return lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds;
+}
+
+type Judged = Pick<Figures, 'verdict' | 'lastSeen' | 'constants'>;
+
+/**
+ * The figures' band: unknown whenever the verdict is (stale, or nothing to judge by), unhealthy whenever the verdict
+ * is not healthy (a gauge of 0 too), else the band of the age it was judged on.
+ */
+export function bandOf(figures: Judged): Band {
+	const {healthy} = figures.verdict;
+	if (healthy === null) {
+		return 'unknown';
+	}
+
+	if (!healthy) {
+		return 'unhealthy';
+	}
+
+	const age = ruleAgeSeconds(figures.lastSeen);
+	return age === null ? 'unknown' : ageBand(age, figures.constants);
+}
+
+/** Whether `band` is `atLeast` or worse; unknown reaches none (it cannot be judged). */
+export function bandReaches(band: Band, atLeast: AgeBand): boolean {
+	return band !== 'unknown' && bandOrder.indexOf(band) >= bandOrder.indexOf(atLeast);
+}
+
+/**
+ * threshold − age, seconds: how far the age is from the threshold, negative once past it. Null when the band is
+ * unknown or there is no age (a gauge of 0).
+ */
+export function secondsToThreshold(figures: Judged): number | null {
+	const age = ruleAgeSeconds(figures.lastSeen);
+	return bandOf(figures) === 'unknown' || age === null ? null : figures.constants.threshold.seconds - age;
+}
+
+/**
+ * While healthy past the ok band: when the rule will trip if no relist succeeds meanwhile, pleg-top's estimate
+ * from the whole seconds shown: "NotReady in 8s (last seen 2m52s ago; threshold 3m0s)". Null in the ok band and
+ * whenever the band is not warn or critical.
+ */
+export function countdownText(figures: Judged): string | null {
+	const band = bandOf(figures);
+	const age = ruleAgeSeconds(figures.lastSeen);
+	if ((band !== 'warn' && band !== 'critical') || age === null) {
+		return null;
+	}
+
+	const shown = Math.floor(age);
+	const threshold = figures.constants.threshold.seconds;
+	const left = threshold - shown;
+	const when = left > 0 ? `NotReady in ${formatGoDuration(left)}` : 'NotReady due now';
+	const what =
+		figures.verdict.basis === 'count-unchanged'
+			? `relist count unchanged for ${formatGoDuration(shown)}`
+			: `last seen ${formatGoDuration(shown)} ago`;
+	return `${when} (${what}; threshold ${formatGoDuration(threshold)})`;
+}
 
 /**
  * The kubelet's verdict for the age of the last successful relist: unhealthy when it is strictly greater

@@ -2,7 +2,7 @@
 // windows itself), then one report and an exit code. One node gives the one-node report; the overview, a table of
 // every node. --replay --once reports the whole recording instead, without waiting.
 import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
-import {gaugeBand} from '../domain/gauge-scale.js';
+import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Figures} from '../domain/types.js';
 import type {Engine} from '../engine/engine.js';
@@ -84,17 +84,9 @@ export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<No
 	return [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at));
 }
 
-/**
- * Whether the figures have reached `failOn`: unhealthy is the kubelet's own rule (the verdict); critical is an age of
- * at least half the threshold, warn an age past the ok band (the gauge's bands), both short of unhealthy too.
- */
+/** Whether the figures' band (health.ts bandOf) is `failOn` or worse; an unknown band reaches none. */
 export function reachesBand(figures: Figures, failOn: FailOn): boolean {
-	if (figures.verdict.healthy === false) return true;
-	if (failOn === 'unhealthy') return false;
-	const age = figures.lastSeen.ageSeconds ?? figures.lastSeen.countUnchangedSeconds;
-	if (age === null) return false;
-	if (failOn === 'critical') return Math.floor(age) >= figures.constants.threshold.seconds / 2;
-	return gaugeBand(age, figures.constants) !== 'ok';
+	return bandReaches(bandOf(figures), failOn);
 }
 
 /** 0 healthy (or not judgeable), 1 PLEG unhealthy (or at the --fail-on band). */

@@ -1,7 +1,7 @@
 // One table row per node: what the overview shows of each NodeView, the `slow` flag (a node far slower than the
 // rest), and the orders the table can be sorted in (worst first by default) and the name filter.
 import type {Failure} from '../domain/types.js';
-import {gaugeBand} from '../domain/gauge-scale.js';
+import {ageBand} from '../domain/health.js';
 import type {OverviewTableRow, RowState} from './panes/overview-table.js';
 import type {NodeView} from '../domain/overview-state.js';
 
@@ -60,7 +60,7 @@ function judge(view: NodeView, age: number | null, ready: OverviewRow['ready']):
 		return {state: 'warn', word: 'not ready', reason: null};
 	}
 
-	if (age !== null && gaugeBand(age, figures.constants) === 'warn') {
+	if (age !== null && ageBand(age, figures.constants) !== 'ok') {
 		return {state: 'warn', word: 'lagging', reason: null};
 	}
 

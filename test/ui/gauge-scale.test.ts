@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {constantsFor} from '../../source/domain/kubelet-constants.js';
-import {filledCells, gaugeBand, gaugeMaxSeconds, tickCell, tickLabel, warnAfterSeconds} from '../../source/domain/gauge-scale.js';
+import {filledCells, gaugeMaxSeconds, tickCell, tickLabel} from '../../source/domain/gauge-scale.js';
 
 const generic = constantsFor('v1.28.0', false);
 

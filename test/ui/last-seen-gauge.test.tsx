@@ -30,6 +30,10 @@ describe('LastSeenGauge at known ages', () => {
 		assert.equal(gauge(lastSeenAt(45)), ['! last seen 45s ago · warn > 5s', bar(41), ticks].join('\n'));
 	});
 
+	test('172 s: half the threshold (90 s) passed, ln 344 / ln 720 × 60 = 53.26 → 53 cells, critical', () => {
+		assert.equal(gauge(lastSeenAt(172)), ['!! last seen 2m52s ago · critical ≥ 90s', bar(53), ticks].join('\n'));
+	});
+
 	test('181 s: past the 3-minute threshold, ln 362 / ln 720 × 60 = 53.73 → 54 cells, unhealthy, age in words', () => {
 		assert.equal(gauge(lastSeenAt(181)), ['✗ last seen 3m1s ago · unhealthy > 3m', bar(54), ticks].join('\n'));
 	});

@@ -1,11 +1,12 @@
 // Colours per meaning, in one place. Every meaning is ALSO carried by a symbol or a word
-// (✓ ok, ! warn, ✗ unhealthy, ? unknown, "STALE", "PAUSED"), so NO_COLOR or a monochrome
+// (✓ ok, ! warn, !! critical, ✗ unhealthy, ? unknown, "STALE", "PAUSED"), so NO_COLOR or a monochrome
 // terminal loses nothing: colour only repeats what the text already says.
-import type {GaugeBand} from '../../domain/gauge-scale.js';
+import type {Band} from '../../domain/health.js';
 
 export type Tone =
 	| 'ok'
 	| 'warn'
+	| 'critical'
 	| 'unhealthy'
 	| 'unknown'
 	| 'stale'
@@ -22,6 +23,7 @@ export type ToneStyle = {color?: string; bold?: boolean; dimColor?: boolean; inv
 const styles: Record<Tone, ToneStyle> = {
 	ok: {color: 'green'},
 	warn: {color: 'yellow'},
+	critical: {color: 'red'},
 	unhealthy: {color: 'red', bold: true},
 	unknown: {color: 'gray'},
 	stale: {color: 'yellow', bold: true},
@@ -38,11 +40,12 @@ export function toneStyle(tone: Tone | undefined): ToneStyle {
 	return tone ? styles[tone] : {};
 }
 
-export type Health = GaugeBand | 'unknown';
+export type Health = Band;
 
 export const healthSymbol: Record<Health, string> = {
 	ok: '✓',
 	warn: '!',
+	critical: '!!',
 	unhealthy: '✗',
 	unknown: '?',
 };
@@ -50,6 +53,7 @@ export const healthSymbol: Record<Health, string> = {
 export const healthWord: Record<Health, string> = {
 	ok: 'ok',
 	warn: 'warn',
+	critical: 'critical',
 	unhealthy: 'unhealthy',
 	unknown: 'unknown',
 };

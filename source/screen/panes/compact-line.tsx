@@ -3,7 +3,7 @@
 import React from 'react';
 import {formatAge, formatQuantile, formatSeconds} from '../../domain/format.js';
 import type {FeedStatus, Figures} from '../../domain/types.js';
-import {gaugeBand} from '../../domain/gauge-scale.js';
+import {ageBand} from '../../domain/health.js';
 import {cellWidth, fitItems, seg, type Item, type Line} from '../layout/line.js';
 import {LineView} from '../layout/line-view.js';
 import {healthSymbol, verdictHealth, type Health} from '../layout/theme.js';
@@ -64,7 +64,7 @@ function reading(figures: Figures): {health: Health; age: string} {
 	}
 
 	if (lastSeen.ageSeconds !== null) {
-		return {health: gaugeBand(lastSeen.ageSeconds, constants), age: `last seen ${formatAge(lastSeen.ageSeconds)}`};
+		return {health: ageBand(lastSeen.ageSeconds, constants), age: `last seen ${formatAge(lastSeen.ageSeconds)}`};
 	}
 
 	if (lastSeen.neverSucceeded) {
@@ -73,7 +73,7 @@ function reading(figures: Figures): {health: Health; age: string} {
 
 	if (lastSeen.countUnchangedSeconds !== null) {
 		const seconds = lastSeen.countUnchangedSeconds;
-		return {health: figures.stale ? 'unknown' : gaugeBand(seconds, constants), age: `count unchanged ${formatAge(seconds)}`};
+		return {health: figures.stale ? 'unknown' : ageBand(seconds, constants), age: `count unchanged ${formatAge(seconds)}`};
 	}
 
 	return {health: verdictHealth(verdict.healthy), age: 'last seen unknown'};

@@ -3,7 +3,8 @@
 import React from 'react';
 import {formatAge} from '../../domain/format.js';
 import type {KubeletConstants, LastSeen} from '../../domain/types.js';
-import {filledCells, gaugeBand, tickCell, tickLabel, warnAfterSeconds, type GaugeBand} from '../../domain/gauge-scale.js';
+import {filledCells, tickCell, tickLabel} from '../../domain/gauge-scale.js';
+import {ageBand, criticalFromSeconds, warnAfterSeconds, type AgeBand} from '../../domain/health.js';
 import {firstFitting, fitItems, seg, type Item, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {barEmpty, barFilled, healthSymbol, tickMark, type Health} from '../layout/theme.js';
@@ -50,7 +51,7 @@ function readGauge(lastSeen: LastSeen, constants: KubeletConstants, stale: boole
 
 	if (lastSeen.ageSeconds !== null) {
 		const age = lastSeen.ageSeconds;
-		const band = gaugeBand(age, constants);
+		const band = ageBand(age, constants);
 		const extra: Item[] = [bandItem(band, constants)];
 		if (lastSeen.skewSeconds !== null) {
 			extra.unshift([seg(`node clock ahead by ${formatAge(lastSeen.skewSeconds)}`, 'warn')]);
@@ -63,7 +64,7 @@ function readGauge(lastSeen: LastSeen, constants: KubeletConstants, stale: boole
 
 	if (lastSeen.countUnchangedSeconds !== null) {
 		const age = lastSeen.countUnchangedSeconds;
-		const band = gaugeBand(age, constants);
+		const band = ageBand(age, constants);
 		return {
 			age,
 			health: stale ? 'unknown' : band,
@@ -90,12 +91,13 @@ function ageHeads(words: string, age: number, band: Health, suffix: string): Ite
 	];
 }
 
-function bandItem(band: GaugeBand, constants: KubeletConstants): Item {
+function bandItem(band: AgeBand, constants: KubeletConstants): Item {
 	const warnAfter = tickLabel(warnAfterSeconds(constants));
 	const threshold = tickLabel(constants.threshold.seconds);
 	const text = {
 		ok: `ok ≤ ${warnAfter}`,
 		warn: `warn > ${warnAfter}`,
+		critical: `critical ≥ ${tickLabel(criticalFromSeconds(constants))}`,
 		unhealthy: `unhealthy > ${threshold}`,
 	}[band];
 	return [seg(text, band)];
