@@ -13,7 +13,10 @@ import {cliPath} from '../helpers/run-cli.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const buildScript = path.join(root, 'scripts', 'build.mjs');
-type BuildModule = {bundleOptions(options: {entry?: string; outfile?: string}): Parameters<typeof build>[0]; substitutions: Array<{name: string}>};
+type BuildModule = {
+	bundleOptions(options: {entry?: string; outfile?: string}): Parameters<typeof build>[0];
+	substitutions: Array<{name: string}>;
+};
 
 describe('the bundle', () => {
 	let temp: TempDir;
@@ -34,7 +37,9 @@ describe('the bundle', () => {
 		assert.ok(/\bServerConfiguration = class\b/.test(bundle), 'the two names config.js uses are bundled');
 		assert.ok(!bundle.includes('CoreV1Api'), 'the generated API is bundled');
 		assert.ok(!/\bregister\([^)]*hooks/.test(bundle), 'module hooks registered');
-		const sources = spawnSync('grep', ['-rlE', 'module\\.register|from .node:module.', path.join(root, 'source')], {encoding: 'utf8'}).stdout.trim();
+		const sources = spawnSync('grep', ['-rlE', 'module\\.register|from .node:module.', path.join(root, 'source')], {
+			encoding: 'utf8',
+		}).stdout.trim();
 		// Only the bundle banner's createRequire import may name node:module; no source file does.
 		assert.equal(sources, '');
 	});
@@ -61,7 +66,14 @@ describe('the bundle', () => {
 	test('the substitute measures as ink does', async () => {
 		const inkMeasurePath = new URL('measure-text.js', import.meta.resolve('ink')).href;
 		const {default: inkMeasure} = (await import(inkMeasurePath)) as {default: (text: string) => {width: number; height: number}};
-		const samples = ['', 'relist duration · window 10 s', '✓ PLEG is healthy\nsecond line', '\u001B[32m✓ ok\u001B[39m', '██████░░░ ╵1s', '日本語'];
+		const samples = [
+			'',
+			'relist duration · window 10 s',
+			'✓ PLEG is healthy\nsecond line',
+			'\u001B[32m✓ ok\u001B[39m',
+			'██████░░░ ╵1s',
+			'日本語',
+		];
 		for (const text of samples) assert.deepEqual(measureText(text), inkMeasure(text), JSON.stringify(text));
 		for (let index = 0; index < 3 * cacheLimit; index++) measureText(`last seen ${index} s ago`);
 		assert.ok(cacheSize() <= cacheLimit, `${cacheSize()} cached texts`);
@@ -70,7 +82,12 @@ describe('the bundle', () => {
 	test('each substitution is named', () => {
 		assert.deepEqual(
 			buildModule.substitutions.map((entry) => entry.name),
-			['client-node without its generated API', "ink's text measurement with a bounded cache", 'fast string widths for ink', 'ink without React DevTools'],
+			[
+				'client-node without its generated API',
+				"ink's text measurement with a bounded cache",
+				'fast string widths for ink',
+				'ink without React DevTools',
+			],
 		);
 	});
 });

@@ -10,7 +10,7 @@ import {startFakeCluster, type FakeCluster} from './fake-cluster.js';
 const noTmux = hasTmux ? false : 'tmux is not installed (apt-get install tmux)';
 
 function start(args: string[], env: Record<string, string> = {}): TmuxSession {
-	const command = [process.execPath, cliPath, ...args].map(word => `'${word}'`).join(' ');
+	const command = [process.execPath, cliPath, ...args].map((word) => `'${word}'`).join(' ');
 	return startTmux(command, {columns: 100, rows: 30, env: {HOME: '/nonexistent', ...env}});
 }
 
@@ -24,7 +24,11 @@ function colourCodes(screen: string): string[] {
 	const found: string[] = [];
 	for (const [sequence, parameters] of screen.matchAll(/\u001B\[([\d;]*)m/g)) {
 		const codes = parameters!.split(';').map(Number);
-		if (codes.some(code => (code >= 30 && code <= 38) || (code >= 40 && code <= 48) || (code >= 90 && code <= 97) || (code >= 100 && code <= 107))) {
+		if (
+			codes.some(
+				(code) => (code >= 30 && code <= 38) || (code >= 40 && code <= 48) || (code >= 90 && code <= 97) || (code >= 100 && code <= 107),
+			)
+		) {
 			found.push(JSON.stringify(sequence));
 		}
 	}
@@ -54,7 +58,10 @@ describe('colour', {skip: noTmux}, () => {
 		try {
 			await session.waitFor('✓ PLEG is healthy');
 			// 32 = green foreground.
-			assert.ok(colourCodes(withCodes(session)).some(code => /\[(?:[\d;]*;)?32[;m]/.test(code)), withCodes(session));
+			assert.ok(
+				colourCodes(withCodes(session)).some((code) => /\[(?:[\d;]*;)?32[;m]/.test(code)),
+				withCodes(session),
+			);
 		} finally {
 			session.kill();
 		}

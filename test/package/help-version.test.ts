@@ -12,13 +12,17 @@ import {cliPath} from '../helpers/run-cli.js';
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string}).version;
 
 function run(args: string[]): {status: number | null; stdout: string; stderr: string} {
-	return spawnSync(process.execPath, [cliPath, ...args], {encoding: 'utf8', timeout: 15_000, env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'}});
+	return spawnSync(process.execPath, [cliPath, ...args], {
+		encoding: 'utf8',
+		timeout: 15_000,
+		env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'},
+	});
 }
 
 /** The help lines that document `--flag`: its own line and the deeper-indented lines that continue it. */
 function helpBlock(help: string, flag: string): string {
 	const lines = help.split('\n');
-	const start = lines.findIndex(line => new RegExp(`^ +(?:-\\w, )?--${flag}(?: |$)`).test(line));
+	const start = lines.findIndex((line) => new RegExp(`^ +(?:-\\w, )?--${flag}(?: |$)`).test(line));
 	if (start === -1) return '';
 	const block = [lines[start]!];
 	for (const line of lines.slice(start + 1)) {
@@ -70,7 +74,8 @@ describe('--help', () => {
 	test('the node as a word is in the usage, and every key of both screens is listed', () => {
 		assert.match(help.stdout, /^ {2}pleg-top NODE \[options\] +live screen/m);
 		assert.match(help.stdout, /^ {2}pleg-top NODE --once \[-o json\] +two scrapes/m);
-		for (const key of ['q / Ctrl-C', 'p ', 'b ', 'a ', '? ', 'Enter', 'Esc']) assert.ok(help.stdout.includes(`  ${key}`), `no line for ${key}`);
+		for (const key of ['q / Ctrl-C', 'p ', 'b ', 'a ', '? ', 'Enter', 'Esc'])
+			assert.ok(help.stdout.includes(`  ${key}`), `no line for ${key}`);
 	});
 
 	test('run as kubectl-pleg_top (what kubectl execs for `kubectl pleg-top`), it names itself kubectl pleg-top', () => {
@@ -78,13 +83,21 @@ describe('--help', () => {
 		try {
 			const plugin = join(dir, 'kubectl-pleg_top');
 			symlinkSync(cliPath, plugin);
-			const result = spawnSync(process.execPath, [plugin, '--help'], {encoding: 'utf8', timeout: 15_000, env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'}});
+			const result = spawnSync(process.execPath, [plugin, '--help'], {
+				encoding: 'utf8',
+				timeout: 15_000,
+				env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'},
+			});
 			assert.equal(result.status, 0, result.stderr);
 			assert.ok(result.stdout.startsWith(`kubectl pleg-top ${version} — `), result.stdout.slice(0, 80));
 			assert.match(result.stdout, /^ {2}kubectl pleg-top NODE \[options\] +live screen/m);
 			assert.match(result.stdout, /tmux split-window -h 'kubectl pleg-top worker-1'/);
 			assert.doesNotMatch(result.stdout, /^ {2}pleg-top /m);
-			const wrong = spawnSync(process.execPath, [plugin, '--bogus'], {encoding: 'utf8', timeout: 15_000, env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'}});
+			const wrong = spawnSync(process.execPath, [plugin, '--bogus'], {
+				encoding: 'utf8',
+				timeout: 15_000,
+				env: {PATH: process.env['PATH'] ?? '', HOME: '/nonexistent'},
+			});
 			assert.equal(wrong.status, 2);
 			assert.match(wrong.stderr, /\nRun kubectl pleg-top --help for the flags\.\n$/);
 		} finally {

@@ -39,7 +39,7 @@ describe('kubectl plugin', {skip: hasKubectl ? false : 'kubectl is not installed
 		let stderr = '';
 		child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
 		child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-		const status = await new Promise<number | null>(resolve => child.on('close', resolve));
+		const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
 		return {status, stdout, stderr};
 	}
 
@@ -63,22 +63,57 @@ describe('kubectl plugin', {skip: hasKubectl ? false : 'kubectl is not installed
 	});
 
 	test('kubectl pleg-top NODE: the node as a positional word, as kubectl takes it', async () => {
-		const result = await kubectl(['pleg-top', 'worker-1', '--kubeconfig', cluster.kubeconfig, '--context', 'prod', '--once', '--window', '2s']);
+		const result = await kubectl([
+			'pleg-top',
+			'worker-1',
+			'--kubeconfig',
+			cluster.kubeconfig,
+			'--context',
+			'prod',
+			'--once',
+			'--window',
+			'2s',
+		]);
 		assert.equal(result.status, 0, result.stderr);
 		assert.match(result.stdout, /^node +worker-1$/m);
 	});
 
 	test('--kubeconfig and --context after the plugin name are read by pleg-top', async () => {
 		// "prod" works; "stale" has a token the API server refuses: the answer shows which context pleg-top used.
-		const good = await kubectl(['pleg-top', '--kubeconfig', cluster.kubeconfig, '--context', 'prod', '--node', 'worker-1', '--once', '--window', '2s']);
+		const good = await kubectl([
+			'pleg-top',
+			'--kubeconfig',
+			cluster.kubeconfig,
+			'--context',
+			'prod',
+			'--node',
+			'worker-1',
+			'--once',
+			'--window',
+			'2s',
+		]);
 		assert.equal(good.status, 0, good.stderr);
 		assert.match(good.stdout, /^node +worker-1$/m);
 
-		const refused = await kubectl(['pleg-top', '--kubeconfig', cluster.kubeconfig, '--context', 'stale', '--node', 'worker-1', '--once', '--window', '2s']);
+		const refused = await kubectl([
+			'pleg-top',
+			'--kubeconfig',
+			cluster.kubeconfig,
+			'--context',
+			'stale',
+			'--node',
+			'worker-1',
+			'--once',
+			'--window',
+			'2s',
+		]);
 		assert.equal(refused.status, 3, refused.stdout);
 		assert.match(refused.stderr, /context "stale"/);
 
-		const users = new Set(cluster.api.requests.map(request => request.user));
-		assert.deepEqual([...users].sort((a, b) => String(a).localeCompare(String(b))), ['jane@example.com', null]);
+		const users = new Set(cluster.api.requests.map((request) => request.user));
+		assert.deepEqual(
+			[...users].sort((a, b) => String(a).localeCompare(String(b))),
+			['jane@example.com', null],
+		);
 	});
 });

@@ -9,7 +9,13 @@ import {fileURLToPath} from 'node:url';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {name: string; version: string; dependencies?: Record<string, string>; devDependencies: Record<string, string>; bin: Record<string, string>};
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+	name: string;
+	version: string;
+	dependencies?: Record<string, string>;
+	devDependencies: Record<string, string>;
+	bin: Record<string, string>;
+};
 
 type PackEntry = {filename: string; integrity: string; files: Array<{path: string}>};
 type LockEntry = {version?: string; resolved?: string; integrity?: string; dev?: boolean; devOptional?: boolean; [key: string]: unknown};
@@ -70,8 +76,14 @@ describe('npm package', () => {
 		// --ignore-scripts: `npm test` has just built dist/; rebuilding it here would race the other test files reading it.
 		packed = (JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', temp.dir], root)) as PackEntry[])[0]!;
 		app = path.join(temp.dir, 'app');
-		temp.write('app/package.json', JSON.stringify({name: 'install-check', private: true, dependencies: {[manifest.name]: `file:../${packed.filename}`}}));
-		writeFileSync(path.join(app, 'package-lock.json'), JSON.stringify(installLock(`../${packed.filename}`, packed.integrity, npm(['config', 'get', 'registry'], root).trim()), null, 2));
+		temp.write(
+			'app/package.json',
+			JSON.stringify({name: 'install-check', private: true, dependencies: {[manifest.name]: `file:../${packed.filename}`}}),
+		);
+		writeFileSync(
+			path.join(app, 'package-lock.json'),
+			JSON.stringify(installLock(`../${packed.filename}`, packed.integrity, npm(['config', 'get', 'registry'], root).trim()), null, 2),
+		);
 	});
 
 	after(() => {
@@ -79,8 +91,8 @@ describe('npm package', () => {
 	});
 
 	test('ships dist/, package.json, README.md and LICENSE only: no tests, sources, maps or fixtures', () => {
-		const files = packed.files.map(file => file.path).sort();
-		const outside = files.filter(file => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file));
+		const files = packed.files.map((file) => file.path).sort();
+		const outside = files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file));
 		assert.deepEqual(outside, []);
 		// One bundled file (scripts/build.mjs): every dependency is inside it, so a stale module cannot ship.
 		assert.deepEqual(files, ['LICENSE', 'README.md', 'dist/cli.js', 'package.json']);
@@ -89,7 +101,11 @@ describe('npm package', () => {
 	test('installs offline into an empty folder and runs `pleg-top --demo --once`', () => {
 		npm(['ci', '--offline', '--no-audit', '--no-fund'], app);
 		const bin = path.join(app, 'node_modules', '.bin');
-		const result = spawnSync(path.join(bin, 'pleg-top'), ['--demo', '--once', '--window', '2s'], {encoding: 'utf8', timeout: 30_000, env: {PATH: process.env['PATH'] ?? '', HOME: temp.dir}});
+		const result = spawnSync(path.join(bin, 'pleg-top'), ['--demo', '--once', '--window', '2s'], {
+			encoding: 'utf8',
+			timeout: 30_000,
+			env: {PATH: process.env['PATH'] ?? '', HOME: temp.dir},
+		});
 		assert.equal(result.status, 0, result.stderr);
 		assert.match(result.stdout, /^node +demo-node$/m);
 		assert.match(result.stdout, /^verdict +PLEG is healthy$/m);

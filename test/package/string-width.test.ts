@@ -29,15 +29,17 @@ const groups: Record<string, string[]> = {
 	'ASCII and Latin-1': [...range(0x20, 0x7e), ...range(0xa0, 0xff)],
 	'box drawing and blocks': range(0x2500, 0x259f),
 	'marks pleg-top uses': ['✓', '✗', '·', '█', '░', '▁', '▇', '…', '×', '≥', '→', '↑', '↓', '╵', 'µ', '⚠', '?'],
-	'CJK': ['日本語', '中文字符', '한국어', 'ｗｉｄｅ'],
-	'emoji': ['😀', '👍🏽', '🇩🇪', '👩‍👩‍👧', '✅', '❌'],
+	CJK: ['日本語', '中文字符', '한국어', 'ｗｉｄｅ'],
+	emoji: ['😀', '👍🏽', '🇩🇪', '👩‍👩‍👧', '✅', '❌'],
 	'combining and control': ['e\u0301', 'a\u0308b', '\t', 'x\u0007y'],
 	'glyphs in source/': glyphsInSource(),
 };
 
 for (const [name, samples] of Object.entries(groups)) {
 	test(`fast widths equal string-width's: ${name}`, () => {
-		const differ = samples.filter((text) => stringWidth(text) !== realStringWidth(text)).map((text) => `${JSON.stringify(text)}: ${stringWidth(text)} vs ${realStringWidth(text)}`);
+		const differ = samples
+			.filter((text) => stringWidth(text) !== realStringWidth(text))
+			.map((text) => `${JSON.stringify(text)}: ${stringWidth(text)} vs ${realStringWidth(text)}`);
 		assert.deepEqual(differ, []);
 		assert.ok(samples.length > 0);
 	});
