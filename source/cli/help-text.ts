@@ -91,7 +91,7 @@ Exit codes (--once)
 
 Examples
   # in a tmux split beside the workload
-  tmux split-window -h '${p} worker-1'
+  tmux split-window -h '${p} worker-1; read x'
   # in a script or a cron job
   ${p} worker-1 --once -o json | jq '.relist.windowMeanSeconds'
   ${p} worker-1 --once --window 30s || echo "PLEG trouble on worker-1 (exit $?)"
