@@ -201,7 +201,7 @@ function chooseEssentials(props: DashboardProps, figures: Figures, header: Line,
 		{maxLinesEach: 1, hideNode: true, maxDetails: 0},
 	];
 	for (const variant of variants) {
-		const verdict = verdictLines({verdict: figures.verdict, node: props.node, width, ...variant});
+		const verdict = verdictLines({verdict: figures.verdict, node: props.node, width, figures, ...variant});
 		const status = lines(statusLines({...statusProps(props), maxDetails: variant.maxDetails}));
 		const top = [lines([header, ...stale]), lines(verdict), lines(gauge)];
 		if (fits([...top, status], height)) {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
 import {VerdictLine} from '../../source/screen/panes/verdict-line.js';
-import {readyNode, testNow} from '../helpers/figures.js';
+import type {Incident, Verdict} from '../../source/domain/types.js';
+import {lastSeenAt, makeFigures, readyNode, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 
 process.env.TZ = 'UTC';
@@ -64,5 +65,79 @@ describe('VerdictLine', () => {
 			frameOf(<VerdictLine verdict={stale} node={null} width={80} />, 80),
 			'? verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)',
 		);
+	});
+});
+
+describe('VerdictLine: the incident view', () => {
+	const generic = makeFigures().constants;
+	const quiet: Incident = {
+		unhealthySince: null,
+		unhealthyForSeconds: null,
+		sinceExact: false,
+		recovered: null,
+		transitions: 0,
+		flaps: 0,
+		readyFlips: 0,
+	};
+	const healthy = {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'} as const;
+	const lines = (verdict: Verdict, age: number, incident: Incident, width = 80) =>
+		frameOf(
+			<VerdictLine verdict={verdict} node={null} width={width} figures={{lastSeen: lastSeenAt(age), constants: generic, incident}} />,
+			width,
+		);
+
+	test("healthy in the ok band: the kubelet's words, no countdown, no incident row", () => {
+		assert.equal(lines(healthy, 2, quiet), '✓ PLEG is healthy');
+	});
+
+	test("172 s of 180: NotReady in 8s, critical (!!), said as pleg-top's estimate", () => {
+		assert.equal(lines(healthy, 172, quiet), "!! NotReady in 8s (last seen 2m52s ago; threshold 3m0s) · pleg-top's estimate");
+	});
+
+	test('45 s: warn (!), NotReady in 2m15s', () => {
+		assert.equal(lines(healthy, 45, quiet), "! NotReady in 2m15s (last seen 45s ago; threshold 3m0s) · pleg-top's estimate");
+	});
+
+	test("unhealthy: the kubelet's words, then for how long and since when (14:01:10 = 72 s before 14:02:22), and the flaps", () => {
+		const incident: Incident = {
+			...quiet,
+			unhealthySince: testNow - 72_000,
+			unhealthyForSeconds: 72,
+			sinceExact: true,
+			transitions: 5,
+			flaps: 3,
+		};
+		assert.equal(lines(unhealthy, 181, incident), [`✗ ${message}`, '  unhealthy for 1m12s, since 14:01:10 · flaps 3'].join('\n'));
+	});
+
+	test('a start only bounded (no gauge, or pleg-top saw it first): at least, or before', () => {
+		const incident: Incident = {...quiet, unhealthySince: testNow - 15_000, unhealthyForSeconds: 15, sinceExact: false};
+		assert.equal(lines(unhealthy, 181, incident).split('\n')[1], '  unhealthy for at least 15s, since 14:02:07 or before');
+	});
+
+	test('after recovery: recovered 40s ago after 4m3s unhealthy, with the flaps and Ready flips', () => {
+		const incident: Incident = {
+			...quiet,
+			recovered: {at: testNow - 40_000, agoSeconds: 40, afterSeconds: 243, exact: true},
+			transitions: 2,
+			flaps: 1,
+			readyFlips: 2,
+		};
+		assert.equal(
+			lines(healthy, 1, incident),
+			['✓ PLEG is healthy', '  recovered 40s ago after 4m3s unhealthy · flaps 1 · Ready flips 2'].join('\n'),
+		);
+	});
+
+	test('narrow: the counts give way before the span', () => {
+		const incident: Incident = {
+			...quiet,
+			unhealthySince: testNow - 72_000,
+			unhealthyForSeconds: 72,
+			sinceExact: true,
+			flaps: 3,
+			readyFlips: 4,
+		};
+		assert.equal(lines(unhealthy, 181, incident, 44).split('\n').at(-1), '  unhealthy for 1m12s, since 14:01:10');
 	});
 });

@@ -1,9 +1,12 @@
-// The kubelet's verdict in the kubelet's own words, then the node's Ready condition as the
-// API server reports it (the two can disagree for up to a node-status period, default 10 s).
+// The kubelet's verdict in the kubelet's own words (or, while healthy past the ok band, pleg-top's countdown to
+// the rule tripping), what this session has seen of it failing, then the node's Ready condition as the API server
+// reports it (the two can disagree for up to a node-status period, default 10 s).
 import React from 'react';
-import type {NodeInfo, Verdict} from '../../domain/types.js';
+import {formatAge} from '../../domain/format.js';
+import {bandOf, countdownText} from '../../domain/health.js';
+import type {Figures, Incident, NodeInfo, Verdict} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
-import {wrapWords, type Line} from '../layout/line.js';
+import {fitItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {healthSymbol, verdictHealth, type Health} from '../layout/theme.js';
 
@@ -16,17 +19,73 @@ export type VerdictLineProps = {
 	maxLinesEach?: number;
 	/** Leave the node's Ready condition out (tiny panes). */
 	hideNode?: boolean;
+	/** The age the verdict was judged on and what the session has seen: the countdown and the incident row. */
+	figures?: Pick<Figures, 'lastSeen' | 'constants' | 'incident'>;
 };
 
-export function verdictLines({verdict, node, width, maxLinesEach = 2, hideNode = false}: VerdictLineProps): Line[] {
-	const health = verdictHealth(verdict.healthy);
-	const basis = verdict.basis === 'count-unchanged' ? ' (judged on "count unchanged", no last-seen gauge)' : '';
-	const lines = wrapWords(`${healthSymbol[health]} ${verdict.message}${basis}`, width, maxLinesEach, health, 2);
+export function verdictLines({verdict, node, width, maxLinesEach = 2, hideNode = false, figures}: VerdictLineProps): Line[] {
+	const lines = headLines(verdict, width, maxLinesEach, figures);
+	const incident = figures?.incident ? incidentLine(figures.incident, width) : null;
+	if (incident) {
+		lines.push(incident);
+	}
+
 	if (!hideNode && node) {
 		lines.push(...wrapWords(readyText(node), width, maxLinesEach, readyHealth(node), 2));
 	}
 
 	return lines;
+}
+
+/**
+ * The verdict row. Healthy past the ok band it is the countdown, in the band's colour (red from half the
+ * threshold), marked as pleg-top's estimate: the kubelet itself still says "PLEG is healthy".
+ */
+function headLines(verdict: Verdict, width: number, maxLines: number, figures: VerdictLineProps['figures']): Line[] {
+	const judged = figures && {verdict, lastSeen: figures.lastSeen, constants: figures.constants};
+	const countdown = judged ? countdownText(judged) : null;
+	if (judged && countdown) {
+		const band = bandOf(judged);
+		return wrapWords(`${healthSymbol[band]} ${countdown} · pleg-top's estimate`, width, maxLines, band, 2);
+	}
+
+	const health = verdictHealth(verdict.healthy);
+	const basis = verdict.basis === 'count-unchanged' ? ' (judged on "count unchanged", no last-seen gauge)' : '';
+	return wrapWords(`${healthSymbol[health]} ${verdict.message}${basis}`, width, maxLines, health, 2);
+}
+
+/**
+ * "unhealthy for 1m12s, since 05:09:36 · flaps 3", or after recovery "recovered 40s ago after 4m3s unhealthy";
+ * null when the session has seen nothing to say. Under the verdict's text, indented past its symbol.
+ */
+function incidentLine(incident: Incident, width: number): Line | null {
+	const items: Item[] = [];
+	if (incident.unhealthyForSeconds !== null && incident.unhealthySince !== null) {
+		const atLeast = incident.sinceExact ? '' : 'at least ';
+		const orBefore = incident.sinceExact ? '' : ' or before';
+		items.push([
+			seg(`unhealthy for ${atLeast}`, 'unhealthy'),
+			seg(formatAge(incident.unhealthyForSeconds), 'value'),
+			seg(`, since ${clockTime(incident.unhealthySince)}${orBefore}`, 'unhealthy'),
+		]);
+	} else if (incident.recovered) {
+		const {agoSeconds, afterSeconds, exact} = incident.recovered;
+		items.push([seg(`recovered ${formatAge(agoSeconds)} ago after ${exact ? '' : 'about '}${formatAge(afterSeconds)} unhealthy`, 'warn')]);
+	}
+
+	if (incident.flaps > 0) {
+		items.push([seg(`flaps ${incident.flaps}`, 'warn')]);
+	}
+
+	if (incident.readyFlips > 0) {
+		items.push([seg(`Ready flips ${incident.readyFlips}`, 'warn')]);
+	}
+
+	if (items.length === 0) {
+		return null;
+	}
+
+	return [seg('  '), ...fitItems(items, Math.max(0, width - 2))];
 }
 
 export function VerdictLine(props: VerdictLineProps) {
