@@ -20,6 +20,10 @@ const contractKeys = [
 	'kubeletVersion',
 	'healthy',
 	'verdict',
+	'band',
+	'secondsToThreshold',
+	'unhealthyForSeconds',
+	'transitions',
 	'lastSeenSeconds',
 	'lastSeenAgeSeconds',
 	'constants',
@@ -57,6 +61,10 @@ describe('jsonReport', () => {
 			kubeletVersion: 'v1.21.2',
 			healthy: true,
 			verdict: 'PLEG is healthy',
+			band: 'ok', // age 0.5 s ≤ 5 s
+			secondsToThreshold: 179.5, // 180 − 0.5
+			unhealthyForSeconds: null, // healthy
+			transitions: 0, // healthy at both scrapes
 			lastSeenSeconds: gauge + 60,
 			lastSeenAgeSeconds: 0.5, // t0 + 60.5 s - (gauge + 60 s)
 			constants: {

@@ -12,6 +12,7 @@ import {
 	missing,
 } from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
+import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
 import {anatomyReportLines} from './anatomy-report.js';
 import type {
 	CriOperationFigures,
@@ -61,6 +62,14 @@ export function jsonReport(figures: Figures) {
 		// null while the figures cannot be judged, and while stale (the last scrape failed): never the old verdict.
 		healthy: figures.verdict.healthy,
 		verdict: figures.verdict.message,
+		// The one set of bands (health.ts): "ok" | "warn" | "critical" | "unhealthy" | "unknown".
+		band: bandOf(figures),
+		// threshold − age: negative once past, null when unknown.
+		secondsToThreshold: ms(secondsToThreshold(figures)),
+		// null while not unhealthy, and while stale; a lower bound when the start is not the gauge's.
+		unhealthyForSeconds: ms(figures.incident?.unhealthyForSeconds),
+		// Changes between healthy and unhealthy seen in this run; null where the source does not follow them.
+		transitions: figures.incident?.transitions ?? null,
 		lastSeenSeconds: lastSeen.gaugeSeconds,
 		lastSeenAgeSeconds: ms(lastSeen.ageSeconds),
 		constants: {
@@ -147,6 +156,7 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		['node', figures.node],
 		['kubelet', figures.kubeletVersion ?? 'unknown'],
 		['verdict', figures.verdict.message],
+		['band', bandText(figures)],
 		['last seen', lastSeenText(figures)],
 		['threshold', constantText(constants.threshold)],
 		['period', constantText(constants.period)],
@@ -178,6 +188,26 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 
 	// The relist anatomy follows as its own block, aligned on its own labels.
 	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null));
+}
+
+/** "critical; NotReady in 8s (last seen 2m52s ago; threshold 3m0s), pleg-top's estimate", or "unhealthy for 1m12s". */
+function bandText(figures: Figures): string {
+	const parts: string[] = [bandOf(figures)];
+	const countdown = countdownText(figures);
+	if (countdown) {
+		parts.push(`${countdown}, pleg-top's estimate`);
+	}
+
+	const incident = figures.incident;
+	if (incident?.unhealthyForSeconds !== null && incident?.unhealthyForSeconds !== undefined) {
+		parts.push(`unhealthy for ${incident.sinceExact ? '' : 'at least '}${formatAge(incident.unhealthyForSeconds)}`);
+	}
+
+	if (incident && incident.transitions > 0) {
+		parts.push(`${incident.transitions} healthy/unhealthy ${incident.transitions === 1 ? 'change' : 'changes'} seen`);
+	}
+
+	return parts.join('; ');
 }
 
 function alignLines(lines: Array<[string, string]>): string {

@@ -71,6 +71,10 @@ const lineKeys = [
 	'kubeletVersion',
 	'healthy',
 	'verdict',
+	'band',
+	'secondsToThreshold',
+	'unhealthyForSeconds',
+	'transitions',
 	'lastSeenSeconds',
 	'lastSeenAgeSeconds',
 	'constants',
@@ -273,5 +277,53 @@ describe('kubelet states through the JSON lines', () => {
 		const first = lines.find((line) => line['relist'].count === 42_894)!;
 		// The count moved on this scrape: unchanged for 0 s when read right after it.
 		assert.ok(first['countUnchangedSeconds'] < 0.5, String(first['countUnchangedSeconds']));
+	});
+});
+
+describe('the incident keys through the JSON lines', () => {
+	test('band, secondsToThreshold, unhealthyForSeconds and transitions follow a stall past the threshold and its recovery', async () => {
+		// Requests 1-2: last seen 170 s ago; 3-5: one gauge, 200 s old at request 3 and aging (the stall); 6 on: 1 s ago.
+		const lastSeen = 'kubelet_pleg_last_seen_seconds';
+		let stalled = 0;
+		serve('worker-1', (n) => {
+			const now = Math.floor(Date.now() / 1000);
+			if (n === 3) stalled = now - 200;
+			const gauge = n <= 2 ? now - 170 : n <= 5 ? stalled : now - 1;
+			return setSamples(v121After(n), {[lastSeen]: String(gauge)});
+		});
+		const cli = start('worker-1');
+		const lines = await waitForLine(cli, (_, index) => index === 5);
+		await stop(cli);
+
+		const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 0.0015, `${actual} ≉ ${expected}`);
+		for (const line of lines.slice(0, 2)) {
+			// 170 s of 180: critical (≥ 90 s), still healthy; 180 − age to the millisecond, about 10 s.
+			assert.equal(line['healthy'], true);
+			assert.equal(line['band'], 'critical');
+			close(line['secondsToThreshold'], 180 - line['lastSeenAgeSeconds']);
+			assert.ok(line['secondsToThreshold'] > 8 && line['secondsToThreshold'] <= 10, String(line['secondsToThreshold']));
+			assert.equal(line['unhealthyForSeconds'], null);
+			assert.equal(line['transitions'], 0);
+		}
+
+		for (const line of lines.slice(2, 5)) {
+			// Past the threshold: negative, and unhealthy since gauge + 180 s, so for age − 180 s (about 20 s and growing).
+			assert.equal(line['healthy'], false);
+			assert.equal(line['band'], 'unhealthy');
+			close(line['secondsToThreshold'], 180 - line['lastSeenAgeSeconds']);
+			close(line['unhealthyForSeconds'], line['lastSeenAgeSeconds'] - 180);
+			assert.ok(line['unhealthyForSeconds'] >= 20 && line['unhealthyForSeconds'] < 25, String(line['unhealthyForSeconds']));
+			assert.equal(line['transitions'], 1);
+		}
+
+		// The same gauge at requests 3-5: the span grows with the time between them.
+		const grew = lines[4]!['unhealthyForSeconds'] - lines[2]!['unhealthyForSeconds'];
+		const between = (Date.parse(lines[4]!['time']) - Date.parse(lines[2]!['time'])) / 1000;
+		assert.ok(Math.abs(grew - between) < 0.0025, `${grew} ≉ ${between}`);
+		const recovered = lines[5]!;
+		assert.equal(recovered['band'], 'ok');
+		assert.equal(recovered['unhealthyForSeconds'], null);
+		assert.equal(recovered['transitions'], 2);
+		close(recovered['secondsToThreshold'], 180 - recovered['lastSeenAgeSeconds']);
 	});
 });

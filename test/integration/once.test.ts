@@ -104,6 +104,35 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		assert.equal(report['healthy'], false);
 		// 200 s old when written, a fraction of a second more when read.
 		assert.match(String(report['verdict']), /^PLEG is not healthy: pleg was last seen active 3m2[01]s ago; threshold is 3m0s$/);
+		// Unhealthy since the first scrape's gauge + 180 s. The fake writes its gauge 200 s before each answer, so the
+		// second scrape's gauge is up to 1.2 s later (whole seconds, 200 ms apart): for age − 180 s, up to 1.2 s more.
+		const age = report['lastSeenAgeSeconds'] as number;
+		const unhealthyFor = report['unhealthyForSeconds'] as number;
+		assert.equal(report['band'], 'unhealthy');
+		assert.ok(Math.abs((report['secondsToThreshold'] as number) - (180 - age)) < 0.0015);
+		assert.ok(unhealthyFor > age - 180 - 0.0015 && unhealthyFor < age - 180 + 1.5, `${unhealthyFor} for age ${age}`);
+		// Unhealthy at both scrapes: no transition seen.
+		assert.equal(report['transitions'], 0);
+	});
+
+	test('last seen 172 s ago: band critical, about 8 s to the threshold, still exit 0 without --fail-on', async () => {
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(172));
+		const result = await runCli(once('worker-1', '-o', 'json'), {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		const report = JSON.parse(result.stdout) as Record<string, any>;
+		assert.equal(report['healthy'], true);
+		assert.equal(report['band'], 'critical');
+		// 180 − age; the gauge is whole seconds written at the answer, so the age is 172 s and a fraction.
+		assert.ok(Math.abs(report['secondsToThreshold'] - (180 - report['lastSeenAgeSeconds'])) < 0.0015);
+		assert.ok(report['secondsToThreshold'] > 6 && report['secondsToThreshold'] <= 8, String(report['secondsToThreshold']));
+		assert.equal(report['unhealthyForSeconds'], null);
+		assert.equal(report['transitions'], 0);
+		// The text report says the band and the countdown in the whole seconds shown: they add up to 180 s.
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(172));
+		const text = await runCli(once('worker-1'), {env: cluster.env});
+		const band = /^band +critical; NotReady in (\d)s \(last seen 2m(\d\d)s ago; threshold 3m0s\), pleg-top's estimate$/m.exec(text.stdout);
+		assert.ok(band, text.stdout);
+		assert.equal(Number(band[1]) + 120 + Number(band[2]), 180);
 	});
 
 	test('a v1.10 kubelet (µs summaries only): no last seen, and which figures are unavailable since when', async () => {
