@@ -8,6 +8,7 @@ import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
+import {createTerminalSignals} from './terminal-signals.js';
 
 type Io = {stderr(text: string): void; columns: number | undefined};
 
@@ -31,15 +32,22 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const engine = plan.start('watch');
 	const ending = new AbortController();
 	const end: {fatal: Failure | null} = {fatal: null};
-	const unsubscribe = engine.subscribe(() => {
+	// The terminal title and the bell follow each read of the one node (the overview has no single verdict).
+	const single = engine.single;
+	const signals =
+		single === null ? null : createTerminalSignals({node: single, bell: mode.bell, write: (text) => process.stdout.write(text)});
+	const unsubscribe = engine.subscribe((node, read, at) => {
 		end.fatal ??= fatalBeforeFirstRead(engine);
 		if (end.fatal) ending.abort();
+		const entry = signals && read && node !== null && node === single ? engine.state.nodes.get(node) : undefined;
+		if (entry) signals?.read(engine.kind.figures(entry.feed, at));
 	});
 	const element = engine.single === null ? React.createElement(OverviewApp, {engine}) : React.createElement(App, {engine, demo: plan.demo});
 	try {
 		await runFullScreen(element, ending.signal);
 	} finally {
 		unsubscribe();
+		signals?.close();
 		engine.stop();
 		plan.close();
 	}

@@ -1,0 +1,118 @@
+// The incident view through the built CLI in a real terminal (tmux), on the demo at 20 × speed with `s` to stall
+// it: the countdown to NotReady while healthy past the ok band, unhealthy for/since once past the threshold, the
+// recovery, the terminal title a tmux status line shows (#{pane_title}) and the bell, at 80×24 and 120×35.
+import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, describe, test} from 'node:test';
+import {cliPath} from '../helpers/run-cli.js';
+import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+
+const skip = hasTmux ? false : 'tmux not installed';
+const home = mkdtempSync(join(tmpdir(), 'pleg-top-incident-'));
+const sessions: TmuxSession[] = [];
+
+after(() => {
+	for (const session of sessions) session.kill();
+	rmSync(home, {recursive: true, force: true});
+});
+
+function startDemo(args: string[], columns: number, rows: number): TmuxSession {
+	const session = startTmux(`${process.execPath} ${cliPath} --demo --demo-speed 20 ${args.join(' ')}`, {
+		columns,
+		rows,
+		env: {HOME: home, PATH: process.env['PATH'] ?? '/usr/bin:/bin'},
+	});
+	sessions.push(session);
+	return session;
+}
+
+function display(session: TmuxSession, format: string): string {
+	return execFileSync('tmux', ['display-message', '-p', '-t', session.name, format], {encoding: 'utf8'}).trim();
+}
+
+async function waitForTitle(session: TmuxSession, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	let title = display(session, '#{pane_title}');
+	while (!pattern.test(title)) {
+		if (Date.now() > deadline) throw new Error(`the title never matched ${String(pattern)}; last: ${title}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		title = display(session, '#{pane_title}');
+	}
+
+	return title;
+}
+
+/** "1m2s" or "58s" → seconds. */
+function seconds(text: string): number {
+	const match = /^(?:(\d+)m)?(\d+)s$/.exec(text);
+	assert.ok(match, text);
+	return Number(match[1] ?? 0) * 60 + Number(match[2]);
+}
+
+/** "08:21:13" → seconds since midnight. */
+function clock(text: string): number {
+	const [hours, minutes, secs] = text.split(':').map(Number);
+	return hours! * 3600 + minutes! * 60 + secs!;
+}
+
+const duration = '((?:\\d+m)?\\d+s)';
+const countdown = new RegExp(`^!! NotReady in ${duration} \\(last seen ${duration} ago; threshold 3m0s\\) · pleg-top's estimate$`, 'm');
+const unhealthyFor = new RegExp(`^  unhealthy for ${duration}, since (\\d\\d:\\d\\d:\\d\\d) · flaps 1`, 'm');
+const kubeletWords = new RegExp(`^✗ PLEG is not healthy: pleg was last seen active ${duration} ago; threshold is 3m0s$`, 'm');
+const headerClock = /^pleg-top · .* (\d\d:\d\d:\d\d)$/m;
+
+for (const [columns, rows, bell] of [
+	[80, 24, true],
+	[120, 35, false],
+] as const) {
+	describe(`the incident view at ${columns}×${rows}`, () => {
+		test(
+			`countdown, unhealthy for/since, recovery and the title; ${bell ? 'the bell rings once' : '--no-bell: no bell'}`,
+			{skip},
+			async () => {
+				const session = startDemo(bell ? [] : ['--no-bell'], columns, rows);
+				await session.waitFor('✓ PLEG is healthy', 15_000);
+				assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top demo-node: healthy');
+				session.keys('s');
+
+				// Healthy past half the threshold: the countdown and the age it comes from add up to the 3-minute threshold.
+				const critical = await session.waitFor(countdown, 15_000);
+				const [, left, age] = countdown.exec(critical)!;
+				assert.equal(seconds(left!) + seconds(age!), 180, critical);
+				assert.ok(seconds(age!) >= 90, critical);
+				assert.match(critical, /^!! last seen .* · critical ≥ 90s$/m);
+				await waitForTitle(session, /^pleg-top demo-node: NotReady in (?:\d+m)?\d+s$/);
+				assert.equal(display(session, '#{window_bell_flag}'), '0');
+
+				// Past it: the kubelet's words, then for how long since when. Unhealthy since the gauge + 180 s, so the span
+				// is the age in the kubelet's words less 3 minutes, and the header's clock less the start.
+				const unhealthy = await session.waitFor(unhealthyFor, 20_000);
+				const [, forText, since] = unhealthyFor.exec(unhealthy)!;
+				const [, ageText] = kubeletWords.exec(unhealthy) ?? [];
+				assert.ok(ageText, unhealthy);
+				assert.equal(seconds(forText!), seconds(ageText) - 180, unhealthy);
+				const now = clock(headerClock.exec(unhealthy)![1]!);
+				// Both clocks are whole seconds of the same instant: the difference is the span or one more.
+				assert.ok([0, 1].includes(now - clock(since!) - seconds(forText!)), unhealthy);
+				const title = await waitForTitle(session, /^pleg-top demo-node: UNHEALTHY (?:\d+m)?\d+s$/);
+				assert.ok(seconds(title.replace(/^.* UNHEALTHY /, '')) >= 1, title);
+				assert.equal(display(session, '#{window_bell_flag}'), bell ? '1' : '0');
+				// The title follows the span while it lasts.
+				await waitForTitle(session, new RegExp(`^pleg-top demo-node: UNHEALTHY (?!${title.replace(/^.* UNHEALTHY /, '')}$)`));
+
+				session.keys('r');
+				const recovered = await session.waitFor(/^ {2}recovered (?:\d+m)?\d+s ago after (?:\d+m)?\d+s unhealthy · flaps 1/m, 20_000);
+				assert.match(recovered, /^✓ PLEG is healthy$/m);
+				assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top demo-node: healthy');
+
+				session.keys('q');
+				await session.waitFor(/write-down|PLEG relists every/, 15_000);
+				// On exit the title is pleg-top's no longer (cleared, or the one the terminal had before).
+				await waitForTitle(session, /^(?!pleg-top demo-node)/, 5000);
+			},
+		);
+	});
+}

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {createTerminalSignals, titleOf} from '../source/run/terminal-signals.js';
+import type {Figures, Incident} from '../source/domain/types.js';
+import {lastSeenAt, makeFigures} from './helpers/figures.js';
+
+const quiet: Incident = {
+	unhealthySince: null,
+	unhealthyForSeconds: null,
+	sinceExact: false,
+	recovered: null,
+	transitions: 0,
+	flaps: 0,
+	readyFlips: 0,
+};
+const message = (age: string) => `PLEG is not healthy: pleg was last seen active ${age} ago; threshold is 3m0s`;
+
+const healthyAt = (age: number): Figures => makeFigures({lastSeen: lastSeenAt(age), incident: quiet});
+const unhealthyFor = (seconds: number, exact = true): Figures =>
+	makeFigures({
+		lastSeen: lastSeenAt(180 + seconds),
+		verdict: {healthy: false, message: message('…'), basis: 'last-seen'},
+		incident: {...quiet, unhealthySince: 0, unhealthyForSeconds: seconds, sinceExact: exact, transitions: 1, flaps: 1},
+	});
+const stale: Figures = makeFigures({
+	lastSeen: lastSeenAt(200),
+	verdict: {healthy: null, message: 'verdict unknown: the last good scrape is 20s old (then: …)', basis: 'none'},
+	incident: quiet,
+});
+
+const osc = (title: string) => `\u001B]2;${title}\u001B\\`;
+const push = '\u001B[22;0t';
+const pop = '\u001B[23;0t';
+const bel = '\u0007';
+
+describe('terminal title', () => {
+	test('healthy, the countdown past the ok band, unhealthy for, unknown', () => {
+		assert.equal(titleOf('worker-1', healthyAt(2)), 'pleg-top worker-1: healthy');
+		// 180 − 172 = 8 s
+		assert.equal(titleOf('worker-1', healthyAt(172)), 'pleg-top worker-1: NotReady in 8s');
+		assert.equal(titleOf('worker-1', unhealthyFor(72)), 'pleg-top worker-1: UNHEALTHY 1m12s');
+		assert.equal(titleOf('worker-1', unhealthyFor(15, false)), 'pleg-top worker-1: UNHEALTHY ≥15s');
+		assert.equal(titleOf('worker-1', stale), 'pleg-top worker-1: unknown');
+	});
+});
+
+describe('terminal signals over a run of reads', () => {
+	test('the title when it changes, the bell once on each change into unhealthy or unknown, the title cleared on exit', () => {
+		const written: string[] = [];
+		const signals = createTerminalSignals({node: 'n', bell: true, write: (text) => written.push(text)});
+		const read = (figures: Figures | null) => {
+			written.length = 0;
+			signals.read(figures);
+			return written.join('');
+		};
+
+		assert.equal(read(null), '', 'no figures yet: nothing');
+		assert.equal(read(healthyAt(1)), push + osc('pleg-top n: healthy'));
+		assert.equal(read(healthyAt(2)), '', 'the same title: nothing written');
+		assert.equal(read(healthyAt(172)), osc('pleg-top n: NotReady in 8s'));
+		assert.equal(read(unhealthyFor(1)), osc('pleg-top n: UNHEALTHY 1s') + bel);
+		// Still unhealthy: the title keeps up, no second bell.
+		assert.equal(read(unhealthyFor(2)), osc('pleg-top n: UNHEALTHY 2s'));
+		assert.equal(read(stale), osc('pleg-top n: unknown') + bel);
+		assert.equal(read(stale), '');
+		// Back to healthy: a change, but not one that rings.
+		assert.equal(read(healthyAt(1)), osc('pleg-top n: healthy'));
+		written.length = 0;
+		signals.close();
+		assert.equal(written.join(''), osc('') + pop);
+	});
+
+	test('starting on an unhealthy node is no change: no bell; --no-bell: never', () => {
+		const written: string[] = [];
+		const ringing = createTerminalSignals({node: 'n', bell: true, write: (text) => written.push(text)});
+		ringing.read(unhealthyFor(30));
+		assert.ok(!written.join('').endsWith(bel));
+		const silent: string[] = [];
+		const quietSignals = createTerminalSignals({node: 'n', bell: false, write: (text) => silent.push(text)});
+		for (const figures of [healthyAt(1), unhealthyFor(1), stale, healthyAt(1), unhealthyFor(1)]) quietSignals.read(figures);
+		assert.ok(silent.join('').includes(osc('pleg-top n: unknown')));
+		assert.ok(!silent.join('').includes(bel));
+	});
+
+	test('nothing written on exit when no title was set', () => {
+		const written: string[] = [];
+		createTerminalSignals({node: 'n', bell: true, write: (text) => written.push(text)}).close();
+		assert.deepEqual(written, []);
+	});
+});
