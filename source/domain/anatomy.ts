@@ -1,6 +1,16 @@
 // The relist anatomy: the CRI calls behind each relist over the same window as the relist figures,
 // from the deltas between the window-start scrape and the latest one. Pure: no clock.
-import type {CriOperation, CriOperationFigures, CriSample, DeltaFigures, RelistAnatomy, RelistOperations, Scrape} from './types.js';
+import type {
+	Bucket,
+	CriOperation,
+	CriOperationFigures,
+	CriSample,
+	DeltaFigures,
+	OverLimit,
+	RelistAnatomy,
+	RelistOperations,
+	Scrape,
+} from './types.js';
 import {anatomyReading} from './anatomy-reading.js';
 import {criAvailability, criAvailabilityNote} from './exposition/names.js';
 import {deltaBuckets, histogramQuantile} from './quantile.js';
@@ -78,7 +88,7 @@ function dockerOperations(
 	};
 }
 
-const noCalls: CriOperationFigures = {calls: 0, ratePerSecond: 0, windowMeanSeconds: null, windowP99: null, errors: 0};
+const noCalls: CriOperationFigures = {calls: 0, ratePerSecond: 0, windowMeanSeconds: null, windowP99: null, errors: 0, overLimit: null};
 
 /** The same series before any call: every count and sum 0. */
 function noCallsYet(op: CriOperation): CriOperation {
@@ -111,14 +121,36 @@ export function operationFigures(before: CriOperation | null, after: CriOperatio
 		return null;
 	}
 
-	const buckets = histograms && calls > 0 ? deltaBuckets(histograms[0].buckets, histograms[1].buckets) : null;
+	const deltas = histograms && deltaBuckets(histograms[0].buckets, histograms[1].buckets);
+	const buckets = deltas && calls > 0 ? deltas : null;
 	return {
 		calls,
 		ratePerSecond: spanSeconds > 0 ? calls / spanSeconds : null,
 		windowMeanSeconds: seconds !== null && calls > 0 ? seconds / calls : null,
 		windowP99: buckets ? histogramQuantile(0.99, buckets) : null,
 		errors,
+		// With no call the buckets still say whether they reach the timeout: 0 timeouts is then a measured 0.
+		overLimit: deltas ? overLimit(deltas) : null,
 	};
+}
+
+/** The kubelet's default --runtime-request-timeout, s: a CRI call that reaches it fails with DeadlineExceeded. */
+export const runtimeRequestTimeoutSeconds = 120;
+/** A bound this close below the timeout separates the calls that ran into it (119.2 s in the exponential buckets). */
+const timeoutBucketFromSeconds = 100;
+
+/**
+ * The calls above the highest finite bound up to the timeout, from the window's bucket deltas (see
+ * CriOperationFigures.overLimit); null when the buckets have no finite bound that low or no +Inf bucket.
+ */
+export function overLimit(buckets: Bucket[]): OverLimit | null {
+	const total = buckets.find((bucket) => bucket.le === Infinity);
+	const below = buckets.filter((bucket) => bucket.le <= runtimeRequestTimeoutSeconds).sort((a, b) => b.le - a.le)[0];
+	if (!total || !below) {
+		return null;
+	}
+
+	return {overSeconds: below.le, calls: Math.max(0, total.count - below.count), timeouts: below.le >= timeoutBucketFromSeconds};
 }
 
 /** Status calls and their seconds in the window; null when either status series is missing. */

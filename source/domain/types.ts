@@ -133,6 +133,20 @@ export type NodeEvent = {
 /** The node's recent Events, newest first; `error` says why there are none to show (e.g. a 403), without failing the screen. */
 export type NodeEvents = {events: NodeEvent[]; error: Failure | null};
 
+/** One Event as shown at `now`. */
+export type NodeEventAt = NodeEvent & {
+	/** now − lastTimestamp, seconds, never negative; null when the Event carries no time. */
+	ageSeconds: number | null;
+};
+
+/** The node's recent Events at `now`, for the screen and the reports. */
+export type EventsFigures = {
+	/** Newest first, as last read. */
+	items: NodeEventAt[];
+	/** The last read was refused (a 403, its RBAC rule in the details) or failed; the items are then the last good read's. */
+	error: Failure | null;
+};
+
 /**
  * The one interface every metrics source implements (API server proxy, demo kubelet, replay).
  * `fetchMetrics` returns the kubelet /metrics text; `fetchNode` the Node object's summary (optional).
@@ -284,7 +298,18 @@ export type CriOperationFigures = {
 	windowP99: Quantile | null;
 	/** New errors in the window (a missing error series counts as 0: its child appears at the first error). */
 	errors: number;
+	/**
+	 * Calls in the window that took longer than `overSeconds`: Δ(+Inf) − Δ(le = overSeconds) of the bucket deltas the
+	 * p99 is read from. overSeconds is the highest bound up to the kubelet's default 2-minute runtime request timeout:
+	 * 119.2 s where the buckets reach that far (calls past it ran into the timeout: `timeouts` true); where they stop
+	 * lower (10 s in older kubelets), the top bound, and the calls are only known to be longer (`timeouts` false).
+	 * null without the histograms or without a call; absent on hand-built figures.
+	 */
+	overLimit?: OverLimit | null;
 };
+
+/** See CriOperationFigures.overLimit. */
+export type OverLimit = {overSeconds: number; calls: number; timeouts: boolean};
 
 /** How the relist splits into CRI calls, in plain words, with the numbers it rests on (anatomy-reading.ts). */
 export type AnatomyReading = {
@@ -362,6 +387,8 @@ export type Figures = {
 	ready?: NodeInfo['ready'];
 	/** The CRI calls behind each relist; absent on hand-built figures. */
 	anatomy?: RelistAnatomy | null;
+	/** The node's recent Events; null or absent when they were not read (a source without them, or no answer yet). */
+	events?: EventsFigures | null;
 	/** Unhealthy spans, transitions and Ready flips seen this session (domain/incident.ts); absent where not tracked. */
 	incident?: Incident | null;
 };

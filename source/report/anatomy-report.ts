@@ -1,7 +1,7 @@
 // The relist anatomy section of the --once text report: the reading, the four CRI calls and the per-relist figures.
 import {formatCalls} from '../domain/anatomy-reading.js';
 import {countOf, formatCount, formatQuantile, formatRate, formatSeconds, formatSpan, missing} from '../domain/format.js';
-import type {CriOperationFigures, RelistAnatomy, RelistOperations} from '../domain/types.js';
+import type {CriOperationFigures, OverLimit, RelistAnatomy, RelistOperations} from '../domain/types.js';
 
 /** The CRI method names, as the runtime's logs and crictl print them. */
 export const operationLabels: RelistOperations<string> = {
@@ -63,7 +63,14 @@ export function operationText(op: CriOperationFigures | null): string {
 		return `no call in the window, ${countOf(op.errors, 'error')}`;
 	}
 
-	return `${formatRate(op.ratePerSecond)}, mean ${formatSeconds(op.windowMeanSeconds)}, p99 ${formatQuantile(op.windowP99)}, ${countOf(op.errors, 'error')}`;
+	const over = op.overLimit && op.overLimit.calls > 0 ? `, ${overLimitText(op.overLimit)}` : '';
+	return `${formatRate(op.ratePerSecond)}, mean ${formatSeconds(op.windowMeanSeconds)}, p99 ${formatQuantile(op.windowP99)}, ${countOf(op.errors, 'error')}${over}`;
+}
+
+/** "2 timeouts (> 1m59s)" where the buckets reach the 2-minute timeout, else "1 over 10s". */
+export function overLimitText(over: OverLimit): string {
+	const bound = formatSeconds(over.overSeconds);
+	return over.timeouts ? `${countOf(over.calls, 'timeout')} (> ${bound})` : `${over.calls} over ${bound}`;
 }
 
 /** "93% of the mean relist", or "≈ all (means add up to 104%)". */

@@ -46,7 +46,7 @@ describe('deltaFigures on the v1.21.2 dump and an edited copy one minute later',
 	});
 });
 
-describe('the interval p99 (the Grafana kubelet dashboard\'s panel)', () => {
+describe("the interval p99 (the Grafana kubelet dashboard's panel)", () => {
 	const interval = 'kubelet_pleg_relist_interval_seconds';
 
 	test('a stall in the window: 1 of 20 intervals above 10 s puts the p99 in +Inf, a lower bound of 10 s', () => {
