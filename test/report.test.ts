@@ -24,6 +24,8 @@ const contractKeys = [
 	'secondsToThreshold',
 	'unhealthyForSeconds',
 	'transitions',
+	'events',
+	'eventsError',
 	'lastSeenSeconds',
 	'lastSeenAgeSeconds',
 	'constants',
@@ -65,6 +67,8 @@ describe('jsonReport', () => {
 			secondsToThreshold: 179.5, // 180 − 0.5
 			unhealthyForSeconds: null, // healthy
 			transitions: 0, // healthy at both scrapes
+			events: [], // the Events were not read: said, not shown as none
+			eventsError: "the node's Events were not read",
 			lastSeenSeconds: gauge + 60,
 			lastSeenAgeSeconds: 0.5, // t0 + 60.5 s - (gauge + 60 s)
 			constants: {

@@ -3,12 +3,15 @@
 // No clock reads: every time comes in with an action or as `now`.
 import type {
 	DeltaFigures,
+	EventsFigures,
 	Failure,
 	FeedStatus,
 	Figures,
 	HistoryPoint,
 	KubeletConstants,
 	LastSeen,
+	NodeEvent,
+	NodeEvents,
 	NodeInfo,
 	PlegSample,
 	Scrape,
@@ -77,6 +80,8 @@ export type FeedState = {
 	node: NodeInfo | null;
 	/** Unhealthy spans, transitions and Ready flips seen so far, followed at each scrape and Node object read. */
 	incident: IncidentTrack;
+	/** The node's Events as last read (their times are their own, so ages are read at `now`); null before a read. */
+	nodeEvents: {events: NodeEvent[]; error: Failure | null; at: number} | null;
 	status: FeedStatus;
 };
 
@@ -85,7 +90,8 @@ export type FeedAction =
 	| {type: 'failure'; failure: Failure; at: number}
 	| {type: 'node'; node: NodeInfo}
 	| {type: 'mark'; at: number}
-	| {type: 'pause'; paused: boolean};
+	| {type: 'pause'; paused: boolean}
+	| {type: 'events'; events: NodeEvents; at: number};
 
 export function initialFeedState(options: {node: string; windowSeconds: number; historyLimit?: number}): FeedState {
 	return {
@@ -104,6 +110,7 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		baseline: null,
 		node: null,
 		incident: noIncident,
+		nodeEvents: null,
 		status: {
 			failure: null,
 			failingSince: null,
@@ -150,7 +157,33 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 		case 'pause': {
 			return update(state, {status: {...state.status, paused: action.paused}});
 		}
+
+		case 'events': {
+			return update(state, {nodeEvents: eventsAfter(state.nodeEvents, action.events, action.at)});
+		}
 	}
+}
+
+/**
+ * A failed read keeps the Events of the last good one (each still true, its age read from its own time) beside the
+ * error; a refused or failed first read leaves none.
+ */
+function eventsAfter(previous: FeedState['nodeEvents'], read: NodeEvents, at: number): FeedState['nodeEvents'] {
+	return read.error && previous ? {events: previous.events, error: read.error, at} : {events: read.events, error: read.error, at};
+}
+
+/** The Events at `now` (ms): each with its age; null before the first read. */
+export function eventsAt(state: FeedState, now: number): EventsFigures | null {
+	const read = state.nodeEvents;
+	if (!read) {
+		return null;
+	}
+
+	const items = read.events.map((event) => ({
+		...event,
+		ageSeconds: event.lastTimestamp === null ? null : Math.max(0, now / 1000 - event.lastTimestamp),
+	}));
+	return {items, error: read.error};
 }
 
 /** The points of the history chart, oldest first: a copy, made when a reader asks (not on every scrape). */
@@ -381,6 +414,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		discardEventsTotal: sample.discardEvents,
 		// The corrected latest scrape: its CRI counters continue across a restart like the relist ones.
 		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window, kubeletVersion),
+		events: eventsAt(state, now),
 		incident: incidentNow(state, {constants, lastSeen, verdict: verdict(lastSeen, constants)}, now, judged.stale !== null),
 	};
 }

@@ -32,6 +32,8 @@ export type Engine<F = unknown> = {
 	mark(at: number): void;
 	/** Requests made so far, for tests and the bench. */
 	readonly requestCount: number;
+	/** A one-node engine whose source reads the node's Events, before their first answer: --once waits for it too. */
+	readonly awaitingEvents?: boolean;
 	/** Resolves when the source has nothing more to give (the end of a replay); never otherwise. */
 	readonly ended: Promise<void>;
 	stop(): void;

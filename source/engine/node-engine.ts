@@ -40,6 +40,7 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 	const name = source.node;
 	const store = createStore<FeedState, FeedAction>(proxyFeedKind, options.windowSeconds);
 	let paused = false;
+	let eventsAnswered = false;
 	// The Node object may carry another spelling of the name (a kubelet URL's node): the entry keeps the asked one.
 	const listNode = (node: NodeInfo, at: number) => {
 		store.dispatch({type: 'nodes', nodes: [{...node, name}], at}, at);
@@ -68,6 +69,11 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 			},
 			onNode(node) {
 				listNode(node, now());
+			},
+			onEvents(events, at) {
+				eventsAnswered = true;
+				// Not a read of the node's figures: JSON lines write no line for it; the screen redraws.
+				store.dispatch({type: 'feed', node: name, action: {type: 'events', events, at}}, at, false);
 			},
 		},
 	);
@@ -98,6 +104,9 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 		},
 		get requestCount() {
 			return poller.requestCount;
+		},
+		get awaitingEvents() {
+			return source.fetchEvents !== undefined && !eventsAnswered;
 		},
 		ended: options.ended ?? never,
 		stop() {

@@ -5,18 +5,20 @@
 import {retryDelay} from '../domain/backoff.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import {toFailure} from '../sources/to-failure.js';
-import type {Failure, MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
+import type {Failure, MetricsSource, NodeEvents, NodeInfo, Scrape} from '../domain/types.js';
 
 export type PollerListener = {
 	onScrape(scrape: Scrape, text: string): void;
 	onFailure(failure: Failure, at: number): void;
 	onNode?(node: NodeInfo): void;
+	/** The node's Events, read on the Node object's cadence when the source has them; `at` when the answer came. */
+	onEvents?(events: NodeEvents, at: number): void;
 };
 
 export type PollerOptions = {
 	source: MetricsSource;
 	intervalMs: number;
-	/** How often the Node object is re-read (kubelet version, Ready condition). */
+	/** How often the Node object (kubelet version, Ready condition) and the node's Events are re-read. */
 	nodeRefreshMs?: number;
 	/** When the Node object is first read, ms: 0 (at once), or later when the caller has just read it. */
 	firstNodeReadMs?: number;
@@ -52,6 +54,8 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 	let nodeTimer: NodeJS.Timeout | undefined;
 	let inFlight: AbortController | undefined;
 	let nodeInFlight: AbortController | undefined;
+	let eventsTimer: NodeJS.Timeout | undefined;
+	let eventsInFlight: AbortController | undefined;
 
 	const scheduleMetrics = (delayMs: number) => {
 		if (!stopped && !paused) {
@@ -82,7 +86,9 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 			if (inFlight === controller) inFlight = undefined;
 		}
 
-		scheduleMetrics(failures === 0 ? intervalMs : retryDelay(retryAfterSeconds, failures, intervalMs, options.maxBackoffMs, options.minBackoffMs));
+		scheduleMetrics(
+			failures === 0 ? intervalMs : retryDelay(retryAfterSeconds, failures, intervalMs, options.maxBackoffMs, options.minBackoffMs),
+		);
 	}
 
 	const scheduleNode = (delayMs: number) => {
@@ -109,34 +115,66 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		if (!controller.signal.aborted) scheduleNode(nodeRefreshMs);
 	}
 
+	const scheduleEvents = (delayMs: number) => {
+		if (!stopped && !paused && source.fetchEvents) {
+			eventsTimer = setTimeout(pollEvents, delayMs);
+		}
+	};
+
+	async function pollEvents() {
+		eventsTimer = undefined;
+		if (!source.fetchEvents) return;
+		const controller = new AbortController();
+		eventsInFlight = controller;
+		try {
+			const events = await source.fetchEvents(controller.signal);
+			if (!controller.signal.aborted) listener.onEvents?.(events, now());
+		} catch {
+			// fetchEvents answers a refusal or a failure in its `error`; it rejects only when aborted.
+		} finally {
+			if (eventsInFlight === controller) eventsInFlight = undefined;
+		}
+
+		if (!controller.signal.aborted) scheduleEvents(nodeRefreshMs);
+	}
+
 	scheduleMetrics(0);
 	scheduleNode(options.firstNodeReadMs ?? 0);
+	// No caller reads the Events before the engine starts: the first read goes out at once.
+	scheduleEvents(0);
 
 	return {
 		stop() {
 			stopped = true;
 			clearTimeout(metricsTimer);
 			clearTimeout(nodeTimer);
+			clearTimeout(eventsTimer);
 			inFlight?.abort();
 			nodeInFlight?.abort();
+			eventsInFlight?.abort();
 		},
 		setPaused(next: boolean) {
 			if (next === paused || stopped) return;
 			paused = next;
 			if (paused) {
-				// Nothing is read while paused, the Node object included: what is shown stays as it was.
+				// Nothing is read while paused, the Node object and the Events included: what is shown stays as it was.
 				clearTimeout(metricsTimer);
 				clearTimeout(nodeTimer);
+				clearTimeout(eventsTimer);
 				metricsTimer = undefined;
 				nodeTimer = undefined;
+				eventsTimer = undefined;
 				// Forget the aborted requests now, so resuming does not wait for their rejection.
 				inFlight?.abort();
 				nodeInFlight?.abort();
+				eventsInFlight?.abort();
 				inFlight = undefined;
 				nodeInFlight = undefined;
+				eventsInFlight = undefined;
 			} else {
 				if (!inFlight) scheduleMetrics(0);
 				if (!nodeInFlight) scheduleNode(0);
+				if (!eventsInFlight) scheduleEvents(0);
 			}
 		},
 		get requestCount() {

@@ -13,10 +13,13 @@ import {
 } from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
 import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
+import {humanAge} from '../domain/event-age.js';
+import {nextSteps} from '../domain/next-steps.js';
 import {anatomyReportLines} from './anatomy-report.js';
 import type {
 	CriOperationFigures,
 	DeltaFigures,
+	EventsFigures,
 	FeedStatus,
 	Figures,
 	KubeletConstants,
@@ -70,6 +73,14 @@ export function jsonReport(figures: Figures) {
 		unhealthyForSeconds: ms(figures.incident?.unhealthyForSeconds),
 		// Changes between healthy and unhealthy seen in this run; null where the source does not follow them.
 		transitions: figures.incident?.transitions ?? null,
+		// The node's recent Events, newest first; [] when there are none, or when they could not be read: eventsError says why.
+		events: (figures.events?.items ?? []).map((event) => ({
+			reason: event.reason,
+			message: event.message,
+			ageSeconds: ms(event.ageSeconds),
+			count: event.count,
+		})),
+		eventsError: eventsError(figures.events ?? null),
 		lastSeenSeconds: lastSeen.gaugeSeconds,
 		lastSeenAgeSeconds: ms(lastSeen.ageSeconds),
 		constants: {
@@ -111,6 +122,20 @@ export function jsonReport(figures: Figures) {
 		readyCondition: ready && {...ready, since: ready.since === null ? null : ms(ready.since / 1000)},
 		cri: criJson(figures.anatomy ?? null),
 	};
+}
+
+/** Why `events` may not be the node's Events: the read was refused (the RBAC rule is named) or failed, or none was made. */
+export function eventsError(events: EventsFigures | null): string | null {
+	if (!events) {
+		return "the node's Events were not read";
+	}
+
+	if (!events.error) {
+		return null;
+	}
+
+	const needed = events.error.details.find((detail) => detail.startsWith('needed: '));
+	return needed ? `${events.error.summary}; ${needed}` : events.error.summary;
 }
 
 /** Which PLEG durations are in force, in words: "generic", "evented", or the fallback and its evidence. */
@@ -186,8 +211,42 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		lines.push(['stale', `${status.failure.summary} (no good scrape yet)`]);
 	}
 
-	// The relist anatomy follows as its own block, aligned on its own labels.
-	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null));
+	// The relist anatomy follows as its own block, aligned on its own labels; then the Events and, when unhealthy, what to run.
+	const incident = [...eventLines(figures.events ?? null), ...nextStepLines(figures)];
+	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null)) + (incident.length > 0 ? alignLines(incident) : '');
+}
+
+/** One line per Event, "NodeNotReady ×1, 2m ago (kubelet): Node … status is now: NodeNotReady"; none when not read. */
+function eventLines(events: EventsFigures | null): Array<[string, string]> {
+	if (!events) {
+		return [];
+	}
+
+	const lines = events.items.map((event): [string, string] => {
+		const from = event.source ? ` (${event.source})` : '';
+		const message = event.message ? `: ${event.message.replaceAll('\n', ' ')}` : '';
+		return ['event', `${event.reason} ×${event.count}, ${humanAge(event.ageSeconds)} ago${from}${message}`];
+	});
+	const error = eventsError(events);
+	if (error) {
+		lines.push(['events', error]);
+	} else if (lines.length === 0) {
+		lines.push(['events', 'none']);
+	}
+
+	return lines;
+}
+
+/** The commands to run next, with the node filled in, while the kubelet's rule fails. */
+function nextStepLines(figures: Figures): Array<[string, string]> {
+	if (bandOf(figures) !== 'unhealthy') {
+		return [];
+	}
+
+	return nextSteps(figures.node).map((step) => [
+		'next step',
+		step.where === 'on the node' ? `${step.command}  # on the node` : step.command,
+	]);
 }
 
 /** "critical; NotReady in 8s (last seen 2m52s ago; threshold 3m0s), pleg-top's estimate", or "unhealthy for 1m12s". */

@@ -65,7 +65,8 @@ export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<No
 			if (engine.single !== null) {
 				const entry = state.nodes.get(engine.single);
 				const failed = entry !== undefined && engine.kind.status(entry.feed).failure !== null;
-				if (failed || (counts.get(engine.single) ?? 0) >= reads) finish();
+				// The node's Events are part of the report: their first answer is waited for too (a refusal is an answer).
+				if (failed || ((counts.get(engine.single) ?? 0) >= reads && !engine.awaitingEvents)) finish();
 				return;
 			}
 

@@ -75,6 +75,8 @@ const lineKeys = [
 	'secondsToThreshold',
 	'unhealthyForSeconds',
 	'transitions',
+	'events',
+	'eventsError',
 	'lastSeenSeconds',
 	'lastSeenAgeSeconds',
 	'constants',
