@@ -46,6 +46,8 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 				return node;
 			},
 		}),
+		// The node's Events pass through unrecorded: a recording replays the figures, not the Events.
+		...(source.fetchEvents && {fetchEvents: async (signal: AbortSignal) => source.fetchEvents!(signal)}),
 		close: () => source.close?.(),
 	};
 

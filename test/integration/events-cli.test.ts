@@ -1,0 +1,200 @@
+// The node's Events and the next steps through the built CLI against the fake API server: --once JSON and JSON lines
+// carry `events` and `eventsError` exactly; a 403 on the Events is named with its RBAC rule and fails nothing else;
+// the --once text lists the Events and, when unhealthy, the commands to run with the node filled in.
+import assert from 'node:assert/strict';
+import {after, before, beforeEach, describe, test} from 'node:test';
+import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
+import {capturedOutput, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
+import {readDump} from '../metrics/dump.js';
+import {dumpThenMinuteLater, fast, startCluster, testToken, v121After, withLastSeen, type Cluster} from './cluster.js';
+
+let cluster: Cluster;
+const running: CliProcess[] = [];
+/** When the Events were stamped, s: their ages are measured from here. */
+let stampedAt = 0;
+
+/** An RFC 3339 time `secondsAgo` before stampedAt, to the second as the API server writes it. */
+const ago = (secondsAgo: number) => new Date((stampedAt - secondsAgo) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+before(async () => {
+	stampedAt = Math.floor(Date.now() / 1000);
+	cluster = await startCluster([
+		{
+			name: 'worker-1',
+			kubeletVersion: 'v1.21.2',
+			metrics: () => withLastSeen(readDump('1.21.2'), 1),
+			events: [
+				{
+					type: 'Warning',
+					reason: 'ContainerGCFailed',
+					message: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded\n',
+					count: 3,
+					firstTimestamp: ago(400),
+					lastTimestamp: ago(75),
+					source: {component: 'kubelet', host: 'worker-1'},
+				},
+				{
+					type: 'Normal',
+					reason: 'NodeNotReady',
+					message: 'Node worker-1 status is now: NodeNotReady',
+					count: 1,
+					lastTimestamp: ago(120),
+					source: {component: 'kubelet', host: 'worker-1'},
+				},
+			],
+		},
+		{name: 'quiet-1', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1)},
+	]);
+});
+
+beforeEach(() => {
+	cluster.fake.clearFaults();
+	cluster.fake.setMetrics('worker-1', dumpThenMinuteLater());
+});
+
+after(async () => {
+	for (const cli of running) cli.child.kill('SIGKILL');
+	await cluster.close();
+	assertNoSecretsIn(capturedOutput, integrationSecrets({'test token': testToken}));
+});
+
+const once = (node: string, ...extra: string[]) => ['--node', node, '--once', ...fast, ...extra];
+type Report = Record<string, any>;
+
+/** Seconds since the Events were stamped, as the test reads its clock now (the CLI read it a little earlier). */
+const elapsed = () => Date.now() / 1000 - stampedAt;
+
+describe('events and eventsError in the JSON', () => {
+	test('--once -o json: exactly {reason, message, ageSeconds, count} per Event, newest first; eventsError null', async () => {
+		const result = await runCli(once('worker-1', '-o', 'json'), {env: cluster.env});
+		assert.equal(result.stderr, '');
+		assert.equal(result.code, 0);
+		const report = JSON.parse(result.stdout) as Report;
+		assert.equal(report['eventsError'], null);
+		const events = report['events'] as Report[];
+		assert.deepEqual(
+			events.map((event) => Object.keys(event)),
+			[
+				['reason', 'message', 'ageSeconds', 'count'],
+				['reason', 'message', 'ageSeconds', 'count'],
+			],
+		);
+		// Newest first: the GC failure 75 s before the stamp, then NodeNotReady 120 s before it; the message trimmed.
+		assert.deepEqual(
+			events.map(({reason, message, count}) => ({reason, message, count})),
+			[
+				{reason: 'ContainerGCFailed', message: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded', count: 3},
+				{reason: 'NodeNotReady', message: 'Node worker-1 status is now: NodeNotReady', count: 1},
+			],
+		);
+		const now = elapsed();
+		for (const [index, stamped] of [75, 120].entries()) {
+			const age = events[index]!['ageSeconds'] as number;
+			assert.ok(age >= stamped && age <= stamped + now, `${age} s not within [${stamped}, ${stamped + now}]`);
+		}
+	});
+
+	test('no Events: [] and eventsError null', async () => {
+		const result = await runCli(once('quiet-1', '-o', 'json'), {env: cluster.env});
+		assert.equal(result.code, 0);
+		const report = JSON.parse(result.stdout) as Report;
+		assert.deepEqual(report['events'], []);
+		assert.equal(report['eventsError'], null);
+	});
+
+	test('a 403 on the Events: [] and eventsError naming the rule; the figures, the exit code and stderr as without it', async () => {
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'events'});
+		const result = await runCli(once('worker-1', '-o', 'json'), {env: cluster.env});
+		assert.equal(result.stderr, '');
+		assert.equal(result.code, 0);
+		const report = JSON.parse(result.stdout) as Report;
+		assert.equal(report['healthy'], true);
+		assert.equal(report['relist'].windowCount, 60);
+		assert.deepEqual(report['events'], []);
+		assert.equal(
+			report['eventsError'],
+			'context "fake-ctx" (user "token-user") is not allowed to list events in namespace "default"; needed: list on events in namespace default (Role rule in namespace default: apiGroups [""], resources ["events"], verbs ["list"])',
+		);
+	});
+
+	test('JSON lines: every line has both keys; the Events come once answered, not a line of their own', async () => {
+		let request = 0;
+		cluster.fake.setMetrics('worker-1', () => v121After(++request));
+		const cli = spawnCli(['--node', 'worker-1', ...fast], {env: cluster.env, timeoutMs: 30_000});
+		running.push(cli);
+		const parse = (stdout: string) =>
+			stdout
+				.split('\n')
+				.slice(0, -1)
+				.map((text) => JSON.parse(text) as Report);
+		await cli.waitForStdout((stdout) => parse(stdout).filter((line) => line['eventsError'] === null).length >= 2, 20_000);
+		cli.child.kill('SIGTERM');
+		const result = await cli.exited;
+		assert.equal(result.code, 0);
+		const lines = parse(result.stdout);
+		for (const line of lines) {
+			assert.ok('events' in line && 'eventsError' in line, JSON.stringify(line));
+			// Before the first answer the list is not read, and says so; after it, the two Events.
+			if (line['eventsError'] === null) {
+				assert.deepEqual(
+					(line['events'] as Report[]).map((event) => event['reason']),
+					['ContainerGCFailed', 'NodeNotReady'],
+				);
+			} else {
+				assert.equal(line['eventsError'], "the node's Events were not read");
+				assert.deepEqual(line['events'], []);
+			}
+		}
+
+		// One line per scrape: the Events' answer adds none (each line has 60 relists more than the one before).
+		const counts = lines.map((line) => line['relist'].count as number);
+		assert.deepEqual(
+			counts.slice(1).map((count, index) => count - counts[index]!),
+			counts.slice(1).map(() => 60),
+		);
+	});
+});
+
+describe('the --once text', () => {
+	test('unhealthy: the Events with age and count, then the next steps with the node filled in; exit 1', async () => {
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(200));
+		const result = await runCli(once('worker-1'), {env: cluster.env});
+		assert.equal(result.code, 1);
+		const lines = result.stdout.split('\n');
+		const events = lines.filter((line) => line.startsWith('event '));
+		assert.equal(events.length, 2);
+		// Ages as kubectl prints them: seconds below 2 minutes, then minutes and seconds (75 s and 120 s when stamped).
+		assert.match(
+			events[0]!,
+			/^event +ContainerGCFailed ×3, (7[5-9]|[89]\d|1[01]\d)s ago \(kubelet\): rpc error: code = DeadlineExceeded desc = context deadline exceeded$/,
+		);
+		assert.match(events[1]!, /^event +NodeNotReady ×1, 2m(\d{1,2}s)? ago \(kubelet\): Node worker-1 status is now: NodeNotReady$/);
+		assert.deepEqual(
+			lines.filter((line) => line.startsWith('next step ')).map((line) => line.replace(/^next step +/, '')),
+			[
+				'kubectl describe node worker-1',
+				'kubectl debug node/worker-1 -it --image=busybox -- chroot /host crictl ps -a',
+				'journalctl -u kubelet | grep -i pleg  # on the node',
+				'crictl pods --state NotReady  # on the node',
+			],
+		);
+	});
+
+	test('healthy: the Events, no next steps; a 403 on them is one line naming the rule', async () => {
+		const healthy = await runCli(once('worker-1'), {env: cluster.env});
+		assert.equal(healthy.code, 0);
+		assert.equal(healthy.stdout.split('\n').filter((line) => line.startsWith('event ')).length, 2);
+		assert.doesNotMatch(healthy.stdout, /next step/);
+
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'events'});
+		const refused = await runCli(once('worker-1'), {env: cluster.env});
+		assert.equal(refused.code, 0);
+		assert.equal(refused.stderr, '');
+		assert.deepEqual(
+			refused.stdout.split('\n').filter((line) => /^events? /.test(line)),
+			[
+				'events  context "fake-ctx" (user "token-user") is not allowed to list events in namespace "default"; needed: list on events in namespace default (Role rule in namespace default: apiGroups [""], resources ["events"], verbs ["list"])',
+			],
+		);
+	});
+});
