@@ -19,6 +19,11 @@ import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/l
 import type {Tone} from './layout/theme.js';
 import {LineView, Lines} from './layout/line-view.js';
 import {relistStatsLines} from './panes/relist-stats.js';
+import {eventsPaneLines} from './panes/events-pane.js';
+import {nextStepsPaneLines} from './panes/next-steps-pane.js';
+import {runtimeCallsLines} from './panes/runtime-calls.js';
+import {bandOf} from '../domain/health.js';
+import {showsNextSteps} from '../domain/next-steps.js';
 import {staleBannerLines, statusLines} from './panes/status-line.js';
 import {verdictLines} from './panes/verdict-line.js';
 
@@ -243,21 +248,38 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 		}),
 	);
 	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];
+	const incident = incidentVariants(figures, width);
 	const built = new Map<ConstantsForm, Block[]>();
-	const arrange = (form: ConstantsForm, extra: Block[]) => {
+	const arrange = (form: ConstantsForm, why: Block[], extra: Block[]) => {
 		const top = built.get(form) ?? statsAndConstants(figures, width, form);
 		built.set(form, top);
-		return [...top, ...extra];
+		return [...top, ...why, ...extra];
 	};
+	const attempt = (forms: ConstantsForm[], spaced: boolean, why: Block[], extra: Block[]) => {
+		for (const form of forms) {
+			const blocks = arrange(form, why, extra);
+			// Gaps: one below each block above and each of these (the status row closes the screen).
+			const gaps = spaced && form === 'full' ? blocksAbove + blocks.length : 0;
+			if (fits(blocks, room - gaps)) {
+				return {form, blocks};
+			}
+		}
+
+		return undefined;
+	};
+	// The incident blocks down to their core come before the history and the baseline; below the core, after them.
 	const choose = (forms: ConstantsForm[], spaced: boolean) => {
 		for (const extra of dynamic) {
-			for (const form of forms) {
-				const blocks = arrange(form, extra);
-				// Gaps: one below each block above and each of these (the status row closes the screen).
-				const gaps = spaced && form === 'full' ? blocksAbove + blocks.length : 0;
-				if (fits(blocks, room - gaps)) {
-					return {form, blocks};
-				}
+			for (const why of incident.core) {
+				const found = attempt(forms, spaced, why, extra);
+				if (found) return found;
+			}
+		}
+
+		for (const why of incident.rest) {
+			for (const extra of dynamic) {
+				const found = attempt(forms, spaced, why, extra);
+				if (found) return found;
 			}
 		}
 
@@ -267,6 +289,42 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 	const auto = choose(['full', 'line', 'none'], true);
 	const chosen = props.toggleConstants ? (choose(auto?.form === 'full' ? ['line', 'none'] : ['full'], false) ?? auto) : auto;
 	return chosen?.blocks ?? fallback(statsOnly, room);
+}
+
+/** The incident blocks to try, fullest first: `core` before giving up the history, `rest` after. */
+type IncidentVariants = {core: Block[][]; rest: Block[][]};
+
+/** Events beyond this many wait for `kubectl describe node`. */
+const maxEventsShown = 5;
+
+/**
+ * Why the relists stall and what to run, below the stats: the CRI calls' errors and timeouts, the node's Events and
+ * the next steps. From the critical band on (or unknown), the CRI calls, one Event and the next steps are the core
+ * that stays before the history; otherwise the CRI calls (shown only with an error or a timeout) and the Events
+ * give way to the history, so an idle screen stays as it was.
+ */
+function incidentVariants(figures: Figures, width: number): IncidentVariants {
+	const band = bandOf(figures);
+	const stalled = figures.window?.count === 0 || band === 'critical' || band === 'unhealthy';
+	const runtime = runtimeCallsLines({anatomy: figures.anatomy ?? null, stalled, width});
+	const compactRuntime = runtimeCallsLines({anatomy: figures.anatomy ?? null, stalled, width, compact: true});
+	const events = (maxEvents: number) => eventsPaneLines({events: figures.events ?? null, width, maxEvents});
+	const blocks = (...parts: Line[][]) => parts.filter((part) => part.length > 0).map((part) => lines(part));
+	const counts = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
+	if (!showsNextSteps(figures)) {
+		return {core: [...counts.map((count) => blocks(runtime, events(count))), blocks(runtime), blocks(compactRuntime), []], rest: []};
+	}
+
+	const steps = nextStepsPaneLines({node: figures.node, width});
+	const compactSteps = nextStepsPaneLines({node: figures.node, width, compact: true});
+	return {
+		core: [
+			...counts.map((count) => blocks(runtime, events(count), steps)),
+			blocks(runtime, events(1), compactSteps),
+			blocks(compactRuntime, events(1), compactSteps),
+		],
+		rest: [blocks(compactRuntime, compactSteps), blocks(compactSteps), []],
+	};
 }
 
 /** Not even the stats fit whole: keep their first rows (each row holds whole figures). */

@@ -14,6 +14,8 @@ export type RuntimeCallsProps = {
 	/** No relist completed in the window, or the age is critical or worse: every operation is listed. */
 	stalled: boolean;
 	width: number;
+	/** Without the in-flight note: for a short screen. @default false */
+	compact?: boolean;
 };
 
 /** The kubelet counts no CRI call while it runs (no gauge of calls in flight in any version read). */
@@ -22,7 +24,7 @@ export const inFlightNote = 'in flight: not exposed';
 type Named = {label: string; op: CriOperationFigures};
 
 /** [] when no operation has an error or a call over the limit in the window and relists are not stalled. */
-export function runtimeCallsLines({anatomy, stalled, width}: RuntimeCallsProps): Line[] {
+export function runtimeCallsLines({anatomy, stalled, width, compact = false}: RuntimeCallsProps): Line[] {
 	if (!anatomy || anatomy.spanSeconds === null) {
 		return [];
 	}
@@ -55,7 +57,10 @@ export function runtimeCallsLines({anatomy, stalled, width}: RuntimeCallsProps):
 		items.push([seg(quietText(named), 'label')]);
 	}
 
-	items.push([seg(inFlightNote, 'dim')]);
+	if (!compact) {
+		items.push([seg(inFlightNote, 'dim')]);
+	}
+
 	return flowItems(items, width);
 }
 
