@@ -18,6 +18,9 @@ export type DemoSourceOptions = {
 	sleep?: (ms: number) => Promise<void>;
 };
 
+/** The container runtime the demo node reports, as a kind node of kubelet v1.28 does. */
+export const demoRuntimeVersion = 'containerd://1.7.13';
+
 /** The demo kubelet has been up this long when the demo starts, so lifetime and window figures differ. ms. */
 const demoUptimeMs = 20 * 60_000;
 
@@ -66,7 +69,13 @@ export function createDemoSource(options: DemoSourceOptions): DemoSource {
 		},
 		async fetchNode(signal: AbortSignal): Promise<NodeInfo> {
 			signal.throwIfAborted();
-			return {name: kubelet.nodeName, kubeletVersion: kubelet.kubeletVersion, ready: kubelet.readyCondition()};
+			return {
+				name: kubelet.nodeName,
+				kubeletVersion: kubelet.kubeletVersion,
+				ready: kubelet.readyCondition(),
+				// What a kind node of the same release reports (status.nodeInfo.containerRuntimeVersion).
+				containerRuntimeVersion: demoRuntimeVersion,
+			};
 		},
 	};
 }

@@ -42,7 +42,10 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		const entry = signals && read && node !== null && node === single ? engine.state.nodes.get(node) : undefined;
 		if (entry) signals?.read(engine.kind.figures(entry.feed, at));
 	});
-	const element = engine.single === null ? React.createElement(OverviewApp, {engine}) : React.createElement(App, {engine, demo: plan.demo});
+	const element =
+		engine.single === null
+			? React.createElement(OverviewApp, {engine})
+			: React.createElement(App, {engine, demo: plan.demo, header: plan.header});
 	try {
 		await runFullScreen(element, ending.signal);
 	} finally {

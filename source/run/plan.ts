@@ -36,6 +36,8 @@ export type Plan = {
 	readonly replay?: ReplaySource;
 	/** A one-node run over /metrics text: the lab session (write-down, --record, --summary, --plot). */
 	readonly recorder?: LabRecorder;
+	/** What the screen's header names besides the source: the kubeconfig context and cluster, or the replay. */
+	readonly header?: {kube?: {context: string; cluster: string}; replay?: {file: string; speed: number}};
 	close(): void;
 };
 
@@ -60,6 +62,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 	let source: MetricsSource;
 	let demo: DemoControls | undefined;
 	let replay: ReplaySource | undefined;
+	let header: Plan['header'];
 	// A real node: one request an --interval after the last ended; for --once, the two one window apart.
 	const steady = (purpose: Purpose): Pacing => {
 		const ms = purpose === 'once' ? windowMs : mode.intervalMs;
@@ -73,6 +76,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 			const recording = createReplaySource({records, speed: backend.speed, file: backend.file, realNow: systemNow});
 			replay = recording;
 			source = recording;
+			header = {replay: {file: backend.file, speed: backend.speed}};
 			// A replay paces itself on its recorded times; the status line shows the recorded cadence.
 			pace = () => ({
 				pollMs: 0,
@@ -105,6 +109,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 			const {url, node, access, direct} = backend;
 			// --token-file alone needs no kubeconfig; without it the kubeconfig user authenticates to the kubelet.
 			const loaded = direct.tokenFile === undefined ? kubeconfig(access, env) : undefined;
+			header = loaded && {kube: {context: loaded.contextName, cluster: loaded.clusterName}};
 			source = createKubeletDirectSource({
 				url,
 				node,
@@ -120,8 +125,10 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 		}
 
 		case 'api-server': {
+			const loaded = kubeconfig(backend.access, env);
+			header = {kube: {context: loaded.contextName, cluster: loaded.clusterName}};
 			source = createApiServerSource({
-				loaded: kubeconfig(backend.access, env),
+				loaded,
 				node: backend.node,
 				timeoutMs: mode.timeoutMs,
 				now: systemNow,
@@ -169,6 +176,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 		demo,
 		replay,
 		recorder,
+		header,
 		close() {
 			recorder.close();
 			source.close?.();

@@ -1,10 +1,10 @@
 // The one-node screen: an engine of one node in (engine/), the dashboard out, keys in between. The engine owns
 // the polling, the clock and the pause; this component owns what is toggled on screen.
 import {useApp, useInput} from 'ink';
-import React, {useState} from 'react';
+import React, {useEffect, useState} from 'react';
 import type {DemoControls} from '../demo/demo-source.js';
 import type {Engine} from '../engine/engine.js';
-import {Dashboard, dashboardHelpScroll} from './dashboard.js';
+import {Dashboard, dashboardHelpScroll, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -15,6 +15,8 @@ export type AppProps = {
 	engine: Engine;
 	/** Present with --demo: keys that steer the simulated kubelet. */
 	demo?: DemoControls;
+	/** The kubeconfig context or the replay, for the header. */
+	header?: HeaderContext;
 };
 
 /** Demo keys: each maps to one simulator control. */
@@ -26,7 +28,7 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
 }
 
-export default function App({engine, demo}: AppProps) {
+export default function App({engine, demo, header}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
 	const view = nodeScreenView(engine, frame.state, engine.single ?? '', frame.now);
@@ -35,6 +37,18 @@ export default function App({engine, demo}: AppProps) {
 	const [showAnatomy, setShowAnatomy] = useState(false);
 	const [toggleConstants, setToggleConstants] = useState(false);
 	const [helpOffset, setHelpOffset] = useState(0);
+	// A replay's header says when the recording has run out.
+	const [ended, setEnded] = useState(false);
+	useEffect(() => {
+		let mounted = true;
+		void engine.ended.then(() => {
+			if (mounted) setEnded(true);
+		});
+		return () => {
+			mounted = false;
+		};
+	}, [engine]);
+	const context = header?.replay ? {...header, replay: {...header.replay, ended}} : header;
 
 	useInput((input, key) => {
 		const move = showHelp ? helpMoveOf(key) : undefined;
@@ -65,6 +79,7 @@ export default function App({engine, demo}: AppProps) {
 			showAnatomy={showAnatomy}
 			toggleConstants={toggleConstants}
 			demoScenario={demo?.scenario}
+			context={context}
 		/>
 	);
 }

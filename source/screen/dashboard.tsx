@@ -54,6 +54,15 @@ export type DashboardProps = {
 	showAnatomy?: boolean;
 	/** The demo scenario's name when the demo source runs. */
 	demoScenario?: string;
+	/** What the header says of where the figures come from besides the source: the kubeconfig context, a replay. */
+	context?: HeaderContext;
+};
+
+export type HeaderContext = {
+	/** The kubeconfig context and its cluster, when the kubeconfig was read. */
+	kube?: {context: string; cluster: string};
+	/** --replay: the file and --speed; `ended` once the recording has run out. */
+	replay?: {file: string; speed: number; ended?: boolean};
 };
 
 /** Below these the full layout cannot show its essentials: one compact row instead. */
@@ -155,13 +164,30 @@ function fits(blocks: Block[], height: number): boolean {
 	return blocks.reduce((sum, block) => sum + blockHeight(block), 0) <= height;
 }
 
-/** "pleg-top · worker-1 · kubelet v1.28.0 · worker-1 via https://… · demo: stall" with the clock on the right. */
-function headerLine({figures, node, sourceLabel, demoScenario, now, width}: DashboardProps): Line {
+/**
+ * "pleg-top · worker-1 · prod (cluster eu-1) · kubelet v1.28.0 · containerd://1.7.2 · via https://…" with the clock
+ * on the right; a replay says "REPLAY FILE ×speed" (and "end of recording") instead of the source. The node is
+ * named once: the source's label loses its leading node name. What does not fit goes, from the right.
+ */
+function headerLine({figures, node, sourceLabel, demoScenario, context, now, width}: DashboardProps): Line {
 	const name = figures?.node ?? node?.name ?? null;
 	const version = figures?.kubeletVersion ?? node?.kubeletVersion ?? null;
 	const items: Item[] = [[seg('pleg-top', 'title')]];
 	if (name) {
 		items.push([seg(name, 'value')]);
+	}
+
+	const replay = context?.replay;
+	if (replay) {
+		items.push([seg(`REPLAY ${replay.file} ×${replay.speed}`, 'warn')]);
+		if (replay.ended) {
+			items.push([seg('end of recording', 'warn')]);
+		}
+	}
+
+	const kube = context?.kube;
+	if (kube) {
+		items.push([seg(kube.context === kube.cluster ? kube.context : `${kube.context} (cluster ${kube.cluster})`)]);
 	}
 
 	if (version) {
@@ -172,13 +198,28 @@ function headerLine({figures, node, sourceLabel, demoScenario, now, width}: Dash
 		items.push([seg(`demo: ${demoScenario}`, 'warn')]);
 	}
 
-	if (sourceLabel && sourceLabel !== name) {
-		items.push([seg(sourceLabel, 'dim')]);
+	if (node?.containerRuntimeVersion) {
+		items.push([seg(node.containerRuntimeVersion)]);
+	}
+
+	const source = withoutNode(sourceLabel, name);
+	if (!replay && source && source !== name) {
+		items.push([seg(source, 'dim')]);
 	}
 
 	const clock = clockTime(now);
 	const left = fitItems(items, width - clock.length - 1);
 	return spread(left, [seg(clock, 'dim')], width);
+}
+
+/** The source's label without the node it starts with ("worker-1 via https://…" → "via https://…"): named once. */
+function withoutNode(label: string, name: string | null): string {
+	if (name === null) {
+		return label;
+	}
+
+	const prefix = [`${name} · `, `${name} `].find((start) => label.startsWith(start));
+	return prefix ? label.slice(prefix.length) : label;
 }
 
 function statusProps(props: DashboardProps) {

@@ -1,23 +1,42 @@
 // The incident view through the built CLI in a real terminal (tmux), on the demo at 20 × speed with `s` to stall
 // it: the countdown to NotReady while healthy past the ok band, unhealthy for/since once past the threshold, the
-// recovery, the terminal title a tmux status line shows (#{pane_title}) and the bell, at 80×24 and 120×35.
+// recovery, the terminal title a tmux status line shows (#{pane_title}) and the bell, at 80×24 and 120×35. Then
+// the header's context against the fake API server and on a replay.
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {after, describe, test} from 'node:test';
-import {cliPath} from '../helpers/run-cli.js';
+import {after, before, describe, test} from 'node:test';
+import {cliPath, runCli} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {fast, startCluster, type Cluster} from './cluster.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-incident-'));
 const sessions: TmuxSession[] = [];
 
-after(() => {
+let cluster: Cluster;
+
+before(async () => {
+	cluster = await startCluster();
+});
+
+after(async () => {
 	for (const session of sessions) session.kill();
 	rmSync(home, {recursive: true, force: true});
+	await cluster.close();
 });
+
+function startCli(args: string[], columns: number, rows: number, env: Record<string, string>): TmuxSession {
+	const session = startTmux(`${process.execPath} ${cliPath} ${args.join(' ')}`, {
+		columns,
+		rows,
+		env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env},
+	});
+	sessions.push(session);
+	return session;
+}
 
 function startDemo(args: string[], columns: number, rows: number): TmuxSession {
 	const session = startTmux(`${process.execPath} ${cliPath} --demo --demo-speed 20 ${args.join(' ')}`, {
@@ -116,3 +135,31 @@ for (const [columns, rows, bell] of [
 		);
 	});
 }
+
+describe('the header says where the figures come from', () => {
+	test('through the API server: the node once, the kubeconfig context and cluster, the runtime from the Node object', {skip}, async () => {
+		const session = startCli(['worker-1', '--interval', '200ms'], 160, 35, cluster.env);
+		const screen = await session.waitFor(/^pleg-top · worker-1 · /m, 20_000);
+		const header = screen.split('\n').find((row) => row.startsWith('pleg-top · '))!;
+		// The fake cluster's kubeconfig: context fake-ctx on cluster "fake"; its Node objects report containerd 1.7.2.
+		assert.match(
+			header,
+			/^pleg-top · worker-1 · fake-ctx \(cluster fake\) · kubelet v1\.21\.2 · containerd:\/\/1\.7\.2 · via https:\/\/127\.0\.0\.1:\d+ +\d\d:\d\d:\d\d$/,
+		);
+		assert.equal(header.split('worker-1').length - 1, 1, header);
+		session.keys('q');
+	});
+
+	test('a replay: REPLAY FILE ×speed, then end of recording', {skip}, async () => {
+		const file = `${cluster.temp.dir}/header-replay.jsonl`;
+		const recorded = await runCli(['worker-1', '--once', ...fast, '--record', file], {env: cluster.env});
+		assert.equal(recorded.code, 0, recorded.stderr);
+		const session = startCli(['--replay', file, '--speed', '4'], 160, 35, {HOME: home});
+		const screen = await session.waitFor('end of recording', 20_000);
+		assert.match(
+			screen,
+			new RegExp(`^pleg-top · worker-1 · REPLAY ${file.replaceAll('.', '\\.')} ×4 · end of recording · kubelet v1\\.21\\.2 `, 'm'),
+		);
+		session.keys('q');
+	});
+});

@@ -187,7 +187,11 @@ describe('cluster overview through the API server', () => {
 			app.stdin.write('\r');
 			await until(() => frame().includes('Esc: all nodes'), 'the one-node screen');
 			const screen = frame();
-			assert.match(screen.split('\n')[0]!, new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · ${unreachable} · Esc: all nodes`));
+			// The node named once, then its container runtime from the Node object.
+			assert.match(
+				screen.split('\n')[0]!,
+				new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · containerd://1.7.2 · Esc: all nodes`),
+			);
 			assert.match(screen, /the API server cannot reach the kubelet on node "gone-kubelet"/);
 			app.stdin.write('\u001B');
 			await until(() => frame().includes('↑↓ select'), 'the table again');

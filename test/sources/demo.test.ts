@@ -472,6 +472,7 @@ describe('createDemoSource', () => {
 				name: 'demo-node',
 				kubeletVersion: 'v1.28.4',
 				ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: null},
+				containerRuntimeVersion: 'containerd://1.7.13',
 			},
 		);
 

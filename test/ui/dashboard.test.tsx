@@ -171,6 +171,35 @@ describe('Dashboard at fixed sizes', () => {
 	test('header: tool, node, kubelet version, source, clock', () => {
 		assert.equal(dashboard(100, 30)[0], `pleg-top · demo-node · kubelet v1.28.0 · demo node${' '.repeat(42)}14:02:22`);
 	});
+
+	test('header: the kubeconfig context and cluster, the runtime, the node once (the label loses its leading node)', () => {
+		const row = dashboard(140, 30, {
+			node: readyNode({containerRuntimeVersion: 'containerd://1.7.2'}),
+			sourceLabel: 'demo-node via https://10.0.0.1:6443',
+			context: {kube: {context: 'prod', cluster: 'eu-1'}},
+		})[0]!;
+		const left = 'pleg-top · demo-node · prod (cluster eu-1) · kubelet v1.28.0 · containerd://1.7.2 · via https://10.0.0.1:6443';
+		assert.equal(row, `${left}${' '.repeat(140 - left.length - 8)}14:02:22`);
+		// At 80 columns what does not fit goes from the right: the source first, then the runtime.
+		assert.equal(
+			dashboard(80, 24, {
+				node: readyNode({containerRuntimeVersion: 'containerd://1.7.2'}),
+				sourceLabel: 'demo-node via https://10.0.0.1:6443',
+				context: {kube: {context: 'kind-kind', cluster: 'kind-kind'}},
+			})[0],
+			`pleg-top · demo-node · kind-kind · kubelet v1.28.0 · containerd://1.7.2 14:02:22`,
+		);
+	});
+
+	test('header of a replay: REPLAY FILE ×speed instead of the source, then end of recording', () => {
+		const replay = (ended: boolean) =>
+			dashboard(100, 30, {
+				sourceLabel: 'replay of lab.jsonl (node demo-node, recorded 2024-01-15T14:00:00.000Z) ×4',
+				context: {replay: {file: 'lab.jsonl', speed: 4, ended}},
+			})[0]!;
+		assert.match(replay(false), /^pleg-top · demo-node · REPLAY lab\.jsonl ×4 · kubelet v1\.28\.0 +14:02:22$/);
+		assert.match(replay(true), /^pleg-top · demo-node · REPLAY lab\.jsonl ×4 · end of recording · kubelet v1\.28\.0 +14:02:22$/);
+	});
 });
 
 describe('Dashboard small and special screens', () => {
