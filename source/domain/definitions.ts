@@ -44,7 +44,7 @@ export const definitions: readonly Definition[] = [
 	},
 	{
 		id: 'gauge-bands',
-		label: 'Gauge bands',
+		label: 'Bands',
 		formula:
 			'in whole seconds of the age: ✓ ok ≤ min(5 × period, threshold / 2) (5 s: period + relist time + 1 s truncation + check cadence; 300 s evented), ! warn above, !! critical ≥ threshold / 2 (90 s; 300 s evented), ✗ unhealthy when age > threshold (the verdict), ? unknown while the verdict is. The screen, JSON `band` and --fail-on use these',
 	},
