@@ -59,7 +59,7 @@ Options
   --demo-speed N       simulated seconds per real second in the demo (default 1; 60 shows a stall
                        crossing the 3-minute threshold in 3 s)
   --no-color           no colours (also when NO_COLOR is set); meaning is always in symbols and words
-  --no-bell            no terminal bell when the verdict changes
+  --no-bell            no terminal bell when the node turns unhealthy or unknown
   --quiet              no write-down on stderr when the live screen quits
   --record FILE        append one JSON line per scrape to FILE (with --once: its two scrapes)
   --replay FILE        show a recording made with --record instead of a live node
