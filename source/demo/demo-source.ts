@@ -3,7 +3,7 @@
 // It also supplies the clock, as a replay does: the simulated kubelet's own time, which runs `speed` times faster
 // than the local one. Scrapes are stamped on it, so windows, rates and ages are all in the kubelet's time: a
 // stalled loop shows no relists in its window at any speed.
-import type {MetricsSource, NodeInfo} from '../domain/types.js';
+import type {MetricsSource, NodeEvents, NodeInfo} from '../domain/types.js';
 import {SimulatedKubelet, type DemoControls} from './simulated-kubelet.js';
 
 export type {DemoControls, DemoScenario} from './simulated-kubelet.js';
@@ -25,6 +25,7 @@ export const demoRuntimeVersion = 'containerd://1.7.13';
 const demoUptimeMs = 20 * 60_000;
 
 export type DemoSource = MetricsSource & {
+	fetchEvents(signal: AbortSignal): Promise<NodeEvents>;
 	controls: DemoControls;
 	/** The simulated kubelet's clock, ms since the epoch. Pass it as the feed's `now`. */
 	now(): number;
@@ -76,6 +77,19 @@ export function createDemoSource(options: DemoSourceOptions): DemoSource {
 				// What a kind node of the same release reports (status.nodeInfo.containerRuntimeVersion).
 				containerRuntimeVersion: demoRuntimeVersion,
 			};
+		},
+		async fetchEvents(signal: AbortSignal): Promise<NodeEvents> {
+			signal.throwIfAborted();
+			// As the API server serves them: whole seconds, on the simulated kubelet's clock like every other demo time.
+			const events = kubelet.events().map(({type, reason, message, count, lastMs, source}) => ({
+				type,
+				reason,
+				message,
+				count,
+				lastTimestamp: Math.floor(lastMs / 1000),
+				source,
+			}));
+			return {events, error: null};
 		},
 	};
 }

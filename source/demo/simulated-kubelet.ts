@@ -34,6 +34,12 @@ const pausePods = 12;
 const churnCycleMs = 40_000;
 /** How many pause pods can come or go between two relists. */
 const pausePodsStepPerRelist = 4;
+/** ContainerGCPeriod: container garbage collection runs a minute after the previous run ended (wait.Until), ms. */
+const containerGcPeriodMs = 60_000;
+/** --runtime-request-timeout's default: a CRI call on a hung runtime fails with DeadlineExceeded after it, ms. */
+const runtimeRequestTimeoutMs = 120_000;
+/** What the kubelet records when container GC's ListContainers runs into the timeout (err.Error() of the gRPC call). */
+const deadlineExceeded = 'rpc error: code = DeadlineExceeded desc = context deadline exceeded';
 
 export type DemoScenario = 'idle' | 'churn' | 'slow-runtime' | 'stalled';
 
@@ -74,6 +80,20 @@ export type DemoControls = {
 };
 
 export type ReadyCondition = NonNullable<NodeInfo['ready']>;
+
+/**
+ * An Event the kubelet records about its Node, aggregated as the API server's Event series are: the same source,
+ * type, reason and message count up and move lastMs. Times in ms on the clock of the timestamps.
+ */
+export type SimulatedEvent = {
+	type: 'Normal' | 'Warning';
+	reason: string;
+	message: string;
+	count: number;
+	firstMs: number;
+	lastMs: number;
+	source: 'kubelet';
+};
 
 export type RuntimeOperationStats = {count: number; secondsSum: number; errors: number};
 
@@ -139,6 +159,15 @@ export class SimulatedKubelet implements DemoControls {
 	#pausePods = pausePods;
 	#containers: RunningContainers | null = null;
 	#discardEvents = 0;
+	/** Since when the runtime answers no call (the stall's relist hangs from then), simulated ms; null while it answers. */
+	#runtimeHungSinceMs: number | null = null;
+	/** The next container GC run, simulated ms; a run on a hung runtime waits in ListContainers until the timeout. */
+	#nextGcMs = 0;
+	#gcWaitingSinceMs: number | null = null;
+	/** The Ready status the kubelet last reported with an Event (NodeReady / NodeNotReady). */
+	#reportedReady: 'True' | 'False' = 'True';
+	/** The Events recorded so far, by source/type/reason/message, simulated times. */
+	readonly #events = new Map<string, SimulatedEvent>();
 	readonly #duration = new FixedHistogram(DEF_BUCKETS);
 	readonly #interval = new FixedHistogram(DEF_BUCKETS);
 	readonly #runtime = new Map<RelistOperationType, RuntimeOperationCounters>(
@@ -168,6 +197,7 @@ export class SimulatedKubelet implements DemoControls {
 		this.#realMs = realNow;
 		this.#kubeletStartMs = startedAt;
 		this.#nextStartMs = startedAt + startupDelayMs;
+		this.#nextGcMs = startedAt + containerGcPeriodMs;
 		this.#advanceTo(realNow);
 		this.#simOriginMs = this.#simMs;
 	}
@@ -222,6 +252,7 @@ export class SimulatedKubelet implements DemoControls {
 			current.listDoneMs = Number.POSITIVE_INFINITY;
 			current.endMs = Number.POSITIVE_INFINITY;
 			this.#hang = 'hung';
+			this.#runtimeHungSinceMs = this.#simMs;
 		} else {
 			// Past GetPods (or between relists): it finishes normally and the next one hangs.
 			this.#hang = 'pending';
@@ -239,6 +270,14 @@ export class SimulatedKubelet implements DemoControls {
 		}
 
 		this.#hang = 'none';
+		this.#runtimeHungSinceMs = null;
+		// A GC run waiting on the runtime gets its answer now, late but without an error.
+		const gcSince = this.#gcWaitingSinceMs;
+		if (gcSince !== null) {
+			this.#runtime.get('list_containers')!.duration.observe((this.#simMs - gcSince) / 1000);
+			this.#gcWaitingSinceMs = null;
+			this.#nextGcMs = this.#simMs + containerGcPeriodMs;
+		}
 	}
 
 	restart(): void {
@@ -253,6 +292,12 @@ export class SimulatedKubelet implements DemoControls {
 		this.#discardEvents = 0;
 		this.#current = null;
 		this.#hang = 'none';
+		this.#runtimeHungSinceMs = null;
+		this.#gcWaitingSinceMs = null;
+		this.#nextGcMs = this.#simMs + containerGcPeriodMs;
+		// What a kubelet records on its Node when it starts (a restart of the kubelet, not a reboot of the node).
+		this.#record('Normal', 'Starting', 'Starting kubelet.', this.#simMs);
+		this.#record('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods', this.#simMs);
 		this.#lastSuccessMs = null;
 		this.#readySinceMs = null;
 		this.#lastDurationSeconds = null;
@@ -331,6 +376,14 @@ export class SimulatedKubelet implements DemoControls {
 		};
 	}
 
+	/** The Events recorded about the Node up to now(), newest first; times on the clock of the timestamps. */
+	events(): SimulatedEvent[] {
+		this.#sync();
+		return [...this.#events.values()]
+			.map((event) => ({...event, firstMs: this.#wallMs(event.firstMs), lastMs: this.#wallMs(event.lastMs)}))
+			.sort((a, b) => b.lastMs - a.lastMs);
+	}
+
 	stats(): SimulatedKubeletStats {
 		this.#sync();
 		const runtimeOperations = {} as Record<RelistOperationType, RuntimeOperationStats>;
@@ -389,6 +442,80 @@ export class SimulatedKubelet implements DemoControls {
 		this.#advanceTo(target);
 	}
 
+	/** Records (or counts up) an Event at `atMs`, simulated time. */
+	#record(type: SimulatedEvent['type'], reason: string, message: string, atMs: number): void {
+		const key = `${type}/${reason}/${message}`;
+		const known = this.#events.get(key);
+		this.#events.set(
+			key,
+			known
+				? {...known, count: known.count + 1, lastMs: Math.max(known.lastMs, atMs)}
+				: {type, reason, message, count: 1, firstMs: atMs, lastMs: atMs, source: 'kubelet'},
+		);
+	}
+
+	/**
+	 * The kubelet's NodeNotReady / NodeReady Events, at the moment its Ready condition changed: the threshold passed,
+	 * or the first successful relist after it. Before the first success after a start nothing is judged here.
+	 */
+	#followReady(): void {
+		const lastSuccess = this.#lastSuccessMs;
+		if (lastSuccess === null) {
+			return;
+		}
+
+		const notReadyAt = lastSuccess + relistThresholdMs;
+		const status = this.#simMs > notReadyAt ? 'False' : 'True';
+		if (status === this.#reportedReady) {
+			return;
+		}
+
+		this.#reportedReady = status;
+		const word = status === 'False' ? 'NodeNotReady' : 'NodeReady';
+		this.#record(
+			'Normal',
+			word,
+			`Node ${this.nodeName} status is now: ${word}`,
+			status === 'False' ? notReadyAt : (this.#readySinceMs ?? this.#simMs),
+		);
+	}
+
+	/**
+	 * Container GC up to `target`: every minute after the previous run; on a hung runtime its ListContainers waits
+	 * until the 2-minute timeout, then fails (a ContainerGCFailed Event, the call's duration and error counted).
+	 */
+	#collectGarbage(target: number): void {
+		for (;;) {
+			const waiting = this.#gcWaitingSinceMs;
+			if (waiting !== null) {
+				const deadline = waiting + runtimeRequestTimeoutMs;
+				if (deadline > target) {
+					return;
+				}
+
+				const listContainers = this.#runtime.get('list_containers')!;
+				listContainers.duration.observe(runtimeRequestTimeoutMs / 1000);
+				listContainers.errors++;
+				this.#record('Warning', 'ContainerGCFailed', deadlineExceeded, deadline);
+				this.#gcWaitingSinceMs = null;
+				this.#nextGcMs = deadline + containerGcPeriodMs;
+				continue;
+			}
+
+			if (this.#nextGcMs > target) {
+				return;
+			}
+
+			const hungSince = this.#runtimeHungSinceMs;
+			if (hungSince !== null && this.#nextGcMs >= hungSince) {
+				this.#gcWaitingSinceMs = this.#nextGcMs;
+			} else {
+				// A run on an answering runtime takes no time worth simulating.
+				this.#nextGcMs += containerGcPeriodMs;
+			}
+		}
+	}
+
 	#advanceTo(target: number): void {
 		if (target - this.#simMs > maxCatchUpMs) {
 			this.#skip(target - this.#simMs - maxCatchUpMs);
@@ -416,7 +543,9 @@ export class SimulatedKubelet implements DemoControls {
 			this.#start(this.#nextStartMs);
 		}
 
+		this.#collectGarbage(target);
 		this.#simMs = target;
+		this.#followReady();
 	}
 
 	/** Moves every simulated instant forward by `deltaMs`: to the kubelet, that time did not pass. */
@@ -425,6 +554,15 @@ export class SimulatedKubelet implements DemoControls {
 		this.#nextStartMs += deltaMs;
 		this.#kubeletStartMs += deltaMs;
 		this.#churnSinceMs += deltaMs;
+		this.#nextGcMs += deltaMs;
+		if (this.#runtimeHungSinceMs !== null) {
+			this.#runtimeHungSinceMs += deltaMs;
+		}
+
+		if (this.#gcWaitingSinceMs !== null) {
+			this.#gcWaitingSinceMs += deltaMs;
+		}
+
 		if (this.#lastSuccessMs !== null) {
 			this.#lastSuccessMs += deltaMs;
 		}
@@ -461,6 +599,7 @@ export class SimulatedKubelet implements DemoControls {
 		this.#current = relist;
 		if (this.#hang === 'pending') {
 			this.#hang = 'hung';
+			this.#runtimeHungSinceMs = startMs;
 			return;
 		}
 
