@@ -14,8 +14,8 @@ const cli = path.join(root, 'dist', 'cli.js');
 const outDir = path.join(root, 'screenshots');
 const columns = 100;
 const rows = 30;
-/** The window is full once the stats say "relists N in 10 s" (no "so far"). */
-const windowFull = /relists \d+ in 10 s/;
+/** The window is full once the stats say "relists N in 10s" (no "so far"). */
+const windowFull = /relists \d+ in 10 ?s/;
 
 type Context = {
 	/** A fake API server with simulated kubelets, closed when the script ends. */
@@ -98,6 +98,18 @@ const scenes: Scene[] = [
 			const session = await startWithWindow(['--demo', '--demo-speed', '60']);
 			session.keys('s');
 			await session.waitFor('PLEG is not healthy', 15_000);
+			return session;
+		},
+	},
+	{
+		name: 'countdown',
+		title: "pleg-top --demo --demo-speed 20, s pressed: healthy past half the threshold, pleg-top's countdown to NotReady",
+		async run() {
+			const session = start(['--demo', '--demo-speed', '20']);
+			await session.waitFor('PLEG is healthy', 10_000);
+			session.keys('s');
+			// Between 10 s and 39 s to go: red (critical), well before the kubelet's rule trips.
+			await session.waitFor(/!! NotReady in [1-3]\ds \(last seen/, 20_000);
 			return session;
 		},
 	},
