@@ -147,6 +147,15 @@ describe('the header says where the figures come from', () => {
 			/^pleg-top · worker-1 · fake-ctx \(cluster fake\) · kubelet v1\.21\.2 · containerd:\/\/1\.7\.2 · via https:\/\/127\.0\.0\.1:\d+ +\d\d:\d\d:\d\d$/,
 		);
 		assert.equal(header.split('worker-1').length - 1, 1, header);
+
+		// The scrape fails: unknown in the title, with the bell; good again: healthy, no second bell needed.
+		assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top worker-1: healthy');
+		assert.equal(display(session, '#{window_bell_flag}'), '0');
+		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics', node: 'worker-1'});
+		assert.equal(await waitForTitle(session, /: unknown$/), 'pleg-top worker-1: unknown');
+		assert.equal(display(session, '#{window_bell_flag}'), '1');
+		cluster.fake.clearFaults();
+		assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top worker-1: healthy');
 		session.keys('q');
 	});
 
