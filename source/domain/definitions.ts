@@ -96,7 +96,7 @@ export const definitions: readonly Definition[] = [
 		id: 'interval-p99',
 		label: 'Interval p99',
 		formula:
-			'histogram_quantile(0.99) on the bucket deltas of kubelet_pleg_relist_interval_seconds over the window (the Grafana kubelet dashboard\'s panel): ≈ period + duration p99 when healthy',
+			"histogram_quantile(0.99) on the bucket deltas of kubelet_pleg_relist_interval_seconds over the window (the Grafana kubelet dashboard's panel): ≈ period + duration p99 when healthy",
 	},
 	{id: 'lifetime-mean', label: 'Lifetime mean', formula: 'sum / count since kubelet start (days of fast relists hide a recent stall)'},
 	{
@@ -169,6 +169,24 @@ export const definitions: readonly Definition[] = [
 		label: 'CRI call (a)',
 		formula:
 			'per operation_type of kubelet_runtime_operations_duration_seconds over the window: Δcount / Δt, Δsum / Δcount, p99 of the bucket deltas, Δerrors_total; every kubelet caller counted',
+	},
+	{
+		id: 'cri-trouble',
+		label: 'CRI calls in the main view',
+		formula:
+			'per operation over the window, shown only when one is non-zero or relists stall: Δerrors_total; timeouts = Δ(+Inf) − Δ(le=119.2) of kubelet_runtime_operations_duration_seconds, calls that ran into the default 2-minute --runtime-request-timeout (where the buckets stop at 10 s: "over 10s", not called timeouts); "0 completed": no call of it returned in the window (a hung call counts only when it returns). In-flight calls: no kubelet exposes them',
+	},
+	{
+		id: 'events',
+		label: 'Events',
+		formula:
+			"the node's Events as `kubectl describe node` lists them (involvedObject.kind=Node, its name, namespace default), read with the Node object every 10 s: newest first, age since lastTimestamp (kubectl's style), ×count. A 403 is one row naming the rule (list on events in namespace default); JSON events / eventsError",
+	},
+	{
+		id: 'next-steps',
+		label: 'Next steps',
+		formula:
+			'shown from the critical band on (≥ threshold / 2), when unhealthy or unknown; the --once text adds them when unhealthy. One command a row, the node filled in; "# on the node" marks the two run in a shell on the node (ssh, or the kubectl debug shell)',
 	},
 	{
 		id: 'status-calls-per-relist',

@@ -52,7 +52,8 @@ export default function App({engine, demo, header}: AppProps) {
 
 	useInput((input, key) => {
 		const move = showHelp ? helpMoveOf(key) : undefined;
-		if (move) setHelpOffset((offset) => scrollHelp(offset, move, dashboardHelpScroll(columns, Math.max(1, rows - 1))));
+		if (move)
+			setHelpOffset((offset) => scrollHelp(offset, move, dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single ?? undefined)));
 		else if (input === 'q') exit();
 		else if (input === 'p') engine.setPaused(!engine.paused);
 		else if (input === 'b') engine.mark(engine.now());

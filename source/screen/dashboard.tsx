@@ -72,8 +72,8 @@ export const sideBySideWidth = 90;
 const columnGap = 2;
 
 /** How the help scrolls on the dashboard (below its header row) at this size: for the screens' scroll keys. */
-export function dashboardHelpScroll(width: number, height: number): HelpScroll {
-	return helpScroll({width, height: height - 1});
+export function dashboardHelpScroll(width: number, height: number, node?: string): HelpScroll {
+	return helpScroll({width, height: height - 1, node});
 }
 
 /** A block of rows: one column of lines, or two panes side by side. */
@@ -92,7 +92,8 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 
 	const header = headerLine(props);
 	if (props.showHelp) {
-		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset}))];
+		const node = props.figures?.node ?? props.node?.name;
+		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node}))];
 	}
 
 	const {figures} = props;

@@ -44,7 +44,11 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 		const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, next.sort), next.filter).map((row) => row.name);
 		// The help of the table fills the screen; a node's help sits below the dashboard's header row.
 		const scroll = (offset: number, move: ScrollMove) =>
-			scrollHelp(offset, move, before.open === null ? helpScroll({width: columns, height}) : dashboardHelpScroll(columns, height));
+			scrollHelp(
+				offset,
+				move,
+				before.open === null ? helpScroll({width: columns, height}) : dashboardHelpScroll(columns, height, before.open),
+			);
 		const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
 		if (after === 'quit') {
 			exit();

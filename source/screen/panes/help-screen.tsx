@@ -1,8 +1,10 @@
-// `?`: every key first (both screens, the demo's, the help's own), then every figure with its formula, rendered
-// from domain/definitions.ts (the same data `--help` and the README use, so the three cannot drift apart).
+// `?`: every key first (both screens, the demo's, the help's own), then the next steps to paste when PLEG is in
+// trouble, then every figure with its formula, rendered from domain/definitions.ts (the same data `--help` and the
+// README use, so the three cannot drift apart).
 // Taller than its pane, it scrolls: the title stays on top and the last row says which rows show.
 import React from 'react';
 import {definitions, keyGroups, type KeyBinding} from '../../domain/definitions.js';
+import {nextSteps} from '../../domain/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 
@@ -12,12 +14,14 @@ export type HelpScreenProps = {
 	height?: number;
 	/** First row of the scrolled text shown, clamped to what the height allows. @default 0 */
 	offset?: number;
+	/** The node the next steps name; NODE where no node is open (the overview's table). */
+	node?: string;
 };
 
 const title = 'pleg-top — keys, then what each figure means (? or Esc closes)';
 
 /** Every row of the help below its title, at this width. */
-export function helpBodyLines(width: number): Line[] {
+export function helpBodyLines(width: number, node = 'NODE'): Line[] {
 	const groups = keyGroups();
 	const keysWidth = Math.max(...groups.flatMap((group) => group.bindings.map((binding) => cellWidth(keysText(binding)))));
 	// A narrow pane gives the actions room before the key column's alignment.
@@ -28,6 +32,13 @@ export function helpBodyLines(width: number): Line[] {
 		for (const binding of group.bindings) {
 			lines.push(...keyLines(binding, width, actionColumn));
 		}
+	}
+
+	lines.push(...wrapWords('next steps when PLEG is in trouble (the main view shows them from the critical band on)', width, 2, 'title'));
+	for (const step of nextSteps(node)) {
+		const where = step.where === 'on the node' ? ' (on the node)' : '';
+		lines.push(...wrapWords(step.command, width, 3, 'value', 6).map((line, index) => (index === 0 ? [seg('  '), ...line] : line)));
+		lines.push(...wrapWords(`${step.why}${where}`, width, 2, 'dim', 4).map((line, index) => (index === 0 ? [seg('    '), ...line] : line)));
 	}
 
 	lines.push([seg('figures', 'title')]);
@@ -47,8 +58,8 @@ export type HelpScroll = {
 };
 
 /** How the help scrolls in `width` × `height`: a title row, then `page` rows of the body, then the position row. */
-export function helpScroll({width, height}: {width: number; height: number}): HelpScroll {
-	const body = helpBodyLines(width).length;
+export function helpScroll({width, height, node}: {width: number; height: number; node?: string}): HelpScroll {
+	const body = helpBodyLines(width, node).length;
 	const titleRows = wrapWords(title, width, 2, 'title').length;
 	if (titleRows + body <= height) {
 		return {page: body, maxOffset: 0};
@@ -66,14 +77,14 @@ export function scrollHelp(offset: number, move: HelpMove, {page, maxOffset}: He
 	return Math.max(0, Math.min(maxOffset, Math.min(offset, maxOffset) + steps[move]));
 }
 
-export function helpScreenLines({width, height, offset = 0}: HelpScreenProps): Line[] {
+export function helpScreenLines({width, height, offset = 0, node}: HelpScreenProps): Line[] {
 	const head = wrapWords(title, width, 2, 'title');
-	const body = helpBodyLines(width);
+	const body = helpBodyLines(width, node);
 	if (height === undefined || head.length + body.length <= height) {
 		return [...head, ...body];
 	}
 
-	const {page, maxOffset} = helpScroll({width, height});
+	const {page, maxOffset} = helpScroll({width, height, node});
 	const first = Math.max(0, Math.min(offset, maxOffset));
 	const shown = body.slice(first, first + page);
 	const position = `line ${first + 1}–${first + shown.length} of ${body.length}`;
