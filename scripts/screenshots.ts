@@ -114,6 +114,19 @@ const scenes: Scene[] = [
 		},
 	},
 	{
+		name: 'stall-events',
+		title: 'pleg-top --demo --demo-speed 20, s pressed: past the threshold, the CRI calls, the Events and the next steps to paste',
+		async run() {
+			const session = start(['--demo', '--demo-speed', '20']);
+			await session.waitFor('PLEG is healthy', 10_000);
+			session.keys('s');
+			// The kubelet's NodeNotReady a few seconds past the threshold, after the GC failure on the hung runtime.
+			await session.waitFor(/NodeNotReady +[1-5]\ds ago/, 30_000);
+			await session.waitFor(/ContainerGCFailed[\s\S]*kubectl describe node demo-node/, 5000);
+			return session;
+		},
+	},
+	{
 		name: 'write-down',
 		title: 'pleg-top --demo: q after b and churn leaves the write-down on the normal screen (tmux scrollback)',
 		async run() {
