@@ -115,7 +115,7 @@ describe('VerdictLine: the incident view', () => {
 		assert.equal(lines(unhealthy, 181, incident).split('\n')[1], '  unhealthy for at least 15s, since 14:02:07 or before');
 	});
 
-	test('after recovery: recovered 40s ago after 4m3s unhealthy, with the flaps and Ready flips', () => {
+	test("after recovery: recovered 40s ago after 4m3s unhealthy, with the flaps and Ready flips, on the verdict's row", () => {
 		const incident: Incident = {
 			...quiet,
 			recovered: {at: testNow - 40_000, agoSeconds: 40, afterSeconds: 243, exact: true},
@@ -123,10 +123,11 @@ describe('VerdictLine: the incident view', () => {
 			flaps: 1,
 			readyFlips: 2,
 		};
-		assert.equal(
-			lines(healthy, 1, incident),
-			['✓ PLEG is healthy', '  recovered 40s ago after 4m3s unhealthy · flaps 1 · Ready flips 2'].join('\n'),
-		);
+		assert.equal(lines(healthy, 1, incident, 120), '✓ PLEG is healthy · recovered 40s ago after 4m3s unhealthy · flaps 1 · Ready flips 2');
+		// 80 columns: the row holds the span and the flaps; the Ready flips give way rather than take a row.
+		assert.equal(lines(healthy, 1, incident), '✓ PLEG is healthy · recovered 40s ago after 4m3s unhealthy · flaps 1');
+		// 50 columns: the span alone does not fit beside the verdict: a row of its own.
+		assert.equal(lines(healthy, 1, incident, 50), ['✓ PLEG is healthy', '  recovered 40s ago after 4m3s unhealthy · flaps 1'].join('\n'));
 	});
 
 	test('narrow: the counts give way before the span', () => {

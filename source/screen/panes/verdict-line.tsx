@@ -6,7 +6,7 @@ import {formatAge} from '../../domain/format.js';
 import {bandOf, countdownText} from '../../domain/health.js';
 import type {Figures, Incident, NodeInfo, Verdict} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
-import {fitItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
+import {fitItems, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {healthSymbol, verdictHealth, type Health} from '../layout/theme.js';
 
@@ -25,9 +25,16 @@ export type VerdictLineProps = {
 
 export function verdictLines({verdict, node, width, maxLinesEach = 2, hideNode = false, figures}: VerdictLineProps): Line[] {
 	const lines = headLines(verdict, width, maxLinesEach, figures);
-	const incident = figures?.incident ? incidentLine(figures.incident, width) : null;
-	if (incident) {
-		lines.push(incident);
+	const incident = figures?.incident ? incidentItems(figures.incident) : [];
+	if (incident.length > 0) {
+		// On the verdict's own row when the span and the flaps fit there (a row saved for the panes below; the Ready
+		// flips give way if they do not fit), else on the next row.
+		const [head] = lines;
+		if (lines.length === 1 && head && lineWidth(fitItems([head, ...incident.slice(0, 2)], Infinity)) <= width) {
+			lines[0] = fitItems([head, ...incident], width);
+		} else {
+			lines.push([seg('  '), ...fitItems(incident, Math.max(0, width - 2))]);
+		}
 	}
 
 	if (!hideNode && node) {
@@ -56,9 +63,9 @@ function headLines(verdict: Verdict, width: number, maxLines: number, figures: V
 
 /**
  * "unhealthy for 1m12s, since 05:09:36 · flaps 3", or after recovery "recovered 40s ago after 4m3s unhealthy";
- * null when the session has seen nothing to say. Under the verdict's text, indented past its symbol.
+ * none when the session has seen nothing to say. The counts come last: they give way first.
  */
-function incidentLine(incident: Incident, width: number): Line | null {
+function incidentItems(incident: Incident): Item[] {
 	const items: Item[] = [];
 	if (incident.unhealthyForSeconds !== null && incident.unhealthySince !== null) {
 		const atLeast = incident.sinceExact ? '' : 'at least ';
@@ -81,11 +88,7 @@ function incidentLine(incident: Incident, width: number): Line | null {
 		items.push([seg(`Ready flips ${incident.readyFlips}`, 'warn')]);
 	}
 
-	if (items.length === 0) {
-		return null;
-	}
-
-	return [seg('  '), ...fitItems(items, Math.max(0, width - 2))];
+	return items;
 }
 
 export function VerdictLine(props: VerdictLineProps) {
