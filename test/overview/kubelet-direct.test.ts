@@ -120,7 +120,11 @@ describe('direct kubelet source', () => {
 			}),
 			120,
 		);
-		assert.match(frame.split('\n')[0]!, /worker-3 via kubelet https:\/\/127\.0\.0\.1:\d+ \(TLS NOT VERIFIED\)/);
+		// The node named once in the header: the label without its leading node name.
+		assert.match(
+			frame.split('\n')[0]!,
+			/^pleg-top · worker-3 · kubelet v1\.28\.0 · via kubelet https:\/\/127\.0\.0\.1:\d+ \(TLS NOT VERIFIED\)/,
+		);
 		direct.close?.();
 	});
 
