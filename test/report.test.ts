@@ -223,6 +223,19 @@ describe('values that are not numbers', () => {
 });
 
 describe('textReport', () => {
+	test('the band line: the countdown while healthy past the ok band; unhealthy for, and the changes seen, past the threshold', () => {
+		const body = readDump('1.21.2'); // its gauge: the last relist started at t0
+		const band = (text: string) => text.split('\n').find((line) => line.startsWith('band '));
+		// 172 s after the relist: 180 − 172 = 8 s to go.
+		assert.equal(
+			band(textReport(figuresAfter([scrapeOf(body, t0 + 172_000)], t0 + 172_000))),
+			"band            critical; NotReady in 8s (last seen 2m52s ago; threshold 3m0s), pleg-top's estimate",
+		);
+		// Healthy at 20 s, unhealthy at 200 s: since t0 + 180 s, so for 20 s; one change seen.
+		const stalled = figuresAfter([scrapeOf(body, t0 + 20_000), scrapeOf(body, t0 + 200_000)], t0 + 200_000);
+		assert.equal(band(textReport(stalled)), 'band            unhealthy; unhealthy for 20s; 1 healthy/unhealthy change seen');
+	});
+
 	test('v1.21.2, two scrapes a minute apart', () => {
 		const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000)], t0 + 60_500);
 		assert.equal(
@@ -231,6 +244,7 @@ describe('textReport', () => {
 				'node            ip-10-0-1-1',
 				'kubelet         v1.21.2',
 				'verdict         PLEG is healthy',
+				'band            ok', // 0.5 s ≤ 5 s: no countdown
 				'last seen       0s ago (gauge 1648119337)', // 0.5 s, whole seconds
 				'threshold       3m0s (relistThreshold, pkg/kubelet/pleg/generic.go:83)',
 				'period          1s (plegRelistPeriod; not read for this version)',
