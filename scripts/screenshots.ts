@@ -30,7 +30,7 @@ export type Scene = {
 };
 
 function start(args: string[], env: Record<string, string> = {}): TmuxSession {
-	const command = [process.execPath, cli, ...args].map(word => `'${word}'`).join(' ');
+	const command = [process.execPath, cli, ...args].map((word) => `'${word}'`).join(' ');
 	return startTmux(command, {columns, rows, env: {HOME: '/nonexistent', ...env}});
 }
 
@@ -168,14 +168,7 @@ const scenes: Scene[] = [
 		title: 'pleg-top without --node: every node of the cluster, worst first',
 		async run(context) {
 			// gpu-node-a runs 60× and hangs: past the threshold in 3 s; worker-3 hangs at 1×: "warn" after 5 s; worker-2 churns.
-			const cluster = await context.cluster([
-				'worker-1',
-				'worker-2',
-				'worker-3',
-				'worker-4',
-				{name: 'gpu-node-a', speed: 60},
-				'infra-0',
-			]);
+			const cluster = await context.cluster(['worker-1', 'worker-2', 'worker-3', 'worker-4', {name: 'gpu-node-a', speed: 60}, 'infra-0']);
 			cluster.kubelets.get('gpu-node-a')!.stall();
 			cluster.kubelets.get('worker-3')!.stall();
 			cluster.kubelets.get('worker-2')!.churn(true);
@@ -198,7 +191,7 @@ async function main(only: string[]): Promise<void> {
 		},
 	};
 	try {
-		for (const scene of scenes.filter(candidate => only.length === 0 || only.includes(candidate.name))) {
+		for (const scene of scenes.filter((candidate) => only.length === 0 || only.includes(candidate.name))) {
 			const session = await scene.run(context);
 			try {
 				const svg = ansiToSvg(captureColours(session), {columns, rows, title: scene.title});
@@ -209,7 +202,7 @@ async function main(only: string[]): Promise<void> {
 			}
 		}
 	} finally {
-		await Promise.all(clusters.map(async cluster => cluster.close()));
+		await Promise.all(clusters.map(async (cluster) => cluster.close()));
 	}
 }
 

@@ -64,7 +64,8 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 			try {
 				const sample = parsePlegSample(await source.fetchMetrics(signal));
 				const at = now();
-				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}}, at);
+				if (!signal.aborted)
+					store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}}, at);
 				return true;
 			} catch (error) {
 				const at = now();
@@ -109,7 +110,10 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 		cadence() {
 			const effective = scheduler.effectiveIntervalMs;
 			const count = listedNames(store.state).length;
-			const stretched = effective > options.intervalMs ? `, stretched from ${seconds(options.intervalMs)}: ${count} nodes at most ${options.maxRps} requests/s` : '';
+			const stretched =
+				effective > options.intervalMs
+					? `, stretched from ${seconds(options.intervalMs)}: ${count} nodes at most ${options.maxRps} requests/s`
+					: '';
 			return `each node every ${seconds(effective)}${stretched} · ≤ ${options.maxInflight} at once`;
 		},
 		effectiveIntervalMs: () => scheduler.effectiveIntervalMs,
@@ -170,7 +174,10 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			store.dispatch({type: 'names', names, at}, at);
 			for (const name of names) {
 				const figures = answer.get(name);
-				store.dispatch({type: 'feed', node: name, action: figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at}}, at);
+				store.dispatch(
+					{type: 'feed', node: name, action: figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at}},
+					at,
+				);
 			}
 		} catch (error) {
 			if (signal.aborted) return;

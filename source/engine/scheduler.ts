@@ -78,11 +78,14 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 		}
 
 		timerAt = at;
-		timer = timers.setTimeout(() => {
-			timer = undefined;
-			timerAt = Infinity;
-			pump();
-		}, Math.max(0, at - now()));
+		timer = timers.setTimeout(
+			() => {
+				timer = undefined;
+				timerAt = Infinity;
+				pump();
+			},
+			Math.max(0, at - now()),
+		);
 	}
 
 	function pump(): void {

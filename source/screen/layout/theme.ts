@@ -4,19 +4,7 @@
 import type {Band} from '../../domain/health.js';
 
 export type Tone =
-	| 'ok'
-	| 'warn'
-	| 'critical'
-	| 'unhealthy'
-	| 'unknown'
-	| 'stale'
-	| 'error'
-	| 'paused'
-	| 'title'
-	| 'label'
-	| 'value'
-	| 'dim'
-	| 'empty';
+	'ok' | 'warn' | 'critical' | 'unhealthy' | 'unknown' | 'stale' | 'error' | 'paused' | 'title' | 'label' | 'value' | 'dim' | 'empty';
 
 export type ToneStyle = {color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean};
 
