@@ -11,9 +11,10 @@ import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {Engine} from '../engine/engine.js';
 import {filterRows, sortedRows} from './overview-rows.js';
 import {applyPresses, initialOverviewUi, pressesOf, type OverviewUi, type ScrollMove} from './overview-keys.js';
-import {HelpScreen, helpScroll, scrollHelp} from './panes/help-screen.js';
+import {helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
 import {nodeView} from '../domain/overview-state.js';
 import {nodeScreenView} from './node-screen-view.js';
+import {Lines} from './layout/line-view.js';
 
 export type OverviewAppProps<F> = {
 	engine: Engine<F>;
@@ -77,7 +78,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 		);
 	}
 
-	if (ui.help) return <HelpScreen width={columns} height={height} offset={ui.helpOffset} />;
+	if (ui.help) return <Lines lines={helpScreenLines({width: columns, height, offset: ui.helpOffset})} width={columns} />;
 	return (
 		<OverviewTable
 			rows={rows}

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {CompactLine} from '../../source/screen/panes/compact-line.js';
+import {compactLine} from '../../source/screen/panes/compact-line.js';
 import {lastSeenAt, makeFigures, okStatus, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
+import {LineView} from '../../source/screen/layout/line-view.js';
 
 const failing = okStatus({
 	failure: {kind: 'timeout', summary: 'timed out after 10s', details: []},
@@ -11,8 +12,8 @@ const failing = okStatus({
 	consecutiveFailures: 5,
 });
 
-const compact = (props: Partial<React.ComponentProps<typeof CompactLine>> & {width: number}) =>
-	frameOf(<CompactLine figures={makeFigures()} status={okStatus()} sourceLabel="demo node" {...props} />, props.width);
+const compact = (props: Partial<Parameters<typeof compactLine>[0]> & {width: number}) =>
+	frameOf(<LineView line={compactLine({figures: makeFigures(), status: okStatus(), sourceLabel: 'demo node', ...props})} />, props.width);
 
 describe('CompactLine', () => {
 	test('verdict symbol and age first, then whole figures as they fit', () => {

@@ -2,17 +2,21 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
 import {constantsFor} from '../../source/domain/kubelet-constants.js';
-import {ConstantsPane} from '../../source/screen/panes/constants-pane.js';
+import {constantsPaneLines} from '../../source/screen/panes/constants-pane.js';
 import {frameOf} from '../helpers/ui-frame.js';
+import {Lines} from '../../source/screen/layout/line-view.js';
 
 function pane(version: string, options: {evented?: boolean; fallback?: string; meanRatio?: number | null; width?: number} = {}): string {
 	const width = options.width ?? 44;
 	const constants = constantsFor(version, options.evented ?? false, options.fallback ?? null);
 	return frameOf(
-		<ConstantsPane
-			constants={constants}
-			thresholdToPeriodRatio={constants.threshold.seconds / constants.period.seconds}
-			thresholdToMeanRatio={options.meanRatio === undefined ? 180 / 0.0042 : options.meanRatio}
+		<Lines
+			lines={constantsPaneLines({
+				constants,
+				thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
+				thresholdToMeanRatio: options.meanRatio === undefined ? 180 / 0.0042 : options.meanRatio,
+				width,
+			})}
 			width={width}
 		/>,
 		width,

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {LastSeenGauge} from '../../source/screen/panes/last-seen-gauge.js';
+import {lastSeenGaugeLines} from '../../source/screen/panes/last-seen-gauge.js';
 import {lastSeenAt, makeFigures} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
+import {Lines} from '../../source/screen/layout/line-view.js';
 
 const {constants} = makeFigures(); // v1.28.0: period 1 s, threshold 180 s
 const width = 60;
@@ -14,7 +15,7 @@ const ticks = `${' '.repeat(5)}╵1s${' '.repeat(45)}╵3m`;
 const bar = (filled: number) => '█'.repeat(filled) + '░'.repeat(width - filled);
 
 function gauge(lastSeen = lastSeenAt(1), stale = false): string {
-	return frameOf(<LastSeenGauge lastSeen={lastSeen} constants={constants} width={width} stale={stale} />, width);
+	return frameOf(<Lines lines={lastSeenGaugeLines({lastSeen, constants, width, stale})} width={width} />, width);
 }
 
 describe('LastSeenGauge at known ages', () => {
@@ -60,9 +61,12 @@ describe('LastSeenGauge special readings', () => {
 		assert.equal(frame.split('\n')[1], bar(29));
 		// One column less, the band goes first, the fallback's label stays.
 		const narrow = frameOf(
-			<LastSeenGauge
-				lastSeen={{gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12}}
-				constants={constants}
+			<Lines
+				lines={lastSeenGaugeLines({
+					lastSeen: {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12},
+					constants,
+					width: 59,
+				})}
 				width={59}
 			/>,
 			59,
@@ -78,7 +82,7 @@ describe('LastSeenGauge special readings', () => {
 
 	test('a narrow pane keeps the symbol and the age, dropping the band words whole', () => {
 		// "✗ last seen 3m1s ago · unhealthy > 3m" is 37 columns.
-		const frame = frameOf(<LastSeenGauge lastSeen={lastSeenAt(181)} constants={constants} width={34} />, 34);
+		const frame = frameOf(<Lines lines={lastSeenGaugeLines({lastSeen: lastSeenAt(181), constants, width: 34})} width={34} />, 34);
 		assert.equal(frame.split('\n')[0], '✗ last seen 3m1s ago');
 	});
 });

@@ -3,9 +3,10 @@ import {describe, test} from 'node:test';
 import React from 'react';
 import type {FeedStatus} from '../../source/domain/types.js';
 import {lineText} from '../../source/screen/layout/line.js';
-import {StatusLine, staleBannerLines} from '../../source/screen/panes/status-line.js';
+import {statusLines, staleBannerLines} from '../../source/screen/panes/status-line.js';
 import {okStatus, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
+import {Lines} from '../../source/screen/layout/line-view.js';
 
 process.env.TZ = 'UTC';
 const failing: FeedStatus = okStatus({
@@ -19,8 +20,11 @@ const failing: FeedStatus = okStatus({
 	consecutiveFailures: 12,
 });
 
-const status = (props: Partial<React.ComponentProps<typeof StatusLine>> = {}) =>
-	frameOf(<StatusLine status={okStatus()} intervalSeconds={1} now={testNow} width={80} {...props} />, props.width ?? 80);
+const status = (props: Partial<Parameters<typeof statusLines>[0]> = {}) =>
+	frameOf(
+		<Lines lines={statusLines({status: okStatus(), intervalSeconds: 1, now: testNow, width: 80, ...props})} width={props.width ?? 80} />,
+		props.width ?? 80,
+	);
 
 describe('StatusLine', () => {
 	test('fine: cadence, last request latency, key hints', () => {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
-import {VerdictLine} from '../../source/screen/panes/verdict-line.js';
+import {verdictLines} from '../../source/screen/panes/verdict-line.js';
 import type {Incident, Verdict} from '../../source/domain/types.js';
 import {lastSeenAt, makeFigures, readyNode, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
+import {Lines} from '../../source/screen/layout/line-view.js';
 
 process.env.TZ = 'UTC';
 const message = 'PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s';
@@ -14,7 +15,7 @@ const notReady = readyNode({ready: {status: 'False', reason: 'KubeletNotReady', 
 describe('VerdictLine', () => {
 	test("the kubelet's words, then the node's Ready condition with its message, wrapped between words", () => {
 		assert.equal(
-			frameOf(<VerdictLine verdict={unhealthy} node={notReady} width={80} />, 80),
+			frameOf(<Lines lines={verdictLines({verdict: unhealthy, node: notReady, width: 80})} width={80} />, 80),
 			[
 				`✗ ${message}`,
 				'✗ node Ready=False KubeletNotReady since 14:02:21: PLEG is not healthy: pleg was',
@@ -24,7 +25,7 @@ describe('VerdictLine', () => {
 	});
 
 	test('one row each when asked: the cut is after a whole word, marked …', () => {
-		const frame = frameOf(<VerdictLine verdict={unhealthy} node={notReady} width={60} maxLinesEach={1} />, 60);
+		const frame = frameOf(<Lines lines={verdictLines({verdict: unhealthy, node: notReady, width: 60, maxLinesEach: 1})} width={60} />, 60);
 		assert.equal(
 			frame,
 			['✗ PLEG is not healthy: pleg was last seen active 3m1s ago; …', '✗ node Ready=False KubeletNotReady since 14:02:21: PLEG is …'].join(
@@ -35,9 +36,12 @@ describe('VerdictLine', () => {
 
 	test('healthy, judged on the count fallback, node without a Ready condition', () => {
 		const frame = frameOf(
-			<VerdictLine
-				verdict={{healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'}}
-				node={readyNode({ready: null})}
+			<Lines
+				lines={verdictLines({
+					verdict: {healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'},
+					node: readyNode({ready: null}),
+					width: 80,
+				})}
 				width={80}
 			/>,
 			80,
@@ -50,7 +54,13 @@ describe('VerdictLine', () => {
 
 	test('no Node object read: the verdict alone', () => {
 		assert.equal(
-			frameOf(<VerdictLine verdict={{healthy: null, message: 'cannot judge yet', basis: 'none'}} node={null} width={80} />, 80),
+			frameOf(
+				<Lines
+					lines={verdictLines({verdict: {healthy: null, message: 'cannot judge yet', basis: 'none'}, node: null, width: 80})}
+					width={80}
+				/>,
+				80,
+			),
 			'? cannot judge yet',
 		);
 	});
@@ -62,7 +72,7 @@ describe('VerdictLine', () => {
 			basis: 'none',
 		} as const;
 		assert.equal(
-			frameOf(<VerdictLine verdict={stale} node={null} width={80} />, 80),
+			frameOf(<Lines lines={verdictLines({verdict: stale, node: null, width: 80})} width={80} />, 80),
 			'? verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)',
 		);
 	});
@@ -82,7 +92,10 @@ describe('VerdictLine: the incident view', () => {
 	const healthy = {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'} as const;
 	const lines = (verdict: Verdict, age: number, incident: Incident, width = 80) =>
 		frameOf(
-			<VerdictLine verdict={verdict} node={null} width={width} figures={{lastSeen: lastSeenAt(age), constants: generic, incident}} />,
+			<Lines
+				lines={verdictLines({verdict, node: null, width, figures: {lastSeen: lastSeenAt(age), constants: generic, incident}})}
+				width={width}
+			/>,
 			width,
 		);
 

@@ -2,12 +2,10 @@
 // runtime request timeout over the window, and which operations completed no call while relists stall. Read from
 // the relist anatomy's window figures (domain/anatomy.ts), not computed again. Empty while there is nothing to say,
 // so an idle screen stays calm.
-import React from 'react';
 import {operationKeys, operationLabels, overLimitText} from '../../report/anatomy-report.js';
 import {countOf, formatSeconds, formatSpan} from '../../domain/format.js';
 import type {CriOperationFigures, RelistAnatomy} from '../../domain/types.js';
 import {flowItems, seg, type Item, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 
 export type RuntimeCallsProps = {
 	anatomy: RelistAnatomy | null;
@@ -62,10 +60,6 @@ export function runtimeCallsLines({anatomy, stalled, width, compact = false}: Ru
 	}
 
 	return flowItems(items, width);
-}
-
-export function RuntimeCalls(props: RuntimeCallsProps) {
-	return <Lines lines={runtimeCallsLines(props)} width={props.width} />;
 }
 
 /** "ListPodSandbox 2 errors, 2 timeouts (> 1m59s), 5 completed". */

@@ -1,12 +1,10 @@
 // The live gauge: how long ago the PLEG last relisted successfully, on a log scale with
 // the relist period and the health threshold marked. Three rows, always.
-import React from 'react';
 import {formatAge} from '../../domain/format.js';
 import type {KubeletConstants, LastSeen} from '../../domain/types.js';
 import {filledCells, tickCell, tickLabel} from '../../domain/gauge-scale.js';
 import {ageBand, criticalFromSeconds, warnAfterSeconds, type AgeBand} from '../../domain/health.js';
 import {firstFitting, fitItems, seg, type Item, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 import {barEmpty, barFilled, healthSymbol, tickMark, type Health} from '../layout/theme.js';
 
 export type LastSeenGaugeProps = {
@@ -30,10 +28,6 @@ export function lastSeenGaugeLines({lastSeen, constants, width, stale = false}: 
 	const head = firstFitting(reading.head, width) ?? [];
 	const first = fitItems([head, ...staleItem, ...reading.extra], width);
 	return [first, barLine(reading, constants, width), tickLine(constants, width)];
-}
-
-export function LastSeenGauge(props: LastSeenGaugeProps) {
-	return <Lines lines={lastSeenGaugeLines(props)} width={props.width} />;
 }
 
 function readGauge(lastSeen: LastSeen, constants: KubeletConstants, stale: boolean): Reading {

@@ -1,11 +1,9 @@
 // One row for tiny panes (a tmux corner): the verdict symbol and the last-seen age always
 // first, then whatever else fits, whole: "✓ demo-node last seen 1 s · mean 4.2 ms · p99 9 ms".
-import React from 'react';
 import {formatAge, formatQuantile, formatSeconds} from '../../domain/format.js';
 import type {FeedStatus, Figures} from '../../domain/types.js';
 import {ageBand} from '../../domain/health.js';
 import {cellWidth, fitItems, seg, type Item, type Line} from '../layout/line.js';
-import {LineView} from '../layout/line-view.js';
 import {healthSymbol, verdictHealth, type Health} from '../layout/theme.js';
 
 export type CompactLineProps = {
@@ -47,10 +45,6 @@ export function compactLine({figures, status, sourceLabel, width}: CompactLinePr
 	}
 
 	return fitItems(items, width);
-}
-
-export function CompactLine(props: CompactLineProps) {
-	return <LineView line={compactLine(props)} />;
 }
 
 /**

@@ -1,10 +1,8 @@
 // "kubelet source" side pane: the two constants behind the verdict, where they are written
 // for the node's version row, and the ratios that make the 3-minute threshold so forgiving.
-import React from 'react';
 import {formatRatio} from '../../domain/format.js';
 import type {KubeletConstants, SourceConstant} from '../../domain/types.js';
 import {cellWidth, fitItems, flowItems, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import {eventedPeriodSeconds, eventedThresholdSeconds} from '../../domain/kubelet-constants.js';
 
@@ -81,10 +79,6 @@ export function constantsSummaryLine({constants, thresholdToMeanRatio, width}: C
 	}
 
 	return fitItems([fitItems(kept, budget), hint], width);
-}
-
-export function ConstantsPane(props: ConstantsPaneProps) {
-	return <Lines lines={constantsPaneLines(props)} width={props.width} />;
 }
 
 /** "relist period 1s · pkg/kubelet/kubelet.go:178 · genericPlegRelistPeriod" (values as Go prints them). */

@@ -1,11 +1,9 @@
 // Relist duration figures: the window (mean, quantiles, count, rate, interval mean and p99), discards,
 // and the lifetime mean kept apart and labelled "since kubelet start" (it hides recent trouble).
-import React from 'react';
 import {formatCount, formatQuantile, formatRate, formatSeconds, formatSpan} from '../../domain/format.js';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import type {DeltaFigures, Figures} from '../../domain/types.js';
 import {flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 
 export type RelistStatsProps = {
 	figures: Figures;
@@ -23,10 +21,6 @@ export function relistStatsLines({figures, width}: RelistStatsProps): Line[] {
 	}
 
 	return lines;
-}
-
-export function RelistStats(props: RelistStatsProps) {
-	return <Lines lines={relistStatsLines(props)} width={props.width} />;
 }
 
 function labelled(label: string, value: string, suffix = ''): Item {

@@ -1,13 +1,11 @@
 // Relist anatomy pane (`a`): why is the relist slow? The reading in words, then the four CRI calls a relist makes
 // over the same window (rate, mean, p99, errors; every kubelet caller counted), status calls per relist, the list
 // calls' share of the mean relist, and what the relist walks (running pods and containers).
-import React from 'react';
 import {containersText, operationKeys, operationLabels, shareText, spanText} from '../../report/anatomy-report.js';
 import {countOf, formatQuantile, formatRate, formatSeconds} from '../../domain/format.js';
 import {formatCalls} from '../../domain/anatomy-reading.js';
 import type {AnatomyReading, CriOperationFigures, RelistAnatomy} from '../../domain/types.js';
 import {flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 import type {Tone} from '../layout/theme.js';
 
 export type AnatomyPaneProps = {
@@ -49,10 +47,6 @@ export function anatomyPaneLines({anatomy, width}: AnatomyPaneProps): Line[] {
 	}
 
 	return lines;
-}
-
-export function AnatomyPane(props: AnatomyPaneProps) {
-	return <Lines lines={anatomyPaneLines(props)} width={props.width} />;
 }
 
 function readingTone({kind}: AnatomyReading): Tone | undefined {

@@ -1,11 +1,9 @@
 // The node's recent Events, as `kubectl describe node` lists them: newest first, each with its age and count, a
 // Warning's reason in the warning colour. A refused read is one dim row naming the RBAC rule that is missing: the
 // Events are extra context, so their absence never turns into an error of the whole screen.
-import React from 'react';
 import {humanAge} from '../../domain/event-age.js';
 import type {EventsFigures, NodeEventAt} from '../../domain/types.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 
 export type EventsPaneProps = {
 	/** null: not read (the source has none, or no answer yet): nothing to show. */
@@ -44,10 +42,6 @@ export function eventsPaneLines({events, width, maxEvents}: EventsPaneProps): Li
 	}
 
 	return lines;
-}
-
-export function EventsPane(props: EventsPaneProps) {
-	return <Lines lines={eventsPaneLines(props)} width={props.width} />;
 }
 
 /** Rows the pane takes for `maxEvents` at most (title and error rows included). */

@@ -1,11 +1,9 @@
 // After `b`: the window as it was at the mark beside the deltas since the mark, so a
 // before/after (idle vs churn) reads off one screen: "mean 4.2 ms → 26.5 ms ×6.3 since mark".
-import React from 'react';
 import {formatAge, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan} from '../../domain/format.js';
 import type {DeltaFigures, Figures} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, seg, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 
 export type BaselinePaneProps = {
 	baseline: NonNullable<Figures['baseline']>;
@@ -51,8 +49,4 @@ export function baselinePaneLines({baseline, now, width}: BaselinePaneProps): Li
 			] satisfies Line;
 		}),
 	];
-}
-
-export function BaselinePane(props: BaselinePaneProps) {
-	return <Lines lines={baselinePaneLines(props)} width={props.width} />;
 }

@@ -1,7 +1,6 @@
 // The health of the polling itself: cadence and latency when fine; the failure in the user's
 // terms (summary + details) when not; PAUSED; and the key hints. The STALE banner that marks
 // the figures lives here too, so both read the same FeedStatus the same way.
-import React from 'react';
 import {retryDelay} from '../../domain/backoff.js';
 import {keyBindings} from '../../domain/definitions.js';
 import {formatAge, formatSeconds} from '../../domain/format.js';
@@ -9,7 +8,6 @@ import {formatGoDuration} from '../../domain/go-duration.js';
 import type {FeedStatus} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, fitLeading, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 import {tickLabel} from '../../domain/gauge-scale.js';
 import {healthSymbol} from '../layout/theme.js';
 
@@ -57,10 +55,6 @@ export function staleBannerLines({status, now, width}: {status: FeedStatus; now:
 	const candidates = [`STALE — last good data ${age} ago (${clockTime(status.lastGoodAt)})`, `STALE — ${age} ago`, 'STALE'];
 	const fitting = candidates.find((text) => cellWidth(text) <= width) ?? 'STALE';
 	return [[seg(fitting, 'stale')]];
-}
-
-export function StatusLine(props: StatusLineProps) {
-	return <Lines lines={statusLines(props)} width={props.width} />;
 }
 
 function stateItems(status: FeedStatus, intervalSeconds: number): Item[] {

@@ -1,10 +1,8 @@
 // What to run next, with the node's name in, one command a row so a row pastes as it is. A command wider than its
 // row breaks at a blank with a trailing backslash, which a shell reads as one command; the ones that run on the node
 // carry a shell comment saying so, harmless when pasted.
-import React from 'react';
 import {nextSteps, type NextStep} from '../../domain/next-steps.js';
 import {cellWidth, seg, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 
 export type NextStepsPaneProps = {
 	node: string;
@@ -19,10 +17,6 @@ const onNode = '  # on the node';
 export function nextStepsPaneLines({node, width, compact = false}: NextStepsPaneProps): Line[] {
 	const title: Line[] = compact ? [] : [[seg('next steps', 'title'), seg(' · ready to paste', 'dim')]];
 	return [...title, ...nextSteps(node).flatMap((step) => stepLines(step, width))];
-}
-
-export function NextStepsPane(props: NextStepsPaneProps) {
-	return <Lines lines={nextStepsPaneLines(props)} width={props.width} />;
 }
 
 function stepLines(step: NextStep, width: number): Line[] {

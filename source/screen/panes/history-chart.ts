@@ -2,13 +2,11 @@
 // scrapes in each column), log-scaled (relist times span 1 ms … 10 s), with restarts (R) and baseline marks (B)
 // below. The chart covers at least twice the health threshold in force, so a stall and the recovery after it
 // are both on screen; the title says the span and how much time one column holds.
-import React from 'react';
 import {formatSeconds} from '../../domain/format.js';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import {bucketHistory, chooseBucketSeconds, type HistoryBucket} from '../../domain/history-buckets.js';
 import type {HistoryPoint} from '../../domain/types.js';
 import {cellWidth, seg, spread, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 import {sparkBlocks} from '../layout/theme.js';
 
 export type HistoryChartProps = {
@@ -115,10 +113,6 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	}
 
 	return lines;
-}
-
-export function HistoryChart(props: HistoryChartProps) {
-	return <Lines lines={historyChartLines(props)} width={props.width} />;
 }
 
 function axisLabelWidth(buckets: HistoryBucket[]): number {

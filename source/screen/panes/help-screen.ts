@@ -2,11 +2,9 @@
 // trouble, then every figure with its formula, rendered from domain/definitions.ts (the same data `--help` and the
 // README use, so the three cannot drift apart).
 // Taller than its pane, it scrolls: the title stays on top and the last row says which rows show.
-import React from 'react';
 import {definitions, keyGroups, type KeyBinding} from '../../domain/definitions.js';
 import {nextSteps} from '../../domain/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
-import {Lines} from '../layout/line-view.js';
 
 export type HelpScreenProps = {
 	width: number;
@@ -91,10 +89,6 @@ export function helpScreenLines({width, height, offset = 0, node}: HelpScreenPro
 	const keys = first === 0 ? '↓ PgDn for more' : first === maxOffset ? '↑ PgUp back' : '↑↓ PgUp PgDn scroll';
 	const footer = [`${position} · ${keys}`, position].find((text) => cellWidth(text) <= width) ?? position;
 	return [...head, ...shown, [seg(footer, 'dim')]].slice(0, Math.max(1, height));
-}
-
-export function HelpScreen(props: HelpScreenProps) {
-	return <Lines lines={helpScreenLines(props)} width={props.width} />;
 }
 
 function keysText(binding: KeyBinding): string {
