@@ -22,7 +22,7 @@ export type KeyBinding = {
 	demoOnly: boolean;
 };
 
-export const definitions: readonly Definition[] = [
+export const definitions = [
 	{
 		id: 'last-seen-age',
 		label: 'Last seen age',
@@ -217,7 +217,10 @@ export const definitions: readonly Definition[] = [
 		formula:
 			'window p99 ≥ 10 × the median window p99 of the other nodes read now (at least two); ranked below unhealthy and errors, above warnings and ok',
 	},
-];
+] as const satisfies readonly Definition[];
+
+/** Every figure's id: a typo in a lookup is a type error, not a test failure. */
+export type FigureId = (typeof definitions)[number]['id'];
 
 export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
@@ -276,12 +279,9 @@ export function keyGroups(): KeyGroup[] {
 	];
 }
 
-/** Look one definition up by id; throws on a typo so a missing definition fails loudly in tests. */
-export function definition(id: string): Definition {
+/** Look one definition up by id (typed, so a typo does not compile). */
+export function definition(id: FigureId): Definition {
 	const found = definitions.find((d) => d.id === id);
-	if (!found) {
-		throw new Error(`no definition "${id}"`);
-	}
-
+	if (!found) throw new Error(`no definition "${id}"`);
 	return found;
 }
