@@ -93,6 +93,16 @@ export type FeedAction =
 	| {type: 'pause'; paused: boolean}
 	| {type: 'events'; events: NodeEvents; at: number};
 
+/** The polling status before any read: no failure, nothing good yet. */
+export const noReadYet: FeedStatus = {
+	failure: null,
+	failingSince: null,
+	lastGoodAt: null,
+	consecutiveFailures: 0,
+	lastLatencyMs: null,
+	paused: false,
+};
+
 export function initialFeedState(options: {node: string; windowSeconds: number; historyLimit?: number}): FeedState {
 	return {
 		nodeName: options.node,
@@ -111,14 +121,7 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		node: null,
 		incident: noIncident,
 		nodeEvents: null,
-		status: {
-			failure: null,
-			failingSince: null,
-			lastGoodAt: null,
-			consecutiveFailures: 0,
-			lastLatencyMs: null,
-			paused: false,
-		},
+		status: noReadYet,
 	};
 }
 

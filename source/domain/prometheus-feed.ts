@@ -4,7 +4,7 @@
 import {judgeWhileStale, verdict} from './health.js';
 import {constantsFor} from './kubelet-constants.js';
 import {appendToLog, emptyLog, logToArray, type BoundedLog} from './bounded-log.js';
-import {defaultHistoryLimit} from './feed.js';
+import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
 import type {FeedKind} from './overview-state.js';
 
@@ -64,7 +64,7 @@ export function initialPrometheusFeed(name: string, windowSeconds: number): Prom
 		latest: null,
 		history: emptyLog(),
 		node: null,
-		status: {failure: null, failingSince: null, lastGoodAt: null, consecutiveFailures: 0, lastLatencyMs: null, paused: false},
+		status: noReadYet,
 	};
 }
 

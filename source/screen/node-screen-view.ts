@@ -1,19 +1,11 @@
 // What the one-node dashboard shows of one node of an engine at `now`: the same for `pleg-top NODE` and for a node
 // opened from the overview. A node not (or no longer) in the state shows as waiting for its first scrape.
 import type {Engine} from '../engine/engine.js';
+import {noReadYet} from '../domain/feed.js';
 import {nodeView, type OverviewState} from '../domain/overview-state.js';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
 
 export type NodeScreenView = {figures: Figures | null; status: FeedStatus; history: HistoryPoint[]; node: NodeInfo | null};
-
-const waiting: FeedStatus = {
-	failure: null,
-	failingSince: null,
-	lastGoodAt: null,
-	consecutiveFailures: 0,
-	lastLatencyMs: null,
-	paused: false,
-};
 
 export function nodeScreenView<F>(engine: Engine<F>, state: OverviewState<F>, name: string, now: number): NodeScreenView {
 	const entry = state.nodes.get(name);
@@ -21,7 +13,7 @@ export function nodeScreenView<F>(engine: Engine<F>, state: OverviewState<F>, na
 	return {
 		figures: view?.figures ?? null,
 		// The engine holds the pause, whatever kind of feed it keeps.
-		status: {...(view?.status ?? waiting), paused: engine.paused},
+		status: {...(view?.status ?? noReadYet), paused: engine.paused},
 		history: view?.history ?? [],
 		node: view?.node ?? null,
 	};
