@@ -4,6 +4,7 @@ import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../sour
 import {jsonReport, textReport} from '../source/report/report.js';
 import type {Figures, Scrape} from '../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './metrics/dump.js';
+import {contractKeys, extraKeys} from './helpers/json-contract.js';
 
 const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump
 const t0 = gauge * 1000;
@@ -14,27 +15,6 @@ function figuresAfter(scrapes: Scrape[], now: number, extra: FeedAction[] = []):
 	return figuresAt(state, now)!;
 }
 
-/** The keys the --once JSON contract promises, then the extra keys pleg-top adds. */
-const contractKeys = [
-	'node',
-	'kubeletVersion',
-	'healthy',
-	'verdict',
-	'band',
-	'secondsToThreshold',
-	'unhealthyForSeconds',
-	'transitions',
-	'events',
-	'eventsError',
-	'lastSeenSeconds',
-	'lastSeenAgeSeconds',
-	'constants',
-	'relist',
-	'discardEvents',
-	'discardEventsInWindow',
-	'thresholdToMeanRatio',
-];
-const extraKeys = ['time', 'skewSeconds', 'countUnchangedSeconds', 'unavailable', 'readyCondition', 'cri'];
 const constantsKeys = ['relistPeriodSeconds', 'relistThresholdSeconds', 'periodSource', 'thresholdSource', 'row', 'rowNote', 'pleg'];
 const relistKeys = [
 	'count',

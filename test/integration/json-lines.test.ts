@@ -6,6 +6,7 @@ import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {readDump, setSamples} from '../metrics/dump.js';
 import {fast, startCluster, testToken, v121After, type Cluster} from './cluster.js';
+import {contractKeys, extraKeys} from '../helpers/json-contract.js';
 
 type Line = Record<string, any>;
 let cluster: Cluster;
@@ -66,32 +67,7 @@ function serve(node: string, make: (request: number) => string): void {
 }
 
 // The --once JSON contract, then what pleg-top adds, then the JSON-lines extra.
-const lineKeys = [
-	'node',
-	'kubeletVersion',
-	'healthy',
-	'verdict',
-	'band',
-	'secondsToThreshold',
-	'unhealthyForSeconds',
-	'transitions',
-	'events',
-	'eventsError',
-	'lastSeenSeconds',
-	'lastSeenAgeSeconds',
-	'constants',
-	'relist',
-	'discardEvents',
-	'discardEventsInWindow',
-	'thresholdToMeanRatio',
-	'time',
-	'skewSeconds',
-	'countUnchangedSeconds',
-	'unavailable',
-	'readyCondition',
-	'cri',
-	'kubeletRestarts',
-];
+const lineKeys = [...contractKeys, ...extraKeys, 'kubeletRestarts'];
 
 describe('one JSON line per scrape', () => {
 	test('the contract keys on every line; a 503 in the middle gives a stale line with the error; the next good scrape continues', async () => {
