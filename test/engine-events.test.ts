@@ -2,12 +2,12 @@
 // 'events' action beside the figures, their ages read at `now`, a refusal kept as the error of the Events alone.
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
-import {afterEach, beforeEach, describe, mock, test} from 'node:test';
+import {describe, test} from 'node:test';
 import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../source/domain/feed.js';
 import type {Failure, NodeEvent, NodeEvents} from '../source/domain/types.js';
 import {startNodeEngine} from '../source/engine/node-engine.js';
 import {startPoller} from '../source/engine/poller.js';
-import {flush, ScriptedSource} from './helpers/fake-source.js';
+import {flush, ScriptedSource, useMockClock} from './helpers/fake-source.js';
 import {scrapeOf} from './metrics/dump.js';
 
 const dump = readFileSync(new URL('fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url), 'utf8');
@@ -87,21 +87,7 @@ describe('the feed keeps the Events', () => {
 });
 
 describe('the engine reads the Events', () => {
-	let clock = 0;
-	const now = () => clock;
-	const advance = async (ms: number) => {
-		clock += ms;
-		mock.timers.tick(ms);
-		await flush();
-	};
-
-	beforeEach(() => {
-		clock = start;
-		mock.timers.enable({apis: ['setTimeout']});
-	});
-	afterEach(() => {
-		mock.timers.reset();
-	});
+	const {now, advance} = useMockClock(start);
 
 	test('at once and then every 10 s, even when the caller has just read the Node object', async () => {
 		const source = new EventsSource([{events: [], error: null}]);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
-import {afterEach, beforeEach, describe, mock, test} from 'node:test';
+import {describe, test} from 'node:test';
 import {SourceFailure} from '../source/sources/failure.js';
 import type {Failure, Scrape} from '../source/domain/types.js';
 import {backoffDelay} from '../source/domain/backoff.js';
 import {startPoller} from '../source/engine/poller.js';
 import {startNodeEngine} from '../source/engine/node-engine.js';
 import {startFrames} from '../source/engine/frames.js';
-import {flush, ScriptedSource} from './helpers/fake-source.js';
+import {flush, ScriptedSource, useMockClock} from './helpers/fake-source.js';
 
 const dump = readFileSync(new URL('fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url), 'utf8');
 
@@ -26,21 +26,7 @@ describe('backoffDelay', () => {
 });
 
 describe('startPoller', () => {
-	let clock = 0;
-	const now = () => clock;
-	const advance = async (ms: number) => {
-		clock += ms;
-		mock.timers.tick(ms);
-		await flush();
-	};
-
-	beforeEach(() => {
-		clock = 1_000_000;
-		mock.timers.enable({apis: ['setTimeout']});
-	});
-	afterEach(() => {
-		mock.timers.reset();
-	});
+	const {now, advance} = useMockClock(1_000_000);
 
 	test('the next request starts one interval after the previous one ended; never two at once', async () => {
 		const source = new ScriptedSource();
@@ -176,21 +162,7 @@ describe('startPoller', () => {
 });
 
 describe('startNodeEngine: one node as an engine of one node', () => {
-	let clock = 0;
-	const now = () => clock;
-	const advance = async (ms: number) => {
-		clock += ms;
-		mock.timers.tick(ms);
-		await flush();
-	};
-
-	beforeEach(() => {
-		clock = 1_000_000;
-		mock.timers.enable({apis: ['setTimeout']});
-	});
-	afterEach(() => {
-		mock.timers.reset();
-	});
+	const {now, advance} = useMockClock(1_000_000);
 
 	test("each read is one event for the node, at the scrape's time; the Node object given at start is shown at once", async () => {
 		const source = new ScriptedSource();
@@ -213,7 +185,7 @@ describe('startNodeEngine: one node as an engine of one node', () => {
 		await flush();
 		assert.deepEqual(events, [['node-a', true, 1_000_250]]);
 		assert.deepEqual(payloads, [1_000_250]);
-		const view = engine.kind.figures(engine.state.nodes.get('node-a')!.feed, clock);
+		const view = engine.kind.figures(engine.state.nodes.get('node-a')!.feed, now());
 		assert.equal(view?.lifetime?.count, 1_671_950);
 		assert.equal(source.nodeCalls, 0, 'not read again at once');
 		engine.stop();
@@ -228,7 +200,7 @@ describe('startNodeEngine: one node as an engine of one node', () => {
 		await advance(0);
 		source.fail(new SourceFailure({kind: 'forbidden', summary: 'no', details: []}));
 		await flush();
-		engine.mark(clock);
+		engine.mark(now());
 		engine.setPaused(true);
 		assert.equal(engine.paused, true);
 		assert.deepEqual(
@@ -239,7 +211,7 @@ describe('startNodeEngine: one node as an engine of one node', () => {
 				['node-a', false],
 			],
 		);
-		assert.deepEqual(marks, [clock]);
+		assert.deepEqual(marks, [now()]);
 		const status = engine.kind.status(engine.state.nodes.get('node-a')!.feed);
 		assert.equal(status.failure?.kind, 'forbidden');
 		assert.equal(status.lastGoodAt, null);
@@ -248,21 +220,7 @@ describe('startNodeEngine: one node as an engine of one node', () => {
 });
 
 describe('startFrames: when a screen draws', () => {
-	let clock = 0;
-	const now = () => clock;
-	const advance = async (ms: number) => {
-		clock += ms;
-		mock.timers.tick(ms);
-		await flush();
-	};
-
-	beforeEach(() => {
-		clock = 2_000_000;
-		mock.timers.enable({apis: ['setTimeout']});
-	});
-	afterEach(() => {
-		mock.timers.reset();
-	});
+	const {now, advance, moveClock} = useMockClock(2_000_000);
 
 	test('a frame at each change (at its time), one a second while nothing changes, none moving while paused', async () => {
 		const source = new ScriptedSource();
@@ -274,14 +232,14 @@ describe('startFrames: when a screen draws', () => {
 		await advance(1000);
 		await advance(1000);
 		assert.deepEqual(frames, [2_000_000, 2_001_000, 2_002_000]);
-		clock += 300;
+		moveClock(300);
 		source.answer(dump);
 		await flush();
 		assert.deepEqual(frames.slice(3), [2_002_300], 'the scrape draws at once, at its time');
 		engine.setPaused(true);
 		const paused = frames.length;
 		await advance(5000);
-		engine.mark(clock);
+		engine.mark(now());
 		assert.ok(
 			frames.slice(paused).every((at) => at === frames[paused]),
 			`paused frames ${frames.slice(paused).join(', ')}`,
@@ -296,7 +254,7 @@ describe('startFrames: when a screen draws', () => {
 		const engine = startNodeEngine({source, pollMs: 60_000, windowSeconds: 120, now});
 		const frames: number[] = [];
 		const stop = startFrames(engine, {throttleMs: 250}, (at) => frames.push(at));
-		for (let index = 0; index < 5; index++) engine.mark(clock);
+		for (let index = 0; index < 5; index++) engine.mark(now());
 		await advance(249);
 		assert.deepEqual(frames, []);
 		await advance(1);

@@ -1,4 +1,5 @@
 // A MetricsSource whose answers the test hands out one by one, counting calls and aborts.
+import {afterEach, beforeEach, mock} from 'node:test';
 import type {MetricsSource, NodeInfo} from '../../source/domain/types.js';
 
 type Pending = {resolve(text: string): void; reject(error: unknown): void; signal: AbortSignal};
@@ -52,4 +53,31 @@ export class ScriptedSource implements MetricsSource {
 /** Let resolved promises run their continuations (the poller awaits between steps). */
 export async function flush(): Promise<void> {
 	for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+/**
+ * A mocked setTimeout and a clock that moves with it, reset before each test of the calling describe():
+ * `advance(ms)` moves both, then lets the promises that the fired timers started settle.
+ */
+export function useMockClock(startMs: number): {now(): number; advance(ms: number): Promise<void>; moveClock(ms: number): void} {
+	let clock = startMs;
+	beforeEach(() => {
+		clock = startMs;
+		mock.timers.enable({apis: ['setTimeout']});
+	});
+	afterEach(() => {
+		mock.timers.reset();
+	});
+	return {
+		now: () => clock,
+		async advance(ms) {
+			clock += ms;
+			mock.timers.tick(ms);
+			await flush();
+		},
+		/** The clock alone: time that passes while no timer is due (a request answered mid-interval). */
+		moveClock(ms) {
+			clock += ms;
+		},
+	};
 }
