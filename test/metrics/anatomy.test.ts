@@ -7,27 +7,10 @@ import {feedReducer, figuresAt, initialFeedState} from '../../source/domain/feed
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {SimulatedKubelet, type DemoScenario} from '../../source/demo/simulated-kubelet.js';
 import type {RelistAnatomy, Scrape} from '../../source/domain/types.js';
-import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from './dump.js';
+import {readDump, scrapeOf, setSamples, v121OneMinuteLater, criBucketBounds} from './dump.js';
 
 const t0 = Date.UTC(2022, 2, 24, 10, 54, 37);
 const family = 'kubelet_runtime_operations_duration_seconds';
-const bounds = [
-	'0.005',
-	'0.0125',
-	'0.03125',
-	'0.078125',
-	'0.1953125',
-	'0.48828125',
-	'1.220703125',
-	'3.0517578125',
-	'7.62939453125',
-	'19.073486328125',
-	'47.6837158203125',
-	'119.20928955078125',
-	'298.0232238769531',
-	'745.0580596923828',
-	'+Inf',
-];
 
 /** Calls in the window, how many of them took ≤ 5 ms (default: all), and their seconds together. */
 type OpDelta = {calls: number; fast?: number; seconds: number};
@@ -40,7 +23,7 @@ function addOperation(text: string, op: string, {calls, fast = calls, seconds}: 
 		edits[series] = String(value(series) + delta);
 	};
 
-	for (const le of bounds) {
+	for (const le of criBucketBounds) {
 		add(`${family}_bucket{operation_type="${op}",le="${le}"}`, le === '0.005' ? fast : calls);
 	}
 

@@ -102,3 +102,22 @@ export function v121Restarted(durations: number[], intervals: number[] = []): st
 	values['kubelet_pleg_discard_events'] = '0';
 	return setSamples(readDump('1.21.2'), values);
 }
+
+/** The `le` bounds of the v1.21.2 dump's runtime-operation histograms (exponential, 0.005 × 2.5^n s), as the kubelet writes them. */
+export const criBucketBounds = [
+	'0.005',
+	'0.0125',
+	'0.03125',
+	'0.078125',
+	'0.1953125',
+	'0.48828125',
+	'1.220703125',
+	'3.0517578125',
+	'7.62939453125',
+	'19.073486328125',
+	'47.6837158203125',
+	'119.20928955078125',
+	'298.0232238769531',
+	'745.0580596923828',
+	'+Inf',
+];

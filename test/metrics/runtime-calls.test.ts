@@ -8,7 +8,7 @@ import {overLimit} from '../../source/domain/anatomy.js';
 import type {RelistAnatomy} from '../../source/domain/types.js';
 import {lineText} from '../../source/screen/layout/line.js';
 import {inFlightNote, runtimeCallsLines} from '../../source/screen/panes/runtime-calls.js';
-import {readDump, scrapeOf, setSamples, type DumpVersion} from './dump.js';
+import {readDump, scrapeOf, setSamples, type DumpVersion, criBucketBounds} from './dump.js';
 
 const t0 = Date.UTC(2022, 2, 24, 10, 54, 37);
 const family = 'kubelet_runtime_operations_duration_seconds';
@@ -44,27 +44,9 @@ function edit(version: DumpVersion, op: string, deltas: Record<string, number>, 
 	return edits;
 }
 
-const exponential = [
-	'0.005',
-	'0.0125',
-	'0.03125',
-	'0.078125',
-	'0.1953125',
-	'0.48828125',
-	'1.220703125',
-	'3.0517578125',
-	'7.62939453125',
-	'19.073486328125',
-	'47.6837158203125',
-	'119.20928955078125',
-	'298.0232238769531',
-	'745.0580596923828',
-	'+Inf',
-];
-
 /** Cumulative deltas: `fast` calls ≤ 5 ms, `slow` more that took between 119.2 s and 298 s. */
 function exponentialDeltas(fast: number, slow: number): Record<string, number> {
-	return Object.fromEntries(exponential.map((le, index) => [le, index < 12 ? fast : fast + slow]));
+	return Object.fromEntries(criBucketBounds.map((le, index) => [le, index < 12 ? fast : fast + slow]));
 }
 
 /**
