@@ -16,10 +16,18 @@ export function useCli(path: string): void {
 	cli = path;
 }
 
-/** Starts `pleg-top ARGS` on a 120×40 screen (or `size`) with only `env` in its environment (plus TERM). */
-export function startLiveCli(args: string[], env: Record<string, string>, size = {columns: 120, rows: 40}): LiveCli {
-	const quoted = args.map((arg) => JSON.stringify(arg)).join(' ');
-	const session = startTmux(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} ${quoted}`, {...size, env});
+/**
+ * Starts `pleg-top ARGS` on a 120×40 screen (or `size`) with only `env` in its environment (plus TERM);
+ * `nodeArgs` go to node itself (`--cpu-prof` is not allowed in NODE_OPTIONS).
+ */
+export function startLiveCli(
+	args: string[],
+	env: Record<string, string>,
+	size = {columns: 120, rows: 40},
+	nodeArgs: string[] = [],
+): LiveCli {
+	const quoted = [...nodeArgs, cli, ...args].map((arg) => JSON.stringify(arg)).join(' ');
+	const session = startTmux(`${JSON.stringify(process.execPath)} ${quoted}`, {...size, env});
 	return {session, pid: panePid(session)};
 }
 
