@@ -67,6 +67,49 @@ export const substitutions = [
 		},
 	},
 	{
+		name: "ink's frame assembly without a cell grid for plain rows",
+		// ink tokenises every row of every frame into styled cells and re-encodes them: ~40 % of pleg-top's CPU per
+		// tick (npm run bench:profile). The substitute joins rows of narrow glyphs and colour codes as they are and
+		// hands any other frame to ink's own Output (source/substitutes/ink-output.ts). Drop if ink stops building
+		// a cell grid for rows it can place whole.
+		importer: '/ink/build/renderer.js',
+		specifier: './output.js',
+		replacement: 'ink-output.ts',
+		guard(text, importerPath) {
+			const output = readFileSync(path.join(path.dirname(importerPath), 'output.js'), 'utf8');
+			if (!/import Output from '\.\/output\.js'/.test(text)) return 'renderer.js no longer imports Output from output.js';
+			const api = ['write(x, y, text, options)', 'clip(clip)', 'unclip()', 'get()'];
+			const missing = api.filter((method) => !output.includes(method));
+			return missing.length === 0 ? null : `output.js no longer has ${missing.join(', ')}`;
+		},
+	},
+	{
+		name: "ink's terminal writer, rewriting only changed rows at their place",
+		// ink rewrites every row of every frame (~3.3 KB a tick at 120×40); its incrementalRendering option drifts a
+		// row down per frame in ink 6.8 (the cursor goes up one row too few after a frame ending in a newline). pleg-top
+		// draws with ink only in the alternate screen from the top-left corner, so the substitute writes each changed
+		// row at its absolute position (source/substitutes/ink-log-update.ts). Drop when ink's incremental writer keeps
+		// its place across frames.
+		importer: '/ink/build/ink.js',
+		specifier: './log-update.js',
+		replacement: 'ink-log-update.ts',
+		guard(text) {
+			const used = [
+				'this.log.clear()',
+				'this.log.done()',
+				'this.log.sync(',
+				'this.log.isCursorDirty()',
+				'this.log.willRender(',
+				'this.log.setCursorPosition(',
+			];
+			if (!/import logUpdate from '\.\/log-update\.js'/.test(text)) return 'ink.js no longer imports logUpdate from log-update.js';
+			if (!/logUpdate\.create\(options\.stdout, \{/.test(text))
+				return 'ink.js no longer creates its writer with logUpdate.create(stdout, {…})';
+			const extra = [...new Set(text.match(/this\.log\.\w+/g))].filter((call) => !used.some((known) => known.startsWith(`${call}`)));
+			return extra.length === 0 ? null : `ink.js now calls ${extra.join(', ')} on its writer`;
+		},
+	},
+	{
 		name: 'ink without React DevTools',
 		// ink imports ./devtools.js (which imports react-devtools-core, not a dependency) only when DEV=true;
 		// bundled, that import would run at start and fail. Drop when ink stops importing devtools.js.
@@ -91,7 +134,7 @@ function substitute() {
 				bundle.onResolve({filter}, (args) => {
 					const importer = args.importer.replaceAll('\\', '/');
 					if (![entry.importer].flat().some((ending) => importer.endsWith(ending))) return undefined;
-					const problem = entry.guard(readFileSync(args.importer, 'utf8'));
+					const problem = entry.guard(readFileSync(args.importer, 'utf8'), args.importer);
 					if (problem) throw new Error(`substitution "${entry.name}": ${problem}; revisit scripts/build.mjs`);
 					return {path: path.join(substitutesDir, entry.replacement)};
 				});

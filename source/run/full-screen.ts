@@ -9,38 +9,18 @@ const leaveAltScreen = '\u001B[?1049l';
 const showCursor = '\u001B[?25h';
 /** Erase the whole screen (and any scrollback) and put the cursor home. */
 const clearScreen = '\u001B[2J\u001B[3J\u001B[H';
-/**
- * How long after the last resize event the screen is cleared and redrawn, ms: long enough for the frame at the new
- * size to be rendered (ink draws at most every 34 ms) and for a drag of the pane border to end.
- */
-const resizeSettleMs = 120;
 
 export async function runFullScreen(element: ReactElement, signal?: AbortSignal): Promise<void> {
 	const [{render, useInput, useStdout}, React] = await Promise.all([import('ink'), import('react')]);
 
 	/**
-	 * A terminal that shrinks re-wraps the old frame's lines (tmux split-window does), so ink's erase of "the lines it
-	 * drew" misses rows, and rows of the old frame stay on screen looking like live figures. After every resize,
-	 * and on Ctrl-L, the whole screen is cleared and the current frame drawn again from the top: ink's write()
-	 * erases its frame, writes ours, then redraws the frame.
+	 * Ctrl-L clears the whole screen and draws the current frame again from the top, for a screen something else
+	 * wrote over (a `wall` message, a background job). ink's write() forgets its frame, writes ours, then redraws it.
+	 * A resize needs nothing here: the bundle's terminal writer draws the first frame at a new size whole
+	 * (source/substitutes/ink-log-update.ts).
 	 */
 	function Redraw({children}: {children: ReactElement}): ReactElement {
-		const {stdout, write} = useStdout();
-		React.useEffect(() => {
-			let timer: NodeJS.Timeout | undefined;
-			const onResize = () => {
-				clearTimeout(timer);
-				timer = setTimeout(() => {
-					write(clearScreen);
-				}, resizeSettleMs);
-			};
-
-			stdout.on('resize', onResize);
-			return () => {
-				clearTimeout(timer);
-				stdout.off('resize', onResize);
-			};
-		}, [stdout, write]);
+		const {write} = useStdout();
 		useInput((input, key) => {
 			if (key.ctrl && input === 'l') write(clearScreen);
 		});
@@ -49,8 +29,8 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 
 	process.stdout.write(enterAltScreen);
 	try {
-		// Not incrementalRendering: with ink 6.8 it left rows of earlier frames on screen (a header drawn four times,
-		// a ✓ beside STALE) in the tmux tests, and a figure that may be stale is worse than bytes saved.
+		// Not incrementalRendering: with ink 6.8 it drifts a row per frame (a header drawn four times, a ✓ beside
+		// STALE). The bundle's own writer rewrites only changed rows, at their place (scripts/build.mjs).
 		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: true});
 		const quit = () => {
 			instance.unmount();

@@ -36,6 +36,9 @@ describe('the bundle', () => {
 		// CoreV1Api is the generated client for /api/v1; with the substitution only the two names config.js uses remain.
 		assert.ok(/\bServerConfiguration = class\b/.test(bundle), 'the two names config.js uses are bundled');
 		assert.ok(!bundle.includes('CoreV1Api'), 'the generated API is bundled');
+		// ink's renderer and ink itself take the frame assembly and the terminal writer from source/substitutes.
+		assert.ok(bundle.includes('// source/substitutes/ink-output.ts'), 'the frame assembly substitute is not bundled');
+		assert.ok(bundle.includes('// source/substitutes/ink-log-update.ts'), 'the terminal writer substitute is not bundled');
 		assert.ok(!/\bregister\([^)]*hooks/.test(bundle), 'module hooks registered');
 		const sources = spawnSync('grep', ['-rlE', 'module\\.register|from .node:module.', path.join(root, 'source')], {
 			encoding: 'utf8',
@@ -86,6 +89,8 @@ describe('the bundle', () => {
 				'client-node without its generated API',
 				"ink's text measurement with a bounded cache",
 				'fast string widths for ink',
+				"ink's frame assembly without a cell grid for plain rows",
+				"ink's terminal writer, rewriting only changed rows at their place",
 				'ink without React DevTools',
 			],
 		);
