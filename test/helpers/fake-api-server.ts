@@ -58,6 +58,8 @@ export type Fault =
 	| {type: 'binary'}
 	/** Headers and half the body, then the socket is destroyed. */
 	| {type: 'close-mid-body'}
+	/** A whole answer that says gzip, whose gzip stream stops halfway (a proxy that cut it and fixed the length). */
+	| {type: 'bad-gzip'}
 	/** The socket is destroyed without any answer (a server closing an idle keep-alive connection). */
 	| {type: 'destroy-socket'};
 
@@ -430,6 +432,14 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			case 'truncated': {
 				const full = Buffer.from(normal.body);
 				return {status: 200, gzipped: send(request, response, 200, normal.type, full.subarray(0, Math.floor(full.length / 2)))};
+			}
+
+			case 'bad-gzip': {
+				const gzipped = zlib.gzipSync(normal.body);
+				const cut = gzipped.subarray(0, Math.floor(gzipped.length / 2));
+				response.writeHead(200, {'Content-Type': normal.type, 'Content-Encoding': 'gzip', 'Content-Length': cut.length});
+				response.end(cut);
+				return {status: 200, gzipped: true};
 			}
 
 			case 'close-mid-body': {

@@ -343,6 +343,20 @@ describe('network', () => {
 		});
 	});
 
+	test('a whole answer whose gzip body stops halfway: named as damaged, not as a closed connection', async () => {
+		fake.setFault({type: 'bad-gzip'});
+		const {source} = harness.source(singleContext(fake.url, tokenUser));
+		const failure = await harness.failure(source.fetchMetrics(signal()));
+		assert.deepEqual(failure, {
+			kind: 'network',
+			summary: `the answer from ${fake.url} could not be read: its gzip encoding is damaged: unexpected end of file`,
+			details: [
+				`request: GET ${metricsPath}`,
+				'the answer said Content-Encoding: gzip; something between pleg-top and the server may have cut or altered it',
+			],
+		});
+	});
+
 	test('no answer within the timeout', async () => {
 		fake.setFault({type: 'delay', ms: 30_000});
 		const {source} = harness.source(singleContext(fake.url, tokenUser), {timeoutMs: 300});

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import type {LoadedKubeconfig} from '../kube/kubeconfig.js';
-import {BodyCutError, RequestTimeoutError, type HttpAnswer} from './https-request.js';
+import {BodyCutError, BodyEncodingError, RequestTimeoutError, type HttpAnswer} from './https-request.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 
 /** Who answers a transport: the API server named by the kubeconfig, or a server named by a flag. */
@@ -301,6 +301,13 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 		return sourceFailure('network', `the answer from ${name} was cut off before its end`, [
 			request,
 			'the connection closed in the middle of the body',
+		]);
+	}
+
+	if (error instanceof BodyEncodingError) {
+		return sourceFailure('network', `the answer from ${name} could not be read: ${error.message}`, [
+			request,
+			'the answer said Content-Encoding: gzip; something between pleg-top and the server may have cut or altered it',
 		]);
 	}
 

@@ -29,6 +29,14 @@ export class BodyCutError extends Error {
 	}
 }
 
+/** The whole answer arrived, but its gzip encoding does not inflate (the body was cut or damaged on its way). */
+export class BodyEncodingError extends Error {
+	constructor(cause: unknown) {
+		super(`its gzip encoding is damaged: ${cause instanceof Error ? cause.message : String(cause)}`, {cause});
+		this.name = 'BodyEncodingError';
+	}
+}
+
 /**
  * A kept-alive socket that the server had already closed failed before any answer: the request never
  * reached the server and is safe to send again (Node's documented keep-alive race).
@@ -53,9 +61,12 @@ function abortReason(signal: AbortSignal): unknown {
 	return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
+/**
+ * The body, gunzipped in one call once it has all arrived: a gunzip stream hands every 16 KB chunk to libuv's
+ * thread pool and back, ~1.8 ms of CPU for a 250 KB kubelet payload against ~0.3 ms in one call (npm run bench).
+ */
 function readBody(response: http.IncomingMessage, fail: (error: unknown) => void, done: (body: string) => void): void {
 	const gzip = /\bgzip\b/i.test(String(response.headers['content-encoding'] ?? ''));
-	const stream = gzip ? response.pipe(zlib.createGunzip()) : response;
 	const chunks: Buffer[] = [];
 	response.on('error', (error) => fail(new BodyCutError(error)));
 	response.on('close', () => {
@@ -63,15 +74,23 @@ function readBody(response: http.IncomingMessage, fail: (error: unknown) => void
 			fail(new BodyCutError(new Error('connection closed')));
 		}
 	});
-	if (stream !== response) {
-		stream.on('error', (error) => fail(new BodyCutError(error)));
-	}
+	response.on('data', (chunk: Buffer) => chunks.push(chunk));
+	response.on('end', () => {
+		let body = Buffer.concat(chunks);
+		if (gzip) {
+			try {
+				body = zlib.gunzipSync(body);
+			} catch (error) {
+				fail(new BodyEncodingError(error));
+				return;
+			}
+		}
 
-	stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-	stream.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+		done(body.toString('utf8'));
+	});
 }
 
-/** GET `url`; rejects with the socket/TLS error, RequestTimeoutError, BodyCutError, or the signal's reason. */
+/** GET `url`; rejects with the socket/TLS error, RequestTimeoutError, BodyCutError, BodyEncodingError, or the signal's reason. */
 export function getText(options: RequestOptions): Promise<HttpAnswer> {
 	const {url, agent, headers, timeoutMs, signal} = options;
 	return new Promise((resolve, reject) => {
