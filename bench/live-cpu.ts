@@ -5,7 +5,7 @@ import {benchNode} from './bench-server.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {processCpuMs, residentBytes} from './proc.js';
+import {processCpuMs, residentBytes, threadSplitCpuMs} from './proc.js';
 import {pipePane, startLiveCli, tmuxServerPid, until} from './tmux-cli.js';
 
 export type LiveOptions = {
@@ -42,6 +42,9 @@ export type LiveResult = {
 	bytesPerTick: number;
 	/** CPU of the tmux server per tick over the same stretch: what drawing those bytes costs the terminal. */
 	tmuxCpuPerTickMs: number;
+	/** Of cpuPerTickMs, the main thread's (event loop) and the other threads' (mostly V8's optimising compiler). */
+	mainThreadPerTickMs: number;
+	otherThreadsPerTickMs: number;
 };
 
 export async function measureLive(bench: BenchServer, payloadBytes: number, options: LiveOptions): Promise<LiveResult> {
@@ -65,9 +68,17 @@ export async function measureLive(bench: BenchServer, payloadBytes: number, opti
 			rss: residentBytes(pid),
 			tmuxCpu: processCpuMs(tmuxPid),
 			bytes: outputBytes(),
+			threads: threadSplitCpuMs(pid),
 		};
 		await until(() => ticks() >= start.tick + options.cpuTicks, patience(options.cpuTicks), 'the measured ticks', 5);
-		const end = {cpu: processCpuMs(pid), tick: ticks(), at: Date.now(), tmuxCpu: processCpuMs(tmuxPid), bytes: outputBytes()};
+		const end = {
+			cpu: processCpuMs(pid),
+			tick: ticks(),
+			at: Date.now(),
+			tmuxCpu: processCpuMs(tmuxPid),
+			bytes: outputBytes(),
+			threads: threadSplitCpuMs(pid),
+		};
 		pipePane(session, null);
 		let memory: {cpu: number; tick: number; rss: number} | null = null;
 		if (options.memoryTicks > 0) {
@@ -93,6 +104,8 @@ export async function measureLive(bench: BenchServer, payloadBytes: number, opti
 			rows,
 			bytesPerTick: (end.bytes - start.bytes) / (end.tick - start.tick),
 			tmuxCpuPerTickMs: (end.tmuxCpu - start.tmuxCpu) / (end.tick - start.tick),
+			mainThreadPerTickMs: (end.threads.main - start.threads.main) / (end.tick - start.tick),
+			otherThreadsPerTickMs: (end.threads.others - start.threads.others) / (end.tick - start.tick),
 		};
 	} finally {
 		session.keys('q');

@@ -25,3 +25,21 @@ export function residentBytes(pid: number): number {
 
 	return Number(kib) * 1024;
 }
+
+/**
+ * utime + stime of `pid`'s main thread (the event loop: JavaScript, rendering, syscalls) and of all its other
+ * threads together (V8's compiler and GC helpers, libuv's pool), ms.
+ */
+export function threadSplitCpuMs(pid: number): {main: number; others: number} {
+	let main = 0;
+	let others = 0;
+	for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+		const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+		if (Number(task) === pid) main += ms;
+		else others += ms;
+	}
+
+	return {main, others};
+}

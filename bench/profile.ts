@@ -7,6 +7,7 @@ import path from 'node:path';
 import {parseArgs} from 'node:util';
 import {benchNode, startBenchServer} from './bench-server.js';
 import {cliPath} from '../test/helpers/run-cli.js';
+import {threadSplitCpuMs} from './proc.js';
 import {startLiveCli, until, useCli} from './tmux-cli.js';
 
 type ProfileNode = {id: number; callFrame: {functionName: string; url: string; lineNumber: number}; children?: number[]};
@@ -72,14 +73,19 @@ function summarize(profile: Profile, top: number): string {
 const bench = await startBenchServer({bytes: 250_000, speed: 10});
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pleg-top-profile-'));
 try {
-	const {session} = startLiveCli(
+	const {session, pid} = startLiveCli(
 		['--node', benchNode, '--interval', '100ms'],
 		bench.env,
 		{columns: Number(values.columns), rows: Number(values.rows)},
 		['--cpu-prof', `--cpu-prof-dir=${dir}`],
 	);
 	const ticks = Number(values.ticks);
+	// Threads' CPU over the second half of the run (start-up excluded): the profile sees only the main thread's
+	// JavaScript, not gunzip in libuv's pool, V8's GC helpers or the kernel.
+	await until(() => bench.metricsRequests() >= ticks / 2, ticks * 500 + 20_000, `${ticks / 2} ticks`);
+	const before = {threads: threadSplitCpuMs(pid), tick: bench.metricsRequests()};
 	await until(() => bench.metricsRequests() >= ticks, ticks * 500 + 20_000, `${ticks} ticks`);
+	const after = {threads: threadSplitCpuMs(pid), tick: bench.metricsRequests()};
 	session.keys('q');
 	await until(() => fs.readdirSync(dir).some((file) => file.endsWith('.cpuprofile')), 20_000, 'the profile');
 	await new Promise((resolve) => setTimeout(resolve, 500));
@@ -87,6 +93,11 @@ try {
 	const file = fs.readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
 	const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Profile;
 	process.stdout.write(`${ticks} ticks, profile ${path.join(dir, file)}\n${summarize(profile, Number(values.top))}`);
+	const perTick = (ms: number) => (ms / (after.tick - before.tick)).toFixed(2);
+	process.stdout.write(
+		`CPU per tick over the last ${after.tick - before.tick} ticks: main thread ${perTick(after.threads.main - before.threads.main)} ms, ` +
+			`other threads ${perTick(after.threads.others - before.threads.others)} ms (the profiler's own thread included)\n`,
+	);
 } finally {
 	await bench.close();
 }

@@ -103,6 +103,11 @@ export function formatResults(results: BenchResults, targets: Target[]): string 
 			ms(live.cpuPerTickMs),
 			`live screen in a tmux pty, --interval ${live.intervalMs}ms, ${live.ticks} ticks, /proc utime+stime, ${(live.payloadBytes / 1000).toFixed(0)} KB payload`,
 		],
+		[
+			'  main thread / other threads',
+			`${ms(live.mainThreadPerTickMs)} / ${ms(live.otherThreadsPerTickMs)}`,
+			"/proc/PID/task: the event loop / V8's optimising compiler and GC helpers",
+		],
 		...[live, results.liveSmall].flatMap((run) => [
 			[
 				`  ${run.columns}×${run.rows}: bytes to the terminal per frame`,

@@ -3,6 +3,11 @@
 // The function's own module: the package index loads all ~250 date-fns functions at start-up.
 import {format} from 'date-fns/format';
 
+/** The last second formatted: a frame drawn every 100 ms would otherwise format the same second ten times. */
+let last = {second: Number.NaN, text: ''};
+
 export function clockTime(ms: number): string {
-	return format(ms, 'HH:mm:ss');
+	const second = Math.floor(ms / 1000);
+	if (second !== last.second) last = {second, text: format(ms, 'HH:mm:ss')};
+	return last.text;
 }
