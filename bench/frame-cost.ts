@@ -1,70 +1,28 @@
-// Information for phase 1: the CPU of one frame of the live screen on its own, in this process: the Dashboard
-// rendered by ink to a 120×40 fake terminal from successive scrapes of a simulated kubelet. The caller must
-// have set NODE_ENV=production before react is first imported (as the CLI does).
-import {Writable} from 'node:stream';
-import {setTimeout as sleep} from 'node:timers/promises';
-import {feedReducer, figuresAt, historyPoints, initialFeedState} from '../source/domain/feed.js';
-import {parsePlegSample} from '../source/domain/exposition/parse.js';
-import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
+// Information for phase 1: the CPU of one frame of the live screen on its own. frame-probe.ts is bundled with the
+// CLI's build options (scripts/build.mjs: the same substitutions inside ink, React's production build) and run in
+// its own process, so the figure is what dist/cli.js spends on a frame, not what ink from node_modules would.
+import {execFileSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {build, type BuildOptions} from 'esbuild';
 
 export type FrameCostResult = {frames: number; cpuPerFrameMs: number; bytesPerFrame: number};
 
-class FakeTerminal extends Writable {
-	columns = 120;
-	rows = 40;
-	isTTY = true;
-	bytes = 0;
-
-	override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-		this.bytes += chunk.length;
-		done();
-	}
-}
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
 
 export async function measureFrameCost(frames: number): Promise<FrameCostResult> {
-	const [{render}, React, {Dashboard}] = await Promise.all([import('ink'), import('react'), import('../source/screen/dashboard.js')]);
-	let clock = Date.UTC(2024, 0, 15, 14, 0, 0);
-	const kubelet = new SimulatedKubelet({now: () => clock, startedAt: clock - 20 * 60_000, nodeName: 'bench-node'});
-	let state = initialFeedState({node: 'bench-node', windowSeconds: 10});
-	const terminal = new FakeTerminal();
-	const element = () => {
-		clock += 1000;
-		const sample = parsePlegSample(kubelet.paddedMetricsText(250_000));
-		state = feedReducer(state, {type: 'scrape', scrape: {at: clock, sample, latencyMs: 12}});
-		return React.createElement(Dashboard, {
-			figures: figuresAt(state, clock),
-			status: state.status,
-			history: historyPoints(state),
-			node: state.node,
-			sourceLabel: 'bench-node via https://127.0.0.1:6443',
-			intervalSeconds: 1,
-			now: clock,
-			width: 120,
-			height: 39,
-			showHelp: false,
-		});
+	const {bundleOptions} = (await import(path.join(root, 'scripts', 'build.mjs'))) as {
+		bundleOptions(options: {entry: string; outfile: string}): BuildOptions;
 	};
-
-	const stdout = terminal as unknown as NodeJS.WriteStream;
-	const instance = render(element(), {stdout, stdin: process.stdin, patchConsole: false, exitOnCtrlC: false});
-	// Warm-up, and a window's worth of scrapes so every pane has figures.
-	for (let index = 0; index < 30; index++) {
-		instance.rerender(element());
-		await sleep(40);
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pleg-top-frame-'));
+	try {
+		const outfile = path.join(dir, 'probe.js');
+		await build({...bundleOptions({entry: path.join(here, 'frame-probe.ts'), outfile}), absWorkingDir: root});
+		return JSON.parse(execFileSync(process.execPath, [outfile, String(frames)], {encoding: 'utf8'})) as FrameCostResult;
+	} finally {
+		fs.rmSync(dir, {recursive: true, force: true});
 	}
-
-	// Props are built outside the measured CPU; each frame is given 40 ms so ink's 30 fps throttle never merges two.
-	let cpu = 0;
-	const bytesBefore = terminal.bytes;
-	for (let index = 0; index < frames; index++) {
-		const next = element();
-		const before = process.cpuUsage();
-		instance.rerender(next);
-		await sleep(40);
-		const used = process.cpuUsage(before);
-		cpu += used.user + used.system;
-	}
-
-	instance.unmount();
-	return {frames, cpuPerFrameMs: cpu / 1000 / frames, bytesPerFrame: (terminal.bytes - bytesBefore) / frames};
 }

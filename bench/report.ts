@@ -19,7 +19,7 @@ export type BenchResults = {
 	kubectl: KubectlResult;
 	floor: FloorResult;
 	parse: ParseDeriveResult[];
-	/** One frame of the dashboard drawn by ink in-process, for information (no target). */
+	/** One frame of the dashboard drawn by ink in a probe bundled as the CLI is, for information (no target). */
 	frame: FrameCostResult;
 	firstFrame: FirstFrameResult;
 	/** The cluster overview, CPU per tick for many nodes, through the proxy and through Prometheus (no target). */
@@ -142,9 +142,9 @@ export function formatResults(results: BenchResults, targets: Target[]): string 
 			`CPU, median of ${entry.runs} (p90 ${ms(entry.p90Ms)}; wall median ${ms(entry.medianWallMs)}): parsePlegSample + feedReducer + figuresAt`,
 		]),
 		[
-			'  one frame drawn by ink (in-process)',
+			'  one frame drawn by ink (bundled probe)',
 			ms(results.frame.cpuPerFrameMs),
-			`${results.frame.frames} frames, 120×40, ${results.frame.bytesPerFrame.toFixed(0)} bytes written per frame (information)`,
+			`${results.frame.frames} frames, 120×40, built like dist/cli.js, ${results.frame.bytesPerFrame.toFixed(0)} bytes written per frame (information)`,
 		],
 		['RSS after warm-up', `${mib(live.rssAfterWarmupBytes).toFixed(1)} MiB`, 'VmRSS of the CLI in the tmux run'],
 		...(live.rssAfterMemoryTicksBytes === null

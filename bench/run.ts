@@ -31,9 +31,6 @@ const realBytes = 250_000;
 const bigBytes = 5_000_000;
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
-// As the CLI does, before react is first imported (frame-cost.ts imports it): the production build.
-process.env['NODE_ENV'] = 'production';
-
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
 async function main(): Promise<void> {
@@ -92,5 +89,5 @@ async function main(): Promise<void> {
 }
 
 await main();
-// ink (frame-cost.ts) may still hold stdin; the results are written.
+// A kept-alive socket of the fake servers may still be open; the results are written.
 process.exit(0);

@@ -15,6 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const buildScript = path.join(root, 'scripts', 'build.mjs');
 type BuildModule = {
 	bundleOptions(options: {entry?: string; outfile?: string}): Parameters<typeof build>[0];
+	asciiOnly(code: string): string;
 	substitutions: Array<{name: string}>;
 };
 
@@ -80,6 +81,21 @@ describe('the bundle', () => {
 		for (const text of samples) assert.deepEqual(measureText(text), inkMeasure(text), JSON.stringify(text));
 		for (let index = 0; index < 3 * cacheLimit; index++) measureText(`last seen ${index} s ago`);
 		assert.ok(cacheSize() <= cacheLimit, `${cacheSize()} cached texts`);
+	});
+
+	test('dist/cli.js is ASCII only, so V8 holds its source in one byte per character; the escapes mean the same', () => {
+		const bundle = readFileSync(cliPath);
+		assert.equal(
+			bundle.findIndex((byte) => byte > 0x7f),
+			-1,
+		);
+		// A regular expression keeps matching the character it named; a string keeps its value; a comment stays one.
+		const escaped = buildModule.asciiOnly('const unit = /^(?:µs|ms)$/; const dot = "·"; // “quoted” §2.7\n');
+		assert.equal(escaped, 'const unit = /^(?:\\u00b5s|ms)$/; const dot = "\\u00b7"; // \\u201cquoted\\u201d \\u00a72.7\n');
+		const module = {unit: /x/, dot: ''};
+		new Function('module', `${escaped.replaceAll('const ', 'module.')}`)(module);
+		assert.ok(module.unit.test('µs'));
+		assert.equal(module.dot, '·');
 	});
 
 	test('each substitution is named', () => {
