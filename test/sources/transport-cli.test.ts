@@ -167,7 +167,13 @@ describe('a token to a plain http:// URL', () => {
 			});
 			try {
 				const screen = await session.waitFor('(token sent without TLS)', 15_000);
-				assert.match(screen, new RegExp(`127\\.0\\.0\\.1 via kubelet ${kubelet.url.replaceAll('.', '\\.')} \\(token sent without TLS\\)`));
+				// Beside the source, in the header: "127.0.0.1 via kubelet URL (…)" while connecting, then
+				// "127.0.0.1 · kubelet v1.21.2 · via kubelet URL (…)" once the first scrape names the version.
+				const source = `via kubelet ${kubelet.url.replaceAll('.', '\\.')} \\(token sent without TLS\\)`;
+				assert.match(
+					screen.split('\n').find((row) => row.includes('(token sent without TLS)'))!,
+					new RegExp(`127\\.0\\.0\\.1.* ${source}`),
+				);
 				capturedOutput.push(screen);
 			} finally {
 				session.kill();
