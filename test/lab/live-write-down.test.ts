@@ -2,7 +2,7 @@
 // on the normal screen afterwards (in the scrollback), and the recording, summary and plot on disk.
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
@@ -12,13 +12,16 @@ import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 const skip = hasTmux ? false : 'tmux not installed';
 const sessions: TmuxSession[] = [];
 
+const homes: string[] = [];
 after(() => {
 	for (const session of sessions) session.kill();
+	for (const home of homes) rmSync(home, {recursive: true, force: true});
 });
 
 describe('the write-down on quit', {skip}, () => {
 	test('--demo --record --summary --plot: b, churn, q leaves the write-down on the normal screen and three files', async () => {
 		const home = mkdtempSync(join(tmpdir(), 'pleg-top-live-lab-'));
+		homes.push(home);
 		const record = join(home, 'lab.jsonl');
 		const summary = join(home, 'lab.md');
 		const plot = join(home, 'lab.svg');

@@ -1,7 +1,7 @@
 // --record, --replay, --summary and --plot through the built CLI (dist/cli.js), as a user runs them.
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import assert from 'node:assert/strict';
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
@@ -16,6 +16,7 @@ const running: CliProcess[] = [];
 
 after(() => {
 	for (const cli of running) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+	rmSync(home, {recursive: true, force: true});
 });
 
 type Json = Record<string, any>;
