@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {createTerminalSignals, titleOf} from '../source/run/terminal-signals.js';
-import type {Figures, Incident} from '../source/domain/types.js';
-import {lastSeenAt, makeFigures} from './helpers/figures.js';
+import type {Figures} from '../source/domain/types.js';
+import {lastSeenAt, makeFigures, quietIncident} from './helpers/figures.js';
 
-const quiet: Incident = {
-	unhealthySince: null,
-	unhealthyForSeconds: null,
-	sinceExact: false,
-	recovered: null,
-	transitions: 0,
-	flaps: 0,
-	readyFlips: 0,
-};
+const quiet = quietIncident;
 const message = (age: string) => `PLEG is not healthy: pleg was last seen active ${age} ago; threshold is 3m0s`;
 
 const healthyAt = (age: number): Figures => makeFigures({lastSeen: lastSeenAt(age), incident: quiet});

@@ -1,7 +1,7 @@
 // Hand-built Figures for the view tests: a healthy v1.28.0 node with a 10 s window, and
 // overrides for the case under test. The numbers are chosen so the frames can be read by eye.
 import {constantsFor} from '../../source/domain/kubelet-constants.js';
-import type {DeltaFigures, FeedStatus, Figures, LastSeen, NodeInfo} from '../../source/domain/types.js';
+import type {DeltaFigures, FeedStatus, Figures, Incident, LastSeen, NodeInfo} from '../../source/domain/types.js';
 
 /** 2024-01-15 14:02:22 local time (tests set TZ=UTC before importing this). */
 export const testNow = Date.UTC(2024, 0, 15, 14, 2, 22);
@@ -85,3 +85,14 @@ export function readyNode(overrides: Partial<NodeInfo> = {}): NodeInfo {
 		...overrides,
 	};
 }
+
+/** An incident view with nothing to tell: never unhealthy, no flap, no Ready flip. */
+export const quietIncident: Incident = {
+	unhealthySince: null,
+	unhealthyForSeconds: null,
+	sinceExact: false,
+	recovered: null,
+	transitions: 0,
+	flaps: 0,
+	readyFlips: 0,
+};

@@ -67,24 +67,33 @@ function serve(node: string, make: (request: number) => string): void {
 }
 
 // The --once JSON contract, then what pleg-top adds, then the JSON-lines extra.
+/**
+ * worker-1's JSON lines: line `goodIndex` comes from a good scrape, the next /metrics answers `status`, and the
+ * lines end at the first good line after the stale one.
+ */
+async function linesThroughOneFault(status: number, goodIndex: number): Promise<Line[]> {
+	serve('worker-1', (n) => v121After(n));
+	const cli = start('worker-1');
+	await waitForLine(cli, (_, index) => index === goodIndex);
+	cluster.fake.setFault({type: 'status', code: status}, {route: 'metrics'}, 1);
+	const lines = await waitForLine(
+		cli,
+		(line, index) =>
+			index > 0 &&
+			line['stale'] !== true &&
+			linesOf(cli)
+				.slice(0, index)
+				.some((earlier) => earlier['stale'] === true),
+	);
+	await stop(cli);
+	return lines;
+}
+
 const lineKeys = [...contractKeys, ...extraKeys, 'kubeletRestarts'];
 
 describe('one JSON line per scrape', () => {
 	test('the contract keys on every line; a 503 in the middle gives a stale line with the error; the next good scrape continues', async () => {
-		serve('worker-1', (n) => v121After(n));
-		const cli = start('worker-1');
-		await waitForLine(cli, (_, index) => index === 2);
-		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics'}, 1);
-		const lines = await waitForLine(
-			cli,
-			(line, index) =>
-				index > 0 &&
-				line['stale'] !== true &&
-				linesOf(cli)
-					.slice(0, index)
-					.some((earlier) => earlier['stale'] === true),
-		);
-		await stop(cli);
+		const lines = await linesThroughOneFault(503, 2);
 
 		const staleAt = lines.findIndex((line) => line['stale'] === true);
 		const [lastGood, staleLine, nextGood] = [lines[staleAt - 1]!, lines[staleAt]!, lines[staleAt + 1]!];
@@ -150,20 +159,7 @@ describe('faults before the first good scrape that retrying will not mend: no li
 	});
 
 	test('after a good scrape the same 403 is a stale line, and the stream goes on', async () => {
-		serve('worker-1', (n) => v121After(n));
-		const cli = start('worker-1');
-		await waitForLine(cli, (_, index) => index === 1);
-		cluster.fake.setFault({type: 'status', code: 403}, {route: 'metrics'}, 1);
-		const lines = await waitForLine(
-			cli,
-			(line, index) =>
-				index > 0 &&
-				line['stale'] !== true &&
-				linesOf(cli)
-					.slice(0, index)
-					.some((earlier) => earlier['stale'] === true),
-		);
-		await stop(cli);
+		const lines = await linesThroughOneFault(403, 1);
 		const stale = lines.find((line) => line['stale'] === true)!;
 		assert.equal(stale['error'].kind, 'forbidden');
 		assert.equal(stale['relist'].count, lines[lines.indexOf(stale) - 1]!['relist'].count);

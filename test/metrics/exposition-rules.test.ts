@@ -29,6 +29,16 @@ const histogramLines = (labels: string, small: number, count: number, sum: numbe
 	`${duration}_count${labels === '' ? '' : `{${labels.replace(/,$/, '')}}`} ${count}`,
 ];
 
+/** What histogramLines('', 4, 9, 0.5) reads as: 4 relists under 5 ms, 9 in all, 0.5 s summed. */
+const expected = {
+	buckets: [
+		{le: 0.005, count: 4},
+		{le: Infinity, count: 9},
+	],
+	sum: 0.5,
+	count: 9,
+};
+
 describe('series that differ only by extra labels', () => {
 	test('two series of the relist histogram are added up bucket by bucket, with a note saying so', () => {
 		const sample = parsePlegSample(twoInstanceBody(2, 1_700_000_000));
@@ -51,14 +61,7 @@ describe('series that differ only by extra labels', () => {
 
 	test('one series with an extra label is read as it is, without a note', () => {
 		const sample = parsePlegSample(histogramLines('node="worker-1",', 4, 9, 0.5).join('\n'));
-		assert.deepEqual(sample.relistDuration, {
-			buckets: [
-				{le: 0.005, count: 4},
-				{le: Infinity, count: 9},
-			],
-			sum: 0.5,
-			count: 9,
-		});
+		assert.deepEqual(sample.relistDuration, expected);
 		assert.equal(sample.notes, undefined);
 	});
 
@@ -115,14 +118,6 @@ describe('series that differ only by extra labels', () => {
 
 describe('families without a TYPE line, or untyped', () => {
 	const typed = ['# TYPE kubelet_pleg_relist_duration_seconds histogram', ...histogramLines('', 4, 9, 0.5)];
-	const expected = {
-		buckets: [
-			{le: 0.005, count: 4},
-			{le: Infinity, count: 9},
-		],
-		sum: 0.5,
-		count: 9,
-	};
 
 	test('a relist histogram without its TYPE line is read by its sample names', () => {
 		assert.deepEqual(parsePlegSample(typed.slice(1).join('\n')).relistDuration, expected);
@@ -153,14 +148,7 @@ describe('duplicate families', () => {
 			...histogramLines('', 40, 90, 5),
 		].join('\n');
 		const sample = parsePlegSample(text);
-		assert.deepEqual(sample.relistDuration, {
-			buckets: [
-				{le: 0.005, count: 4},
-				{le: Infinity, count: 9},
-			],
-			sum: 0.5,
-			count: 9,
-		});
+		assert.deepEqual(sample.relistDuration, expected);
 		assert.deepEqual(sample.notes, [`relist duration: ${duration} appears more than once in the body; the first one is read`]);
 	});
 
@@ -208,14 +196,7 @@ describe('tabs and exemplars', () => {
 		].join('\n');
 		const sample = parsePlegSample(text);
 		assert.equal(sample.lastSeenSeconds, 1.7e9);
-		assert.deepEqual(sample.relistDuration, {
-			buckets: [
-				{le: 0.005, count: 4},
-				{le: Infinity, count: 9},
-			],
-			sum: 0.5,
-			count: 9,
-		});
+		assert.deepEqual(sample.relistDuration, expected);
 	});
 
 	test('an unknown type after a tab is still an error naming its line', () => {

@@ -3,7 +3,7 @@ import {describe, test} from 'node:test';
 import React from 'react';
 import {verdictLines} from '../../source/screen/panes/verdict-line.js';
 import type {Incident, Verdict} from '../../source/domain/types.js';
-import {lastSeenAt, makeFigures, readyNode, testNow} from '../helpers/figures.js';
+import {lastSeenAt, makeFigures, quietIncident, readyNode, testNow} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 import {Lines} from '../../source/screen/layout/line-view.js';
 
@@ -80,15 +80,7 @@ describe('VerdictLine', () => {
 
 describe('VerdictLine: the incident view', () => {
 	const generic = makeFigures().constants;
-	const quiet: Incident = {
-		unhealthySince: null,
-		unhealthyForSeconds: null,
-		sinceExact: false,
-		recovered: null,
-		transitions: 0,
-		flaps: 0,
-		readyFlips: 0,
-	};
+	const quiet = quietIncident;
 	const healthy = {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'} as const;
 	const lines = (verdict: Verdict, age: number, incident: Incident, width = 80) =>
 		frameOf(
