@@ -1,6 +1,7 @@
 // The real kubelet dumps of test/fixtures and exact edits of them, for building "the same kubelet a bit later".
+import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
-import {parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {MetricsParseError, parsePlegSample} from '../../source/domain/exposition/parse.js';
 import type {Scrape} from '../../source/domain/types.js';
 
 export type DumpVersion = '1.10.0' | '1.14.10' | '1.21.2';
@@ -121,3 +122,15 @@ export const criBucketBounds = [
 	'745.0580596923828',
 	'+Inf',
 ];
+
+/** Parses `text`, expects a MetricsParseError and returns it. */
+export function parseError(text: string): MetricsParseError {
+	try {
+		parsePlegSample(text);
+	} catch (error) {
+		assert.ok(error instanceof MetricsParseError, `expected MetricsParseError, got ${String(error)}`);
+		return error;
+	}
+
+	return assert.fail('expected a MetricsParseError');
+}

@@ -4,22 +4,11 @@
 // a parse error names the first bad line.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {MetricsParseError, NoPlegSeriesError, parsePlegSample, plegLines, readFamilies} from '../../source/domain/exposition/parse.js';
-import {readDump, replaceLine} from './dump.js';
+import {NoPlegSeriesError, parsePlegSample, plegLines, readFamilies} from '../../source/domain/exposition/parse.js';
+import {parseError, readDump, replaceLine} from './dump.js';
 import {cadvisorBody, duplicateDiscardNote, instanceNote, roughen, twoInstanceBody} from './exposition-bodies.js';
 
 const duration = 'kubelet_pleg_relist_duration_seconds';
-
-function parseError(text: string): MetricsParseError {
-	try {
-		parsePlegSample(text);
-	} catch (error) {
-		assert.ok(error instanceof MetricsParseError, `expected MetricsParseError, got ${String(error)}`);
-		return error;
-	}
-
-	return assert.fail('expected a MetricsParseError');
-}
 
 /** A relist histogram series: buckets at 0.005 and +Inf, with `labels` inside the braces (before le). */
 const histogramLines = (labels: string, small: number, count: number, sum: number) => [

@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {MetricsParseError, parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {parseValue} from '../../source/domain/exposition/parse-value.js';
-import {readDump, replaceLine} from './dump.js';
-
-/** Parses `text`, expects a MetricsParseError and returns it. */
-function parseError(text: string): MetricsParseError {
-	try {
-		parsePlegSample(text);
-	} catch (error) {
-		assert.ok(error instanceof MetricsParseError, `expected MetricsParseError, got ${String(error)}`);
-		return error;
-	}
-
-	assert.fail('expected a MetricsParseError');
-}
+import {parseError, readDump, replaceLine} from './dump.js';
 
 /** One PLEG sample: a real kubelet body always holds one (a body without any is an error). */
 const relistCount = 'kubelet_pleg_relist_duration_seconds_count 3';
