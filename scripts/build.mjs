@@ -110,6 +110,42 @@ export const substitutions = [
 		},
 	},
 	{
+		name: "ink's text sanitizer passing colour-only rows through",
+		// ink tokenises every text holding an escape sequence on every frame to strip cursor movement, then returns
+		// pleg-top's colour-only rows unchanged (0.16 ms a frame). The substitute returns a text whose only escape
+		// sequences are the SGR ones ink keeps as it is, and hands any other text to ink's sanitizer
+		// (source/substitutes/ink-sanitize-ansi.ts). Drop if ink skips the tokenizer for SGR-only text.
+		importer: '/ink/build/squash-text-nodes.js',
+		specifier: './sanitize-ansi.js',
+		replacement: 'ink-sanitize-ansi.ts',
+		guard(text, importerPath) {
+			const sanitizer = readFileSync(path.join(path.dirname(importerPath), 'sanitize-ansi.js'), 'utf8');
+			if (!/import sanitizeAnsi from '\.\/sanitize-ansi\.js'/.test(text)) return 'squash-text-nodes.js no longer imports sanitize-ansi.js';
+			// What the fast path assumes ink keeps: text, OSC, and CSI sequences ending in m with [\d:;]* parameters.
+			const keeps = [
+				"token.type === 'text' || token.type === 'osc'",
+				"token.finalCharacter === 'm'",
+				'const sgrParametersRegex = /^[\\d:;]*$/;',
+			];
+			const changed = keeps.filter((rule) => !sanitizer.includes(rule));
+			return changed.length === 0 ? null : `sanitize-ansi.js no longer has ${changed.join(', ')}`;
+		},
+	},
+	{
+		name: "ink's per-frame text width from the measure cache",
+		// ink computes widest-line of every text on every frame to decide whether to wrap it, though yoga measured
+		// the same string (through the bounded cache above) when it laid it out: 0.11 ms a frame. Drop with the
+		// measure-text substitution, or when ink reuses the measured width.
+		importer: '/ink/build/render-node-to-output.js',
+		specifier: 'widest-line',
+		replacement: 'ink-widest-line.ts',
+		guard(text) {
+			return /import widestLine from 'widest-line'/.test(text) && /const currentWidth = widestLine\(text\)/.test(text)
+				? null
+				: 'render-node-to-output.js no longer measures texts with widestLine(text)';
+		},
+	},
+	{
 		name: 'ink without React DevTools',
 		// ink imports ./devtools.js (which imports react-devtools-core, not a dependency) only when DEV=true;
 		// bundled, that import would run at start and fail. Drop when ink stops importing devtools.js.

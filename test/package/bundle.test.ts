@@ -40,6 +40,8 @@ describe('the bundle', () => {
 		// ink's renderer and ink itself take the frame assembly and the terminal writer from source/substitutes.
 		assert.ok(bundle.includes('// source/substitutes/ink-output.ts'), 'the frame assembly substitute is not bundled');
 		assert.ok(bundle.includes('// source/substitutes/ink-log-update.ts'), 'the terminal writer substitute is not bundled');
+		assert.ok(bundle.includes('// source/substitutes/ink-sanitize-ansi.ts'), 'the text sanitizer substitute is not bundled');
+		assert.ok(bundle.includes('// source/substitutes/ink-widest-line.ts'), 'the per-frame width substitute is not bundled');
 		assert.ok(!/\bregister\([^)]*hooks/.test(bundle), 'module hooks registered');
 		const sources = spawnSync('grep', ['-rlE', 'module\\.register|from .node:module.', path.join(root, 'source')], {
 			encoding: 'utf8',
@@ -107,6 +109,8 @@ describe('the bundle', () => {
 				'fast string widths for ink',
 				"ink's frame assembly without a cell grid for plain rows",
 				"ink's terminal writer, rewriting only changed rows at their place",
+				"ink's text sanitizer passing colour-only rows through",
+				"ink's per-frame text width from the measure cache",
 				'ink without React DevTools',
 			],
 		);
