@@ -289,6 +289,11 @@ function windowStart(scrapes: BoundedLog<Scrape>): Scrape | null {
 	return first && first !== logLast(scrapes) ? first : null;
 }
 
+/** figuresAt()'s `window` (it does not depend on `now`): null until the window spans two scrapes. */
+export function windowFigures(state: FeedState): DeltaFigures | null {
+	return windowOf(state.scrapes);
+}
+
 function windowOf(scrapes: BoundedLog<Scrape>): DeltaFigures | null {
 	const first = logAt(scrapes, 0);
 	const last = logLast(scrapes);
@@ -336,10 +341,13 @@ function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: nu
 	};
 }
 
-type Rule = {constants: KubeletConstants; lastSeen: LastSeen; verdict: Verdict};
+export type Rule = {constants: KubeletConstants; lastSeen: LastSeen; verdict: Verdict};
 
-/** The kubelet's rule applied to the latest scrape at `at` (ms), as figuresAt() applies it; null before a scrape. */
-function ruleAt(state: FeedState, at: number): Rule | null {
+/**
+ * The kubelet's rule applied to the latest scrape at `at` (ms), as figuresAt() applies it; null before a scrape.
+ * Its constants and lastSeen are figuresAt(state, at)'s; so is its verdict unless the last read failed (stale).
+ */
+export function ruleAt(state: FeedState, at: number): Rule | null {
 	const latest = state.latest;
 	if (!latest) {
 		return null;

@@ -2,9 +2,11 @@
 // figuresAt() as the screen, plus what the screen does not keep: a plot point per scrape for the whole session,
 // the segments between marks (before the first mark, then each mark to the next) and every span in which the
 // kubelet's health rule failed. Used live (fed by the poller), by --record, and to summarise a recording.
+// Each scrape folds in only the rule and the window (what figuresAt() derives them from); the full figures of a
+// scrape are computed when asked for (a --record line, the summary), from the feed as that scrape left it.
 // No I/O, no clock: every time comes with a call.
 import {logLast} from '../domain/bounded-log.js';
-import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../domain/feed.js';
+import {feedReducer, figuresAt, initialFeedState, ruleAt, windowFigures, type FeedState, type Rule} from '../domain/feed.js';
 import {deltaFigures} from '../domain/window.js';
 import type {DeltaFigures, Figures, LastSeen, NodeInfo, Quantile, Scrape} from '../domain/types.js';
 
@@ -87,7 +89,10 @@ export type LabSummary = {
 };
 
 export type LabSession = {
-	/** A scrape (after the feed has it): returns the figures at it and the pending mark (ms), if `b` came before it. */
+	/**
+	 * A scrape (after the feed has it): returns the figures at it and the pending mark (ms), if `b` came before it.
+	 * The figures are computed on first read of `figures` (at most once), not by the fold.
+	 */
 	scrape(scrape: Scrape): {figures: Figures; markAt: number | null};
 	node(node: NodeInfo): void;
 	/** `b`: the baseline becomes the latest scrape, as in the feed. Ignored before the first scrape. */
@@ -100,7 +105,8 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 	let session: Segment | null = null;
 	const segments: Segment[] = [];
 	const points: LabPoint[] = [];
-	let figures: Figures | null = null;
+	/** The figures at the last scrape, computed when first read. */
+	let lastFigures: (() => Figures) | null = null;
 	let pendingMark: number | null = null;
 	const unhealthy: UnhealthySpan[] = [];
 	/** The span still open at the last scrape, if any (also the last of `unhealthy`). */
@@ -111,19 +117,22 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 			const restartsBefore = feed.restarts;
 			feed = feedReducer(feed, {type: 'scrape', scrape});
 			const restarted = feed.restarts > restartsBefore;
-			figures = figuresAt(feed, scrape.at)!;
-			const age = ageOf(figures.lastSeen);
+			// figuresAt(feed, scrape.at)'s constants, lastSeen and verdict (not stale: the scrape just succeeded).
+			const rule = ruleAt(feed, scrape.at)!;
+			const figures = lazyFigures(feed, scrape.at);
+			lastFigures = figures;
+			const age = ageOf(rule.lastSeen);
 			// The feed's copy, its counters continued across restarts.
 			const corrected = logLast(feed.scrapes) ?? scrape;
 			session = session ? extend(session, corrected, age, restarted) : open(null, corrected, age);
 			const current = segments.at(-1);
 			if (current) segments[segments.length - 1] = extend(current, corrected, age, restarted);
 			else segments.push(open(null, corrected, age));
-			openSpan = followHealth(openSpan, figures, scrape.at, age);
+			openSpan = followHealth(openSpan, rule, scrape.at, age);
 			if (openSpan && unhealthy.at(-1) !== openSpan) unhealthy.push(openSpan);
 			// A span closed by this scrape is done: the next failure opens a new one.
 			if (openSpan?.healthyAgainAt !== null) openSpan = null;
-			const window = figures.window;
+			const window = windowFigures(feed);
 			const markAt = pendingMark;
 			pendingMark = null;
 			points.push({
@@ -133,7 +142,12 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 				lastSeenAgeSeconds: age,
 				event: restarted ? 'restart' : null,
 			});
-			return {figures, markAt};
+			return {
+				get figures() {
+					return figures();
+				},
+				markAt,
+			};
 		},
 		node(node) {
 			feed = feedReducer(feed, {type: 'node', node});
@@ -156,12 +170,18 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 				node: options.node,
 				session: session && summarise(session, 'session', spans),
 				segments: segments.map((segment, index) => summarise(segment, index === 0 ? 'baseline' : `mark ${index}`, spans)),
-				figures,
+				figures: lastFigures?.() ?? null,
 				points,
 				unhealthy: spans,
 			};
 		},
 	};
+}
+
+/** figuresAt(feed, at), computed on the first call only; `feed` is immutable, so any later call gives the same. */
+function lazyFigures(feed: FeedState, at: number): () => Figures {
+	let figures: Figures | null = null;
+	return () => (figures ??= figuresAt(feed, at)!);
 }
 
 /** The age the health rule uses: the last-seen gauge, else (kubelet < 1.18) time since the count changed. */
@@ -183,10 +203,10 @@ function extend(segment: Segment, scrape: Scrape, age: number | null, restarted:
  * kubelet's rule), extended while it fails, closed by the first scrape that is healthy again. A scrape that
  * cannot be judged changes nothing.
  */
-function followHealth(span: UnhealthySpan | null, figures: Figures, at: number, age: number | null): UnhealthySpan | null {
-	const {healthy, message} = figures.verdict;
-	const thresholdSeconds = figures.constants.threshold.seconds;
-	const {lastSeen} = figures;
+function followHealth(span: UnhealthySpan | null, rule: Rule, at: number, age: number | null): UnhealthySpan | null {
+	const {healthy, message} = rule.verdict;
+	const thresholdSeconds = rule.constants.threshold.seconds;
+	const {lastSeen} = rule;
 	// The start of the last successful relist, to the gauge's second.
 	const gaugeAt = lastSeen.gaugeSeconds !== null && lastSeen.ageSeconds !== null ? at - lastSeen.ageSeconds * 1000 : null;
 	if (healthy === false) {

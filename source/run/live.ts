@@ -33,6 +33,8 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const ending = new AbortController();
 	const end: {fatal: Failure | null} = {fatal: null};
 	// The terminal title and the bell follow each read of the one node (the overview has no single verdict).
+	// Subscribed before the screen mounts, so this listener runs first: it derives the figures of (feed, at), and the
+	// frame drawn for the same change at the same `at` (frames.ts, throttle 0) gets them from the feed kind's memo.
 	const single = engine.single;
 	const signals =
 		single === null ? null : createTerminalSignals({node: single, bell: mode.bell, write: (text) => process.stdout.write(text)});
