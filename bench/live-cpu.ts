@@ -32,6 +32,12 @@ export type LiveResult = {
 	rssAfterWarmupBytes: number;
 	rssAfterMemoryTicksBytes: number | null;
 	memoryTicks: number | null;
+	/**
+	 * VmRSS read about once a second through the memory phase, with the tick it was read at. RSS rises and falls
+	 * with V8's collections (a full one drops it by 20-30 MiB), so single readings compare two random points of that
+	 * cycle; the highest reading of a stretch of ticks compares like with like.
+	 */
+	rssSamples: Array<{tick: number; rss: number}>;
 	/** TLS connections the fake server accepted during the run: 1-2 means keep-alive works. */
 	connections: number;
 	/** The screen still showed the window mean at the end. */
@@ -81,8 +87,22 @@ export async function measureLive(bench: BenchServer, payloadBytes: number, opti
 		};
 		pipePane(session, null);
 		let memory: {cpu: number; tick: number; rss: number} | null = null;
+		const rssSamples: Array<{tick: number; rss: number}> = [];
 		if (options.memoryTicks > 0) {
-			await until(() => ticks() >= start.tick + options.memoryTicks, patience(options.memoryTicks), 'the memory ticks', 50);
+			let nextSampleAt = 0;
+			await until(
+				() => {
+					if (Date.now() >= nextSampleAt) {
+						rssSamples.push({tick: ticks() - start.tick, rss: residentBytes(pid)});
+						nextSampleAt = Date.now() + 1000;
+					}
+
+					return ticks() >= start.tick + options.memoryTicks;
+				},
+				patience(options.memoryTicks),
+				'the memory ticks',
+				50,
+			);
 			memory = {cpu: processCpuMs(pid), tick: ticks(), rss: residentBytes(pid)};
 		}
 
@@ -98,6 +118,7 @@ export async function measureLive(bench: BenchServer, payloadBytes: number, opti
 			rssAfterWarmupBytes: start.rss,
 			rssAfterMemoryTicksBytes: memory?.rss ?? null,
 			memoryTicks: memory && memory.tick - start.tick,
+			rssSamples,
 			connections: bench.server.connections - connectionsBefore,
 			screenOk,
 			columns,
