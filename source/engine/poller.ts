@@ -5,10 +5,11 @@
 import {retryDelay} from '../domain/backoff.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import {toFailure} from '../sources/to-failure.js';
-import type {Failure, MetricsSource, NodeEvents, NodeInfo, Scrape} from '../domain/types.js';
+import type {Failure, MetricsPayload, MetricsSource, NodeEvents, NodeInfo, Scrape} from '../domain/types.js';
 
 export type PollerListener = {
-	onScrape(scrape: Scrape, text: string): void;
+	/** `payload`: the body the scrape was parsed from (text or bytes, as the source gave it). */
+	onScrape(scrape: Scrape, payload: MetricsPayload): void;
 	onFailure(failure: Failure, at: number): void;
 	onNode?(node: NodeInfo): void;
 	/** The node's Events, read on the Node object's cadence when the source has them; `at` when the answer came. */
@@ -70,12 +71,12 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		const started = now();
 		requestCount++;
 		try {
-			const text = await source.fetchMetrics(controller.signal);
+			const payload = await source.fetchMetrics(controller.signal);
 			if (controller.signal.aborted) return;
-			const sample = parsePlegSample(text);
+			const sample = parsePlegSample(payload);
 			const at = now();
 			failures = 0;
-			listener.onScrape({at, sample, latencyMs: at - started}, text);
+			listener.onScrape({at, sample, latencyMs: at - started}, payload);
 		} catch (error) {
 			if (controller.signal.aborted) return;
 			failures++;
