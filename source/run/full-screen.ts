@@ -2,6 +2,7 @@
 // restores the normal screen and the cursor: the one place both the one-node screen and the overview take and
 // give back the terminal.
 import type {ReactElement} from 'react';
+import {oneWritePerFrame} from './one-write-per-frame.js';
 import {onStop} from './signals.js';
 
 const enterAltScreen = '\u001B[?1049h';
@@ -31,7 +32,7 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 	try {
 		// Not incrementalRendering: with ink 6.8 it drifts a row per frame (a header drawn four times, a ✓ beside
 		// STALE). The bundle's own writer rewrites only changed rows, at their place (scripts/build.mjs).
-		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: true});
+		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: true, stdout: oneWritePerFrame(process.stdout)});
 		const quit = () => {
 			instance.unmount();
 		};
