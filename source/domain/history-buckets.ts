@@ -54,14 +54,11 @@ export function bucketHistory(
 
 	const length = bucketSeconds * 1000;
 	const firstStart = Math.floor(now / length) * length - (columns - 1) * length;
-	const buckets: HistoryBucket[] = Array.from({length: columns}, (_, index) => ({
-		start: firstStart + index * length,
-		meanSeconds: null,
-		ageSeconds: null,
-		points: 0,
-		restart: false,
-		mark: false,
-	}));
+	const buckets: HistoryBucket[] = [];
+	for (let index = 0; index < columns; index++) {
+		buckets.push({start: firstStart + index * length, meanSeconds: null, ageSeconds: null, points: 0, restart: false, mark: false});
+	}
+
 	// Newest first, stopping at the first point older than the chart: a long history costs only what is shown.
 	for (let index = points.length - 1; index >= 0; index--) {
 		const point = points[index]!;
@@ -75,15 +72,22 @@ export function bucketHistory(
 		}
 
 		bucket.points++;
-		bucket.meanSeconds = higher(bucket.meanSeconds, point.windowMeanSeconds);
-		bucket.ageSeconds = higher(bucket.ageSeconds, point.lastSeenAgeSeconds);
-		bucket.restart ||= point.event === 'restart';
-		bucket.mark ||= point.event === 'mark';
+		const mean = point.windowMeanSeconds;
+		if (mean !== null) {
+			bucket.meanSeconds = bucket.meanSeconds === null ? mean : Math.max(bucket.meanSeconds, mean);
+		}
+
+		const age = point.lastSeenAgeSeconds;
+		if (age !== null) {
+			bucket.ageSeconds = bucket.ageSeconds === null ? age : Math.max(bucket.ageSeconds, age);
+		}
+
+		if (point.event === 'restart') {
+			bucket.restart = true;
+		} else if (point.event === 'mark') {
+			bucket.mark = true;
+		}
 	}
 
 	return buckets;
-}
-
-function higher(a: number | null, b: number | null): number | null {
-	return a === null ? b : b === null ? a : Math.max(a, b);
 }

@@ -19,7 +19,7 @@ import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/l
 import type {Tone} from './layout/theme.js';
 import {LineView, Lines} from './layout/line-view.js';
 import {relistStatsLines} from './panes/relist-stats.js';
-import {eventsPaneLines} from './panes/events-pane.js';
+import {eventsPaneLines, eventsPaneRows} from './panes/events-pane.js';
 import {nextStepsPaneLines} from './panes/next-steps-pane.js';
 import {runtimeCallsLines} from './panes/runtime-calls.js';
 import {bandOf} from '../domain/health.js';
@@ -104,7 +104,8 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 			stale.length > 0 ? stale : [firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')],
 		);
 		const status = lines(statusLines({...statusProps(props), maxDetails: Math.max(0, height - 4)}));
-		return fits([lines([header]), waiting, status], height) ? [lines([header]), waiting, status] : [];
+		const blocks = [lines([header]), waiting, status];
+		return rowsOf(blocks) <= height ? blocks : [];
 	}
 
 	const essentials = chooseEssentials(props, figures, header, stale);
@@ -161,8 +162,10 @@ function lines(rows: Line[]): Block {
 	return {kind: 'lines', lines: rows};
 }
 
-function fits(blocks: Block[], height: number): boolean {
-	return blocks.reduce((sum, block) => sum + blockHeight(block), 0) <= height;
+function rowsOf(blocks: Block[]): number {
+	let rows = 0;
+	for (const block of blocks) rows += blockHeight(block);
+	return rows;
 }
 
 /**
@@ -241,18 +244,21 @@ type Essentials = {top: Block[]; status: Block; rows: number};
  */
 function chooseEssentials(props: DashboardProps, figures: Figures, header: Line, stale: Line[]): Essentials | undefined {
 	const {width, height} = props;
-	const gauge = lastSeenGaugeLines({lastSeen: figures.lastSeen, constants: figures.constants, width, stale: stale.length > 0});
+	const headerBlock = lines([header, ...stale]);
+	const gauge = lines(lastSeenGaugeLines({lastSeen: figures.lastSeen, constants: figures.constants, width, stale: stale.length > 0}));
 	const variants = [
 		{maxLinesEach: 2, hideNode: false, maxDetails: 3},
 		{maxLinesEach: 1, hideNode: false, maxDetails: 1},
 		{maxLinesEach: 1, hideNode: true, maxDetails: 0},
 	];
+	// Fullest first, and each variant built only when the one before it did not fit.
 	for (const variant of variants) {
-		const verdict = verdictLines({verdict: figures.verdict, node: props.node, width, figures, ...variant});
+		const verdict = lines(verdictLines({verdict: figures.verdict, node: props.node, width, figures, ...variant}));
 		const status = lines(statusLines({...statusProps(props), maxDetails: variant.maxDetails}));
-		const top = [lines([header, ...stale]), lines(verdict), lines(gauge)];
-		if (fits([...top, status], height)) {
-			return {top, status, rows: top.reduce((sum, block) => sum + blockHeight(block), 0) + blockHeight(status)};
+		const top = [headerBlock, verdict, gauge];
+		const rows = rowsOf(top) + blockHeight(status);
+		if (rows <= height) {
+			return {top, status, rows};
 		}
 	}
 
@@ -261,6 +267,28 @@ function chooseEssentials(props: DashboardProps, figures: Figures, header: Line,
 
 /** How the kubelet source pane shows: whole, folded into one row, or not at all. */
 export type ConstantsForm = 'full' | 'line' | 'none';
+
+/** Builds a part of an arrangement on first use and keeps it: each pane's rows are built at most once a frame. */
+type Part<T> = () => T;
+
+function once<T>(build: () => T): Part<T> {
+	let value: {built: T} | undefined;
+	return () => (value ??= {built: build()}).built;
+}
+
+/** `once` for a builder with one argument (the Events pane's count, the constants pane's form). */
+function oncePer<K, T>(build: (key: K) => T): (key: K) => T {
+	const cache = new Map<K, {built: T}>();
+	return (key) => {
+		let value = cache.get(key);
+		if (!value) {
+			value = {built: build(key)};
+			cache.set(key, value);
+		}
+
+		return value.built;
+	};
+}
 
 /**
  * The figures below the gauge. Static before dynamic: with every dynamic pane, the constants pane whole, else one
@@ -271,12 +299,16 @@ export type ConstantsForm = 'full' | 'line' | 'none';
  */
 function chooseOptional(props: DashboardProps, figures: Figures, room: number, blocksAbove: number): Block[] {
 	const {width} = props;
-	const statsOnly = lines(relistStatsLines({figures, width}));
+	// The stats alone are also the 'none' and 'line' forms' first block and the fallback: one build for all of them.
+	const stats = once(() => relistStatsLines({figures, width}));
+	// The baseline and (without the anatomy) the history are in the first arrangement tried: always built.
 	const baseline = figures.baseline ? [lines(baselinePaneLines({baseline: figures.baseline, now: props.now, width}))] : [];
 	if (props.showAnatomy) {
+		const statsOnly = lines(stats());
 		const anatomy = lines(anatomyPaneLines({anatomy: figures.anatomy ?? null, width}));
 		return (
-			[[statsOnly, anatomy, ...baseline], [statsOnly, anatomy], [anatomy]].find((blocks) => fits(blocks, room)) ?? fallback(statsOnly, room)
+			[[statsOnly, anatomy, ...baseline], [statsOnly, anatomy], [anatomy]].find((blocks) => rowsOf(blocks) <= room) ??
+			fallback(stats(), room)
 		);
 	}
 
@@ -291,19 +323,14 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 	);
 	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];
 	const incident = incidentVariants(figures, width);
-	const built = new Map<ConstantsForm, Block[]>();
-	const arrange = (form: ConstantsForm, why: Block[], extra: Block[]) => {
-		const top = built.get(form) ?? statsAndConstants(figures, width, form);
-		built.set(form, top);
-		return [...top, ...why, ...extra];
-	};
-	const attempt = (forms: ConstantsForm[], spaced: boolean, why: Block[], extra: Block[]) => {
+	const arranged = oncePer((form: ConstantsForm) => statsAndConstants(figures, width, form, stats));
+	const attempt = (forms: ConstantsForm[], spaced: boolean, why: SizedBlocks, extra: Block[]) => {
 		for (const form of forms) {
-			const blocks = arrange(form, why, extra);
+			const top = arranged(form);
 			// Gaps: one below each block above and each of these (the status row closes the screen).
-			const gaps = spaced && form === 'full' ? blocksAbove + blocks.length : 0;
-			if (fits(blocks, room - gaps)) {
-				return {form, blocks};
+			const gaps = spaced && form === 'full' ? blocksAbove + top.length + why.blocks + extra.length : 0;
+			if (rowsOf(top) + why.rows + rowsOf(extra) <= room - gaps) {
+				return {form, blocks: [...top, ...why.build(), ...extra]};
 			}
 		}
 
@@ -313,14 +340,14 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 	const choose = (forms: ConstantsForm[], spaced: boolean) => {
 		for (const extra of dynamic) {
 			for (const why of incident.core) {
-				const found = attempt(forms, spaced, why, extra);
+				const found = attempt(forms, spaced, why(), extra);
 				if (found) return found;
 			}
 		}
 
 		for (const why of incident.rest) {
 			for (const extra of dynamic) {
-				const found = attempt(forms, spaced, why, extra);
+				const found = attempt(forms, spaced, why(), extra);
 				if (found) return found;
 			}
 		}
@@ -330,11 +357,32 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 
 	const auto = choose(['full', 'line', 'none'], true);
 	const chosen = props.toggleConstants ? (choose(auto?.form === 'full' ? ['line', 'none'] : ['full'], false) ?? auto) : auto;
-	return chosen?.blocks ?? fallback(statsOnly, room);
+	return chosen?.blocks ?? fallback(stats(), room);
 }
 
-/** The incident blocks to try, fullest first: `core` before giving up the history, `rest` after. */
-type IncidentVariants = {core: Block[][]; rest: Block[][]};
+/** The incident blocks to try, fullest first: `core` before giving up the history, `rest` after; each sized when first tried. */
+type IncidentVariants = {core: Array<Part<SizedBlocks>>; rest: Array<Part<SizedBlocks>>};
+
+/** Blocks counted before they are built: the layout sizes many incident variants and shows one. */
+type SizedBlocks = {rows: number; blocks: number; build: () => Block[]};
+
+/** A pane's rows, built once, and their count: from the rows, or sooner where the pane counts them without building. */
+type Pane = {rows: Part<number>; lines: Part<Line[]>};
+
+function pane(build: () => Line[], count?: () => number): Pane {
+	const built = once(build);
+	return {rows: count ? once(count) : () => built().length, lines: built};
+}
+
+/** The panes that have rows, one block each (an empty pane takes no block and no gap). */
+function sized(panes: Pane[]): SizedBlocks {
+	const shown = panes.filter((each) => each.rows() > 0);
+	return {
+		rows: shown.reduce((sum, each) => sum + each.rows(), 0),
+		blocks: shown.length,
+		build: () => shown.map((each) => lines(each.lines())),
+	};
+}
 
 /** Events beyond this many wait for `kubectl describe node`. */
 const maxEventsShown = 5;
@@ -348,45 +396,56 @@ const maxEventsShown = 5;
 function incidentVariants(figures: Figures, width: number): IncidentVariants {
 	const band = bandOf(figures);
 	const stalled = figures.window?.count === 0 || band === 'critical' || band === 'unhealthy';
-	const runtime = runtimeCallsLines({anatomy: figures.anatomy ?? null, stalled, width});
-	const compactRuntime = runtimeCallsLines({anatomy: figures.anatomy ?? null, stalled, width, compact: true});
-	const events = (maxEvents: number) => eventsPaneLines({events: figures.events ?? null, width, maxEvents});
-	const blocks = (...parts: Line[][]) => parts.filter((part) => part.length > 0).map((part) => lines(part));
+	const anatomy = figures.anatomy ?? null;
+	// Most frames stop at the first variant: the panes of the later ones are built only if they are tried. The
+	// Events pane counts its rows without building them: up to five counts are tried, one is shown.
+	const runtime = pane(() => runtimeCallsLines({anatomy, stalled, width}));
+	const compactRuntime = pane(() => runtimeCallsLines({anatomy, stalled, width, compact: true}));
+	const events = oncePer((maxEvents: number) =>
+		pane(
+			() => eventsPaneLines({events: figures.events ?? null, width, maxEvents}),
+			() => eventsPaneRows(figures.events ?? null, width, maxEvents),
+		),
+	);
+	const variant = (...panes: Pane[]) => once(() => sized(panes));
 	const counts = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
 	if (!showsNextSteps(figures)) {
-		return {core: [...counts.map((count) => blocks(runtime, events(count))), blocks(runtime), blocks(compactRuntime), []], rest: []};
+		return {
+			core: [...counts.map((count) => variant(runtime, events(count))), variant(runtime), variant(compactRuntime), variant()],
+			rest: [],
+		};
 	}
 
-	const steps = nextStepsPaneLines({node: figures.node, width});
-	const compactSteps = nextStepsPaneLines({node: figures.node, width, compact: true});
+	const steps = pane(() => nextStepsPaneLines({node: figures.node, width}));
+	const compactSteps = pane(() => nextStepsPaneLines({node: figures.node, width, compact: true}));
 	return {
 		core: [
-			...counts.map((count) => blocks(runtime, events(count), steps)),
-			blocks(runtime, events(1), compactSteps),
-			blocks(compactRuntime, events(1), compactSteps),
+			...counts.map((count) => variant(runtime, events(count), steps)),
+			variant(runtime, events(1), compactSteps),
+			variant(compactRuntime, events(1), compactSteps),
 		],
-		rest: [blocks(compactRuntime, compactSteps), blocks(compactSteps), []],
+		rest: [variant(compactRuntime, compactSteps), variant(compactSteps), variant()],
 	};
 }
 
 /** Not even the stats fit whole: keep their first rows (each row holds whole figures). */
-function fallback(statsOnly: Block, room: number): Block[] {
-	return room > 0 ? [lines(statsOnly.kind === 'lines' ? statsOnly.lines.slice(0, room) : [])] : [];
+function fallback(stats: Line[], room: number): Block[] {
+	return room > 0 ? [lines(stats.slice(0, room))] : [];
 }
 
 /** The stats with the constants pane: whole beside them from `sideBySideWidth` columns (below when narrower), one row below, or none. */
-function statsAndConstants(figures: Figures, width: number, form: ConstantsForm): Block[] {
+function statsAndConstants(figures: Figures, width: number, form: ConstantsForm, stats: Part<Line[]>): Block[] {
 	const constantsProps = {
 		constants: figures.constants,
 		thresholdToPeriodRatio: figures.thresholdToPeriodRatio,
 		thresholdToMeanRatio: figures.thresholdToMeanRatio,
 	};
 	if (form === 'none') {
-		return [lines(relistStatsLines({figures, width}))];
+		return [lines(stats())];
 	}
 
 	if (form === 'line') {
-		return [lines(relistStatsLines({figures, width})), lines([constantsSummaryLine({...constantsProps, width})])];
+		return [lines(stats()), lines([constantsSummaryLine({...constantsProps, width})])];
 	}
 
 	if (width >= sideBySideWidth) {
@@ -403,12 +462,12 @@ function statsAndConstants(figures: Figures, width: number, form: ConstantsForm)
 		];
 	}
 
-	return [lines(relistStatsLines({figures, width})), lines(constantsPaneLines({...constantsProps, width}))];
+	return [lines(stats()), lines(constantsPaneLines({...constantsProps, width}))];
 }
 
 /** A blank row between blocks while there is height to spare, from the top down. */
 function withSpacers(blocks: Block[], height: number): Block[] {
-	let spare = height - blocks.reduce((sum, block) => sum + blockHeight(block), 0);
+	let spare = height - rowsOf(blocks);
 	const spaced: Block[] = [];
 	for (const [index, block] of blocks.entries()) {
 		if (blockHeight(block) === 0) {

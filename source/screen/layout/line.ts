@@ -13,7 +13,16 @@ export type Item = Segment[];
 
 /** Terminal cells of a string, as the terminal draws it: CJK and most emoji take two, combining marks none. */
 export function cellWidth(text: string): number {
-	return stringWidth(text);
+	// Most rows are printable ASCII and Latin-1 ("·", "×"), one cell a character: counted without the width tables
+	// (the same number; the soft hyphen U+00AD takes none).
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 0x20 || (code > 0x7e && code < 0xa0) || code === 0xad || code > 0xff) {
+			return stringWidth(text);
+		}
+	}
+
+	return text.length;
 }
 
 export function lineWidth(line: Line): number {

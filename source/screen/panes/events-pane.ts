@@ -44,9 +44,22 @@ export function eventsPaneLines({events, width, maxEvents}: EventsPaneProps): Li
 	return lines;
 }
 
-/** Rows the pane takes for `maxEvents` at most (title and error rows included). */
+/**
+ * Rows the pane takes for `maxEvents` at most (title and error rows included), counted without building them: the
+ * layout tries several counts and shows one. The title and the error are one row each (prose cut to one row, given
+ * any width), every Event one row.
+ */
 export function eventsPaneRows(events: EventsFigures | null, width: number, maxEvents: number): number {
-	return eventsPaneLines({events, width, maxEvents}).length;
+	if (!events) {
+		return 0;
+	}
+
+	const prose = width > 0 ? 1 : 0;
+	if (events.items.length === 0) {
+		return events.error ? prose : 0;
+	}
+
+	return prose + Math.min(events.items.length, Math.max(1, maxEvents)) + (events.error ? prose : 0);
 }
 
 function countText(count: number): string {

@@ -43,14 +43,28 @@ export function sparkLevel(value: number | null, floor: number, max: number): nu
 	return Math.max(0, Math.min(sparkBlocks.length - 1, level));
 }
 
-export function sparkline(values: Array<number | null>, floor: number): string {
-	const max = Math.max(floor, ...values.filter((value): value is number => value !== null));
-	return values
-		.map((value) => {
-			const level = sparkLevel(value, floor, max);
-			return level === null ? ' ' : sparkBlocks[level];
-		})
-		.join('');
+/** One block per value on a log scale from `floor` to the highest value; `highest` when the caller has it already. */
+export function sparkline(values: ReadonlyArray<number | null>, floor: number, highest = highestOf(values)): string {
+	const max = highest === null ? floor : Math.max(floor, highest);
+	let spark = '';
+	for (const value of values) {
+		const level = sparkLevel(value, floor, max);
+		spark += level === null ? ' ' : sparkBlocks[level];
+	}
+
+	return spark;
+}
+
+/** The highest value, null when there is none; a loop, as a spread into Math.max allocates an argument per column. */
+function highestOf(values: ReadonlyArray<number | null>): number | null {
+	let highest: number | null = null;
+	for (const value of values) {
+		if (value !== null) {
+			highest = highest === null ? value : Math.max(highest, value);
+		}
+	}
+
+	return highest;
 }
 
 /** "6 s/col", "1m0s/col". */
@@ -66,12 +80,14 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	let columns = width - labelWidth - 1 - axisWidth;
 	let bucketSeconds = 0;
 	let shown: HistoryBucket[] = [];
+	let series = seriesOf(shown);
 	// An axis label longer than the room kept for it (an age of ten hours) costs columns, never the label; the
 	// columns then grow longer, so the chart still spans twice the threshold.
 	for (let attempt = 0; attempt < 3 && columns >= 4; attempt++) {
 		bucketSeconds = chooseBucketSeconds({columns, minSpanSeconds: 2 * thresholdSeconds, minBucketSeconds: 2 * intervalSeconds});
 		shown = bucketHistory(history, {now, columns, bucketSeconds});
-		const room = width - labelWidth - 1 - axisLabelWidth(shown);
+		series = seriesOf(shown);
+		const room = width - labelWidth - 1 - Math.max(cellWidth(series.mean.axis), cellWidth(series.age.axis));
 		if (room >= columns) {
 			break;
 		}
@@ -83,31 +99,14 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 		return [];
 	}
 
-	const both = shown.some((bucket) => bucket.restart && bucket.mark);
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
 	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
+	const {markers, both} = markerRow(shown);
 	const lines: Line[] = [
 		spread([seg(title, 'title')], [seg(`log scale · R restart · B mark${both ? ' · * both' : ''}`, 'dim')], width),
-		seriesLine(
-			'mean',
-			sparkline(
-				shown.map((bucket) => bucket.meanSeconds),
-				meanFloorSeconds,
-			),
-			meanAxis(shown),
-			shown.length,
-		),
-		seriesLine(
-			'age',
-			sparkline(
-				shown.map((bucket) => bucket.ageSeconds),
-				ageFloorSeconds,
-			),
-			ageAxis(shown),
-			shown.length,
-		),
+		seriesLine('mean', sparkline(series.mean.values, meanFloorSeconds, series.mean.highest), series.mean.axis, shown.length),
+		seriesLine('age', sparkline(series.age.values, ageFloorSeconds, series.age.highest), series.age.axis, shown.length),
 	];
-	const markers = shown.map((bucket) => (bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : ' ')).join('');
 	if (markers.trim()) {
 		lines.push([seg(' '.repeat(labelWidth)), seg(markers.trimEnd(), 'warn')]);
 	}
@@ -115,28 +114,40 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	return lines;
 }
 
-function axisLabelWidth(buckets: HistoryBucket[]): number {
-	return Math.max(cellWidth(meanAxis(buckets)), cellWidth(ageAxis(buckets)));
+type Series = {values: Array<number | null>; highest: number | null; axis: string};
+
+/** Each series' values, highest value and axis label, once per bucketing: the room for the axis and the rows both use them. */
+function seriesOf(buckets: HistoryBucket[]): {mean: Series; age: Series} {
+	const means: Array<number | null> = [];
+	const ages: Array<number | null> = [];
+	for (const bucket of buckets) {
+		means.push(bucket.meanSeconds);
+		ages.push(bucket.ageSeconds);
+	}
+
+	const mean = highestOf(means);
+	const age = highestOf(ages);
+	return {
+		mean: {values: means, highest: mean, axis: axisLabel(mean, formatSeconds)},
+		// Whole seconds, as the last-seen gauge has them.
+		age: {values: ages, highest: age, axis: axisLabel(age, (seconds) => formatGoDuration(Math.floor(seconds)))},
+	};
 }
 
-function meanAxis(buckets: HistoryBucket[]): string {
-	return axisLabel(
-		buckets.map((bucket) => bucket.meanSeconds),
-		formatSeconds,
-	);
+/** R restart, B mark, * both, one character per column; `both` when any column has the two. */
+function markerRow(buckets: HistoryBucket[]): {markers: string; both: boolean} {
+	let markers = '';
+	let both = false;
+	for (const bucket of buckets) {
+		both ||= bucket.restart && bucket.mark;
+		markers += bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : ' ';
+	}
+
+	return {markers, both};
 }
 
-/** Whole seconds, as the last-seen gauge has them. */
-function ageAxis(buckets: HistoryBucket[]): string {
-	return axisLabel(
-		buckets.map((bucket) => bucket.ageSeconds),
-		(seconds) => formatGoDuration(Math.floor(seconds)),
-	);
-}
-
-function axisLabel(values: Array<number | null>, format: (seconds: number) => string): string {
-	const present = values.filter((value): value is number => value !== null);
-	return present.length === 0 ? 'max —' : `max ${format(Math.max(...present))}`;
+function axisLabel(highest: number | null, format: (seconds: number) => string): string {
+	return highest === null ? 'max —' : `max ${format(highest)}`;
 }
 
 function seriesLine(label: string, spark: string, axis: string, columns: number): Line {
