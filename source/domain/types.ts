@@ -148,14 +148,8 @@ export type EventsFigures = {
 };
 
 /**
- * A kubelet /metrics body: its text, or its UTF-8 bytes as they came off the wire (the HTTP sources), which the
- * exposition reader reads without decoding the whole body. Either gives the same sample and the same errors.
- */
-export type MetricsPayload = string | Uint8Array;
-
-/**
  * The one interface every metrics source implements (API server proxy, demo kubelet, replay).
- * `fetchMetrics` returns the kubelet /metrics body; `fetchNode` the Node object's summary (optional).
+ * `fetchMetrics` returns the kubelet /metrics text; `fetchNode` the Node object's summary (optional).
  */
 export type MetricsSource = {
 	/** Shown in the header, e.g. "worker-1 via https://10.0.0.1:6443" or "demo node". */
@@ -164,7 +158,7 @@ export type MetricsSource = {
 	readonly metricsUrl?: string;
 	/** The node name, for reports. */
 	readonly node: string;
-	fetchMetrics(signal: AbortSignal): Promise<MetricsPayload>;
+	fetchMetrics(signal: AbortSignal): Promise<string>;
 	fetchNode?(signal: AbortSignal): Promise<NodeInfo>;
 	/** The node's recent Events; never rejects for a refusal (it comes back in `error`), only on abort. */
 	fetchEvents?(signal: AbortSignal): Promise<NodeEvents>;

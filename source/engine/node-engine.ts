@@ -4,7 +4,7 @@
 import type {FeedAction, FeedState} from '../domain/feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import type {FeedKind} from '../domain/overview-state.js';
-import type {MetricsPayload, MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
+import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
 import {createStore, never, seconds, systemNow, type Engine} from './engine.js';
 import {defaultNodeRefreshMs, startPoller} from './poller.js';
 
@@ -21,8 +21,8 @@ export type NodeEngineOptions = {
 	node?: NodeInfo | null;
 	/** The engine's clock, ms since the epoch. @default the local clock */
 	now?: () => number;
-	/** Each accepted payload (text or bytes, as the source gave it) and its scrape (the lab recorder). */
-	onPayload?: (payload: MetricsPayload, scrape: Scrape) => void;
+	/** Each accepted payload and its scrape (the lab recorder). */
+	onPayload?: (text: string, scrape: Scrape) => void;
 	/** Each baseline mark (the lab recorder). */
 	onMark?: (at: number) => void;
 	/** When the source runs out (a replay's end). */

@@ -5,11 +5,10 @@
 import {retryDelay} from '../domain/backoff.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import {toFailure} from '../sources/to-failure.js';
-import type {Failure, MetricsPayload, MetricsSource, NodeEvents, NodeInfo, Scrape} from '../domain/types.js';
+import type {Failure, MetricsSource, NodeEvents, NodeInfo, Scrape} from '../domain/types.js';
 
 export type PollerListener = {
-	/** `payload`: the body the scrape was parsed from (text or bytes, as the source gave it). */
-	onScrape(scrape: Scrape, payload: MetricsPayload): void;
+	onScrape(scrape: Scrape, text: string): void;
 	onFailure(failure: Failure, at: number): void;
 	onNode?(node: NodeInfo): void;
 	/** The node's Events, read on the Node object's cadence when the source has them; `at` when the answer came. */
@@ -71,12 +70,12 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		const started = now();
 		requestCount++;
 		try {
-			const payload = await source.fetchMetrics(controller.signal);
+			const text = await source.fetchMetrics(controller.signal);
 			if (controller.signal.aborted) return;
-			const sample = parsePlegSample(payload);
+			const sample = parsePlegSample(text);
 			const at = now();
 			failures = 0;
-			listener.onScrape({at, sample, latencyMs: at - started}, payload);
+			listener.onScrape({at, sample, latencyMs: at - started}, text);
 		} catch (error) {
 			if (controller.signal.aborted) return;
 			failures++;

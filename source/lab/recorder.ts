@@ -7,14 +7,14 @@ import {createLabSession, type LabSummary} from './lab-session.js';
 import {plotSvg} from './plot-svg.js';
 import {formatRecordLine, parseRecording, recordLines, toRecordLine, type RecordLine} from './recording.js';
 import {sourceFailure} from '../sources/failure.js';
-import type {MetricsPayload, MetricsSource, Scrape} from '../domain/types.js';
+import type {MetricsSource, Scrape} from '../domain/types.js';
 import {writeDown} from './write-down.js';
 
 export type LabRecorder = {
 	/** The source to poll: the given one, with its Node objects passed to the session as well. */
 	source: MetricsSource;
 	/** Each payload the poller accepted, with the scrape it parsed into. */
-	payload(payload: MetricsPayload, scrape: Scrape): void;
+	payload(text: string, scrape: Scrape): void;
 	/** `b` (or a recorded mark in a replay), ms. */
 	mark(at: number): void;
 	summary(): LabSummary;
@@ -68,9 +68,8 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 		payload(text, scrape) {
 			// The poller's own sample: the recorded lines parse to the same one (test/lab/recording.test.ts),
 			// so neither the 250 KB filter nor a second parse runs each second unless a file is being written.
-			// The session computes the figures of a scrape only when they are read: here, for a record line.
-			const scraped = lab.scrape({...scrape, latencyMs: 0});
-			if (fd !== null) write(toRecordLine(recordLines(text), scraped.figures, scraped.markAt));
+			const {figures, markAt} = lab.scrape({...scrape, latencyMs: 0});
+			if (fd !== null) write(toRecordLine(recordLines(text), figures, markAt));
 		},
 		mark: (at) => {
 			lab.mark(at);

@@ -5,7 +5,7 @@
 import {createLabSession, type LabSession} from './lab-session.js';
 import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
 import {jsonReport} from '../report/report.js';
-import type {Figures, MetricsPayload, NodeInfo} from '../domain/types.js';
+import type {Figures, NodeInfo} from '../domain/types.js';
 
 export type RecordLine = {
 	/** Format version. */
@@ -86,10 +86,10 @@ export class RecordingError extends Error {
 
 /**
  * The lines parsePlegSample reads, as the exposition reader picks them (TYPE and sample lines; of the ~200 feature
- * gates of a 1.28 kubelet only EventedPLEG; no HELP text). The same lines from the body's text or its bytes.
+ * gates of a 1.28 kubelet only EventedPLEG; no HELP text).
  */
-export function recordLines(payload: MetricsPayload): string[] {
-	return plegLines(payload);
+export function recordLines(text: string): string[] {
+	return plegLines(text);
 }
 
 /** The recorded lines as a /metrics body again, for parsePlegSample. */

@@ -14,7 +14,7 @@ import {
 	type Rule,
 } from './http/classify.js';
 import {createTransport, transportWarnings} from './http/transport.js';
-import {mayBeHtml, type HttpAnswer} from './http/https-request.js';
+import type {HttpAnswer} from './http/https-request.js';
 import {sendsToken} from './http/flag-auth.js';
 import {kubeconfigAuth} from './kube/credentials.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
@@ -213,13 +213,12 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			notes: warnings.notes,
 			async fetchMetrics(signal) {
 				const answer = await fetch('proxy', metricsAccept, signal);
-				const html = mayBeHtml(answer) ? htmlInsteadOfMetrics(answer, peer, transport.secrets()) : null;
+				const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
 				if (html !== null) {
 					throw guard(html);
 				}
 
-				// The bytes, undecoded: the parser decodes only the lines it keeps.
-				return answer.bytes;
+				return answer.body;
 			},
 			async fetchNode(signal) {
 				const answer = await fetch('node', json, signal);

@@ -5,7 +5,6 @@
 import type {MetricsSource} from '../domain/types.js';
 import {classifyAnswer, htmlInsteadOfMetrics, type Peer} from './http/classify.js';
 import {flagServerAuth, sendsToken} from './http/flag-auth.js';
-import {mayBeHtml} from './http/https-request.js';
 import {createTransport, transportWarnings} from './http/transport.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, SourceFailure} from './failure.js';
@@ -62,13 +61,12 @@ export function createKubeletDirectSource(options: KubeletDirectOptions): Metric
 					throw classifyAnswer(answer, peer, call, transport.secrets());
 				}
 
-				const html = mayBeHtml(answer) ? htmlInsteadOfMetrics(answer, peer, transport.secrets()) : null;
+				const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
 				if (html !== null) {
 					throw html;
 				}
 
-				// The bytes, undecoded: the parser decodes only the lines it keeps.
-				return answer.bytes;
+				return answer.body;
 			} catch (error) {
 				// Defence in depth: no known credential leaves this module.
 				throw error instanceof SourceFailure ? new SourceFailure(redactFailure(error.failure, transport.secrets())) : error;

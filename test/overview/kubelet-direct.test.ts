@@ -12,7 +12,6 @@ import {failureOf, startFakeKubelet, type FakeKubelet} from '../helpers/fake-kub
 import {makeFigures, okStatus, testNow} from '../helpers/figures.js';
 import {kubeconfigYaml, makeTempDir, singleContext, type TempDir} from '../helpers/kubeconfig-files.js';
 import {frameOf} from '../helpers/ui-frame.js';
-import {payloadText} from '../../source/domain/exposition/body.js';
 
 const body = '# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1.7e+09\n';
 const goodToken = 'metrics-reader-token-0123456789';
@@ -45,7 +44,7 @@ describe('direct kubelet source', () => {
 	test('--token-file and --kubelet-ca: GET /metrics with the bearer token, node named after the URL host', async () => {
 		const tokenFile = temp.write('token', `${goodToken}\n`);
 		const direct = source({tokenFile, caFile});
-		assert.equal(payloadText(await direct.fetchMetrics(new AbortController().signal)), body);
+		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(direct.node, '127.0.0.1');
 		assert.equal(direct.label, `127.0.0.1 via kubelet ${kubelet.url}`);
 		// The trailing newline of the file is not sent (it would make an invalid header).
@@ -85,7 +84,7 @@ describe('direct kubelet source', () => {
 		const direct = source({tokenFile, caFile});
 		await failureOf(direct.fetchMetrics(new AbortController().signal));
 		temp.write('token-rotating', goodToken);
-		assert.equal(payloadText(await direct.fetchMetrics(new AbortController().signal)), body);
+		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		direct.close?.();
 	});
 
@@ -103,7 +102,7 @@ describe('direct kubelet source', () => {
 	test('--insecure-skip-tls-verify: works without a CA and says so in the label and on screen', async () => {
 		const tokenFile = temp.write('token-3', goodToken);
 		const direct = source({tokenFile, insecureSkipTlsVerify: true, node: 'worker-3'});
-		assert.equal(payloadText(await direct.fetchMetrics(new AbortController().signal)), body);
+		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(direct.label, `worker-3 via kubelet ${kubelet.url} (TLS NOT VERIFIED)`);
 		assert.deepEqual(direct.notes, [`TLS not verified: --insecure-skip-tls-verify accepts any certificate from ${kubelet.url}`]);
 		const frame = frameOf(
@@ -146,7 +145,7 @@ describe('direct kubelet source', () => {
 		const file = temp.write('kubeconfig.yaml', kubeconfigYaml(singleContext('https://127.0.0.1:1', {name: 'ops', token: goodToken})));
 		const loaded = loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir});
 		const direct = source({loaded});
-		assert.equal(payloadText(await direct.fetchMetrics(new AbortController().signal)), body);
+		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(kubelet.requests.at(-1)?.authorization, `Bearer ${goodToken}`);
 		direct.close?.();
 	});
@@ -171,7 +170,7 @@ describe('a kubelet on plain http://', () => {
 	test('with --token-file: the token still goes, and the label and the start-up note say it goes in clear', async () => {
 		const tokenFile = temp.write('token-plain', goodToken);
 		const direct = createKubeletDirectSource({url: plain.url, tokenFile, insecureSkipTlsVerify: false, timeoutMs: 5000, now: Date.now});
-		assert.equal(payloadText(await direct.fetchMetrics(new AbortController().signal)), body);
+		assert.equal(await direct.fetchMetrics(new AbortController().signal), body);
 		assert.equal(plain.requests.at(-1)?.authorization, `Bearer ${goodToken}`);
 		assert.equal(direct.label, `127.0.0.1 via kubelet ${plain.url} (token sent without TLS)`);
 		assert.deepEqual(direct.notes, [

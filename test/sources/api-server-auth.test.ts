@@ -6,7 +6,6 @@ import {after, before, describe, test} from 'node:test';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext, writeExecPlugin, writeFailingPlugin, writeGarbagePlugin} from '../helpers/kubeconfig-files.js';
 import {assertNoSecrets, makeHarness} from './api-server-helpers.js';
-import {payloadText} from '../../source/domain/exposition/body.js';
 
 const token = 'pleg-top-test-token-7d1e9b42c0';
 const otherToken = 'pleg-top-rotated-token-51aa0f';
@@ -41,14 +40,14 @@ const lastUser = () => fake.requests.at(-1)?.user;
 describe('credentials', () => {
 	test('bearer token', async () => {
 		const {source} = harness.source(singleContext(fake.url, {name: 'token-user', token}));
-		assert.equal(payloadText(await source.fetchMetrics(new AbortController().signal)), metricsText);
+		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		assert.equal(lastUser(), 'alice');
 		assert.equal(fake.requests.at(-1)?.headers.authorization, `Bearer ${token}`);
 	});
 
 	test('client certificate and key by data', async () => {
 		const {source} = harness.source(singleContext(fake.url, {name: 'cert-user', certData: testTls.clientCert, keyData: testTls.clientKey}));
-		assert.equal(payloadText(await source.fetchMetrics(new AbortController().signal)), metricsText);
+		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		// The fake server names a client-cert user by the certificate's CN.
 		assert.equal(lastUser(), 'pleg-top-test');
 		assert.equal(fake.requests.at(-1)?.headers.authorization, undefined);
@@ -61,7 +60,7 @@ describe('credentials', () => {
 			{caFile: 'ca.crt', caData: undefined},
 		);
 		const {source} = harness.source(spec);
-		assert.equal(payloadText(await source.fetchMetrics(new AbortController().signal)), metricsText);
+		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		assert.equal(lastUser(), 'pleg-top-test');
 	});
 
@@ -93,14 +92,14 @@ describe('credentials', () => {
 		const {source} = harness.source(
 			singleContext(fake.url, {name: 'beta', exec: {command: plugin, apiVersion: 'client.authentication.k8s.io/v1beta1'}}),
 		);
-		assert.equal(payloadText(await source.fetchMetrics(new AbortController().signal)), metricsText);
+		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		assert.equal(lastUser(), 'sso-user');
 	});
 
 	test('exec plugin that returns a client certificate and key', async () => {
 		const plugin = writeExecPlugin(temp, 'cert-plugin', {clientCertificate: {cert: testTls.clientCert, key: testTls.clientKey}});
 		const {source} = harness.source(singleContext(fake.url, {name: 'cert-sso', exec: {command: plugin}}));
-		assert.equal(payloadText(await source.fetchMetrics(new AbortController().signal)), metricsText);
+		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		assert.equal(lastUser(), 'pleg-top-test');
 		assert.equal(fake.requests.at(-1)?.headers.authorization, undefined);
 	});
@@ -192,7 +191,7 @@ describe('credentials', () => {
 describe('TLS trust', () => {
 	test('insecure-skip-tls-verify: true connects without a CA, and the label and the start-up note say so', async () => {
 		const {source, file} = harness.source(singleContext(fake.url, {name: 'token-user', token}, {caData: undefined, insecure: true}));
-		assert.equal(payloadText(await source.fetchMetrics(new AbortController().signal)), metricsText);
+		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 		assert.equal(source.label, `worker-1 via ${fake.url} (TLS NOT VERIFIED)`);
 		assert.deepEqual(source.notes, [
 			`TLS not verified: insecure-skip-tls-verify of cluster "fake" in ${file} accepts any certificate from ${fake.url}`,
@@ -252,7 +251,7 @@ describe('TLS trust', () => {
 
 	test('tls-server-name makes the same certificate acceptable', async () => {
 		const {source} = harness.source(singleContext(wrongHost.url, {name: 'token-user', token}, {tlsServerName: 'wrong.example'}));
-		assert.equal(payloadText(await source.fetchMetrics(new AbortController().signal)), metricsText);
+		assert.equal(await source.fetchMetrics(new AbortController().signal), metricsText);
 	});
 });
 

@@ -7,7 +7,6 @@ import {nodeEventsFromJson} from '../../source/sources/node-events.js';
 import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 import {assertNoSecrets, makeHarness} from './api-server-helpers.js';
-import {payloadText} from '../../source/domain/exposition/body.js';
 
 const token = 'pleg-top-events-token-3e8a61f0';
 const temp = makeTempDir();
@@ -145,7 +144,7 @@ describe("the node's Events", () => {
 			},
 		});
 		harness.failures.push(answer.error!);
-		assert.match(payloadText(await source.fetchMetrics(signal())), /kubelet_pleg_last_seen_seconds/);
+		assert.match(await source.fetchMetrics(signal()), /kubelet_pleg_last_seen_seconds/);
 	});
 
 	test('other failures come back the same way, never as a rejection', async () => {

@@ -6,7 +6,6 @@ import {after, before, describe, test} from 'node:test';
 import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 import {makeHarness} from './api-server-helpers.js';
-import {payloadText} from '../../source/domain/exposition/body.js';
 
 const token = 'pleg-top-transport-token-4c2b19';
 const temp = makeTempDir();
@@ -42,8 +41,8 @@ describe('requests', () => {
 	test('metrics: the proxy path, Prometheus text accept header, gzip accepted and decompressed', async () => {
 		const {source} = harness.source(singleContext(fake.url, user));
 		const first = fake.requests.length;
-		assert.equal(payloadText(await source.fetchMetrics(signal())), changing(1));
-		assert.equal(payloadText(await source.fetchMetrics(signal())), changing(2));
+		assert.equal(await source.fetchMetrics(signal()), changing(1));
+		assert.equal(await source.fetchMetrics(signal()), changing(2));
 		const request = fake.requests[first]!;
 		assert.equal(request.path, '/api/v1/nodes/worker-1/proxy/metrics');
 		assert.equal(request.headers.accept, 'text/plain;version=0.0.4');
@@ -53,7 +52,7 @@ describe('requests', () => {
 
 	test('an uncompressed answer is read as it is', async () => {
 		const {source} = harness.source(singleContext(plain.url, user));
-		assert.equal(payloadText(await source.fetchMetrics(signal())), changing(1));
+		assert.equal(await source.fetchMetrics(signal()), changing(1));
 		assert.equal(plain.requests.at(-1)?.gzipped, false);
 	});
 
@@ -80,9 +79,9 @@ describe('requests', () => {
 		const server = await startFakeApiServer({nodes: [{name: 'worker-1', metrics: changing}], tokens: {[token]: 'alice'}});
 		try {
 			const {source} = harness.source(singleContext(server.url, user));
-			assert.equal(payloadText(await source.fetchMetrics(signal())), changing(1));
+			assert.equal(await source.fetchMetrics(signal()), changing(1));
 			server.setFault({type: 'destroy-socket'}, {}, 1);
-			assert.equal(payloadText(await source.fetchMetrics(signal())), changing(2));
+			assert.equal(await source.fetchMetrics(signal()), changing(2));
 			// Connection 1 was dropped under the second request; the retry opened connection 2.
 			assert.equal(server.connections, 2);
 			source.close();
@@ -124,7 +123,7 @@ test('a plain http:// server (kubectl proxy) works without insecure-skip-tls-ver
 	const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 	try {
 		const {source} = harness.source(singleContext(url, {name: 'proxy-user'}, {caData: undefined}));
-		assert.equal(payloadText(await source.fetchMetrics(signal())), 'kubelet_pleg_last_seen_seconds 1\n');
+		assert.equal(await source.fetchMetrics(signal()), 'kubelet_pleg_last_seen_seconds 1\n');
 		assert.deepEqual(seen, ['/api/v1/nodes/worker-1/proxy/metrics no-auth']);
 		source.close();
 	} finally {

@@ -8,7 +8,6 @@ import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {formatGoFloat} from '../../source/demo/simulated-exposition.js';
 import {RUNTIME_OPERATION_BUCKETS} from '../../source/demo/simulated-histogram.js';
 import {SimulatedKubelet, type SimulatedKubeletStats} from '../../source/demo/simulated-kubelet.js';
-import {payloadText} from '../../source/domain/exposition/body.js';
 
 // 2023-11-14T22:13:20Z; any fixed instant works, the simulation only reads this fake clock.
 const t0 = 1_700_000_000_000;
@@ -461,7 +460,7 @@ describe('createDemoSource', () => {
 		const source = createDemoSource({speed: 1, seed: 1, now: clock.now});
 		assert.equal(source.label, 'embedded simulated kubelet');
 		assert.equal(source.node, 'demo-node');
-		const text = payloadText(await source.fetchMetrics(new AbortController().signal));
+		const text = await source.fetchMetrics(new AbortController().signal);
 		// 20 minutes of history: (1200 - 2) s / ~1.006 s ≈ 1190 relists.
 		const count = histogram(text, 'kubelet_pleg_relist_duration_seconds').count;
 		assert.ok(count > 1150 && count < 1200, `count ${count}`);
@@ -498,7 +497,7 @@ describe('createDemoSource: the simulated clock', () => {
 		const clock = fakeClock();
 		const source = createDemoSource({speed: 60, seed: 1, now: clock.now});
 		clock.advanceSeconds(1);
-		const text = payloadText(await source.fetchMetrics(new AbortController().signal));
+		const text = await source.fetchMetrics(new AbortController().signal);
 		// 30 ms of parsing at 60× would be 1.8 simulated seconds.
 		clock.advanceSeconds(0.03);
 		const at = source.now();
@@ -530,7 +529,7 @@ describe('createDemoSource: the simulated clock', () => {
 		const run = async (realSeconds: number) => {
 			for (let tick = 0; tick < realSeconds * 4; tick++) {
 				clock.advanceSeconds(0.25);
-				const text = payloadText(await source.fetchMetrics(new AbortController().signal));
+				const text = await source.fetchMetrics(new AbortController().signal);
 				const sample = parsePlegSample(text);
 				state = feedReducer(state, {type: 'scrape', scrape: {at: source.now(), sample, latencyMs: 0}});
 			}

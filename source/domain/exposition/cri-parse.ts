@@ -2,7 +2,6 @@
 // them, read by sample-line.ts; this groups them by operation_type itself, because parse-prometheus-text-format
 // would fold every operation's histogram into the last one without a word.
 import type {Bucket, CriOperation, CriSample, Histogram, RelistOperations, Summary} from '../types.js';
-import type {Body} from './body.js';
 import {criFamilies, dockerOperationTypes, relistOperationTypes, type CriFamilyKey} from './names.js';
 import type {SampleLine} from './sample-line.js';
 
@@ -55,30 +54,30 @@ const dockerOps: ReadonlySet<string> = quoted(dockerOperationTypes);
 const operationLabel = 'operation_type="';
 
 /**
- * The role of the sample line at body[start, end) when it belongs to a CRI family and, for the per-operation
+ * The role of the sample line at text[start, end) when it belongs to a CRI family and, for the per-operation
  * ones, to an operation a relist makes; undefined for any other line. Called on lines starting "kubelet_r" or "kubelet_d" only (~500 in the 1.21 payload,
- * ~100 of them wanted), so the operation is checked first and nothing is sliced (or decoded) for a line that is dropped.
+ * ~100 of them wanted), so the operation is checked first and nothing is sliced for a line that is dropped.
  */
-export function criRoleOf(body: Body, start: number, end: number): CriRole | undefined {
-	const brace = body.find('{', start, end);
-	if (brace === -1) {
+export function criRoleOf(text: string, start: number, end: number): CriRole | undefined {
+	const brace = text.indexOf('{', start);
+	if (brace === -1 || brace > end) {
 		let nameEnd = start;
-		while (nameEnd < end && body.code(nameEnd) !== 0x20 && body.code(nameEnd) !== 0x09) {
+		while (nameEnd < end && text.charCodeAt(nameEnd) !== 0x20 && text.charCodeAt(nameEnd) !== 0x09) {
 			nameEnd++;
 		}
 
-		return unlabelledRole(body.text(start, nameEnd));
+		return unlabelledRole(text.slice(start, nameEnd));
 	}
 
 	// The kubelet writes operation_type first; another writer may not, so search the line then.
-	const label = body.startsWith(operationLabel, brace + 1) ? brace + 1 : body.find(operationLabel, brace, end);
-	if (label === -1) {
-		return unlabelledRole(body.text(start, brace).trimEnd());
+	const label = text.startsWith(operationLabel, brace + 1) ? brace + 1 : text.indexOf(operationLabel, brace);
+	if (label === -1 || label >= end) {
+		return unlabelledRole(text.slice(start, brace).trimEnd());
 	}
 
-	const op = wantedOperation(body, label + operationLabel.length);
+	const op = wantedOperation(text, label + operationLabel.length);
 	// trimEnd: blanks may stand between the name and its labels.
-	const role = op === undefined ? undefined : roles.get(body.text(start, brace).trimEnd());
+	const role = op === undefined ? undefined : roles.get(text.slice(start, brace).trimEnd());
 	return role !== undefined && (role.docker ? dockerOps : relistOps).has(op!) ? role : undefined;
 }
 
@@ -88,10 +87,10 @@ function unlabelledRole(name: string): CriRole | undefined {
 }
 
 /** The operation_type value at `at` when it is one pleg-top reads, without slicing the others. */
-function wantedOperation(body: Body, at: number): string | undefined {
-	const first = body.code(at);
+function wantedOperation(text: string, at: number): string | undefined {
+	const first = text.charCodeAt(at);
 	const candidates = first === 0x6c ? listOps : first === 0x70 || first === 0x63 || first === 0x69 ? statusOps : noOps;
-	return candidates.find((op) => body.startsWith(op, at));
+	return candidates.find((op) => text.startsWith(op, at));
 }
 
 /** Operation values with their closing quote, by first letter: l(ist_), p(odsandbox_), c(ontainer_), i(nspect_). */

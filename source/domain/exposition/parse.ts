@@ -3,8 +3,7 @@
 // The kubelet answers with ~250 KB of text every second, of which pleg-top needs ~20 PLEG lines and ~100 CRI
 // lines. So the payload is first cut to the lines of the families in names.ts (a scan of line starts, no regex over
 // the whole body), and each kept line is read by the line reader (sample-line.ts), so an error names its line in
-// the original payload. Every other line only has its first character checked. The payload may be the body's
-// bytes (body.ts): then only the kept lines, and a line an error quotes, are decoded.
+// the original payload. Every other line only has its first character checked.
 //
 // The PLEG families are put together here, by name, not by parse-prometheus-text-format: the library folds the
 // labelled series of a histogram into the last one and drops their _sum/_count (a relist histogram with an extra
@@ -12,8 +11,7 @@
 // names no line in its errors. It reads whole bodies where none of that matters (readFamilies), after the line
 // reader has checked each line and written it back in the plain form it accepts.
 import parsePrometheusTextFormat, {type PromFamily} from 'parse-prometheus-text-format';
-import type {Bucket, Histogram, MetricsPayload, PlegSample, Summary} from '../types.js';
-import {bodyOf, type Body} from './body.js';
+import type {Bucket, Histogram, PlegSample, Summary} from '../types.js';
 import {eventedPlegGateName, families, type FamilyKey} from './names.js';
 import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js';
 import {parseValue} from './parse-value.js';
@@ -103,18 +101,13 @@ const figureNames: Record<FamilyKey, string> = {
 
 const metricTypes = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
-/**
- * The payload as text or as its UTF-8 bytes (as the HTTP sources hand it over): the same sample, or the same
- * error (message, line, quoted text), either way. From bytes only the kept lines and a quoted line are decoded.
- */
-export function parsePlegSample(payload: MetricsPayload): PlegSample {
-	const body = bodyOf(payload);
-	checkPayload(body);
-	const {kept, cri, firstBad} = keepPlegLines(body);
+export function parsePlegSample(text: string): PlegSample {
+	checkPayload(text);
+	const {kept, cri, firstBad} = keepPlegLines(text);
 	const bad = firstBadLine();
-	checkLastLine(body, bad);
+	checkLastLine(text, bad);
 	if (firstBad !== -1) {
-		const read = readSampleLine(lineAt(body, firstBad).trim());
+		const read = readSampleLine(lineAt(text, firstBad).trim());
 		bad.at(firstBad, typeof read === 'string' ? read : 'malformed sample');
 	}
 
@@ -131,11 +124,11 @@ export function parsePlegSample(payload: MetricsPayload): PlegSample {
 	}
 
 	if (bad.offset !== Infinity) {
-		throw lineError(body, bad.offset, bad.reason);
+		throw lineError(text, bad.offset, bad.reason);
 	}
 
 	if (!plegSeen) {
-		throw new NoPlegSeriesError(someFamilies(body));
+		throw new NoPlegSeriesError(someFamilies(text));
 	}
 
 	const notes: string[] = [];
@@ -157,27 +150,27 @@ function firstBadLine() {
 }
 
 /** Rejects bodies that are not text at all: empty, binary, HTML (an error page from a proxy). */
-function checkPayload(body: Body): void {
-	const first = body.firstNonSpace();
+function checkPayload(text: string): void {
+	const first = text.search(/\S/);
 	if (first === -1) {
 		throw new MetricsParseError('empty response', null);
 	}
 
-	const nul = body.firstNul();
+	const nul = text.indexOf('\0');
 	if (nul !== -1) {
-		throw new MetricsParseError('binary response (NUL byte), not Prometheus text', lineOf(body, nul));
+		throw new MetricsParseError('binary response (NUL byte), not Prometheus text', lineOf(text, nul));
 	}
 
 	// U+FFFD is what a UTF-8 decoder puts in place of bytes that are not UTF-8 (e.g. a gzip body read as text).
-	const replacement = body.firstReplacement();
+	const replacement = text.indexOf('\uFFFD');
 	if (replacement !== -1) {
-		throw new MetricsParseError('binary response (invalid UTF-8), not Prometheus text', lineOf(body, replacement));
+		throw new MetricsParseError('binary response (invalid UTF-8), not Prometheus text', lineOf(text, replacement));
 	}
 
-	if (body.code(first) === charLess) {
+	if (text.charAt(first) === '<') {
 		const reason = 'HTML response, not Prometheus text';
-		const line = lineAt(body, first);
-		throw new MetricsParseError(`${reason}: ${excerpt(line)}`, lineOf(body, first), {reason, text: line});
+		const line = lineAt(text, first);
+		throw new MetricsParseError(`${reason}: ${excerpt(line)}`, lineOf(text, first), {reason, text: line});
 	}
 }
 
@@ -185,8 +178,8 @@ function checkPayload(body: Body): void {
  * The lines a recording keeps of a payload: the TYPE and sample lines parsePlegSample reads (the feature gates
  * only for EventedPLEG), as written, in payload order. HELP text is left out: nothing read depends on it.
  */
-export function plegLines(payload: MetricsPayload): string[] {
-	const {kept, cri} = keepPlegLines(bodyOf(payload));
+export function plegLines(text: string): string[] {
+	const {kept, cri} = keepPlegLines(text);
 	return [...kept, ...cri].sort((a, b) => a.offset - b.offset).map((line) => line.text);
 }
 
@@ -197,45 +190,46 @@ export function plegLines(payload: MetricsPayload): string[] {
  * further only when its first characters can begin a kept name, which is decided by a few character codes
  * (measured: a few indexOf searches for the prefixes cost more than this whole loop).
  */
-function keepPlegLines(body: Body): {kept: KeptLine[]; cri: KeptCriLine[]; firstBad: number} {
+function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; firstBad: number} {
 	const kept: KeptLine[] = [];
 	const cri: KeptCriLine[] = [];
-	const {length} = body;
 	let firstBad = -1;
-	let offset = body.bomLength();
-	while (offset < length) {
-		let end = body.newline(offset);
+	let offset = text.charCodeAt(0) === charBom ? 1 : 0;
+	while (offset < text.length) {
+		let end = text.indexOf('\n', offset);
 		if (end === -1) {
-			end = length;
+			end = text.length;
 		}
 
 		let start = offset;
-		let first = body.code(start);
+		let first = text.charCodeAt(start);
 		// Blanks before a line are allowed (rare: the kubelet writes none).
 		while ((first === charSpace || first === charTab) && start < end) {
-			first = body.code(++start);
+			first = text.charCodeAt(++start);
 		}
 
 		if (first === charK) {
-			const kind = mayBeKept(body, start);
-			// ~200 feature gates on a 1.28 kubelet: only the EventedPLEG one is read, the others are not decoded.
-			if (kind === pleg || (kind === gate && body.find(eventedPlegGateName, start, end) !== -1)) {
-				const line = body.text(start, end).trimEnd();
+			const kind = mayBeKept(text, start);
+			if (kind === pleg) {
+				const line = text.slice(start, end).trimEnd();
 				const name = nameAt(line);
+				// ~200 feature gates on a 1.28 kubelet: only the EventedPLEG one is read.
 				if (roles.has(name) && (name !== families.featureEnabled || line.includes(eventedPlegGateName))) {
 					kept.push({offset: start, text: line});
 				}
 			} else if (kind === runtime) {
-				const role = criRoleOf(body, start, end);
+				const role = criRoleOf(text, start, end);
 				if (role) {
-					cri.push({offset: start, text: body.text(start, end).trimEnd(), role});
+					cri.push({offset: start, text: text.slice(start, end).trimEnd(), role});
 				}
 			}
 		} else if (first === charHash) {
-			const at = typeNameAt(body, start, end);
-			const kind = at === -1 ? none : mayBeKept(body, at);
-			if ((kind === pleg || kind === gate) && familyKeys.has(nameAt(body.text(at, end)))) {
-				kept.push({offset: start, text: body.text(start, end).trimEnd()});
+			const at = typeNameAt(text, start, end);
+			if (at !== -1 && mayBeKept(text, at) === pleg) {
+				const line = text.slice(start, end).trimEnd();
+				if (familyKeys.has(nameAt(text.slice(at, end)))) {
+					kept.push({offset: start, text: line});
+				}
 			}
 		} else if (firstBad === -1 && start < end && !canStartLine(first)) {
 			firstBad = start;
@@ -257,55 +251,53 @@ const charD = 0x64; // 'd'
 const charT = 0x54; // 'T'
 const charSpace = 0x20;
 const charTab = 0x09;
-const charLess = 0x3c; // '<'
+const charBom = 0xfeff;
 
 const none = 0;
-/** kubelet_pleg_*, kubelet_evented_pleg_*, kubernetes_build_info: read here. */
+/** kubelet_pleg_*, kubelet_evented_pleg_*, kubernetes_*: read here. */
 const pleg = 1;
 /** kubelet_r* or kubelet_d*: maybe a CRI family (runtime_operations, running_*, docker_operations). */
 const runtime = 2;
-/** kubernetes_feature_enabled: read here, for the EventedPLEG gate only. */
-const gate = 3;
 
 /** Which kind of kept name can start at `at`, from a few character codes. */
-function mayBeKept(body: Body, at: number): typeof none | typeof pleg | typeof runtime | typeof gate {
-	if (body.code(at) !== charK) {
+function mayBeKept(text: string, at: number): typeof none | typeof pleg | typeof runtime {
+	if (text.charCodeAt(at) !== charK) {
 		return none;
 	}
 
-	const fifth = body.code(at + 4); // kube[l]et_ or kube[r]netes_
+	const fifth = text.charCodeAt(at + 4); // kube[l]et_ or kube[r]netes_
 	if (fifth === charR) {
-		return body.startsWith('kubernetes_build_info', at) ? pleg : body.startsWith('kubernetes_feature_enabled', at) ? gate : none;
+		return text.startsWith('kubernetes_build_info', at) || text.startsWith('kubernetes_feature_enabled', at) ? pleg : none;
 	}
 
 	if (fifth !== charL) {
 		return none;
 	}
 
-	const ninth = body.code(at + 8); // kubelet_[p]leg_, kubelet_[e]vented_pleg_, kubelet_[r]un…, kubelet_[d]ocker_
+	const ninth = text.charCodeAt(at + 8); // kubelet_[p]leg_, kubelet_[e]vented_pleg_, kubelet_[r]un…, kubelet_[d]ocker_
 	if (ninth === charR || ninth === charD) {
-		return body.startsWith('kubelet_', at) ? runtime : none;
+		return text.startsWith('kubelet_', at) ? runtime : none;
 	}
 
-	return (ninth === charP && body.startsWith('kubelet_pleg_', at)) || (ninth === charE && body.startsWith('kubelet_evented_pleg_', at))
+	return (ninth === charP && text.startsWith('kubelet_pleg_', at)) || (ninth === charE && text.startsWith('kubelet_evented_pleg_', at))
 		? pleg
 		: none;
 }
 
 /** Where the metric name of a `#<blanks>TYPE<blanks>name` line starts; -1 for any other comment (HELP included). */
-function typeNameAt(body: Body, start: number, end: number): number {
+function typeNameAt(text: string, start: number, end: number): number {
 	let at = start + 1;
-	if (!isBlank(body.code(at))) {
+	if (!isBlank(text.charCodeAt(at))) {
 		return -1;
 	}
 
-	while (isBlank(body.code(++at)));
-	if (body.code(at) !== charT || !body.startsWith('TYPE', at) || !isBlank(body.code(at + 4))) {
+	while (isBlank(text.charCodeAt(++at)));
+	if (text.charCodeAt(at) !== charT || !text.startsWith('TYPE', at) || !isBlank(text.charCodeAt(at + 4))) {
 		return -1;
 	}
 
 	at += 4;
-	while (isBlank(body.code(++at)));
+	while (isBlank(text.charCodeAt(++at)));
 	return at < end ? at : -1;
 }
 
@@ -325,9 +317,9 @@ function nameAt(line: string): string {
 }
 
 /** A body cut short ends in the middle of a line: check the last line, whatever family it belongs to. */
-function checkLastLine(body: Body, bad: ReturnType<typeof firstBadLine>): void {
-	const offset = lastLineStart(body);
-	const line = lineAt(body, offset).trim();
+function checkLastLine(text: string, bad: ReturnType<typeof firstBadLine>): void {
+	const offset = text.trimEnd().lastIndexOf('\n') + 1;
+	const line = lineAt(text, offset).trim();
 	if (!line.startsWith('#')) {
 		const read = readSampleLine(line);
 		if (typeof read === 'string') {
@@ -603,8 +595,7 @@ export type ExpositionFamily = PromFamily;
  * MetricsParseError naming the first bad line.
  */
 export function readFamilies(text: string): ExpositionFamily[] {
-	const body = bodyOf(text);
-	checkPayload(body);
+	checkPayload(text);
 	const plain: string[] = [];
 	let offset = 0;
 	while (offset < text.length) {
@@ -620,7 +611,7 @@ export function readFamilies(text: string): ExpositionFamily[] {
 		if (line.startsWith('#')) {
 			const meta = readMetaLine(line);
 			if (typeof meta === 'string' || (meta?.keyword === 'TYPE' && !metricTypes.has(meta.text))) {
-				throw lineError(body, offset, typeof meta === 'string' ? meta : `unknown metric type for ${meta!.name}`);
+				throw lineError(text, offset, typeof meta === 'string' ? meta : `unknown metric type for ${meta!.name}`);
 			}
 
 			// A HELP line with no text is legal but the library rejects it; HELP carries nothing read here.
@@ -630,7 +621,7 @@ export function readFamilies(text: string): ExpositionFamily[] {
 		} else if (line !== '') {
 			const sample = readSampleLine(line);
 			if (typeof sample === 'string') {
-				throw lineError(body, offset, sample);
+				throw lineError(text, offset, sample);
 			}
 
 			plain.push(plainSample(sample));
@@ -661,9 +652,10 @@ function escape(character: string): string {
 const diagnosisBytes = 64 * 1024;
 
 /** The first three family names of a body (read from its first 64 KB), or none when that part is not readable. */
-function someFamilies(body: Body): string[] {
+function someFamilies(text: string): string[] {
+	const cut = text.length <= diagnosisBytes ? text : text.slice(0, text.lastIndexOf('\n', diagnosisBytes) + 1);
 	try {
-		return readFamilies(body.head(diagnosisBytes))
+		return readFamilies(cut)
 			.slice(0, 3)
 			.map((family) => family.name);
 	} catch {
@@ -671,15 +663,15 @@ function someFamilies(body: Body): string[] {
 	}
 }
 
-function lineError(body: Body, offset: number, reason: string): MetricsParseError {
-	const line = lineOf(body, offset);
-	const text = lineAt(body, offset);
+function lineError(payload: string, offset: number, reason: string): MetricsParseError {
+	const line = lineOf(payload, offset);
+	const text = lineAt(payload, offset);
 	return new MetricsParseError(`line ${line}: ${reason}: ${excerpt(text)}`, line, {reason, text});
 }
 
-function lineOf(body: Body, index: number): number {
+function lineOf(text: string, index: number): number {
 	let line = 1;
-	for (let i = body.newline(0); i !== -1 && i < index; i = body.newline(i + 1)) {
+	for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
 		line++;
 	}
 
@@ -687,26 +679,10 @@ function lineOf(body: Body, index: number): number {
 }
 
 /** The whole line around `index`, without its line ending. */
-function lineAt(body: Body, index: number): string {
-	const start = index === 0 ? 0 : body.lastNewline(index - 1) + 1;
-	const end = body.newline(index);
-	return body.text(start, end === -1 ? body.length : end).trimEnd();
-}
-
-/**
- * Where the line with the body's last non-blank character starts (as text.trimEnd().lastIndexOf('\n') + 1 finds
- * it), 0 when there is none: the lines are read from the end, so only the last one is decoded.
- */
-function lastLineStart(body: Body): number {
-	let end = body.length;
-	for (;;) {
-		const start = body.lastNewline(end - 1) + 1;
-		if (start === 0 || body.text(start, end).trimEnd() !== '') {
-			return start;
-		}
-
-		end = start - 1;
-	}
+function lineAt(text: string, index: number): string {
+	const start = index === 0 ? 0 : text.lastIndexOf('\n', index - 1) + 1;
+	const end = text.indexOf('\n', index);
+	return text.slice(start, end === -1 ? text.length : end).trimEnd();
 }
 
 /** A line as shown in an error: cut to 80 characters, control characters (a terminal escape) as '?'. */

@@ -6,44 +6,9 @@ import zlib from 'node:zlib';
 export type HttpAnswer = {
 	status: number;
 	headers: http.IncomingHttpHeaders;
-	/** The body, decompressed, as it came: the /metrics sources hand these bytes to the parser undecoded. */
-	bytes: Buffer;
-	/** The body, decompressed, as UTF-8 text: decoded on first read (JSON, Status and error bodies), then kept. */
-	readonly body: string;
+	/** The body, decompressed, as UTF-8 text. */
+	body: string;
 };
-
-function answerOf(status: number, headers: http.IncomingHttpHeaders, bytes: Buffer): HttpAnswer {
-	let text: string | undefined;
-	return {
-		status,
-		headers,
-		bytes,
-		get body() {
-			text ??= bytes.toString('utf8');
-			return text;
-		},
-	};
-}
-
-/**
- * Whether the answer may be an HTML page by htmlInsteadOfMetrics' rule (a text/html type, or the body's first
- * non-blank character is '<'), read from the bytes so that a metrics body is not decoded for it: false only when
- * that rule is sure to say no. A first non-blank byte beyond ASCII (a byte-order mark, U+00A0) leaves it to the rule.
- */
-export function mayBeHtml(answer: HttpAnswer): boolean {
-	if (/text\/html/i.test(String(answer.headers['content-type'] ?? ''))) {
-		return true;
-	}
-
-	const {bytes} = answer;
-	for (const byte of bytes) {
-		if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) {
-			return byte === 0x3c || byte >= 0x80;
-		}
-	}
-
-	return false;
-}
 
 /** The whole request (connect, headers and body) took longer than `timeoutMs`. */
 export class RequestTimeoutError extends Error {
@@ -100,7 +65,7 @@ function abortReason(signal: AbortSignal): unknown {
  * The body, gunzipped in one call once it has all arrived: a gunzip stream hands every 16 KB chunk to libuv's
  * thread pool and back, ~1.8 ms of CPU for a 250 KB kubelet payload against ~0.3 ms in one call (npm run bench).
  */
-function readBody(response: http.IncomingMessage, fail: (error: unknown) => void, done: (body: Buffer) => void): void {
+function readBody(response: http.IncomingMessage, fail: (error: unknown) => void, done: (body: string) => void): void {
 	const gzip = /\bgzip\b/i.test(String(response.headers['content-encoding'] ?? ''));
 	const chunks: Buffer[] = [];
 	response.on('error', (error) => fail(new BodyCutError(error)));
@@ -121,8 +86,7 @@ function readBody(response: http.IncomingMessage, fail: (error: unknown) => void
 			}
 		}
 
-		// Not decoded here: a 250 KB /metrics body is read from its bytes (source/domain/exposition/body.ts).
-		done(body);
+		done(body.toString('utf8'));
 	});
 }
 
@@ -163,7 +127,7 @@ export function getText(options: RequestOptions): Promise<HttpAnswer> {
 		});
 		request.on('response', (response) => {
 			answered = true;
-			readBody(response, fail, (body) => settle(() => resolve(answerOf(response.statusCode ?? 0, response.headers, body))));
+			readBody(response, fail, (body) => settle(() => resolve({status: response.statusCode ?? 0, headers: response.headers, body})));
 		});
 		request.end();
 	});
