@@ -68,8 +68,9 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 		payload(text, scrape) {
 			// The poller's own sample: the recorded lines parse to the same one (test/lab/recording.test.ts),
 			// so neither the 250 KB filter nor a second parse runs each second unless a file is being written.
-			const {figures, markAt} = lab.scrape({...scrape, latencyMs: 0});
-			if (fd !== null) write(toRecordLine(recordLines(text), figures, markAt));
+			// The session computes the figures of a scrape only when they are read: here, for a record line.
+			const scraped = lab.scrape({...scrape, latencyMs: 0});
+			if (fd !== null) write(toRecordLine(recordLines(text), scraped.figures, scraped.markAt));
 		},
 		mark: (at) => {
 			lab.mark(at);
