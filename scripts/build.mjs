@@ -9,6 +9,13 @@ import {build} from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const substitutesDir = path.join(root, 'source', 'substitutes');
 
+/** For a guard: which of `needles` the module `file` beside the importer no longer holds, as one message (null: all). */
+function siblingLacks(importerPath, file, needles) {
+	const sibling = readFileSync(path.join(path.dirname(importerPath), file), 'utf8');
+	const missing = needles.filter((needle) => !sibling.includes(needle));
+	return missing.length === 0 ? null : `${file} no longer has ${missing.join(', ')}`;
+}
+
 /**
  * A substitution: when `importer` (a path inside node_modules, matched by its ending; or a list) imports `specifier`,
  * the bundle gets `replacement` (a file in source/substitutes) instead. `guard` reads the importer's own text
@@ -76,11 +83,8 @@ export const substitutions = [
 		specifier: './output.js',
 		replacement: 'ink-output.ts',
 		guard(text, importerPath) {
-			const output = readFileSync(path.join(path.dirname(importerPath), 'output.js'), 'utf8');
 			if (!/import Output from '\.\/output\.js'/.test(text)) return 'renderer.js no longer imports Output from output.js';
-			const api = ['write(x, y, text, options)', 'clip(clip)', 'unclip()', 'get()'];
-			const missing = api.filter((method) => !output.includes(method));
-			return missing.length === 0 ? null : `output.js no longer has ${missing.join(', ')}`;
+			return siblingLacks(importerPath, 'output.js', ['write(x, y, text, options)', 'clip(clip)', 'unclip()', 'get()']);
 		},
 	},
 	{
@@ -119,16 +123,13 @@ export const substitutions = [
 		specifier: './sanitize-ansi.js',
 		replacement: 'ink-sanitize-ansi.ts',
 		guard(text, importerPath) {
-			const sanitizer = readFileSync(path.join(path.dirname(importerPath), 'sanitize-ansi.js'), 'utf8');
 			if (!/import sanitizeAnsi from '\.\/sanitize-ansi\.js'/.test(text)) return 'squash-text-nodes.js no longer imports sanitize-ansi.js';
 			// What the fast path assumes ink keeps: text, OSC, and CSI sequences ending in m with [\d:;]* parameters.
-			const keeps = [
+			return siblingLacks(importerPath, 'sanitize-ansi.js', [
 				"token.type === 'text' || token.type === 'osc'",
 				"token.finalCharacter === 'm'",
 				'const sgrParametersRegex = /^[\\d:;]*$/;',
-			];
-			const changed = keeps.filter((rule) => !sanitizer.includes(rule));
-			return changed.length === 0 ? null : `sanitize-ansi.js no longer has ${changed.join(', ')}`;
+			]);
 		},
 	},
 	{
