@@ -62,9 +62,11 @@ test('2,000 polls with random faults: no crash, no overlap, no handle or listene
 	assert.ok(result.historyPoints <= 900, `history of ${result.historyPoints} points`);
 	assert.equal(result.tokenSeen, false);
 
-	// Handles: while running, the same count at the end as after the warm-up (± the one socket or timer in flight).
+	// Handles: while running, the same count at the end as after the warm-up, give or take one request in flight
+	// (the Node object is read every 500 ms beside the polls): its socket, the fake server's socket for it (the server
+	// runs in the same process) and its timeout. Leaks show below, where nothing may remain after stop and close.
 	assert.ok(
-		total(result.end.resources) <= total(result.warm.resources) + 2,
+		total(result.end.resources) <= total(result.warm.resources) + 3,
 		JSON.stringify({warm: result.warm.resources, end: result.end.resources}),
 	);
 	assert.ok(Math.max(...result.resourceSamples) <= result.resourceSamples[0]! + 2, result.resourceSamples.join(','));
