@@ -80,7 +80,7 @@ const finished = new Promise<void>((resolve) => {
 		}
 
 		if (done === warmUp) warm = {heapMiB: heapMiB(), resources: resources(), listeners: listeners()};
-		if (done % 250 === 0) samples.push(process.getActiveResourcesInfo().length);
+		if (done % 100 === 0) samples.push(process.getActiveResourcesInfo().length);
 		if (done === polls) resolve();
 	};
 
