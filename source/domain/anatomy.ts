@@ -13,7 +13,7 @@ import type {
 } from './types.js';
 import {anatomyReading} from './anatomy-reading.js';
 import {criAvailability, criAvailabilityNote} from './exposition/names.js';
-import {deltaBuckets, histogramQuantile} from './quantile.js';
+import {countAtBound, deltaBuckets, histogramQuantile} from './quantile.js';
 
 const noOperations: RelistOperations<null> = {listPodSandbox: null, listContainers: null, podSandboxStatus: null, containerStatus: null};
 
@@ -144,13 +144,19 @@ const timeoutBucketFromSeconds = 100;
  * CriOperationFigures.overLimit); null when the buckets have no finite bound that low or no +Inf bucket.
  */
 export function overLimit(buckets: Bucket[]): OverLimit | null {
-	const total = buckets.find((bucket) => bucket.le === Infinity);
-	const below = buckets.filter((bucket) => bucket.le <= runtimeRequestTimeoutSeconds).sort((a, b) => b.le - a.le)[0];
-	if (!total || !below) {
+	const total = countAtBound(buckets, Infinity);
+	let below: Bucket | undefined;
+	for (const bucket of buckets) {
+		if (bucket.le <= runtimeRequestTimeoutSeconds && (below === undefined || bucket.le > below.le)) {
+			below = bucket;
+		}
+	}
+
+	if (total === undefined || !below) {
 		return null;
 	}
 
-	return {overSeconds: below.le, calls: Math.max(0, total.count - below.count), timeouts: below.le >= timeoutBucketFromSeconds};
+	return {overSeconds: below.le, calls: Math.max(0, total - below.count), timeouts: below.le >= timeoutBucketFromSeconds};
 }
 
 /** Status calls and their seconds in the window; null when either status series is missing. */

@@ -18,7 +18,7 @@ export function histogramQuantile(q: number, buckets: Bucket[]): Quantile | null
 		return null;
 	}
 
-	const sorted = [...buckets].sort((a, b) => a.le - b.le);
+	const sorted = [...buckets].sort(byUpperBound);
 	if (sorted.at(-1)?.le !== Infinity) {
 		return null;
 	}
@@ -37,9 +37,9 @@ export function histogramQuantile(q: number, buckets: Bucket[]): Quantile | null
 function interpolate(rank: number, buckets: Bucket[]): Quantile {
 	const last = buckets.length - 1;
 	// First bucket (the +Inf one excluded) whose cumulative count reaches the rank, as Go's sort.Search finds it.
-	let b = buckets.findIndex((bucket, i) => i < last && bucket.count >= rank);
-	if (b === -1) {
-		b = last;
+	let b = 0;
+	while (b < last && buckets[b]!.count < rank) {
+		b++;
 	}
 
 	const bucket = buckets[b]!;
@@ -74,28 +74,30 @@ function coalesce(sorted: Bucket[]): Bucket[] {
 /** Prometheus' correctPrecisionErrors: a change smaller than 1e-12 relative to the count is rounding, undone. */
 function correctPrecisionErrors(buckets: Bucket[]): Bucket[] {
 	let previous = buckets[0]?.count ?? 0;
-	return buckets.map((bucket) => {
+	const corrected: Bucket[] = [];
+	for (const bucket of buckets) {
 		const delta = Math.abs(bucket.count - previous);
-		if (delta === 0) {
-			return bucket;
+		if (delta !== 0 && delta / bucket.count <= precisionTolerance) {
+			corrected.push({le: bucket.le, count: previous});
+		} else {
+			previous = bucket.count;
+			corrected.push(bucket);
 		}
+	}
 
-		if (delta / bucket.count <= precisionTolerance) {
-			return {le: bucket.le, count: previous};
-		}
-
-		previous = bucket.count;
-		return bucket;
-	});
+	return corrected;
 }
 
 /** Prometheus' ensureMonotonic: a cumulative count never goes down, so a decrease is raised to the running maximum. */
 function ensureMonotonic(buckets: Bucket[]): Bucket[] {
 	let max = -Infinity;
-	return buckets.map((bucket) => {
+	const raised: Bucket[] = [];
+	for (const bucket of buckets) {
 		max = Math.max(max, bucket.count);
-		return bucket.count < max ? {le: bucket.le, count: max} : bucket;
-	});
+		raised.push(bucket.count < max ? {le: bucket.le, count: max} : bucket);
+	}
+
+	return raised;
 }
 
 /**
@@ -104,9 +106,33 @@ function ensureMonotonic(buckets: Bucket[]): Bucket[] {
  * callers check first (window.ts isCounterReset).
  */
 export function deltaBuckets(older: Bucket[], newer: Bucket[]): Bucket[] {
-	const before = new Map(older.map((bucket) => [bucket.le, bucket.count]));
-	return newer.flatMap((bucket) => {
-		const count = before.get(bucket.le);
-		return count === undefined ? [] : [{le: bucket.le, count: bucket.count - count}];
-	});
+	const delta: Bucket[] = [];
+	for (const bucket of newer) {
+		const count = countAtBound(older, bucket.le);
+		if (count !== undefined) {
+			delta.push({le: bucket.le, count: bucket.count - count});
+		}
+	}
+
+	return delta;
+}
+
+// The bucket helpers below run on every scrape. They are plain loops and module-level functions, not callbacks
+// made per call: V8 holds a callback's optimised code only weakly, so each full GC threw it away and the compiler
+// threads built it again (about a third of their time per tick, from a --log-code run of the live screen).
+
+/** Sort order of buckets: by upper bound, ascending. */
+export function byUpperBound(a: Bucket, b: Bucket): number {
+	return a.le - b.le;
+}
+
+/** The count of the bucket with upper bound `le`; undefined when there is none (a histogram has ~15 buckets). */
+export function countAtBound(buckets: Bucket[], le: number): number | undefined {
+	for (const bucket of buckets) {
+		if (bucket.le === le) {
+			return bucket.count;
+		}
+	}
+
+	return undefined;
 }

@@ -5,7 +5,7 @@
 // down contributes its new value: the feed keeps an offset per counter series (correctCounters) so that the
 // corrected counters only ever rise and a window spans the restart.
 import type {Bucket, CriOperation, CriSample, DeltaFigures, Histogram, PlegSample, Quantile, Scrape, Summary} from './types.js';
-import {deltaBuckets, histogramQuantile} from './quantile.js';
+import {countAtBound, deltaBuckets, histogramQuantile} from './quantile.js';
 
 type Totals = {sum: number; count: number};
 
@@ -103,8 +103,17 @@ function histogramDecreased(previous: Histogram | null, next: Histogram | null):
 		return false;
 	}
 
-	const after = new Map(next.buckets.map((bucket) => [bucket.le, bucket.count]));
-	return totalsDecreased(previous, next) || previous.buckets.some((bucket) => decreased(bucket.count, after.get(bucket.le) ?? null));
+	if (totalsDecreased(previous, next)) {
+		return true;
+	}
+
+	for (const bucket of previous.buckets) {
+		if (decreased(bucket.count, countAtBound(next.buckets, bucket.le) ?? null)) {
+			return true;
+		}
+	}
+
+	return false;
 }
 
 function totalsDecreased(previous: Totals | null, next: Totals | null): boolean {

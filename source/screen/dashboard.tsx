@@ -386,6 +386,8 @@ function sized(panes: Pane[]): SizedBlocks {
 
 /** Events beyond this many wait for `kubectl describe node`. */
 const maxEventsShown = 5;
+/** The event counts tried, most first. */
+const eventCountsTried = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
 
 /**
  * Why the relists stall and what to run, below the stats: the CRI calls' errors and timeouts, the node's Events and
@@ -408,10 +410,9 @@ function incidentVariants(figures: Figures, width: number): IncidentVariants {
 		),
 	);
 	const variant = (...panes: Pane[]) => once(() => sized(panes));
-	const counts = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
 	if (!showsNextSteps(figures)) {
 		return {
-			core: [...counts.map((count) => variant(runtime, events(count))), variant(runtime), variant(compactRuntime), variant()],
+			core: [...eventCountsTried.map((count) => variant(runtime, events(count))), variant(runtime), variant(compactRuntime), variant()],
 			rest: [],
 		};
 	}
@@ -420,7 +421,7 @@ function incidentVariants(figures: Figures, width: number): IncidentVariants {
 	const compactSteps = pane(() => nextStepsPaneLines({node: figures.node, width, compact: true}));
 	return {
 		core: [
-			...counts.map((count) => variant(runtime, events(count), steps)),
+			...eventCountsTried.map((count) => variant(runtime, events(count), steps)),
 			variant(runtime, events(1), compactSteps),
 			variant(compactRuntime, events(1), compactSteps),
 		],

@@ -57,7 +57,11 @@ export default class Output {
 
 	/** Each row's placements in column order, or null when some write needs ink's cell grid. */
 	private plainRows(): Placement[][] | null {
-		const rows: Placement[][] = Array.from({length: this.height}, () => []);
+		const rows: Placement[][] = [];
+		for (let row = 0; row < this.height; row++) {
+			rows.push([]);
+		}
+
 		const clips: Clip[] = [];
 		for (const operation of this.operations) {
 			if (operation.type === 'clip') {

@@ -4,6 +4,7 @@
 import type {Bucket, CriOperation, CriSample, Histogram, RelistOperations, Summary} from '../types.js';
 import {criFamilies, dockerOperationTypes, relistOperationTypes, type CriFamilyKey} from './names.js';
 import type {SampleLine} from './sample-line.js';
+import {byUpperBound} from '../quantile.js';
 
 type Part = 'bucket' | 'sum' | 'count' | 'value';
 /** What a CRI sample name holds, found once per line by criRoleOf and handed on with the line. */
@@ -221,8 +222,12 @@ function histogramOf({buckets, histogram}: Accumulator): Histogram | null {
 		return null;
 	}
 
-	const sorted: Bucket[] = [...buckets].map(([le, count]) => ({le, count})).sort((a, b) => a.le - b.le);
-	return {buckets: sorted, sum: histogram.sum, count: histogram.count};
+	const sorted: Bucket[] = [];
+	for (const [le, count] of buckets) {
+		sorted.push({le, count});
+	}
+
+	return {buckets: sorted.sort(byUpperBound), sum: histogram.sum, count: histogram.count};
 }
 
 /** The µs summary in seconds; a NaN quantile (no observation in the kubelet's decay window) is left out. */

@@ -15,6 +15,7 @@ import type {Bucket, Histogram, PlegSample, Summary} from '../types.js';
 import {eventedPlegGateName, families, type FamilyKey} from './names.js';
 import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js';
 import {parseValue} from './parse-value.js';
+import {byUpperBound} from '../quantile.js';
 import {readMetaLine, readSampleLine, type SampleLine} from './sample-line.js';
 
 /** The payload is not Prometheus text. `line` is 1-based in the original payload, null when no line is to blame. */
@@ -506,11 +507,19 @@ function histogramOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: st
 		notes.push(`${figureNames[key]}: ${seriesPhrase(key, all)}, added up`);
 	}
 
-	const buckets: Bucket[] = [...complete[0]!.buckets.keys()]
-		.map((le) => ({le, count: complete.reduce((total, series) => total + series.buckets.get(le)!, 0)}))
-		.filter((bucket) => !Number.isNaN(bucket.count))
-		.sort((a, b) => a.le - b.le);
-	return {buckets, sum: total(complete, 'sum'), count: total(complete, 'count')};
+	const buckets: Bucket[] = [];
+	for (const le of complete[0]!.buckets.keys()) {
+		let count = 0;
+		for (const series of complete) {
+			count += series.buckets.get(le)!;
+		}
+
+		if (!Number.isNaN(count)) {
+			buckets.push({le, count});
+		}
+	}
+
+	return {buckets: buckets.sort(byUpperBound), sum: total(complete, 'sum'), count: total(complete, 'count')};
 }
 
 function total(all: Series[], part: 'sum' | 'count' | 'value'): number {

@@ -103,21 +103,34 @@ function barLine(reading: Reading, constants: KubeletConstants, width: number): 
 	return [seg(barFilled.repeat(filled), tone), seg(barEmpty.repeat(width - filled), 'empty')];
 }
 
+/** Cells `from` up to `to` (clipped to the row) hold nothing yet. */
+function blank(row: string[], from: number, to: number): boolean {
+	for (let cell = Math.max(0, from); cell < Math.min(row.length, to); cell++) {
+		if (row[cell] !== ' ') {
+			return false;
+		}
+	}
+
+	return true;
+}
+
 /** "╵1s" under the period's cell and "╵3m" under the threshold's; a label that would run off the end goes left of its mark. */
 function tickLine(constants: KubeletConstants, width: number): Line {
-	const row: string[] = Array.from({length: width}, () => ' ');
+	const row: string[] = new Array<string>(width).fill(' ');
 	const place = (seconds: number): boolean => {
 		const label = tickLabel(seconds);
 		const cell = tickCell(seconds, width, constants);
 		const text = cell + 1 + label.length <= width ? `${tickMark}${label}` : `${label}${tickMark}`;
 		const start = text.startsWith(tickMark) ? cell : cell - label.length;
-		if (start < 0 || row.slice(Math.max(0, start - 1), start + text.length + 1).some((cellText) => cellText !== ' ')) {
+		if (start < 0 || !blank(row, start - 1, start + text.length + 1)) {
 			return false;
 		}
 
-		[...text].forEach((char, index) => {
-			row[start + index] = char;
-		});
+		let index = start;
+		for (const char of text) {
+			row[index++] = char;
+		}
+
 		return true;
 	};
 
