@@ -1,4 +1,5 @@
 // One GET through a caller-owned keep-alive agent: a whole-request timeout, abort by signal, gzip.
+import {isAscii} from 'node:buffer';
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
@@ -65,6 +66,15 @@ function abortReason(signal: AbortSignal): unknown {
  * The body, gunzipped in one call once it has all arrived: a gunzip stream hands every 16 KB chunk to libuv's
  * thread pool and back, ~1.8 ms of CPU for a 250 KB kubelet payload against ~0.3 ms in one call (npm run bench).
  */
+/**
+ * The body as UTF-8 text. A kubelet's /metrics is ASCII: checked in one pass, it is copied byte for byte (latin1),
+ * the same string as UTF-8 decoding gives for ASCII at a fifth of its cost (0.27 ms a tick for 250 KB, from a
+ * profile). Anything else, a BOM or a broken byte included, takes the UTF-8 decoder, U+FFFD and all.
+ */
+export function decodeUtf8(body: Buffer): string {
+	return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
+}
+
 function readBody(response: http.IncomingMessage, fail: (error: unknown) => void, done: (body: string) => void): void {
 	const gzip = /\bgzip\b/i.test(String(response.headers['content-encoding'] ?? ''));
 	const chunks: Buffer[] = [];
@@ -86,7 +96,7 @@ function readBody(response: http.IncomingMessage, fail: (error: unknown) => void
 			}
 		}
 
-		done(body.toString('utf8'));
+		done(decodeUtf8(body));
 	});
 }
 
