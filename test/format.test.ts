@@ -104,4 +104,20 @@ describe('formatRate, formatRatio, formatCount', () => {
 		assert.equal(formatCount(Number.NaN), '—');
 		assert.equal(formatCount(Infinity), '—');
 	});
+
+	test('counts are grouped exactly as Intl en-US groups them, by hand or not', () => {
+		const intl = new Intl.NumberFormat('en-US', {maximumFractionDigits: 0});
+		const values = [0, 1, 12, 123, 999, 1000, 1001, 9999, 10_000, 99_999, 100_000, 123_456, 1_000_000, 1_671_950];
+		values.push(2 ** 31, 2 ** 53 - 1, 2 ** 53, 1e21, -1, -1234, -0, 0.4, 2.5, -2.5, 1234.5, 999.5, 1e15 + 0.5);
+		for (let index = 0; index < 2000; index++) {
+			values.push(Math.floor(Math.random() * 10 ** (1 + (index % 15))));
+		}
+
+		for (const value of values) {
+			assert.equal(formatCount(value), intl.format(value), String(value));
+		}
+
+		assert.equal(formatCount(27_386), '27,386');
+		assert.equal(formatRatio(27_385.6), '×27,386');
+	});
 });

@@ -98,12 +98,30 @@ export function formatRatio(ratio: number | null): string {
 		return missing;
 	}
 
-	return `×${ratio >= 10 ? countFormat.format(Math.round(ratio)) : Number(ratio.toFixed(1))}`;
+	return `×${ratio >= 10 ? groupThousands(Math.round(ratio)) : Number(ratio.toFixed(1))}`;
 }
 
 /** A count with thousands separators: "1,671,950". */
 export function formatCount(count: number | null): string {
-	return printable(count) ? countFormat.format(count) : missing;
+	return printable(count) ? groupThousands(count) : missing;
+}
+
+/**
+ * en-US digit grouping ("27,386"), as countFormat gives it. Whole counts, every one a frame shows, are grouped by
+ * hand: Intl's format was 0.14 ms a tick in a profile of the live screen. Anything else goes to Intl.
+ */
+function groupThousands(count: number): string {
+	if (!Number.isSafeInteger(count) || count < 0 || Object.is(count, -0)) {
+		return countFormat.format(count);
+	}
+
+	const digits = String(count);
+	let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
+	for (let index = grouped.length; index < digits.length; index += 3) {
+		grouped += `,${digits.slice(index, index + 3)}`;
+	}
+
+	return grouped;
 }
 
 /** "1 error", "3 errors": a count and its noun, singular for one. */
