@@ -1,0 +1,103 @@
+// `npm run bench:ab -- --a OLD.js --b NEW.js`: two builds of cli.js drawing the live screen side by side, each
+// against its own bench server, so both see the same machine at the same moment. Alternating runs of one build
+// after the other differed by ±0.4 ms a tick from run to run on the 2-core VM, more than most single changes
+// buy; run together, the difference between the two builds is steadier than either figure.
+// Flags: --a PATH, --b PATH (builds to compare; B defaults to dist/cli.js), --rounds N (default 3),
+// --seconds N (measured per round, default 60), --warmup N (seconds before measuring, default 35).
+import path from 'node:path';
+import {parseArgs} from 'node:util';
+import {benchNode, startBenchServer, type BenchServer} from './bench-server.js';
+import {processCpuMs, threadSplitCpuMs} from './proc.js';
+import {median} from './stats.js';
+import {keepTmuxServer, startLiveCli, until, useCli, type LiveCli} from './tmux-cli.js';
+import {cliPath} from '../test/helpers/run-cli.js';
+
+const {values} = parseArgs({
+	options: {
+		a: {type: 'string'},
+		b: {type: 'string'},
+		rounds: {type: 'string', default: '3'},
+		seconds: {type: 'string', default: '60'},
+		warmup: {type: 'string', default: '35'},
+	},
+});
+if (!values.a) {
+	throw new Error('--a PATH is required: the build to compare against (e.g. a copy of dist/cli.js from before a change)');
+}
+
+const builds = {A: path.resolve(values.a), B: path.resolve(values.b ?? cliPath)};
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const warmupSeconds = Number(values.warmup);
+const intervalMs = 100;
+const payloadBytes = 250_000;
+
+type Side = {label: 'A' | 'B'; bench: BenchServer; cli: LiveCli};
+type Reading = {ticks: number; cpu: number; main: number; others: number};
+
+const sleep = async (ms: number) =>
+	new Promise((resolve) => {
+		setTimeout(resolve, ms);
+	});
+
+function read(side: Side): Reading {
+	const threads = threadSplitCpuMs(side.cli.pid);
+	return {ticks: side.bench.metricsRequests(), cpu: processCpuMs(side.cli.pid), main: threads.main, others: threads.others};
+}
+
+function perTick(start: Reading, end: Reading): Omit<Reading, 'ticks'> {
+	const ticks = end.ticks - start.ticks;
+	return {cpu: (end.cpu - start.cpu) / ticks, main: (end.main - start.main) / ticks, others: (end.others - start.others) / ticks};
+}
+
+async function stopCli(cli: LiveCli): Promise<void> {
+	cli.session.keys('q');
+	await until(() => !cli.session.alive(), 5000, 'pleg-top to quit').catch(() => undefined);
+	cli.session.kill();
+}
+
+const log = (text: string) => process.stdout.write(`${text}\n`);
+const stopKeeper = keepTmuxServer();
+const benches = {
+	A: await startBenchServer({bytes: payloadBytes, speed: 1000 / intervalMs}),
+	B: await startBenchServer({bytes: payloadBytes, speed: 1000 / intervalMs}),
+};
+const differences: number[] = [];
+try {
+	log(`A ${builds.A}\nB ${builds.B}\n${rounds} rounds: ${warmupSeconds} s warm-up, ${seconds} s measured, ${intervalMs} ms ticks, 120×40`);
+	for (let round = 1; round <= rounds; round++) {
+		// Which one starts first alternates, so neither always gets the idle core while the other starts.
+		const order: Array<'A' | 'B'> = round % 2 === 1 ? ['A', 'B'] : ['B', 'A'];
+		const sides: Side[] = order.map((label) => {
+			useCli(builds[label]);
+			const bench = benches[label];
+			return {label, bench, cli: startLiveCli(['--node', benchNode, '--interval', `${intervalMs}ms`], bench.env)};
+		});
+		try {
+			await sleep(warmupSeconds * 1000);
+			const start = sides.map((side) => read(side));
+			await sleep(seconds * 1000);
+			const figures = sides.map((side, index) => ({
+				label: side.label,
+				ticks: side.bench.metricsRequests() - start[index]!.ticks,
+				...perTick(start[index]!, read(side)),
+			}));
+			figures.sort((x, y) => x.label.localeCompare(y.label));
+			const [a, b] = figures as [(typeof figures)[0], (typeof figures)[0]];
+			differences.push(b.cpu - a.cpu);
+			for (const figure of figures) {
+				log(
+					`round ${round} ${figure.label}: ${figure.cpu.toFixed(2)} ms a tick (main thread ${figure.main.toFixed(2)}, other threads ${figure.others.toFixed(2)}) over ${figure.ticks} ticks`,
+				);
+			}
+		} finally {
+			for (const side of sides) await stopCli(side.cli);
+		}
+	}
+
+	log(`B - A, ms a tick: ${differences.map((difference) => difference.toFixed(2)).join(', ')} (median ${median(differences).toFixed(2)})`);
+} finally {
+	await benches.A.close();
+	await benches.B.close();
+	stopKeeper();
+}
