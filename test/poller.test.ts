@@ -228,14 +228,18 @@ describe('startFrames: when a screen draws', () => {
 		const frames: number[] = [];
 		const stop = startFrames(engine, {throttleMs: 0}, (at) => frames.push(at));
 		await advance(0);
-		// The Node object came at once (a frame); then the request hangs, and the clock still moves once a second.
+		// The Node object came at once (a frame); then the request hangs. A second later nothing is drawn yet (the
+		// next answer may be on its way), a quarter second after that the clock moves, then once a second.
+		await advance(1000);
+		assert.deepEqual(frames, [2_000_000]);
+		await advance(250);
 		await advance(1000);
 		await advance(1000);
-		assert.deepEqual(frames, [2_000_000, 2_001_000, 2_002_000]);
+		assert.deepEqual(frames, [2_000_000, 2_001_250, 2_002_250, 2_003_250]);
 		moveClock(300);
 		source.answer(dump);
 		await flush();
-		assert.deepEqual(frames.slice(3), [2_002_300], 'the scrape draws at once, at its time');
+		assert.deepEqual(frames.slice(4), [2_003_550], 'the scrape draws at once, at its time');
 		engine.setPaused(true);
 		const paused = frames.length;
 		await advance(5000);
@@ -245,6 +249,26 @@ describe('startFrames: when a screen draws', () => {
 			`paused frames ${frames.slice(paused).join(', ')}`,
 		);
 		assert.equal(frames.length, paused + 1, 'no tick while paused, one frame for the mark, at the frozen time');
+		stop();
+		engine.stop();
+	});
+
+	test("a change a request's time after each second (the default interval): one frame per change, none between", async () => {
+		const source = new ScriptedSource();
+		const engine = startNodeEngine({source, pollMs: 60_000, windowSeconds: 120, now});
+		const frames: number[] = [];
+		const stop = startFrames(engine, {throttleMs: 0}, (at) => frames.push(at));
+		await advance(0);
+		const changes: number[] = [];
+		for (const gap of [1000, 1010, 1040, 1200, 1010]) {
+			await advance(gap);
+			engine.mark(now());
+			changes.push(now());
+		}
+
+		// The Node object's frame, then one per change, and no idle frame between them.
+		assert.deepEqual(frames, [2_000_000, ...changes]);
+		assert.deepEqual(changes, [2_001_000, 2_002_010, 2_003_050, 2_004_250, 2_005_260]);
 		stop();
 		engine.stop();
 	});
