@@ -16,6 +16,8 @@ export type BenchResults = {
 	liveSmall: LiveResult;
 	/** The same live run on a 5 MB payload, for information (no target). */
 	liveBig: LiveResult | null;
+	/** The live screen at the default --interval 1s against a kubelet at real pace, for information (no target). */
+	liveDefault?: LiveResult | null;
 	kubectl: KubectlResult;
 	floor: FloorResult;
 	parse: ParseDeriveResult[];
@@ -144,6 +146,15 @@ export function formatResults(results: BenchResults, targets: Target[]): string 
 			? []
 			: [['  the same over the memory phase', ms(live.longCpuPerTickMs), `${live.memoryTicks} ticks`]]),
 		...(liveBig ? [['  with a 5 MB payload', ms(liveBig.cpuPerTickMs), `${liveBig.ticks} ticks (information, no target)`]] : []),
+		...(results.liveDefault
+			? [
+					[
+						'  at the default --interval 1s',
+						ms(results.liveDefault.cpuPerTickMs),
+						`${results.liveDefault.ticks} ticks after a minute, ${results.liveDefault.bytesPerTick.toFixed(0)} B a tick to the terminal (information, no target)`,
+					],
+				]
+			: []),
 		[
 			'kubectl get --raw | grep, CPU per run',
 			ms(kubectl.medianCpuMs),
