@@ -1,6 +1,7 @@
 // `npm run bench:profile`: where pleg-top's CPU goes while it draws the live screen. Runs the built CLI in a
 // 120×40 tmux pane against the bench server (as the CPU-per-tick row does) under `--cpu-prof`, then prints the
-// self time per package and the heaviest functions. Flags: --ticks N (default 600), --columns, --rows, --cli PATH.
+// self time per package and the heaviest functions. Flags: --ticks N (default 600), --interval MS (default 100), --columns,
+// --rows, --cli PATH.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ const {values} = parseArgs({
 		rows: {type: 'string', default: '40'},
 		cli: {type: 'string'},
 		top: {type: 'string', default: '25'},
+		interval: {type: 'string', default: '100'},
 	},
 });
 if (values.cli) useCli(path.resolve(values.cli));
@@ -70,11 +72,13 @@ function summarize(profile: Profile, top: number): string {
 	return `self time ${(total / 1000).toFixed(0)} ms\nby file:\n${rows(byOwner)}\nby function:\n${rows(byFunction)}\n`;
 }
 
-const bench = await startBenchServer({bytes: 250_000, speed: 10});
+const intervalMs = Number(values.interval);
+// One new relist per tick, as a real kubelet gives a 1 s scrape.
+const bench = await startBenchServer({bytes: 250_000, speed: 1000 / intervalMs});
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pleg-top-profile-'));
 try {
 	const {session, pid} = startLiveCli(
-		['--node', benchNode, '--interval', '100ms'],
+		['--node', benchNode, '--interval', `${intervalMs}ms`],
 		bench.env,
 		{columns: Number(values.columns), rows: Number(values.rows)},
 		['--cpu-prof', `--cpu-prof-dir=${dir}`],
@@ -82,9 +86,9 @@ try {
 	const ticks = Number(values.ticks);
 	// Threads' CPU over the second half of the run (start-up excluded): the profile sees only the main thread's
 	// JavaScript, not gunzip in libuv's pool, V8's GC helpers or the kernel.
-	await until(() => bench.metricsRequests() >= ticks / 2, ticks * 500 + 20_000, `${ticks / 2} ticks`);
+	await until(() => bench.metricsRequests() >= ticks / 2, ticks * intervalMs * 5 + 20_000, `${ticks / 2} ticks`);
 	const before = {threads: threadSplitCpuMs(pid), tick: bench.metricsRequests()};
-	await until(() => bench.metricsRequests() >= ticks, ticks * 500 + 20_000, `${ticks} ticks`);
+	await until(() => bench.metricsRequests() >= ticks, ticks * intervalMs * 5 + 20_000, `${ticks} ticks`);
 	const after = {threads: threadSplitCpuMs(pid), tick: bench.metricsRequests()};
 	session.keys('q');
 	await until(() => fs.readdirSync(dir).some((file) => file.endsWith('.cpuprofile')), 20_000, 'the profile');
