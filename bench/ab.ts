@@ -9,7 +9,7 @@ import {parseArgs} from 'node:util';
 import {benchNode, startBenchServer, type BenchServer} from './bench-server.js';
 import {processCpuMs, threadSplitCpuMs} from './proc.js';
 import {median} from './stats.js';
-import {keepTmuxServer, startLiveCli, until, useCli, type LiveCli} from './tmux-cli.js';
+import {keepTmuxServer, quitLiveCli, startLiveCli, useCli, type LiveCli} from './tmux-cli.js';
 import {cliPath} from '../test/helpers/run-cli.js';
 
 const {values} = parseArgs({
@@ -50,12 +50,6 @@ function perTick(start: Reading, end: Reading): Omit<Reading, 'ticks'> {
 	return {cpu: (end.cpu - start.cpu) / ticks, main: (end.main - start.main) / ticks, others: (end.others - start.others) / ticks};
 }
 
-async function stopCli(cli: LiveCli): Promise<void> {
-	cli.session.keys('q');
-	await until(() => !cli.session.alive(), 5000, 'pleg-top to quit').catch(() => undefined);
-	cli.session.kill();
-}
-
 const log = (text: string) => process.stdout.write(`${text}\n`);
 const stopKeeper = keepTmuxServer();
 const benches = {
@@ -91,7 +85,7 @@ try {
 				);
 			}
 		} finally {
-			for (const side of sides) await stopCli(side.cli);
+			for (const side of sides) await quitLiveCli(side.cli.session);
 		}
 	}
 

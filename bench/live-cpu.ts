@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {processCpuMs, residentBytes, threadSplitCpuMs} from './proc.js';
-import {pipePane, startLiveCli, tmuxServerPid, until} from './tmux-cli.js';
+import {pipePane, quitLiveCli, startLiveCli, tmuxServerPid, until} from './tmux-cli.js';
 
 export type LiveOptions = {
 	intervalMs: number;
@@ -129,9 +129,7 @@ export async function measureLive(bench: BenchServer, payloadBytes: number, opti
 			otherThreadsPerTickMs: (end.threads.others - start.threads.others) / (end.tick - start.tick),
 		};
 	} finally {
-		session.keys('q');
-		await until(() => !session.alive(), 5000, 'pleg-top to quit').catch(() => undefined);
-		session.kill();
+		await quitLiveCli(session);
 		fs.rmSync(path.dirname(outputFile), {recursive: true, force: true});
 	}
 }

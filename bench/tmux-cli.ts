@@ -31,6 +31,13 @@ export function startLiveCli(
 	return {session, pid: panePid(session)};
 }
 
+/** Quits pleg-top as a user does (`q`), waits up to 5 s for it to exit, then closes its pane. */
+export async function quitLiveCli(session: TmuxSession): Promise<void> {
+	session.keys('q');
+	await until(() => !session.alive(), 5000, 'pleg-top to quit').catch(() => undefined);
+	session.kill();
+}
+
 /** The tmux server's pid: its CPU is what the terminal spends drawing pleg-top's output. */
 export function tmuxServerPid(session: TmuxSession): number {
 	return Number(execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pid}'], {encoding: 'utf8'}).trim());

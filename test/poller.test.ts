@@ -221,12 +221,17 @@ describe('startNodeEngine: one node as an engine of one node', () => {
 
 describe('startFrames: when a screen draws', () => {
 	const {now, advance, moveClock} = useMockClock(2_000_000);
-
-	test('a frame at each change (at its time), one a second while nothing changes, none moving while paused', async () => {
+	/** A one-node engine on a scripted source (its requests hang until answered) and the times of its frames. */
+	const drawing = (throttleMs: number) => {
 		const source = new ScriptedSource();
 		const engine = startNodeEngine({source, pollMs: 60_000, windowSeconds: 120, now});
 		const frames: number[] = [];
-		const stop = startFrames(engine, {throttleMs: 0}, (at) => frames.push(at));
+		const stop = startFrames(engine, {throttleMs}, (at) => frames.push(at));
+		return {source, engine, frames, stop};
+	};
+
+	test('a frame at each change (at its time), one a second while nothing changes, none moving while paused', async () => {
+		const {source, engine, frames, stop} = drawing(0);
 		await advance(0);
 		// The Node object came at once (a frame); then the request hangs. A second later nothing is drawn yet (the
 		// next answer may be on its way), a quarter second after that the clock moves, then once a second.
@@ -254,10 +259,7 @@ describe('startFrames: when a screen draws', () => {
 	});
 
 	test("a change a request's time after each second (the default interval): one frame per change, none between", async () => {
-		const source = new ScriptedSource();
-		const engine = startNodeEngine({source, pollMs: 60_000, windowSeconds: 120, now});
-		const frames: number[] = [];
-		const stop = startFrames(engine, {throttleMs: 0}, (at) => frames.push(at));
+		const {engine, frames, stop} = drawing(0);
 		await advance(0);
 		const changes: number[] = [];
 		for (const gap of [1000, 1010, 1040, 1200, 1010]) {
@@ -274,10 +276,7 @@ describe('startFrames: when a screen draws', () => {
 	});
 
 	test('throttled: many changes within throttleMs make one frame', async () => {
-		const source = new ScriptedSource();
-		const engine = startNodeEngine({source, pollMs: 60_000, windowSeconds: 120, now});
-		const frames: number[] = [];
-		const stop = startFrames(engine, {throttleMs: 250}, (at) => frames.push(at));
+		const {engine, frames, stop} = drawing(250);
 		for (let index = 0; index < 5; index++) engine.mark(now());
 		await advance(249);
 		assert.deepEqual(frames, []);
