@@ -17,10 +17,39 @@ function siblingLacks(importerPath, file, needles) {
 }
 
 /**
- * A substitution: when `importer` (a path inside node_modules, matched by its ending; or a list) imports `specifier`,
- * the bundle gets `replacement` (a file in source/substitutes) instead. `guard` reads the importer's own text
- * and refuses the build when the reason for the substitution no longer holds, so an upgrade cannot silently
- * break it.
+ * The names a module's text takes from `specifier`: 'default', the named imports, and for a namespace import every
+ * `ns.name` it reads. A form this does not read (a dynamic import, a re-export) gives no names.
+ */
+export function namesTaken(text, specifier) {
+	const quoted = specifier.replaceAll('/', '\\/').replaceAll('.', '\\.');
+	const names = [];
+	for (const [, clause] of text.matchAll(new RegExp(`import\\s+([^;]*?)\\s+from\\s*['"]${quoted}['"]`, 'g'))) {
+		for (const part of clause.split(/,(?![^{]*\})/).map((piece) => piece.trim())) {
+			const namespace = /^\*\s+as\s+([\w$]+)$/.exec(part);
+			if (namespace) {
+				for (const [, name] of text.matchAll(new RegExp(`\\b${namespace[1]}\\.([\\w$]+)`, 'g'))) names.push(name);
+			} else if (part.startsWith('{')) {
+				names.push(
+					...part
+						.slice(1, -1)
+						.split(',')
+						.map((name) => name.trim().split(/\s+as\s+/)[0])
+						.filter(Boolean),
+				);
+			} else if (part) {
+				names.push('default');
+			}
+		}
+	}
+
+	return [...new Set(names)];
+}
+
+/**
+ * A substitution: when `importer` (a path inside node_modules, matched by its ending; or a list) imports `specifier`
+ * (or one of a list), the bundle gets `replacement` (a file in source/substitutes) instead. `guard` reads the
+ * importer's own text (and is told the specifier) and refuses the build when the reason for the substitution no
+ * longer holds, so an upgrade cannot silently break it.
  */
 export const substitutions = [
 	{
@@ -33,20 +62,37 @@ export const substitutions = [
 		specifier: './gen/index.js',
 		replacement: 'client-node-gen.ts',
 		guard(text) {
-			const imports = [...text.matchAll(/import\s*(\{[^}]*\}|[^;]*?)\s*from\s*['"]\.\/gen\/index\.js['"]/g)];
-			const names = imports.flatMap(([, clause]) =>
-				/^\{[^}]*\}$/.test(clause)
-					? clause
-							.slice(1, -1)
-							.split(',')
-							.map((name) => name.trim())
-							.filter(Boolean)
-					: ['*'],
-			);
+			const names = namesTaken(text, './gen/index.js');
 			const unexpected = names.filter((name) => !['createConfiguration', 'ServerConfiguration'].includes(name));
-			return imports.length > 0 && unexpected.length === 0
+			return names.length > 0 && unexpected.length === 0
 				? null
 				: `config.js now takes ${unexpected.join(', ') || 'nothing'} from ./gen/index.js`;
+		},
+	},
+	{
+		name: "client-node's rarely used dependencies, loaded on first use",
+		// config.js and its auth modules import node-fetch (whatwg-url, tr46), socks-proxy-agent (socks, ip-address),
+		// hpagent, jsonpath-plus and openid-client, which pleg-top needs only for a proxy-url or an OIDC, Azure or GCP
+		// auth provider; imported as written they are evaluated at start and hold 3.5 MB of live heap for good. The
+		// substitute loads each on its first call (source/substitutes/client-node-on-demand.ts). Drop if client-node
+		// loads them lazily itself.
+		importer: ['config.js', 'gen/http/isomorphic-fetch.js', 'oidc_auth.js', 'azure_auth.js', 'gcp_auth.js'].map(
+			(file) => `/@kubernetes/client-node/dist/${file}`,
+		),
+		specifier: ['node-fetch', 'socks-proxy-agent', 'hpagent', 'jsonpath-plus', 'openid-client'],
+		replacement: 'client-node-on-demand.ts',
+		guard(text, _importerPath, specifier) {
+			const names = {
+				'node-fetch': ['Headers', 'default'],
+				'socks-proxy-agent': ['SocksProxyAgent'],
+				hpagent: ['HttpProxyAgent', 'HttpsProxyAgent'],
+				'jsonpath-plus': ['JSONPath'],
+				'openid-client': ['discovery', 'refreshTokenGrant'],
+			}[specifier];
+			const taken = namesTaken(text, specifier);
+			const unknown = taken.filter((name) => !names.includes(name));
+			if (taken.length === 0) return `no longer imports anything from ${specifier} as this guard reads it`;
+			return unknown.length === 0 ? null : `now takes ${unknown.join(', ')} from ${specifier}`;
 		},
 	},
 	{
@@ -167,11 +213,12 @@ function substitute() {
 		name: 'pleg-top-substitutions',
 		setup(bundle) {
 			for (const entry of substitutions) {
-				const filter = new RegExp(`^${entry.specifier.replaceAll('.', '\\.').replaceAll('/', '\\/')}$`);
+				const specifiers = [entry.specifier].flat().map((specifier) => specifier.replaceAll('.', '\\.').replaceAll('/', '\\/'));
+				const filter = new RegExp(`^(?:${specifiers.join('|')})$`);
 				bundle.onResolve({filter}, (args) => {
 					const importer = args.importer.replaceAll('\\', '/');
 					if (![entry.importer].flat().some((ending) => importer.endsWith(ending))) return undefined;
-					const problem = entry.guard(readFileSync(args.importer, 'utf8'), args.importer);
+					const problem = entry.guard(readFileSync(args.importer, 'utf8'), args.importer, args.path);
 					if (problem) throw new Error(`substitution "${entry.name}": ${problem}; revisit scripts/build.mjs`);
 					return {path: path.join(substitutesDir, entry.replacement)};
 				});
@@ -194,6 +241,23 @@ export function bundleOptions({entry = path.join(root, 'source', 'main.ts'), out
 		// Some bundled CommonJS modules call require(): give the ES module one.
 		banner: {js: "import {createRequire as __plegTopRequire} from 'node:module';\nconst require = __plegTopRequire(import.meta.url);"},
 		plugins: [substitute()],
+		// Read on first use by source/substitutes/client-node-on-demand.ts, from beside the bundle (extrasOptions).
+		external: ['./client-node-extras.cjs'],
+		legalComments: 'none',
+		logLevel: 'warning',
+	};
+}
+
+/** dist/client-node-extras.cjs: client-node's rarely used dependencies, in a file of their own (see substitutions). */
+export function extrasOptions() {
+	return {
+		entryPoints: [path.join(substitutesDir, 'client-node-extras.ts')],
+		outfile: path.join(root, 'dist', 'client-node-extras.cjs'),
+		bundle: true,
+		platform: 'node',
+		format: 'cjs',
+		target: 'node20',
+		define: {'process.env.NODE_ENV': '"production"'},
 		legalComments: 'none',
 		logLevel: 'warning',
 	};
@@ -212,7 +276,11 @@ export function asciiOnly(code) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	rmSync(path.join(root, 'dist'), {recursive: true, force: true});
 	const options = bundleOptions();
-	const {outputFiles} = await build({...options, write: false});
 	mkdirSync(path.dirname(options.outfile), {recursive: true});
-	for (const file of outputFiles) writeFileSync(file.path, asciiOnly(file.text), {mode: 0o755});
+	for (const {outputFiles, mode} of [
+		{...(await build({...options, write: false})), mode: 0o755},
+		{...(await build({...extrasOptions(), write: false})), mode: 0o644},
+	]) {
+		for (const file of outputFiles) writeFileSync(file.path, asciiOnly(file.text), {mode});
+	}
 }

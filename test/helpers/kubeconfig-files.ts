@@ -41,6 +41,8 @@ export type ClusterSpec = {
 	caFile?: string;
 	insecure?: boolean;
 	tlsServerName?: string;
+	/** proxy-url: the cluster is reached through this HTTP(S) or SOCKS proxy. */
+	proxyUrl?: string;
 };
 
 export type UserSpec = {
@@ -79,6 +81,10 @@ function clusterYaml(cluster: ClusterSpec): string {
 
 	if (cluster.tlsServerName !== undefined) {
 		lines.push(`    tls-server-name: ${q(cluster.tlsServerName)}`);
+	}
+
+	if (cluster.proxyUrl !== undefined) {
+		lines.push(`    proxy-url: ${q(cluster.proxyUrl)}`);
 	}
 
 	return lines.join('\n');

@@ -17,6 +17,7 @@ type BuildModule = {
 	bundleOptions(options: {entry?: string; outfile?: string}): Parameters<typeof build>[0];
 	asciiOnly(code: string): string;
 	substitutions: Array<{name: string}>;
+	namesTaken(text: string, specifier: string): string[];
 };
 
 describe('the bundle', () => {
@@ -48,6 +49,50 @@ describe('the bundle', () => {
 		}).stdout.trim();
 		// Only the bundle banner's createRequire import may name node:module; no source file does.
 		assert.equal(sources, '');
+	});
+
+	test("client-node's proxy agents, fetch, JSONPath and OIDC client are in dist/client-node-extras.cjs, not in dist/cli.js", () => {
+		const bundle = readFileSync(cliPath, 'utf8');
+		const extras = readFileSync(path.join(path.dirname(cliPath), 'client-node-extras.cjs'), 'utf8');
+		for (const module of [
+			'tr46',
+			'whatwg-url',
+			'node-fetch',
+			'socks',
+			'socks-proxy-agent',
+			'ip-address',
+			'hpagent',
+			'jsonpath-plus',
+			'openid-client',
+		]) {
+			assert.ok(!bundle.includes(`// node_modules/${module}/`), `${module} is in dist/cli.js`);
+			assert.ok(extras.includes(`// node_modules/${module}/`), `${module} is not in dist/client-node-extras.cjs`);
+		}
+
+		assert.ok(bundle.includes('// source/substitutes/client-node-on-demand.ts'), 'the stand-ins are not bundled');
+		// The one require of the extras file, left for run time.
+		assert.equal(bundle.match(/require\("\.\/client-node-extras\.cjs"\)/g)?.length, 1);
+	});
+
+	test("the build guard reads the names an importer takes: default, named, renamed and a namespace's reads", () => {
+		const text = [
+			"import fetch, {Headers, Request as R} from 'node-fetch';",
+			"import * as oidc from 'openid-client';",
+			"import {x} from 'node-fetch-other';",
+			'await oidc.discovery(url); oidc.refreshTokenGrant(c, t);',
+		].join('\n');
+		assert.deepEqual(buildModule.namesTaken(text, 'node-fetch'), ['default', 'Headers', 'Request']);
+		assert.deepEqual(buildModule.namesTaken(text, 'openid-client'), ['discovery', 'refreshTokenGrant']);
+		assert.deepEqual(buildModule.namesTaken(text, 'hpagent'), []);
+		// What the installed client-node takes, as the build checks it.
+		const dist = path.join(root, 'node_modules', '@kubernetes', 'client-node', 'dist');
+		const config = readFileSync(path.join(dist, 'config.js'), 'utf8');
+		assert.deepEqual(buildModule.namesTaken(config, 'node-fetch'), ['Headers']);
+		assert.deepEqual(buildModule.namesTaken(config, 'hpagent'), ['HttpProxyAgent', 'HttpsProxyAgent']);
+		assert.deepEqual(buildModule.namesTaken(readFileSync(path.join(dist, 'oidc_auth.js'), 'utf8'), 'openid-client').sort(), [
+			'discovery',
+			'refreshTokenGrant',
+		]);
 	});
 
 	test("ink's text cache stays bounded in a bundle built with the same options after 5,000 distinct texts", async () => {
@@ -105,6 +150,7 @@ describe('the bundle', () => {
 			buildModule.substitutions.map((entry) => entry.name),
 			[
 				'client-node without its generated API',
+				"client-node's rarely used dependencies, loaded on first use",
 				"ink's text measurement with a bounded cache",
 				'fast string widths for ink',
 				"ink's frame assembly without a cell grid for plain rows",

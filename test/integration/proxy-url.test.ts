@@ -1,0 +1,76 @@
+// A cluster behind a proxy-url: the built CLI reaches the fake API server through a loopback HTTP CONNECT proxy,
+// with client-node's proxy agent, which the bundle loads only when a kubeconfig asks for one
+// (source/substitutes/client-node-on-demand.ts).
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import {after, before, describe, test} from 'node:test';
+import {singleContext} from '../helpers/kubeconfig-files.js';
+import {runCli} from '../helpers/run-cli.js';
+import {fast, startCluster, tokenUser, type Cluster} from './cluster.js';
+
+type ConnectProxy = {url: string; tunnels: string[]; close(): Promise<void>};
+
+/** An HTTP proxy that only tunnels (CONNECT), as a corporate proxy in front of an API server does. */
+async function startConnectProxy(): Promise<ConnectProxy> {
+	const tunnels: string[] = [];
+	const sockets = new Set<net.Socket>();
+	const proxy = http.createServer((_request, response) => {
+		response.writeHead(405).end();
+	});
+	proxy.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+		const target = new URL(`http://${request.url ?? ''}`);
+		tunnels.push(request.url ?? '');
+		const upstream = net.connect(Number(target.port), target.hostname, () => {
+			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+			upstream.write(head);
+			upstream.pipe(client);
+			client.pipe(upstream);
+		});
+		for (const socket of [client, upstream]) {
+			sockets.add(socket);
+			socket.on('close', () => sockets.delete(socket));
+			socket.on('error', () => socket.destroy());
+		}
+	});
+	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+	const {port} = proxy.address() as net.AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		tunnels,
+		async close() {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => proxy.close(() => resolve()));
+		},
+	};
+}
+
+describe('a kubeconfig with proxy-url', () => {
+	let cluster: Cluster;
+	let proxy: ConnectProxy;
+
+	before(async () => {
+		cluster = await startCluster();
+		proxy = await startConnectProxy();
+	});
+
+	after(async () => {
+		await proxy.close();
+		await cluster.close();
+	});
+
+	test('--once reaches the node through the proxy: every request tunnels to the API server, exit 0', async () => {
+		const env = cluster.envFor('proxied.yaml', singleContext(cluster.fake.url, tokenUser, {proxyUrl: proxy.url}));
+		const before = cluster.fake.requests.length;
+		const result = await runCli(['--node', 'worker-1', '--once', '--output', 'json', ...fast], {env});
+		assert.equal(result.stderr, '');
+		assert.equal(result.code, 0);
+		assert.equal((JSON.parse(result.stdout) as {kubeletVersion: string}).kubeletVersion, 'v1.21.2');
+		const apiServer = new URL(cluster.fake.url).host;
+		assert.ok(proxy.tunnels.length > 0, 'no request went through the proxy');
+		assert.deepEqual(new Set(proxy.tunnels), new Set([apiServer]));
+		// The API server answered the node's metrics, so the tunnel carried the requests to it.
+		const metrics = cluster.fake.requests.slice(before).filter((request) => request.path === '/api/v1/nodes/worker-1/proxy/metrics');
+		assert.ok(metrics.length >= 2, `${metrics.length} metrics requests`);
+	});
+});
