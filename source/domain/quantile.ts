@@ -18,86 +18,102 @@ export function histogramQuantile(q: number, buckets: Bucket[]): Quantile | null
 		return null;
 	}
 
-	const sorted = [...buckets].sort(byUpperBound);
-	if (sorted.at(-1)?.le !== Infinity) {
+	const sorted = isSorted(buckets) ? buckets : [...buckets].sort(byUpperBound);
+	if (sorted[sorted.length - 1]!.le !== Infinity) {
 		return null;
 	}
 
-	const fixed = ensureMonotonic(correctPrecisionErrors(coalesce(sorted)));
-	const total = fixed.at(-1)?.count ?? 0;
-	if (fixed.length < 2 || total === 0) {
+	const size = fixBuckets(sorted);
+	const total = counts[size - 1]!;
+	if (size < 2 || total === 0) {
 		return null;
 	}
 
-	const value = interpolate(Math.min(Math.max(q, 0), 1) * total, fixed);
+	const value = interpolate(Math.min(Math.max(q, 0), 1) * total, size);
 	return Number.isNaN(value.seconds) ? null : value;
 }
 
-/** Finds the bucket holding `rank` and interpolates inside it; `buckets` are sorted, coalesced and monotonic. */
-function interpolate(rank: number, buckets: Bucket[]): Quantile {
-	const last = buckets.length - 1;
+// The buckets of one call, sorted, coalesced and corrected, as bounds and counts side by side: the live screen asks
+// ~15 quantiles a scrape, and building three arrays of bucket objects for each was 5 % of what it allocated.
+let bounds = new Float64Array(64);
+let counts = new Float64Array(64);
+
+function isSorted(buckets: Bucket[]): boolean {
+	for (let index = 1; index < buckets.length; index++) {
+		if (!(buckets[index - 1]!.le <= buckets[index]!.le)) {
+			return false;
+		}
+	}
+
+	return true;
+}
+
+/**
+ * Fills `bounds` and `counts` from sorted buckets, as Prometheus prepares them: buckets with the same bound merged,
+ * then correctPrecisionErrors (a change smaller than 1e-12 relative to the count is rounding, undone), then
+ * ensureMonotonic (a cumulative count never goes down: a decrease is raised to the running maximum). Returns how many.
+ */
+function fixBuckets(sorted: Bucket[]): number {
+	if (bounds.length < sorted.length) {
+		bounds = new Float64Array(sorted.length * 2);
+		counts = new Float64Array(sorted.length * 2);
+	}
+
+	let size = 0;
+	for (const {le, count} of sorted) {
+		if (size > 0 && bounds[size - 1] === le) {
+			counts[size - 1]! += count;
+		} else {
+			bounds[size] = le;
+			counts[size] = count;
+			size++;
+		}
+	}
+
+	let previous = counts[0]!;
+	for (let index = 0; index < size; index++) {
+		const count = counts[index]!;
+		const delta = Math.abs(count - previous);
+		if (delta !== 0 && delta / count <= precisionTolerance) {
+			counts[index] = previous;
+		} else {
+			previous = count;
+		}
+	}
+
+	let max = -Infinity;
+	for (let index = 0; index < size; index++) {
+		const count = counts[index]!;
+		max = Math.max(max, count);
+		if (count < max) {
+			counts[index] = max;
+		}
+	}
+
+	return size;
+}
+
+/** Finds the bucket holding `rank` among the first `size` fixed buckets and interpolates inside it. */
+function interpolate(rank: number, size: number): Quantile {
+	const last = size - 1;
 	// First bucket (the +Inf one excluded) whose cumulative count reaches the rank, as Go's sort.Search finds it.
 	let b = 0;
-	while (b < last && buckets[b]!.count < rank) {
+	while (b < last && counts[b]! < rank) {
 		b++;
 	}
 
-	const bucket = buckets[b]!;
 	if (b === last) {
-		return {seconds: buckets[last - 1]!.le, atLeast: true};
+		return {seconds: bounds[last - 1]!, atLeast: true};
 	}
 
-	if (b === 0 && bucket.le <= 0) {
-		return {seconds: bucket.le, atLeast: false};
+	if (b === 0 && bounds[0]! <= 0) {
+		return {seconds: bounds[0]!, atLeast: false};
 	}
 
-	const below = b > 0 ? buckets[b - 1]! : {le: 0, count: 0};
-	const seconds = below.le + (bucket.le - below.le) * ((rank - below.count) / (bucket.count - below.count));
+	const belowBound = b > 0 ? bounds[b - 1]! : 0;
+	const belowCount = b > 0 ? counts[b - 1]! : 0;
+	const seconds = belowBound + (bounds[b]! - belowBound) * ((rank - belowCount) / (counts[b]! - belowCount));
 	return {seconds, atLeast: false};
-}
-
-/** Merges buckets with the same upper bound (sorted input). */
-function coalesce(sorted: Bucket[]): Bucket[] {
-	const merged: Bucket[] = [];
-	for (const bucket of sorted) {
-		const last = merged.at(-1);
-		if (last?.le === bucket.le) {
-			merged[merged.length - 1] = {le: last.le, count: last.count + bucket.count};
-		} else {
-			merged.push({...bucket});
-		}
-	}
-
-	return merged;
-}
-
-/** Prometheus' correctPrecisionErrors: a change smaller than 1e-12 relative to the count is rounding, undone. */
-function correctPrecisionErrors(buckets: Bucket[]): Bucket[] {
-	let previous = buckets[0]?.count ?? 0;
-	const corrected: Bucket[] = [];
-	for (const bucket of buckets) {
-		const delta = Math.abs(bucket.count - previous);
-		if (delta !== 0 && delta / bucket.count <= precisionTolerance) {
-			corrected.push({le: bucket.le, count: previous});
-		} else {
-			previous = bucket.count;
-			corrected.push(bucket);
-		}
-	}
-
-	return corrected;
-}
-
-/** Prometheus' ensureMonotonic: a cumulative count never goes down, so a decrease is raised to the running maximum. */
-function ensureMonotonic(buckets: Bucket[]): Bucket[] {
-	let max = -Infinity;
-	const raised: Bucket[] = [];
-	for (const bucket of buckets) {
-		max = Math.max(max, bucket.count);
-		raised.push(bucket.count < max ? {le: bucket.le, count: max} : bucket);
-	}
-
-	return raised;
 }
 
 /**

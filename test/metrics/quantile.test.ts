@@ -166,6 +166,23 @@ describe('histogramQuantile: null and edge cases', () => {
 		);
 	});
 
+	test('one call leaves nothing behind for the next: 200 buckets (uniform, 1 per 0.01 s), then 2, then 200 again', () => {
+		// 200 finite bounds 0.01 … 2.00 with cumulative count = 100 × le, +Inf 200: p50 at rank 100 is exactly 1.00.
+		const wide = buckets([...Array.from({length: 200}, (_, index): [number, number] => [(index + 1) / 100, index + 1]), [Infinity, 200]]);
+		assertClose(histogramQuantile(0.5, wide)?.seconds, 1);
+		assert.deepEqual(
+			histogramQuantile(
+				0.5,
+				buckets([
+					[4, 10],
+					[Infinity, 10],
+				]),
+			),
+			{seconds: 2, atLeast: false},
+		);
+		assertClose(histogramQuantile(0.25, wide)?.seconds, 0.5);
+	});
+
 	test('q outside [0, 1] is clamped', () => {
 		const h = buckets([
 			[1, 10],
