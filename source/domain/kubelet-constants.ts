@@ -320,6 +320,19 @@ export function eventedFallbackEvidence(sample: PlegSample, window: DeltaFigures
  * generic durations are in force again, with the gate on.
  */
 export function constantsFor(kubeletVersion: string | null, evented: boolean, fallback: string | null = null): KubeletConstants {
+	// Every scrape asks again for the same kubelet; finding its row parses the table's versions each time.
+	if (last?.kubeletVersion === kubeletVersion && last.evented === evented && last.fallback === fallback) {
+		return last.constants;
+	}
+
+	const constants = lookUpConstants(kubeletVersion, evented, fallback);
+	last = {kubeletVersion, evented, fallback, constants};
+	return constants;
+}
+
+let last: {kubeletVersion: string | null; evented: boolean; fallback: string | null; constants: KubeletConstants} | null = null;
+
+function lookUpConstants(kubeletVersion: string | null, evented: boolean, fallback: string | null): KubeletConstants {
 	const version = parseKubeletVersion(kubeletVersion);
 	const {row, note} = rowFor(version);
 	const derived = row.derived ? 'derived' : null;
