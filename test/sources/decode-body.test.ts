@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {test} from 'node:test';
-import {decodeUtf8} from '../../source/sources/http/https-request.js';
+import zlib from 'node:zlib';
+import {decodeUtf8, gunzipBody} from '../../source/sources/http/https-request.js';
 
 const fixture = fs.readFileSync(new URL('../fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url));
 
@@ -29,3 +30,50 @@ test('decodeUtf8: broken UTF-8 still reads as U+FFFD, which the parser rejects a
 	assert.ok(decodeUtf8(Buffer.from([0x61, 0xff])).includes('\uFFFD'));
 	assert.ok(!decodeUtf8(fixture).includes('\uFFFD'));
 });
+
+// gunzipBody sizes zlib's output from the gzip trailer; whatever the trailer says, zlib's answer is the same.
+const gzipped = zlib.gzipSync(fixture);
+const withTrailer = (bytes: Buffer, size: number) => {
+	const copy = Buffer.from(bytes);
+	copy.writeUInt32LE(size, copy.length - 4);
+	return copy;
+};
+
+test('gunzipBody: a real dump comes back whole, in one buffer of the size the trailer states (plus one byte)', () => {
+	const body = gunzipBody(gzipped);
+	assert.ok(body.equals(fixture));
+	assert.equal(body.buffer.byteLength, fixture.length + 1);
+});
+
+test('gunzipBody: two gzip members read as one body, as zlib reads them', () => {
+	const twoMembers = Buffer.concat([zlib.gzipSync(fixture.subarray(0, 1000)), zlib.gzipSync(fixture.subarray(1000))]);
+	assert.ok(gunzipBody(twoMembers).equals(fixture));
+});
+
+test('gunzipBody: an empty body stays empty; a trailer that lies (10 bytes, 4 GB) fails as it fails without the hint', () => {
+	assert.ok(gunzipBody(withTrailer(zlib.gzipSync(Buffer.alloc(0)), 0)).equals(Buffer.alloc(0)));
+	// zlib checks the trailer's size itself ("incorrect length check"); the hint only sizes the pieces, at most 16 MiB.
+	for (const size of [10, 0xffffffff]) {
+		const lying = withTrailer(gzipped, size);
+		assert.throws(() => zlib.gunzipSync(lying));
+		assert.throws(
+			() => gunzipBody(lying),
+			(error: Error) => error.message === captureError(() => zlib.gunzipSync(lying)).message,
+		);
+	}
+});
+
+test('gunzipBody: a body cut short throws as zlib does', () => {
+	const cut = gzipped.subarray(0, gzipped.length - 100);
+	assert.throws(() => gunzipBody(cut), {message: captureError(() => zlib.gunzipSync(cut)).message});
+});
+
+function captureError(run: () => unknown): Error {
+	try {
+		run();
+	} catch (error) {
+		return error as Error;
+	}
+
+	throw new Error('did not throw');
+}
