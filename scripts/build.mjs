@@ -45,6 +45,15 @@ export function namesTaken(text, specifier) {
 	return [...new Set(names)];
 }
 
+/** What client-node takes from each package it loads on demand: the names source/substitutes/client-node-on-demand.ts stands in for. */
+export const onDemandNames = {
+	'node-fetch': ['Headers', 'default'],
+	'socks-proxy-agent': ['SocksProxyAgent'],
+	hpagent: ['HttpProxyAgent', 'HttpsProxyAgent'],
+	'jsonpath-plus': ['JSONPath'],
+	'openid-client': ['discovery', 'refreshTokenGrant'],
+};
+
 /**
  * A substitution: when `importer` (a path inside node_modules, matched by its ending; or a list) imports `specifier`
  * (or one of a list), the bundle gets `replacement` (a file in source/substitutes) instead. `guard` reads the
@@ -79,18 +88,11 @@ export const substitutions = [
 		importer: ['config.js', 'gen/http/isomorphic-fetch.js', 'oidc_auth.js', 'azure_auth.js', 'gcp_auth.js'].map(
 			(file) => `/@kubernetes/client-node/dist/${file}`,
 		),
-		specifier: ['node-fetch', 'socks-proxy-agent', 'hpagent', 'jsonpath-plus', 'openid-client'],
+		specifier: Object.keys(onDemandNames),
 		replacement: 'client-node-on-demand.ts',
 		guard(text, _importerPath, specifier) {
-			const names = {
-				'node-fetch': ['Headers', 'default'],
-				'socks-proxy-agent': ['SocksProxyAgent'],
-				hpagent: ['HttpProxyAgent', 'HttpsProxyAgent'],
-				'jsonpath-plus': ['JSONPath'],
-				'openid-client': ['discovery', 'refreshTokenGrant'],
-			}[specifier];
 			const taken = namesTaken(text, specifier);
-			const unknown = taken.filter((name) => !names.includes(name));
+			const unknown = taken.filter((name) => !onDemandNames[specifier].includes(name));
 			if (taken.length === 0) return `no longer imports anything from ${specifier} as this guard reads it`;
 			return unknown.length === 0 ? null : `now takes ${unknown.join(', ')} from ${specifier}`;
 		},

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import {execFileSync, spawnSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
 import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
@@ -18,6 +19,7 @@ type BuildModule = {
 	asciiOnly(code: string): string;
 	substitutions: Array<{name: string}>;
 	namesTaken(text: string, specifier: string): string[];
+	onDemandNames: Record<string, string[]>;
 };
 
 describe('the bundle', () => {
@@ -72,6 +74,19 @@ describe('the bundle', () => {
 		assert.ok(bundle.includes('// source/substitutes/client-node-on-demand.ts'), 'the stand-ins are not bundled');
 		// The one require of the extras file, left for run time.
 		assert.equal(bundle.match(/require\("\.\/client-node-extras\.cjs"\)/g)?.length, 1);
+	});
+
+	test('every name the build lets client-node take on demand has a stand-in, and the extras file has the real one', async () => {
+		const standIns = (await import('../../source/substitutes/client-node-on-demand.js')) as Record<string, unknown>;
+		const require = createRequire(import.meta.url);
+		const extras = require(path.join(path.dirname(cliPath), 'client-node-extras.cjs')) as Record<string, unknown>;
+		for (const [specifier, names] of Object.entries(buildModule.onDemandNames)) {
+			for (const name of names) {
+				assert.equal(typeof standIns[name], 'function', `no stand-in for ${name} of ${specifier}`);
+				// The default export of node-fetch is fetch.
+				assert.equal(typeof extras[name === 'default' ? 'fetch' : name], 'function', `the extras file lacks ${name} of ${specifier}`);
+			}
+		}
 	});
 
 	test("the build guard reads the names an importer takes: default, named, renamed and a namespace's reads", () => {
