@@ -7,7 +7,7 @@ import net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {singleContext} from '../helpers/kubeconfig-files.js';
 import {runCli} from '../helpers/run-cli.js';
-import {fast, startCluster, tokenUser, type Cluster} from './cluster.js';
+import {closedPort, fast, startCluster, tokenUser, type Cluster} from './cluster.js';
 
 type ConnectProxy = {url: string; tunnels: string[]; close(): Promise<void>};
 
@@ -72,5 +72,21 @@ describe('a kubeconfig with proxy-url', () => {
 		// The API server answered the node's metrics, so the tunnel carried the requests to it.
 		const metrics = cluster.fake.requests.slice(before).filter((request) => request.path === '/api/v1/nodes/worker-1/proxy/metrics');
 		assert.ok(metrics.length >= 2, `${metrics.length} metrics requests`);
+	});
+
+	test('a proxy that refuses: the failure names the proxy-url, without the password it carries; exit 3', async () => {
+		const port = await closedPort();
+		const proxyUrl = `http://squid-user:proxy-secret-4f1e@127.0.0.1:${port}`;
+		const env = cluster.envFor('refused.yaml', singleContext(cluster.fake.url, tokenUser, {proxyUrl}));
+		const result = await runCli(['--node', 'worker-1', '--once', ...fast], {env});
+		assert.equal(result.code, 3);
+		assert.match(result.stderr, new RegExp(`cannot reach ${cluster.fake.url.replaceAll('.', '\\.')}: connection refused`));
+		assert.ok(
+			result.stderr.includes(
+				`through proxy-url http://127.0.0.1:${port} of cluster "fake" in ${env.KUBECONFIG}: the error may be the proxy's`,
+			),
+			result.stderr,
+		);
+		assert.ok(!result.stderr.includes('proxy-secret-4f1e') && !result.stderr.includes('squid-user'), result.stderr);
 	});
 });

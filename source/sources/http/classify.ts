@@ -294,7 +294,10 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 	const name = peerName(peer);
 	const request = `request: GET ${shownPath(path)}`;
 	if (error instanceof RequestTimeoutError) {
-		return sourceFailure('timeout', `no answer from ${name} within ${formatGoDuration(error.timeoutMs / 1000)}`, [request]);
+		return sourceFailure('timeout', `no answer from ${name} within ${formatGoDuration(error.timeoutMs / 1000)}`, [
+			request,
+			...proxyLine(peer),
+		]);
 	}
 
 	if (error instanceof BodyCutError) {
@@ -318,7 +321,32 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 
 	const code = field(error, 'code') ?? '';
 	const cause = networkCause(code, new URL(peer.url).hostname) ?? redact(field(error, 'message') ?? String(error), secrets);
-	return sourceFailure('network', `cannot reach ${name}: ${cause}`, [origin(peer), request]);
+	return sourceFailure('network', `cannot reach ${name}: ${cause}`, [origin(peer), request, ...proxyLine(peer)]);
+}
+
+/**
+ * With a proxy-url, a refused or unanswered connection may be the proxy's: the line names it (without the
+ * user and password a proxy URL may carry).
+ */
+function proxyLine(peer: Peer): string[] {
+	if (peer.kind !== 'api-server') {
+		return [];
+	}
+
+	const proxyUrl = peer.loaded.kubeConfig.getCurrentCluster()?.proxyUrl;
+	if (!proxyUrl) {
+		return [];
+	}
+
+	let shown = '(not a URL)';
+	try {
+		const url = new URL(proxyUrl);
+		shown = `${url.protocol}//${url.host}`;
+	} catch {
+		// The line still says a proxy is in the way.
+	}
+
+	return [`through proxy-url ${shown} of ${clusterWhere(peer.loaded)}: the error may be the proxy's`];
 }
 
 // Answers: any status but 2xx.
