@@ -1,4 +1,5 @@
-// A cluster behind a proxy-url: the built CLI reaches the fake API server through a loopback HTTP CONNECT proxy,
+// A cluster behind a proxy-url: the built CLI reaches the fake API server through a loopback HTTP CONNECT proxy or a
+// SOCKS5 one,
 // with client-node's proxy agent, which the bundle loads only when a kubeconfig asks for one
 // (source/substitutes/client-node-on-demand.ts).
 import assert from 'node:assert/strict';
@@ -41,6 +42,64 @@ async function startConnectProxy(): Promise<ConnectProxy> {
 		async close() {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((resolve) => proxy.close(() => resolve()));
+		},
+	};
+}
+
+type SocksProxy = {url: string; targets: string[]; close(): Promise<void>};
+
+/** A SOCKS5 proxy (no auth, CONNECT only), as `ssh -D` gives one: reads the greeting, then the request, then pipes. */
+async function startSocksProxy(): Promise<SocksProxy> {
+	const targets: string[] = [];
+	const sockets = new Set<net.Socket>();
+	const track = (socket: net.Socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+		socket.on('error', () => socket.destroy());
+	};
+
+	const server = net.createServer((client) => {
+		track(client);
+		let buffered = Buffer.alloc(0);
+		let greeted = false;
+		const onData = (chunk: Buffer) => {
+			buffered = Buffer.concat([buffered, chunk]);
+			if (!greeted) {
+				// VER, NMETHODS, METHODS: answer "no authentication".
+				if (buffered.length < 2 || buffered.length < 2 + buffered[1]!) return;
+				buffered = buffered.subarray(2 + buffered[1]!);
+				greeted = true;
+				client.write(Buffer.from([5, 0]));
+			}
+
+			// VER, CMD (1 = CONNECT), RSV, ATYP (1 = IPv4, 3 = name), address, port.
+			if (buffered.length < 5) return;
+			const addressLength = buffered[3] === 1 ? 4 : buffered[3] === 3 ? 1 + buffered[4]! : 16;
+			if (buffered.length < 4 + addressLength + 2) return;
+			const host = buffered[3] === 1 ? [...buffered.subarray(4, 8)].join('.') : buffered.subarray(5, 4 + addressLength).toString();
+			const port = buffered.readUInt16BE(4 + addressLength);
+			const rest = buffered.subarray(4 + addressLength + 2);
+			client.off('data', onData);
+			targets.push(`${host}:${port}`);
+			const upstream = net.connect(port, host, () => {
+				client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
+				upstream.write(rest);
+				upstream.pipe(client);
+				client.pipe(upstream);
+			});
+			track(upstream);
+		};
+
+		client.on('data', onData);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const {port} = server.address() as net.AddressInfo;
+	return {
+		url: `socks5://127.0.0.1:${port}`,
+		targets,
+		async close() {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
 }
@@ -88,5 +147,20 @@ describe('a kubeconfig with proxy-url', () => {
 			result.stderr,
 		);
 		assert.ok(!result.stderr.includes('proxy-secret-4f1e') && !result.stderr.includes('squid-user'), result.stderr);
+	});
+
+	test('a SOCKS5 proxy-url (as ssh -D gives): --once reaches the node through it, exit 0', async () => {
+		const socks = await startSocksProxy();
+		try {
+			const env = cluster.envFor('socks.yaml', singleContext(cluster.fake.url, tokenUser, {proxyUrl: socks.url}));
+			const result = await runCli(['--node', 'worker-1', '--once', '--output', 'json', ...fast], {env});
+			assert.equal(result.stderr, '');
+			assert.equal(result.code, 0);
+			assert.equal((JSON.parse(result.stdout) as {kubeletVersion: string}).kubeletVersion, 'v1.21.2');
+			assert.ok(socks.targets.length > 0, 'no request went through the SOCKS proxy');
+			assert.deepEqual(new Set(socks.targets), new Set([new URL(cluster.fake.url).host]));
+		} finally {
+			await socks.close();
+		}
 	});
 });
