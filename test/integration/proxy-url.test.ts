@@ -9,46 +9,10 @@ import {singleContext} from '../helpers/kubeconfig-files.js';
 import {runCli} from '../helpers/run-cli.js';
 import {closedPort, fast, startCluster, tokenUser, type Cluster} from './cluster.js';
 
-type ConnectProxy = {url: string; tunnels: string[]; close(): Promise<void>};
+type Proxy = {url: string; /** host:port of every tunnel asked for, in order. */ targets: string[]; close(): Promise<void>};
 
-/** An HTTP proxy that only tunnels (CONNECT), as a corporate proxy in front of an API server does. */
-async function startConnectProxy(): Promise<ConnectProxy> {
-	const tunnels: string[] = [];
-	const sockets = new Set<net.Socket>();
-	const proxy = http.createServer((_request, response) => {
-		response.writeHead(405).end();
-	});
-	proxy.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-		const target = new URL(`http://${request.url ?? ''}`);
-		tunnels.push(request.url ?? '');
-		const upstream = net.connect(Number(target.port), target.hostname, () => {
-			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-			upstream.write(head);
-			upstream.pipe(client);
-			client.pipe(upstream);
-		});
-		for (const socket of [client, upstream]) {
-			sockets.add(socket);
-			socket.on('close', () => sockets.delete(socket));
-			socket.on('error', () => socket.destroy());
-		}
-	});
-	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-	const {port} = proxy.address() as net.AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		tunnels,
-		async close() {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => proxy.close(() => resolve()));
-		},
-	};
-}
-
-type SocksProxy = {url: string; targets: string[]; close(): Promise<void>};
-
-/** A SOCKS5 proxy (no auth, CONNECT only), as `ssh -D` gives one: reads the greeting, then the request, then pipes. */
-async function startSocksProxy(): Promise<SocksProxy> {
+/** What both proxies share: the tunnels asked for, and every socket, so close() ends them all. */
+function tunnels() {
 	const targets: string[] = [];
 	const sockets = new Set<net.Socket>();
 	const track = (socket: net.Socket) => {
@@ -57,8 +21,51 @@ async function startSocksProxy(): Promise<SocksProxy> {
 		socket.on('error', () => socket.destroy());
 	};
 
+	return {
+		/** Connects to host:port, answers the client with `reply`, passes on what the client already sent, then pipes. */
+		open(client: net.Socket, host: string, port: number, reply: string | Buffer, early: Buffer) {
+			targets.push(`${host}:${port}`);
+			track(client);
+			const upstream = net.connect(port, host, () => {
+				client.write(reply);
+				upstream.write(early);
+				upstream.pipe(client);
+				client.pipe(upstream);
+			});
+			track(upstream);
+		},
+		async listen(server: net.Server, scheme: string): Promise<Proxy> {
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			const {port} = server.address() as net.AddressInfo;
+			return {
+				url: `${scheme}://127.0.0.1:${port}`,
+				targets,
+				async close() {
+					for (const socket of sockets) socket.destroy();
+					await new Promise<void>((resolve) => server.close(() => resolve()));
+				},
+			};
+		},
+	};
+}
+
+/** An HTTP proxy that only tunnels (CONNECT), as a corporate proxy in front of an API server does. */
+async function startConnectProxy(): Promise<Proxy> {
+	const proxy = tunnels();
+	const server = http.createServer((_request, response) => {
+		response.writeHead(405).end();
+	});
+	server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+		const target = new URL(`http://${request.url ?? ''}`);
+		proxy.open(client, target.hostname, Number(target.port), 'HTTP/1.1 200 Connection Established\r\n\r\n', head);
+	});
+	return proxy.listen(server, 'http');
+}
+
+/** A SOCKS5 proxy (no auth, CONNECT only), as `ssh -D` gives one: reads the greeting, then the request, then pipes. */
+async function startSocksProxy(): Promise<Proxy> {
+	const proxy = tunnels();
 	const server = net.createServer((client) => {
-		track(client);
 		let buffered = Buffer.alloc(0);
 		let greeted = false;
 		const onData = (chunk: Buffer) => {
@@ -76,36 +83,19 @@ async function startSocksProxy(): Promise<SocksProxy> {
 			const addressLength = buffered[3] === 1 ? 4 : buffered[3] === 3 ? 1 + buffered[4]! : 16;
 			if (buffered.length < 4 + addressLength + 2) return;
 			const host = buffered[3] === 1 ? [...buffered.subarray(4, 8)].join('.') : buffered.subarray(5, 4 + addressLength).toString();
-			const port = buffered.readUInt16BE(4 + addressLength);
-			const rest = buffered.subarray(4 + addressLength + 2);
 			client.off('data', onData);
-			targets.push(`${host}:${port}`);
-			const upstream = net.connect(port, host, () => {
-				client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
-				upstream.write(rest);
-				upstream.pipe(client);
-				client.pipe(upstream);
-			});
-			track(upstream);
+			const succeeded = Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+			proxy.open(client, host, buffered.readUInt16BE(4 + addressLength), succeeded, buffered.subarray(4 + addressLength + 2));
 		};
 
 		client.on('data', onData);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const {port} = server.address() as net.AddressInfo;
-	return {
-		url: `socks5://127.0.0.1:${port}`,
-		targets,
-		async close() {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	return proxy.listen(server, 'socks5');
 }
 
 describe('a kubeconfig with proxy-url', () => {
 	let cluster: Cluster;
-	let proxy: ConnectProxy;
+	let proxy: Proxy;
 
 	before(async () => {
 		cluster = await startCluster();
@@ -125,8 +115,8 @@ describe('a kubeconfig with proxy-url', () => {
 		assert.equal(result.code, 0);
 		assert.equal((JSON.parse(result.stdout) as {kubeletVersion: string}).kubeletVersion, 'v1.21.2');
 		const apiServer = new URL(cluster.fake.url).host;
-		assert.ok(proxy.tunnels.length > 0, 'no request went through the proxy');
-		assert.deepEqual(new Set(proxy.tunnels), new Set([apiServer]));
+		assert.ok(proxy.targets.length > 0, 'no request went through the proxy');
+		assert.deepEqual(new Set(proxy.targets), new Set([apiServer]));
 		// The API server answered the node's metrics, so the tunnel carried the requests to it.
 		const metrics = cluster.fake.requests.slice(before).filter((request) => request.path === '/api/v1/nodes/worker-1/proxy/metrics');
 		assert.ok(metrics.length >= 2, `${metrics.length} metrics requests`);
