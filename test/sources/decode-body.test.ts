@@ -1,9 +1,10 @@
-// The body decoder: for every input the same string as Buffer#toString('utf8'), whichever path it takes.
+// The body decoder and inflater: for every input the same string as Buffer#toString('utf8') of zlib's one-call
+// gunzip, the same error for a damaged body, whichever path they take.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {test} from 'node:test';
 import zlib from 'node:zlib';
-import {decodeUtf8, gunzipBody} from '../../source/sources/http/https-request.js';
+import {BodyInflater, decodeUtf8, gunzipBody} from '../../source/sources/http/body-text.js';
 
 const fixture = fs.readFileSync(new URL('../fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url));
 
@@ -66,6 +67,80 @@ test('gunzipBody: an empty body stays empty; a trailer that lies (10 bytes, 4 GB
 test('gunzipBody: a body cut short throws as zlib does', () => {
 	const cut = gzipped.subarray(0, gzipped.length - 100);
 	assert.throws(() => gunzipBody(cut), {message: captureError(() => zlib.gunzipSync(cut)).message});
+});
+
+// BodyInflater writes into a buffer it keeps; every answer must still be exactly zlib's.
+const inflateCases: Array<[string, Buffer]> = [
+	['a real dump', gzipped],
+	['two gzip members', Buffer.concat([zlib.gzipSync(fixture.subarray(0, 1000)), zlib.gzipSync(fixture.subarray(1000))])],
+	['a trailer stating 10 bytes for the whole dump', withTrailer(gzipped, 10)],
+	['a trailer stating 4 GB', withTrailer(gzipped, 0xffffffff)],
+	['cut 100 bytes short', gzipped.subarray(0, gzipped.length - 100)],
+	['cut inside the header', gzipped.subarray(0, 5)],
+	['empty', Buffer.alloc(0)],
+	['not gzip at all', fixture.subarray(0, 500)],
+	['an empty member', zlib.gzipSync(Buffer.alloc(0))],
+	['garbage after the member', Buffer.concat([gzipped, Buffer.from([0, 1, 2, 3])])],
+	['a damaged byte in the middle', Buffer.from(gzipped).fill(0x55, 2000, 2010)],
+	['non-ASCII text', zlib.gzipSync(Buffer.from('# HELP x caf\u00e9 \u2588\nx 1\n'))],
+	[
+		'a large member that outgrows a small trailer hint',
+		withTrailer(zlib.gzipSync(Buffer.concat(Array.from({length: 8}, () => fixture))), 100),
+	],
+];
+
+function zlibAnswer(body: Buffer): {text: string} | {error: string} {
+	try {
+		return {text: decodeUtf8(zlib.gunzipSync(body))};
+	} catch (error) {
+		return {error: (error as Error).message};
+	}
+}
+
+function inflaterAnswer(inflater: BodyInflater, body: Buffer): {text: string} | {error: string} {
+	try {
+		return {text: inflater.text(body)};
+	} catch (error) {
+		return {error: (error as Error).message};
+	}
+}
+
+test('BodyInflater: each body, one after the other through one inflater, reads as zlib reads it alone', () => {
+	const inflater = new BodyInflater();
+	// Twice round, so every case also comes after a failure and after a body of another size.
+	for (const [name, body] of [...inflateCases, ...inflateCases]) {
+		assert.deepEqual(inflaterAnswer(inflater, body), zlibAnswer(body), name);
+	}
+});
+
+test('BodyInflater: the next body of the same size is written into the same buffer, not a new one', () => {
+	const inflater = new BodyInflater();
+	assert.equal(inflater.text(gzipped), fixture.toString('latin1'));
+	const kept = inflater.keptBuffer;
+	assert.ok(kept.length > fixture.length);
+	const other = Buffer.from(fixture).fill(0x61, 100, 200);
+	assert.equal(inflater.text(zlib.gzipSync(other)), other.toString('latin1'));
+	assert.equal(inflater.keptBuffer, kept);
+	assert.throws(() => inflater.text(gzipped.subarray(0, 300)));
+	assert.equal(inflater.text(gzipped), fixture.toString('latin1'));
+	assert.equal(inflater.keptBuffer, kept);
+});
+
+test('BodyInflater: an engine without the handle it drives falls back to zlib.gunzipSync, closed and never used', () => {
+	const engines: zlib.Gunzip[] = [];
+	const inflater = new BodyInflater(() => {
+		const engine = zlib.createGunzip();
+		Object.defineProperty(engine, '_writeState', {value: undefined});
+		engines.push(engine);
+		return engine;
+	});
+	for (const [name, body] of inflateCases) {
+		assert.deepEqual(inflaterAnswer(inflater, body), zlibAnswer(body), name);
+	}
+
+	assert.equal(engines.length, 1);
+	assert.ok(engines[0]?.destroyed);
+	assert.equal(inflater.keptBuffer.length, 0);
 });
 
 function captureError(run: () => unknown): Error {

@@ -1,8 +1,7 @@
 // One GET through a caller-owned keep-alive agent: a whole-request timeout, abort by signal, gzip.
-import {isAscii} from 'node:buffer';
 import http from 'node:http';
 import https from 'node:https';
-import zlib from 'node:zlib';
+import {BodyInflater, textOf, type BodyReader} from './body-text.js';
 
 export type HttpAnswer = {
 	status: number;
@@ -56,40 +55,23 @@ export type RequestOptions = {
 	/** Limit for the whole request, ms. */
 	timeoutMs: number;
 	signal: AbortSignal;
+	/** How the body becomes text (the whole body decoded when absent or when it declines). */
+	readBody?: BodyReader;
 };
 
 function abortReason(signal: AbortSignal): unknown {
 	return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-/**
- * The body, gunzipped in one call once it has all arrived: a gunzip stream hands every 16 KB chunk to libuv's
- * thread pool and back, ~1.8 ms of CPU for a 250 KB kubelet payload against ~0.3 ms in one call (npm run bench).
- * zlib writes its output in pieces of `chunkSize` (16 KB unless told) and then copies them into one buffer: told
- * the size the gzip trailer gives (ISIZE, the input's length mod 2^32), it writes the body once into one buffer
- * of that size, and a tick's buffers are 250 KB instead of 500. Those stay in memory until V8's next scavenge.
- */
-export function gunzipBody(body: Buffer): Buffer {
-	// One byte more than the body, so zlib ends with room left and allocates no second piece to look for more. A
-	// trailer that lies (several gzip members, a damaged body) only costs more pieces; zlib itself still decides.
-	const stated = body.length >= 18 ? body.readUInt32LE(body.length - 4) : 0;
-	const chunkSize = Math.min(Math.max(stated + 1, zlib.constants.Z_DEFAULT_CHUNK), maxChunk);
-	return zlib.gunzipSync(body, {chunkSize});
-}
+/** One for the process: requests end one at a time on the event loop, and each decodes its text before returning. */
+const inflater = new BodyInflater();
 
-/** No single piece above this: a trailer claiming gigabytes must not allocate them up front. */
-const maxChunk = 16 * 1024 * 1024;
-
-/**
- * The body as UTF-8 text. A kubelet's /metrics is ASCII: checked in one pass, it is copied byte for byte (latin1),
- * the same string as UTF-8 decoding gives for ASCII at a fifth of its cost (0.27 ms a tick for 250 KB, from a
- * profile). Anything else, a BOM or a broken byte included, takes the UTF-8 decoder, U+FFFD and all.
- */
-export function decodeUtf8(body: Buffer): string {
-	return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
-}
-
-function readBody(response: http.IncomingMessage, fail: (error: unknown) => void, done: (body: string) => void): void {
+function readBody(
+	response: http.IncomingMessage,
+	read: BodyReader | undefined,
+	fail: (error: unknown) => void,
+	done: (body: string) => void,
+): void {
 	const gzip = /\bgzip\b/i.test(String(response.headers['content-encoding'] ?? ''));
 	const chunks: Buffer[] = [];
 	response.on('error', (error) => fail(new BodyCutError(error)));
@@ -100,23 +82,22 @@ function readBody(response: http.IncomingMessage, fail: (error: unknown) => void
 	});
 	response.on('data', (chunk: Buffer) => chunks.push(chunk));
 	response.on('end', () => {
-		let body: Buffer = Buffer.concat(chunks);
-		if (gzip) {
-			try {
-				body = gunzipBody(body);
-			} catch (error) {
-				fail(new BodyEncodingError(error));
-				return;
-			}
+		const body = Buffer.concat(chunks);
+		let text: string;
+		try {
+			text = gzip ? inflater.text(body, read) : textOf(body, read);
+		} catch (error) {
+			fail(new BodyEncodingError(error));
+			return;
 		}
 
-		done(decodeUtf8(body));
+		done(text);
 	});
 }
 
 /** GET `url`; rejects with the socket/TLS error, RequestTimeoutError, BodyCutError, BodyEncodingError, or the signal's reason. */
 export function getText(options: RequestOptions): Promise<HttpAnswer> {
-	const {url, agent, headers, timeoutMs, signal} = options;
+	const {url, agent, headers, timeoutMs, signal, readBody: read} = options;
 	return new Promise((resolve, reject) => {
 		if (signal.aborted) {
 			reject(abortReason(signal));
@@ -151,7 +132,7 @@ export function getText(options: RequestOptions): Promise<HttpAnswer> {
 		});
 		request.on('response', (response) => {
 			answered = true;
-			readBody(response, fail, (body) => settle(() => resolve({status: response.statusCode ?? 0, headers: response.headers, body})));
+			readBody(response, read, fail, (body) => settle(() => resolve({status: response.statusCode ?? 0, headers: response.headers, body})));
 		});
 		request.end();
 	});
