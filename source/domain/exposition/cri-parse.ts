@@ -149,7 +149,7 @@ export function criSampleOf(lines: CriLine[]): CriSample | null {
 	return {
 		operations: relistOperations(runtime),
 		runningPods: gauges.runningPods ?? gauges.legacyRunningPods ?? null,
-		runningContainers: byState.size > 0 ? Object.fromEntries([...byState].sort(([a], [b]) => a.localeCompare(b))) : null,
+		runningContainers: byState.size > 0 ? Object.fromEntries([...byState].sort(byStateName)) : null,
 		docker:
 			docker.size > 0
 				? {listContainers: operationOf(docker.get('list_containers')), inspectContainer: operationOf(docker.get('inspect_container'))}
@@ -244,4 +244,12 @@ function summaryOf({quantiles, summary}: Accumulator): Summary | null {
 		sum: summary.sum / 1e6,
 		count: summary.count,
 	};
+}
+
+/**
+ * By code unit, not localeCompare: the states are the kubelet's lowercase words, and localeCompare, run every
+ * scrape, makes ICU map its collation data (2 MiB more resident memory for the whole run).
+ */
+function byStateName([a]: [string, number], [b]: [string, number]): number {
+	return a < b ? -1 : a > b ? 1 : 0;
 }
