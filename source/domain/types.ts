@@ -149,7 +149,8 @@ export type EventsFigures = {
 
 /**
  * The one interface every metrics source implements (API server proxy, demo kubelet, replay).
- * `fetchMetrics` returns the kubelet /metrics text; `fetchNode` the Node object's summary (optional).
+ * `fetchMetrics` returns the kubelet /metrics text (over HTTP cut by cutToPlegLines: the lines parsePlegSample
+ * never reads left empty); `fetchNode` the Node object's summary (optional).
  */
 export type MetricsSource = {
 	/** Shown in the header, e.g. "worker-1 via https://10.0.0.1:6443" or "demo node". */

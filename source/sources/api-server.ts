@@ -14,7 +14,9 @@ import {
 	type Rule,
 } from './http/classify.js';
 import {createTransport, transportWarnings} from './http/transport.js';
+import type {BodyReader} from './http/body-text.js';
 import type {HttpAnswer} from './http/https-request.js';
+import {cutToPlegLines} from '../domain/exposition/parse.js';
 import {sendsToken} from './http/flag-auth.js';
 import {kubeconfigAuth} from './kube/credentials.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
@@ -88,8 +90,8 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		return new SourceFailure(redactFailure(failure.failure, transport.secrets()));
 	}
 
-	async function get(path: string, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
-		return transport.get(path, {Accept: accept}, signal).catch((error) => {
+	async function get(path: string, accept: string, signal: AbortSignal, readBody?: BodyReader): Promise<HttpAnswer> {
+		return transport.get(path, {Accept: accept}, signal, readBody).catch((error) => {
 			throw error instanceof SourceFailure ? guard(error) : error;
 		});
 	}
@@ -187,7 +189,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 
 		async function fetch(call: NodeCall, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
 			const path = paths[call];
-			const answer = await get(path, accept, signal);
+			const answer = await get(path, accept, signal, call === 'proxy' ? cutToPlegLines : undefined);
 			remember(call, answer);
 			if (answer.status === 200) {
 				return answer;

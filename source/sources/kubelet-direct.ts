@@ -3,6 +3,7 @@
 // `nodes/proxy` (which reaches every kubelet API, exec included). Credentials and trust: http/flag-auth.ts;
 // --insecure-skip-tls-verify, or a token over plain http://, is stated in the label and once on stderr.
 import type {MetricsSource} from '../domain/types.js';
+import {cutToPlegLines} from '../domain/exposition/parse.js';
 import {classifyAnswer, htmlInsteadOfMetrics, type Peer} from './http/classify.js';
 import {flagServerAuth, sendsToken} from './http/flag-auth.js';
 import {createTransport, transportWarnings} from './http/transport.js';
@@ -56,7 +57,7 @@ export function createKubeletDirectSource(options: KubeletDirectOptions): Metric
 		notes: warnings.notes,
 		async fetchMetrics(signal) {
 			try {
-				const answer = await transport.get('/metrics', {Accept: metricsAccept}, signal);
+				const answer = await transport.get('/metrics', {Accept: metricsAccept}, signal, cutToPlegLines);
 				if (answer.status !== 200) {
 					throw classifyAnswer(answer, peer, call, transport.secrets());
 				}

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import {classifyRequestError, type Peer} from './classify.js';
+import type {BodyReader} from './body-text.js';
 import {getText, StaleSocketError, type HttpAnswer} from './https-request.js';
 import {SourceFailure} from '../failure.js';
 
@@ -42,7 +43,7 @@ export type Transport = {
 	 * GET peer.url + path (a path prefix of the URL is kept: Rancher, Thanos and Mimir serve under one). Resolves with
 	 * any answer; rejects with a classified SourceFailure, or with the signal's reason when aborted.
 	 */
-	get(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer>;
+	get(path: string, headers: Record<string, string>, signal: AbortSignal, readBody?: BodyReader): Promise<HttpAnswer>;
 	secrets(): string[];
 	close(): void;
 };
@@ -81,9 +82,16 @@ export function createTransport(options: TransportOptions): Transport {
 	const base = peer.url.replace(/\/$/, '');
 	const agents = createAgentKeeper(new URL(base).protocol === 'http:');
 
-	async function send(credentials: RequestAuth, path: string, headers: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer> {
+	async function send(
+		credentials: RequestAuth,
+		path: string,
+		headers: Record<string, string>,
+		signal: AbortSignal,
+		readBody: BodyReader | undefined,
+	): Promise<HttpAnswer> {
 		const all = {'User-Agent': userAgent, 'Accept-Encoding': 'gzip', ...credentials.headers, ...headers};
-		const request = () => getText({url: new URL(base + path), agent: agents.agentFor(credentials), headers: all, timeoutMs, signal});
+		const request = () =>
+			getText({url: new URL(base + path), agent: agents.agentFor(credentials), headers: all, timeoutMs, signal, readBody});
 		// A GET that never reached the server is sent once more on a fresh connection.
 		return request().catch(async (error: unknown) => {
 			if (error instanceof StaleSocketError) {
@@ -96,11 +104,11 @@ export function createTransport(options: TransportOptions): Transport {
 
 	return {
 		peer,
-		async get(path, headers, signal) {
+		async get(path, headers, signal, readBody) {
 			try {
-				let answer = await send(await auth.get(), path, headers, signal);
+				let answer = await send(await auth.get(), path, headers, signal, readBody);
 				if (answer.status === 401 && auth.refresh) {
-					answer = await send(await auth.refresh(), path, headers, signal);
+					answer = await send(await auth.refresh(), path, headers, signal, readBody);
 				}
 
 				return answer;
