@@ -54,11 +54,12 @@ export function bucketHistory(
 
 	const length = bucketSeconds * 1000;
 	const firstStart = Math.floor(now / length) * length - (columns - 1) * length;
-	const buckets: HistoryBucket[] = [];
-	for (let index = 0; index < columns; index++) {
-		buckets.push({start: firstStart + index * length, meanSeconds: null, ageSeconds: null, points: 0, restart: false, mark: false});
-	}
-
+	// Folded into typed arrays, a bit in `events` telling whether a column has a mean or an age yet, and made into
+	// objects once per column: a max written into a field that also holds null boxed a number per point (0.15 ms
+	// a frame for the 3,600 points of six minutes at 100 ms ticks, from a profile).
+	const {means, ages, counts, events} = scratchFor(columns);
+	counts.fill(0);
+	events.fill(0);
 	// Newest first, stopping at the first point older than the chart: a long history costs only what is shown.
 	for (let index = points.length - 1; index >= 0; index--) {
 		const point = points[index]!;
@@ -66,28 +67,61 @@ export function bucketHistory(
 			break;
 		}
 
-		const bucket = buckets[Math.floor((point.at - firstStart) / length)];
-		if (!bucket) {
+		const column = Math.floor((point.at - firstStart) / length);
+		if (!(column < columns)) {
 			continue;
 		}
 
-		bucket.points++;
+		counts[column] = counts[column]! + 1;
+		let seen = events[column]!;
 		const mean = point.windowMeanSeconds;
 		if (mean !== null) {
-			bucket.meanSeconds = bucket.meanSeconds === null ? mean : Math.max(bucket.meanSeconds, mean);
+			means[column] = seen & meanBit ? Math.max(means[column]!, mean) : mean;
+			seen |= meanBit;
 		}
 
 		const age = point.lastSeenAgeSeconds;
 		if (age !== null) {
-			bucket.ageSeconds = bucket.ageSeconds === null ? age : Math.max(bucket.ageSeconds, age);
+			ages[column] = seen & ageBit ? Math.max(ages[column]!, age) : age;
+			seen |= ageBit;
 		}
 
-		if (point.event === 'restart') {
-			bucket.restart = true;
-		} else if (point.event === 'mark') {
-			bucket.mark = true;
-		}
+		events[column] = seen | (point.event === 'restart' ? restartBit : point.event === 'mark' ? markBit : 0);
+	}
+
+	const buckets: HistoryBucket[] = [];
+	for (let column = 0; column < columns; column++) {
+		const seen = events[column]!;
+		buckets.push({
+			start: firstStart + column * length,
+			meanSeconds: seen & meanBit ? means[column]! : null,
+			ageSeconds: seen & ageBit ? ages[column]! : null,
+			points: counts[column]!,
+			restart: (seen & restartBit) !== 0,
+			mark: (seen & markBit) !== 0,
+		});
 	}
 
 	return buckets;
+}
+
+const restartBit = 1;
+const markBit = 2;
+const meanBit = 4;
+const ageBit = 8;
+
+/** Per-column work arrays, kept between calls (a frame asks once, for one width); nothing of them is returned. */
+let scratch: {means: Float64Array; ages: Float64Array; counts: Uint32Array; events: Uint8Array} | null = null;
+
+function scratchFor(columns: number): NonNullable<typeof scratch> {
+	if (!scratch || scratch.means.length !== columns) {
+		scratch = {
+			means: new Float64Array(columns),
+			ages: new Float64Array(columns),
+			counts: new Uint32Array(columns),
+			events: new Uint8Array(columns),
+		};
+	}
+
+	return scratch;
 }

@@ -86,3 +86,51 @@ describe('bucketHistory: the highest value per bucket, buckets on multiples of t
 		assert.deepEqual(bucketHistory(points, {now, columns: 0, bucketSeconds: 5}), []);
 	});
 });
+
+describe('bucketHistory: the same buckets as a plain fold, whatever came before', () => {
+	/** The rule written plainly: newest first, stop at the first point before the chart, skip points past it. */
+	function plainFold(points: HistoryPoint[], now: number, columns: number, bucketSeconds: number): HistoryBucket[] {
+		const length = bucketSeconds * 1000;
+		const first = Math.floor(now / length) * length - (columns - 1) * length;
+		const buckets = Array.from({length: columns}, (_, index) => bucket((first - t) / 1000 + index * bucketSeconds));
+		for (const each of [...points].reverse()) {
+			if (each.at < first) break;
+			const target = buckets[Math.floor((each.at - first) / length)];
+			if (!target) continue;
+			target.points++;
+			if (each.windowMeanSeconds !== null) target.meanSeconds = Math.max(target.meanSeconds ?? -Infinity, each.windowMeanSeconds);
+			if (each.lastSeenAgeSeconds !== null) target.ageSeconds = Math.max(target.ageSeconds ?? -Infinity, each.lastSeenAgeSeconds);
+			target.restart ||= each.event === 'restart';
+			target.mark ||= each.event === 'mark';
+		}
+
+		return buckets;
+	}
+
+	test('300 random histories (gaps, nulls, marks, restarts, a clock step back), at widths taken in turn', () => {
+		let seed = 7;
+		const random = () => {
+			seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+			return seed / 2 ** 32;
+		};
+
+		for (let round = 0; round < 300; round++) {
+			const points: HistoryPoint[] = [];
+			let seconds = 0;
+			for (let index = Math.floor(random() * 400); index > 0; index--) {
+				seconds += random() < 0.05 ? -random() * 30 : random() * 3;
+				const event = random() < 0.03 ? 'restart' : random() < 0.03 ? 'mark' : null;
+				points.push(point(seconds, random() < 0.2 ? null : random() * 2, random() < 0.1 ? null : Math.floor(random() * 200), event));
+			}
+
+			const now = t + (seconds + random() * 10) * 1000;
+			const columns = [1, 7, 40, 96][round % 4]!;
+			const bucketSeconds = [1, 2, 5, 15][Math.floor(random() * 4)]!;
+			assert.deepEqual(
+				bucketHistory(points, {now, columns, bucketSeconds}),
+				plainFold(points, now, columns, bucketSeconds),
+				`round ${round}`,
+			);
+		}
+	});
+});
