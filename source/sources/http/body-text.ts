@@ -91,9 +91,10 @@ export class BodyInflater {
 				throw engine.stream.errored;
 			}
 
-			const [outLeft = 0, inLeft = 0] = state;
+			// zlib's room left in `output` and input left unread, as lib/zlib.js reads them.
+			const outLeft = state[0]!;
 			outOffset = output.length - outLeft;
-			inOffset = body.length - inLeft;
+			inOffset = body.length - state[1]!;
 			if (outLeft > 0) {
 				break;
 			}
