@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {KubeConfig} from '@kubernetes/client-node';
 import {classifyRequestError, readStatus, type Peer} from '../../source/sources/http/classify.js';
-import {RequestTimeoutError} from '../../source/sources/http/https-request.js';
+import {RequestTimeoutError} from '../../source/sources/http/request-errors.js';
 import type {LoadedKubeconfig} from '../../source/sources/kube/kubeconfig.js';
 
 function apiServer(): Peer {

@@ -5,7 +5,8 @@
 import http from 'node:http';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import type {LoadedKubeconfig} from '../kube/kubeconfig.js';
-import {BodyCutError, BodyEncodingError, RequestTimeoutError, type HttpAnswer} from './https-request.js';
+import type {HttpAnswer} from './https-request.js';
+import {BodyCutError, BodyEncodingError, RequestTimeoutError} from './request-errors.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 
 /** Who answers a transport: the API server named by the kubeconfig, or a server named by a flag. */

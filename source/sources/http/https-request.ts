@@ -2,6 +2,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import {BodyInflater, textOf, type BodyReader} from './body-text.js';
+import {requestHead, type KeptConnections, type RawAnswer} from './kept-connections.js';
+import {BodyCutError, BodyEncodingError, RequestTimeoutError, StaleSocketError} from './request-errors.js';
 
 export type HttpAnswer = {
 	status: number;
@@ -10,47 +12,10 @@ export type HttpAnswer = {
 	body: string;
 };
 
-/** The whole request (connect, headers and body) took longer than `timeoutMs`. */
-export class RequestTimeoutError extends Error {
-	readonly timeoutMs: number;
-
-	constructor(timeoutMs: number) {
-		super(`no answer within ${timeoutMs} ms`);
-		this.name = 'RequestTimeoutError';
-		this.timeoutMs = timeoutMs;
-	}
-}
-
-/** The connection closed or the gzip stream broke before the whole body arrived. */
-export class BodyCutError extends Error {
-	constructor(cause: unknown) {
-		super('the answer was cut off before its end', {cause});
-		this.name = 'BodyCutError';
-	}
-}
-
-/** The whole answer arrived, but its gzip encoding does not inflate (the body was cut or damaged on its way). */
-export class BodyEncodingError extends Error {
-	constructor(cause: unknown) {
-		super(`its gzip encoding is damaged: ${cause instanceof Error ? cause.message : String(cause)}`, {cause});
-		this.name = 'BodyEncodingError';
-	}
-}
-
-/**
- * A kept-alive socket that the server had already closed failed before any answer: the request never
- * reached the server and is safe to send again (Node's documented keep-alive race).
- */
-export class StaleSocketError extends Error {
-	constructor(cause: unknown) {
-		super('a kept-alive connection was closed by the server', {cause});
-		this.name = 'StaleSocketError';
-	}
-}
-
 export type RequestOptions = {
 	url: URL;
-	agent: http.Agent;
+	/** Node's client through this agent (a kubeconfig's proxy-url), or pleg-top's own kept connections. */
+	via: {agent: http.Agent} | {connections: KeptConnections};
 	headers: Record<string, string>;
 	/** Limit for the whole request, ms. */
 	timeoutMs: number;
@@ -66,74 +31,80 @@ function abortReason(signal: AbortSignal): unknown {
 /** One for the process: requests end one at a time on the event loop, and each decodes its text before returning. */
 const inflater = new BodyInflater();
 
-function readBody(
-	response: http.IncomingMessage,
-	read: BodyReader | undefined,
-	fail: (error: unknown) => void,
-	done: (body: string) => void,
-): void {
-	const gzip = /\bgzip\b/i.test(String(response.headers['content-encoding'] ?? ''));
-	const chunks: Buffer[] = [];
-	response.on('error', (error) => fail(new BodyCutError(error)));
-	response.on('close', () => {
-		if (!response.complete) {
-			fail(new BodyCutError(new Error('connection closed')));
-		}
-	});
-	response.on('data', (chunk: Buffer) => chunks.push(chunk));
-	response.on('end', () => {
-		const body = Buffer.concat(chunks);
-		let text: string;
-		try {
-			text = gzip ? inflater.text(body, read) : textOf(body, read);
-		} catch (error) {
-			fail(new BodyEncodingError(error));
-			return;
-		}
+/** A GET that `cancel` can fail at any time (destroying its connection); resolves with the raw answer. */
+type Send = (cancel: (fail: (error: unknown) => void) => void) => Promise<RawAnswer>;
 
-		done(text);
-	});
+/** Node's http client through `agent`. */
+function sendThroughAgent(url: URL, agent: http.Agent, headers: Record<string, string>): Send {
+	return (cancel) =>
+		new Promise((resolve, reject) => {
+			const request = (url.protocol === 'http:' ? http : https).request(url, {method: 'GET', agent, headers});
+			let answered = false;
+			let settled = false;
+			const fail = (error: unknown) => {
+				if (!settled) {
+					settled = true;
+					reject(error);
+					request.destroy();
+				}
+			};
+
+			cancel(fail);
+			request.on('error', (error) => {
+				const stale = !answered && request.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
+				fail(stale ? new StaleSocketError(error) : error);
+			});
+			request.on('response', (response) => {
+				answered = true;
+				const chunks: Buffer[] = [];
+				response.on('error', (error) => fail(new BodyCutError(error)));
+				response.on('close', () => {
+					if (!response.complete) {
+						fail(new BodyCutError(new Error('connection closed')));
+					}
+				});
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					settled = true;
+					resolve({status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks)});
+				});
+			});
+			request.end();
+		});
+}
+
+/** The body as text, gunzipped when the answer says so. */
+function decodeBody(answer: RawAnswer, read: BodyReader | undefined): string {
+	const gzip = /\bgzip\b/i.test(String(answer.headers['content-encoding'] ?? ''));
+	try {
+		return gzip ? inflater.text(answer.body, read) : textOf(answer.body, read);
+	} catch (error) {
+		throw new BodyEncodingError(error);
+	}
 }
 
 /** GET `url`; rejects with the socket/TLS error, RequestTimeoutError, BodyCutError, BodyEncodingError, or the signal's reason. */
-export function getText(options: RequestOptions): Promise<HttpAnswer> {
-	const {url, agent, headers, timeoutMs, signal, readBody: read} = options;
-	return new Promise((resolve, reject) => {
-		if (signal.aborted) {
-			reject(abortReason(signal));
-			return;
-		}
+export async function getText(options: RequestOptions): Promise<HttpAnswer> {
+	const {url, via, headers, timeoutMs, signal, readBody: read} = options;
+	if (signal.aborted) {
+		throw abortReason(signal);
+	}
 
-		const request = (url.protocol === 'http:' ? http : https).request(url, {method: 'GET', agent, headers});
-		let settled = false;
-		const settle = (action: () => void) => {
-			if (!settled) {
-				settled = true;
-				clearTimeout(timer);
-				signal.removeEventListener('abort', onAbort);
-				action();
-			}
-		};
-
-		const fail = (error: unknown) => {
-			if (!settled) {
-				settle(() => reject(error));
-				request.destroy();
-			}
-		};
-
-		const timer = setTimeout(() => fail(new RequestTimeoutError(timeoutMs)), timeoutMs);
-		const onAbort = () => fail(abortReason(signal));
-		signal.addEventListener('abort', onAbort, {once: true});
-		let answered = false;
-		request.on('error', (error) => {
-			const stale = !answered && request.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
-			fail(stale ? new StaleSocketError(error) : error);
+	const send: Send =
+		'agent' in via
+			? sendThroughAgent(url, via.agent, headers)
+			: (cancel) => via.connections.get(requestHead(url.pathname + url.search, url.host, headers), cancel);
+	let timer: NodeJS.Timeout | undefined;
+	let onAbort: (() => void) | undefined;
+	try {
+		const answer = await send((fail) => {
+			timer = setTimeout(() => fail(new RequestTimeoutError(timeoutMs)), timeoutMs);
+			onAbort = () => fail(abortReason(signal));
+			signal.addEventListener('abort', onAbort, {once: true});
 		});
-		request.on('response', (response) => {
-			answered = true;
-			readBody(response, read, fail, (body) => settle(() => resolve({status: response.statusCode ?? 0, headers: response.headers, body})));
-		});
-		request.end();
-	});
+		return {status: answer.status, headers: answer.headers, body: decodeBody(answer, read)};
+	} finally {
+		clearTimeout(timer);
+		signal.removeEventListener('abort', onAbort!);
+	}
 }

@@ -1,14 +1,15 @@
-// The one HTTP transport: every request pleg-top makes (API server, kubelet, Prometheus) goes through it. One
-// keep-alive agent, rebuilt only when the TLS material changes (an exec plugin can hand out a new client
+// The one HTTP transport: every request pleg-top makes (API server, kubelet, Prometheus) goes through it. Kept
+// connections, opened anew only when the TLS material changes (an exec plugin can hand out a new client
 // certificate); a timeout for the whole request; abort by signal; gzip; a GET sent once more when a kept-alive
 // socket had been closed under it; new credentials and one more try after a 401 when they can differ (as kubectl
 // does). Every request error leaves as a SourceFailure from the one classifier. Not client-node's request helper:
 // it costs about three times as much CPU per scrape.
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import {classifyRequestError, type Peer} from './classify.js';
 import type {BodyReader} from './body-text.js';
-import {getText, StaleSocketError, type HttpAnswer} from './https-request.js';
+import {getText, type HttpAnswer, type RequestOptions} from './https-request.js';
+import {KeptConnections} from './kept-connections.js';
+import {StaleSocketError} from './request-errors.js';
 import {SourceFailure} from '../failure.js';
 
 type Material = string | Buffer;
@@ -50,28 +51,32 @@ export type Transport = {
 
 const userAgent = 'pleg-top';
 
-/** One keep-alive agent, rebuilt only when the TLS material changes. */
-function createAgentKeeper(plain: boolean) {
-	let current: {agent: http.Agent; key: string} | null = null;
+/**
+ * The kept connections to the server, opened anew only when the TLS material changes (an exec plugin can hand out a
+ * new client certificate). With a proxy-url, client-node's agent and Node's client instead.
+ */
+function createConnectionKeeper(url: URL) {
+	let current: {connections: KeptConnections; key: string} | null = null;
 	const text = (value: unknown) => (value === undefined ? '' : String(value));
+	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+	const port = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
 	return {
-		agentFor(auth: RequestAuth): http.Agent {
+		viaFor(auth: RequestAuth): RequestOptions['via'] {
 			if (auth.proxyAgent) {
-				return auth.proxyAgent;
+				return {agent: auth.proxyAgent};
 			}
 
 			const {tls} = auth;
 			const key = [tls.ca, tls.cert, tls.key, tls.rejectUnauthorized, tls.servername].map(text).join('\u0000');
 			if (current?.key !== key) {
-				current?.agent.destroy();
-				const agent = plain ? new http.Agent({keepAlive: true}) : new https.Agent({keepAlive: true, ...tls});
-				current = {agent, key};
+				current?.connections.close();
+				current = {connections: new KeptConnections({host, port, tls: url.protocol === 'http:' ? null : tls}), key};
 			}
 
-			return current.agent;
+			return {connections: current.connections};
 		},
 		destroy() {
-			current?.agent.destroy();
+			current?.connections.close();
 			current = null;
 		},
 	};
@@ -80,7 +85,7 @@ function createAgentKeeper(plain: boolean) {
 export function createTransport(options: TransportOptions): Transport {
 	const {peer, auth, timeoutMs} = options;
 	const base = peer.url.replace(/\/$/, '');
-	const agents = createAgentKeeper(new URL(base).protocol === 'http:');
+	const connections = createConnectionKeeper(new URL(base));
 
 	async function send(
 		credentials: RequestAuth,
@@ -91,7 +96,7 @@ export function createTransport(options: TransportOptions): Transport {
 	): Promise<HttpAnswer> {
 		const all = {'User-Agent': userAgent, 'Accept-Encoding': 'gzip', ...credentials.headers, ...headers};
 		const request = () =>
-			getText({url: new URL(base + path), agent: agents.agentFor(credentials), headers: all, timeoutMs, signal, readBody});
+			getText({url: new URL(base + path), via: connections.viaFor(credentials), headers: all, timeoutMs, signal, readBody});
 		// A GET that never reached the server is sent once more on a fresh connection.
 		return request().catch(async (error: unknown) => {
 			if (error instanceof StaleSocketError) {
@@ -122,7 +127,7 @@ export function createTransport(options: TransportOptions): Transport {
 		},
 		secrets: () => auth.secrets(),
 		close() {
-			agents.destroy();
+			connections.destroy();
 		},
 	};
 }
