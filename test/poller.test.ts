@@ -159,6 +159,32 @@ describe('startPoller', () => {
 		assert.equal(source.calls, 2);
 		poller.stop();
 	});
+
+	test('scrapes share one signal until a pause aborts it; the next scrape gets a fresh one, and stop aborts that', async () => {
+		const source = new ScriptedSource();
+		const poller = startPoller({source, intervalMs: 1000, now}, {onScrape() {}, onFailure() {}});
+		const signals: AbortSignal[] = [];
+		for (let scrape = 0; scrape < 3; scrape++) {
+			await advance(scrape === 0 ? 0 : 1000);
+			signals.push(source.pending[0]!.signal);
+			source.answer(dump);
+			await flush();
+		}
+
+		assert.equal(new Set(signals).size, 1);
+		assert.equal(signals[0]!.aborted, false);
+		await advance(1000);
+		poller.setPaused(true);
+		await flush();
+		assert.equal(signals[0]!.aborted, true, 'the pause aborted the request in flight');
+		poller.setPaused(false);
+		await advance(0);
+		const fresh = source.pending.at(-1)!.signal;
+		assert.notEqual(fresh, signals[0]);
+		assert.equal(fresh.aborted, false);
+		poller.stop();
+		assert.equal(fresh.aborted, true);
+	});
 });
 
 describe('startNodeEngine: one node as an engine of one node', () => {

@@ -18,16 +18,21 @@ export class ScriptedSource implements MetricsSource {
 		this.calls++;
 		this.inFlight++;
 		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		// As every real source does, the abort listener goes when the request ends: the poller reuses a signal.
+		let onAbort: (() => void) | undefined;
 		try {
 			return await new Promise<string>((resolve, reject) => {
 				this.pending.push({resolve, reject, signal});
-				signal.addEventListener('abort', () => {
+				onAbort = () => {
 					this.aborts++;
 					reject(new Error('aborted'));
-				});
+				};
+
+				signal.addEventListener('abort', onAbort);
 			});
 		} finally {
 			this.inFlight--;
+			signal.removeEventListener('abort', onAbort!);
 		}
 	}
 

@@ -3,6 +3,7 @@
 // trailers, 1xx, repeated headers, a close in the body, bytes that are not HTTP), both must give the same status,
 // headers and body, or fail the same way. Then what only the kept connections do: reuse, and when not to.
 import assert from 'node:assert/strict';
+import {getEventListeners} from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import {after, test} from 'node:test';
@@ -362,5 +363,32 @@ test('AnswerReader: a head split anywhere reads the same as a head in one piece'
 		assert.ok(whole, `cut at ${cut}`);
 		assert.equal(reader.bodyBuffer().toString(), 'abcdefghij'.repeat(30), `cut at ${cut}`);
 		assert.equal(reader.reusable, true);
+	}
+});
+
+test('requests that share one signal leave no abort listener on it, whether they answer, fail or time out', async () => {
+	const server = await scriptedServer(
+		[
+			{name: 'ok', answer: lengthAnswer(Buffer.from('ok'))},
+			{name: 'not HTTP', answer: Buffer.from('nonsense\r\n\r\n'), closeAfter: true},
+			{name: 'no answer', answer: Buffer.alloc(0)},
+		],
+		3,
+	);
+	cleanups.push(server.close);
+	const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
+	const agent = new http.Agent({keepAlive: true});
+	cleanups.push(
+		() => connections.close(),
+		() => agent.destroy(),
+	);
+	const {signal} = new AbortController();
+	for (const via of [{connections}, {agent}]) {
+		server.reset();
+		const get = async () => getText({url: new URL(`http://127.0.0.1:${server.port}/`), via, headers: {}, timeoutMs: 300, signal});
+		assert.equal((await get()).body, 'ok');
+		await assert.rejects(get(), {code: /^HPE_/});
+		await assert.rejects(get(), RequestTimeoutError);
+		assert.equal(getEventListeners(signal, 'abort').length, 0, Object.keys(via)[0]);
 	}
 });
