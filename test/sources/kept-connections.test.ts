@@ -23,17 +23,35 @@ function random(seed: number) {
 
 type Script = {name: string; answer: Buffer; closeAfter?: boolean};
 
+/** A loopback TCP server whose close() also ends the connections it still holds. */
+async function listen(onConnection: (socket: net.Socket) => void) {
+	const sockets = new Set<net.Socket>();
+	const server = net.createServer((socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+		socket.on('error', () => {});
+		onConnection(socket);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: (server.address() as net.AddressInfo).port,
+		async close() {
+			for (const socket of sockets) {
+				socket.destroy();
+			}
+
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
 /** Answers the n-th request on any connection with scripts[n], in pieces of random size, each in its own write. */
 async function scriptedServer(scripts: Script[], seed: number) {
 	const next = random(seed);
 	let index = 0;
-	const sockets = new Set<net.Socket>();
 	let connections = 0;
-	const server = net.createServer((socket) => {
+	const server = await listen((socket) => {
 		connections++;
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-		socket.on('error', () => {});
 		let head = '';
 		socket.on('data', async (data) => {
 			head += data.toString('latin1');
@@ -54,21 +72,13 @@ async function scriptedServer(scripts: Script[], seed: number) {
 			}
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const {port} = server.address() as net.AddressInfo;
 	return {
-		port,
+		port: server.port,
 		connections: () => connections,
 		reset(to = 0) {
 			index = to;
 		},
-		async close() {
-			for (const socket of sockets) {
-				socket.destroy();
-			}
-
-			await new Promise((resolve) => server.close(resolve));
-		},
+		close: server.close,
 	};
 }
 
@@ -269,8 +279,7 @@ test('one connection carries every request while the server keeps it; a close, o
 
 test('a kept connection the server drops as the next request arrives fails as stale (safe to send again); a timeout never does', async () => {
 	let requests = 0;
-	const server = net.createServer((socket) => {
-		socket.on('error', () => {});
+	const server = await listen((socket) => {
 		socket.on('data', () => {
 			requests++;
 			if (requests === 1) {
@@ -283,14 +292,8 @@ test('a kept connection the server drops as the next request arrives fails as st
 			// The fourth request gets no answer.
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	cleanups.push(
-		async () =>
-			new Promise((resolve) => {
-				server.close(() => resolve());
-			}),
-	);
-	const {port} = server.address() as net.AddressInfo;
+	cleanups.push(server.close);
+	const {port} = server;
 	const connections = new KeptConnections({host: '127.0.0.1', port, tls: null});
 	cleanups.push(() => connections.close());
 	const get = async (timeoutMs = 10_000) =>
@@ -318,21 +321,21 @@ test('a connection ended in the body is a cut body, not a refused connection', a
 	);
 });
 
-test('an abort ends the request and its connection at once', async () => {
-	const server = net.createServer((socket) => socket.on('error', () => {}));
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	cleanups.push(
-		async () =>
-			new Promise((resolve) => {
-				server.close(() => resolve());
-			}),
-	);
-	const {port} = server.address() as net.AddressInfo;
-	const connections = new KeptConnections({host: '127.0.0.1', port, tls: null});
+test('an abort ends the request and its connection at once', {timeout: 10_000}, async () => {
+	let closed!: () => void;
+	const serverSawClose = new Promise<void>((resolve) => {
+		closed = resolve;
+	});
+	const server = await listen((socket) => {
+		socket.resume();
+		socket.on('close', closed);
+	});
+	cleanups.push(server.close);
+	const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
 	cleanups.push(() => connections.close());
 	const controller = new AbortController();
 	const pending = getText({
-		url: new URL(`http://127.0.0.1:${port}/`),
+		url: new URL(`http://127.0.0.1:${server.port}/`),
 		via: {connections},
 		headers: {},
 		timeoutMs: 10_000,
@@ -340,6 +343,7 @@ test('an abort ends the request and its connection at once', async () => {
 	});
 	setTimeout(() => controller.abort(new Error('stopped by the test')), 50);
 	await assert.rejects(pending, /stopped by the test/);
+	await serverSawClose;
 });
 
 test('requestHead: one GET head; a value that would end it early is refused before anything is sent', () => {
