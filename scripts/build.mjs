@@ -195,6 +195,25 @@ export const substitutions = [
 		},
 	},
 	{
+		name: "ink's text wrapping row by row, with a bounded cache",
+		// ink truncates a <Text> of several rows as one string (a row too wide would cut the rows after it), and
+		// keeps every text it ever wrapped in an object never emptied. pleg-top draws each pane as one <Text> of
+		// several rows; the substitute truncates each row that is too wide on its own and bounds its cache
+		// (source/substitutes/ink-wrap-text.ts). Drop when ink truncates row by row and bounds its cache.
+		importer: ['/ink/build/dom.js', '/ink/build/render-node-to-output.js'],
+		specifier: './wrap-text.js',
+		replacement: 'ink-wrap-text.ts',
+		guard(text, importerPath) {
+			if (!/import wrapText from '\.\/wrap-text\.js'/.test(text)) return 'no longer imports wrapText from wrap-text.js';
+			return siblingLacks(importerPath, 'wrap-text.js', [
+				"if (wrapType === 'wrap') {",
+				'wrappedText = cliTruncate(text, maxWidth, { position });',
+				"if (wrapType === 'truncate-middle') {",
+				"if (wrapType === 'truncate-start') {",
+			]);
+		},
+	},
+	{
 		name: 'ink without React DevTools',
 		// ink imports ./devtools.js (which imports react-devtools-core, not a dependency) only when DEV=true;
 		// bundled, that import would run at start and fail. Drop when ink stops importing devtools.js.

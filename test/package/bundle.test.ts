@@ -129,6 +129,22 @@ describe('the bundle', () => {
 		assert.ok(answer.size <= answer.limit, `${answer.size} texts cached, limit ${answer.limit}`);
 	});
 
+	test('in the bundle, a row too wide for its box is cut on its own: the rows after it stay whole', async () => {
+		const entry = temp.write(
+			'wrap-entry.tsx',
+			[
+				"import React from 'react';",
+				"import {Box, renderToString, Text} from 'ink';",
+				"const text = ['first row', 'a row far too wide for a box of twenty columns', 'last row'].join('\\n');",
+				'console.log(JSON.stringify(renderToString(<Box width={20}><Text wrap="truncate-end">{text}</Text></Box>, {columns: 80})));',
+			].join('\n'),
+		);
+		const outfile = path.join(temp.dir, 'wrap-probe.js');
+		await build({...buildModule.bundleOptions({entry, outfile}), absWorkingDir: root, nodePaths: [path.join(root, 'node_modules')]});
+		const frame = JSON.parse(execFileSync(process.execPath, [outfile], {encoding: 'utf8'})) as string;
+		assert.deepEqual(frame.split('\n'), ['first row', 'a row far too wide …', 'last row']);
+	});
+
 	test('the substitute measures as ink does', async () => {
 		const inkMeasurePath = new URL('measure-text.js', import.meta.resolve('ink')).href;
 		const {default: inkMeasure} = (await import(inkMeasurePath)) as {default: (text: string) => {width: number; height: number}};
@@ -172,6 +188,7 @@ describe('the bundle', () => {
 				"ink's terminal writer, rewriting only changed rows at their place",
 				"ink's text sanitizer passing colour-only rows through",
 				"ink's per-frame text width from the measure cache",
+				"ink's text wrapping row by row, with a bounded cache",
 				'ink without React DevTools',
 			],
 		);

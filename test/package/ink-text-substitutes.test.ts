@@ -1,12 +1,15 @@
-// Two stand-ins the bundle puts where ink draws a <Text> (scripts/build.mjs): the sanitizer must return exactly
-// what ink's sanitize-ansi returns for every text, and the per-frame width exactly what widest-line returns.
+// Three stand-ins the bundle puts where ink draws a <Text> (scripts/build.mjs): the sanitizer must return exactly
+// what ink's sanitize-ansi returns for every text, the per-frame width exactly what widest-line returns, and the
+// wrapping what ink's wrap-text returns for each row.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {Chalk} from 'chalk';
 import realWidestLine from 'widest-line';
 import inkSanitizeAnsi from '../../node_modules/ink/build/sanitize-ansi.js';
+import inkWrapText from '../../node_modules/ink/build/wrap-text.js';
 import sanitizeAnsi from '../../source/substitutes/ink-sanitize-ansi.js';
 import widestLine from '../../source/substitutes/ink-widest-line.js';
+import wrapText, {cacheLimit, cacheSize} from '../../source/substitutes/ink-wrap-text.js';
 
 const chalk = new Chalk({level: 3});
 const esc = '\u001B';
@@ -54,4 +57,35 @@ describe('ink text substitutes', () => {
 			assert.equal(widestLine(text), realWidestLine(text));
 		});
 	}
+
+	const wrapTypes = ['wrap', 'truncate', 'truncate-end', 'truncate-middle', 'truncate-start'] as const;
+	for (const [name, text] of Object.entries(texts)) {
+		test(`wraps and truncates each row as ink does a row alone: ${name}`, () => {
+			for (const wrapType of wrapTypes) {
+				for (const width of [1, 4, 12, 40, 200]) {
+					const expected =
+						wrapType === 'wrap'
+							? inkWrapText(text, width, wrapType)
+							: text
+									.split('\n')
+									.map((row) => (realWidestLine(row) > width ? inkWrapText(row, width, wrapType) : row))
+									.join('\n');
+					assert.equal(wrapText(text, width, wrapType), expected, `${wrapType} at ${width}`);
+				}
+			}
+		});
+	}
+
+	test('a row too wide is cut without cutting the rows after it; the cache stays bounded', () => {
+		const pane = ['verdict ✓ PLEG is healthy', 'a row much wider than the pane it is in', chalk.dim('last row')].join('\n');
+		assert.deepEqual(wrapText(pane, 20, 'truncate-end').split('\n'), [
+			'verdict ✓ PLEG is h…',
+			'a row much wider th…',
+			chalk.dim('last row'),
+		]);
+		// ink's own cuts the whole text as one string: what the substitute is for.
+		assert.notEqual(inkWrapText(pane, 20, 'truncate-end'), wrapText(pane, 20, 'truncate-end'));
+		for (let index = 0; index < 3 * cacheLimit; index++) wrapText(`row ${index} is wider than ten`, 10, 'truncate-end');
+		assert.ok(cacheSize() <= cacheLimit, `${cacheSize()} cached texts`);
+	});
 });
