@@ -179,14 +179,30 @@ async function outcome(answer: Promise<HttpAnswer>): Promise<Outcome> {
 	}
 }
 
-function getBoth(port: number, connections: KeptConnections, agent: http.Agent) {
+/** pleg-top's kept connections to `port`, closed after the tests. */
+function keptTo(port: number): KeptConnections {
+	const connections = new KeptConnections({host: '127.0.0.1', port, tls: null});
+	cleanups.push(() => connections.close());
+	return connections;
+}
+
+/** A scripted server, and one GET to it through each client: pleg-top's (`kept`) and Node's (`node`). */
+async function bothClients(scripts: Script[], seed: number) {
+	const server = await scriptedServer(scripts, seed);
+	cleanups.push(server.close);
+	const connections = keptTo(server.port);
+	const agent = new http.Agent({keepAlive: true});
+	cleanups.push(() => agent.destroy());
 	const common = {
-		url: new URL(`http://127.0.0.1:${port}/metrics`),
+		url: new URL(`http://127.0.0.1:${server.port}/metrics`),
 		headers: {Accept: '*/*'},
 		timeoutMs: 10_000,
 		signal: new AbortController().signal,
 	};
 	return {
+		server,
+		connections,
+		agent,
 		kept: async () => outcome(getText({...common, via: {connections}})),
 		node: async () => outcome(getText({...common, via: {agent}})),
 	};
@@ -201,21 +217,13 @@ after(async () => {
 
 for (const seed of [1, 2, 3]) {
 	test(`every whole answer reads as Node's client reads it (pieces of seed ${seed})`, async () => {
-		const server = await scriptedServer(wholeScripts, seed);
-		cleanups.push(server.close);
-		const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
-		const agent = new http.Agent({keepAlive: true});
-		cleanups.push(
-			() => connections.close(),
-			() => agent.destroy(),
-		);
-		const both = getBoth(server.port, connections, agent);
+		const both = await bothClients(wholeScripts, seed);
 		const kept: Outcome[] = [];
 		for (const _ of wholeScripts) {
 			kept.push(await both.kept());
 		}
 
-		server.reset();
+		both.server.reset();
 		for (const [index, script] of wholeScripts.entries()) {
 			const node = await both.node();
 			assert.deepEqual(kept[index], node, script.name);
@@ -226,15 +234,7 @@ for (const seed of [1, 2, 3]) {
 
 for (const script of failingScripts) {
 	test(`a broken answer fails as Node's client fails: ${script.name}`, async () => {
-		const server = await scriptedServer([script], 5);
-		cleanups.push(server.close);
-		const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
-		const agent = new http.Agent({keepAlive: true});
-		cleanups.push(
-			() => connections.close(),
-			() => agent.destroy(),
-		);
-		const both = getBoth(server.port, connections, agent);
+		const both = await bothClients([script], 5);
 		const kept = await both.kept();
 		const node = await both.node();
 		assert.ok('failed' in node, `Node's client failed: ${JSON.stringify(node).slice(0, 200)}`);
@@ -244,7 +244,7 @@ for (const script of failingScripts) {
 
 test('one connection carries every request while the server keeps it; a close, or bytes beyond the answer, end it', async () => {
 	const plain = lengthAnswer(Buffer.from('kept'));
-	const server = await scriptedServer(
+	const {server, kept} = await bothClients(
 		[
 			{name: '1', answer: plain},
 			{name: '2', answer: plain},
@@ -256,10 +256,6 @@ test('one connection carries every request while the server keeps it; a close, o
 		],
 		9,
 	);
-	cleanups.push(server.close);
-	const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
-	cleanups.push(() => connections.close());
-	const {kept} = getBoth(server.port, connections, new http.Agent());
 	const seen: Array<[string, number]> = [];
 	for (let index = 0; index < 7; index++) {
 		const answer = await kept();
@@ -294,8 +290,7 @@ test('a kept connection the server drops as the next request arrives fails as st
 	});
 	cleanups.push(server.close);
 	const {port} = server;
-	const connections = new KeptConnections({host: '127.0.0.1', port, tls: null});
-	cleanups.push(() => connections.close());
+	const connections = keptTo(port);
 	const get = async (timeoutMs = 10_000) =>
 		getText({url: new URL(`http://127.0.0.1:${port}/`), via: {connections}, headers: {}, timeoutMs, signal: new AbortController().signal});
 	assert.equal((await get()).body, 'first');
@@ -305,10 +300,10 @@ test('a kept connection the server drops as the next request arrives fails as st
 });
 
 test('a connection ended in the body is a cut body, not a refused connection', async () => {
-	const server = await scriptedServer([{name: 'cut', answer: lengthAnswer(bytes(100, 1)).subarray(0, 80), closeAfter: true}], 1);
-	cleanups.push(server.close);
-	const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
-	cleanups.push(() => connections.close());
+	const {server, connections} = await bothClients(
+		[{name: 'cut', answer: lengthAnswer(bytes(100, 1)).subarray(0, 80), closeAfter: true}],
+		1,
+	);
 	await assert.rejects(
 		getText({
 			url: new URL(`http://127.0.0.1:${server.port}/`),
@@ -331,8 +326,7 @@ test('an abort ends the request and its connection at once', {timeout: 10_000}, 
 		socket.on('close', closed);
 	});
 	cleanups.push(server.close);
-	const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
-	cleanups.push(() => connections.close());
+	const connections = keptTo(server.port);
 	const controller = new AbortController();
 	const pending = getText({
 		url: new URL(`http://127.0.0.1:${server.port}/`),
@@ -371,20 +365,13 @@ test('AnswerReader: a head split anywhere reads the same as a head in one piece'
 });
 
 test('requests that share one signal leave no abort listener on it, whether they answer, fail or time out', async () => {
-	const server = await scriptedServer(
+	const {server, connections, agent} = await bothClients(
 		[
 			{name: 'ok', answer: lengthAnswer(Buffer.from('ok'))},
 			{name: 'not HTTP', answer: Buffer.from('nonsense\r\n\r\n'), closeAfter: true},
 			{name: 'no answer', answer: Buffer.alloc(0)},
 		],
 		3,
-	);
-	cleanups.push(server.close);
-	const connections = new KeptConnections({host: '127.0.0.1', port: server.port, tls: null});
-	const agent = new http.Agent({keepAlive: true});
-	cleanups.push(
-		() => connections.close(),
-		() => agent.destroy(),
 	);
 	const {signal} = new AbortController();
 	for (const via of [{connections}, {agent}]) {

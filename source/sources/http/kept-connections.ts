@@ -71,6 +71,9 @@ const firstWins = new Set([
 	'user-agent',
 ]);
 
+/** A head longer than this is not an answer pleg-top can use (Node's own limit is 16 KiB). */
+const maxHeadBytes = 64 * 1024;
+
 type Framing = {kind: 'length'; remaining: number} | {kind: 'chunked'} | {kind: 'close'} | {kind: 'none'};
 
 /**
@@ -98,8 +101,6 @@ export class AnswerReader {
 		return this.headDone;
 	}
 
-	constructor(private readonly maxHeadBytes = 64 * 1024) {}
-
 	/** Feeds bytes; returns true when the answer is whole. Throws on a malformed answer. */
 	push(chunk: Buffer): boolean {
 		this.receivedAny = true;
@@ -114,7 +115,7 @@ export class AnswerReader {
 		while (!this.headDone) {
 			const end = bytes.indexOf('\r\n\r\n');
 			if (end === -1) {
-				if (bytes.length > this.maxHeadBytes) {
+				if (bytes.length > maxHeadBytes) {
 					throw parseError('the answer head is too long');
 				}
 
@@ -339,7 +340,7 @@ export class KeptConnections {
 	 * when it ends in the body, or StaleSocketError when a kept connection failed before any byte of an answer (safe
 	 * to send again). `cancel` is given the function that fails the request and destroys its connection.
 	 */
-	get(head: string, cancel: (destroy: (error: unknown) => void) => void): Promise<RawAnswer> {
+	get(head: string, cancel: (fail: (error: unknown) => void) => void): Promise<RawAnswer> {
 		const kept = this.take();
 		const {socket} = kept;
 		return new Promise<RawAnswer>((resolve, reject) => {
