@@ -10,6 +10,8 @@ import {
 	formatSeconds,
 	formatSpan,
 } from '../source/domain/format.js';
+import {format} from 'date-fns/format';
+import {clockTime} from '../source/screen/layout/clock-time.js';
 
 describe('formatSeconds', () => {
 	const cases: Array<[number | null, string]> = [
@@ -120,4 +122,17 @@ describe('formatRate, formatRatio, formatCount', () => {
 		assert.equal(formatCount(27_386), '27,386');
 		assert.equal(formatRatio(27_385.6), '×27,386');
 	});
+});
+
+test('clockTime: instants that alternate within a frame each read their own second, across the cache being emptied', () => {
+	const base = new Date(2026, 11, 3, 14, 2, 10, 0).getTime();
+	for (let frame = 0; frame < 40; frame++) {
+		const now = base + frame * 1000 + 999;
+		const since = base - 3_600_000 - frame * 7000;
+		assert.equal(clockTime(now), format(now, 'HH:mm:ss'));
+		assert.equal(clockTime(since), format(since, 'HH:mm:ss'));
+	}
+
+	assert.equal(clockTime(base + 500), '14:02:10');
+	assert.equal(clockTime(base - 1), '14:02:09');
 });

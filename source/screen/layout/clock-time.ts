@@ -3,11 +3,22 @@
 // The function's own module: the package index loads all ~250 date-fns functions at start-up.
 import {format} from 'date-fns/format';
 
-/** The last second formatted: a frame drawn every 100 ms would otherwise format the same second ten times. */
-let last = {second: Number.NaN, text: ''};
+/**
+ * The seconds formatted lately. One frame formats several instants (the header's clock, the Ready condition's
+ * "since", a stale banner's last good scrape), and a frame drawn every 100 ms formats the same seconds ten times:
+ * one remembered second was formatted anew twice a frame.
+ */
+const recent = new Map<number, string>();
+const recentLimit = 16;
 
 export function clockTime(ms: number): string {
 	const second = Math.floor(ms / 1000);
-	if (second !== last.second) last = {second, text: format(ms, 'HH:mm:ss')};
-	return last.text;
+	let text = recent.get(second);
+	if (text === undefined) {
+		text = format(ms, 'HH:mm:ss');
+		if (recent.size >= recentLimit) recent.clear();
+		recent.set(second, text);
+	}
+
+	return text;
 }
