@@ -3,12 +3,15 @@
 // Prometheus keeps the figures Prometheus answered (prometheus-feed.ts). No clock reads: times come in actions.
 import type {Failure, FeedStatus, Figures, HistoryPoint, NodeInfo} from './types.js';
 
-/** What the one-node screen and a table row need of one node at `now`. */
+/**
+ * What a table row, a JSON line and the one-node screen need of one node at `now`. Not the history chart's points:
+ * only the one-node screen draws them and reads them itself (kind.history), so the overview does not copy every
+ * node's history, up to 3,600 points each, on every frame.
+ */
 export type NodeView = {
 	name: string;
 	figures: Figures | null;
 	status: FeedStatus;
-	history: HistoryPoint[];
 	node: NodeInfo | null;
 	/** When the node stopped appearing in the node list (ms); null while listed. */
 	goneSince: number | null;
@@ -131,7 +134,6 @@ export function nodeView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>,
 		name: entry.name,
 		figures: kind.figures(entry.feed, now),
 		status: kind.status(entry.feed),
-		history: kind.history(entry.feed),
 		node: entry.info,
 		goneSince: entry.goneSince,
 	};

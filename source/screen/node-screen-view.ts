@@ -7,14 +7,19 @@ import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.
 
 export type NodeScreenView = {figures: Figures | null; status: FeedStatus; history: HistoryPoint[]; node: NodeInfo | null};
 
-export function nodeScreenView<F>(engine: Engine<F>, state: OverviewState<F>, name: string, now: number): NodeScreenView {
+export function nodeScreenView<F>(
+	engine: Pick<Engine<F>, 'kind' | 'paused'>,
+	state: OverviewState<F>,
+	name: string,
+	now: number,
+): NodeScreenView {
 	const entry = state.nodes.get(name);
 	const view = entry ? nodeView(engine.kind, entry, now) : null;
 	return {
 		figures: view?.figures ?? null,
 		// The engine holds the pause, whatever kind of feed it keeps.
 		status: {...(view?.status ?? noReadYet), paused: engine.paused},
-		history: view?.history ?? [],
+		history: entry ? engine.kind.history(entry.feed) : [],
 		node: view?.node ?? null,
 	};
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import type {NodeInfo} from '../../source/domain/types.js';
 import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
-import {initialOverviewState, listedNames, overviewReducer} from '../../source/domain/overview-state.js';
+import {initialOverviewState, listedNames, nodeView, overviewReducer} from '../../source/domain/overview-state.js';
+import type {FeedState} from '../../source/domain/feed.js';
+import {nodeScreenView} from '../../source/screen/node-screen-view.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 
 const info = (name: string, kubeletVersion = 'v1.28.4'): NodeInfo => ({
@@ -48,5 +50,38 @@ describe('overview state', () => {
 	test('a feed action for a node that is not listed changes nothing', () => {
 		const state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
 		assert.equal(reduce(state, {type: 'feed', node: 'x', action: {type: 'pause', paused: true}}), state);
+	});
+
+	test("the overview's views read no node's history; the one-node screen reads its own node's, once", () => {
+		const reads: string[] = [];
+		const kind = {
+			...proxyFeedKind,
+			history(feed: FeedState) {
+				reads.push(feed.nodeName);
+				return proxyFeedKind.history(feed);
+			},
+		};
+		const reduceCounted = overviewReducer(kind, 60_000);
+		let state = initialOverviewState<FeedState>(10);
+		state = reduceCounted(state, {type: 'nodes', nodes: [info('a'), info('b'), info('c')], at: 0});
+		for (const node of ['a', 'b', 'c']) {
+			for (const at of [1000, 2000]) {
+				state = reduceCounted(state, {type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: 5}}});
+			}
+		}
+
+		const views = [...state.nodes.values()].map((entry) => nodeView(kind, entry, 3000));
+		assert.deepEqual(
+			views.map((view) => view.name),
+			['a', 'b', 'c'],
+		);
+		assert.deepEqual(reads, []);
+		const screen = nodeScreenView({kind, paused: false}, state, 'b', 3000);
+		assert.deepEqual(reads, ['b']);
+		assert.deepEqual(
+			screen.history.map((point) => point.at),
+			[1000, 2000],
+		);
+		assert.deepEqual(nodeScreenView({kind, paused: false}, state, 'gone', 3000).history, []);
 	});
 });
