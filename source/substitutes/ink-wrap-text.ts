@@ -6,16 +6,15 @@
 // as ink does, and drops its cache whole past `cacheLimit` texts.
 import cliTruncate from 'cli-truncate';
 import wrapAnsi from 'wrap-ansi';
+import {DroppingCache} from './dropping-cache.js';
 import measureText from './ink-measure-text.js';
 
 export const cacheLimit = 2000;
-const cache = new Map<string, string>();
+const cache = new DroppingCache<string>(cacheLimit);
 
 export function cacheSize(): number {
 	return cache.size;
 }
-
-type WrapType = 'wrap' | 'end' | 'middle' | 'truncate' | 'truncate-end' | 'truncate-middle' | 'truncate-start' | (string & {});
 
 function truncateRows(text: string, maxWidth: number, position: 'start' | 'middle' | 'end'): string {
 	return text
@@ -24,7 +23,8 @@ function truncateRows(text: string, maxWidth: number, position: 'start' | 'middl
 		.join('\n');
 }
 
-export default function wrapText(text: string, maxWidth: number, wrapType: WrapType): string {
+/** `wrapType` as ink's Text takes it: 'wrap', or 'truncate', 'truncate-end', 'truncate-middle', 'truncate-start'. */
+export default function wrapText(text: string, maxWidth: number, wrapType: string): string {
 	const key = `${wrapType}\u0000${maxWidth}\u0000${text}`;
 	const cached = cache.get(key);
 	if (cached !== undefined) return cached;
@@ -35,7 +35,6 @@ export default function wrapText(text: string, maxWidth: number, wrapType: WrapT
 		wrapped = truncateRows(text, maxWidth, wrapType === 'truncate-middle' ? 'middle' : wrapType === 'truncate-start' ? 'start' : 'end');
 	}
 
-	if (cache.size >= cacheLimit) cache.clear();
 	cache.set(key, wrapped);
 	return wrapped;
 }

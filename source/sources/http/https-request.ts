@@ -1,4 +1,5 @@
-// One GET through a caller-owned keep-alive agent: a whole-request timeout, abort by signal, gzip.
+// One GET, over pleg-top's kept connections or through a caller's agent (a proxy-url): a whole-request timeout,
+// abort by signal, gzip.
 import http from 'node:http';
 import https from 'node:https';
 import {BodyInflater, textOf, type BodyReader} from './body-text.js';
