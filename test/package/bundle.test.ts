@@ -45,6 +45,7 @@ describe('the bundle', () => {
 		assert.ok(bundle.includes('// source/substitutes/ink-log-update.ts'), 'the terminal writer substitute is not bundled');
 		assert.ok(bundle.includes('// source/substitutes/ink-sanitize-ansi.ts'), 'the text sanitizer substitute is not bundled');
 		assert.ok(bundle.includes('// source/substitutes/ink-widest-line.ts'), 'the per-frame width substitute is not bundled');
+		assert.ok(bundle.includes('// source/substitutes/ink-throttle.ts'), 'the render pacing substitute is not bundled');
 		assert.ok(!/\bregister\([^)]*hooks/.test(bundle), 'module hooks registered');
 		const sources = spawnSync('grep', ['-rlE', 'module\\.register|from .node:module.', path.join(root, 'source')], {
 			encoding: 'utf8',
@@ -145,6 +146,47 @@ describe('the bundle', () => {
 		assert.deepEqual(frame.split('\n'), ['first row', 'a row far too wide …', 'last row']);
 	});
 
+	test('in the bundle, ink leaves no timer behind a frame it drew at once, and a burst of renders still ends on the last', async () => {
+		const entry = temp.write(
+			'pacing-entry.tsx',
+			[
+				"import React from 'react';",
+				"import {EventEmitter} from 'node:events';",
+				"import {setTimeout as sleep} from 'node:timers/promises';",
+				"import {render, Text} from 'ink';",
+				'const writes: string[] = [];',
+				'const stdout = Object.assign(new EventEmitter(), {columns: 40, rows: 10, isTTY: true, write: (chunk: string) => writes.push(chunk) > 0});',
+				"const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;",
+				'const app = render(<Text>frame 0</Text>, {stdout: stdout as never, patchConsole: false, exitOnCtrlC: false});',
+				'const left: number[] = [];',
+				'for (let frame = 1; frame <= 3; frame++) {',
+				'\tawait sleep(60);',
+				'\tapp.rerender(<Text>frame {frame}</Text>);',
+				'\tawait new Promise((resolve) => setImmediate(resolve));',
+				'\tleft.push(timers());',
+				'}',
+				'await sleep(60);',
+				"for (const frame of ['a', 'b', 'c']) app.rerender(<Text>burst {frame}</Text>);",
+				'await sleep(100);',
+				"const drawn = writes.join('');",
+				'app.unmount();',
+				"console.log(JSON.stringify({left, drewFrame3: drawn.includes('frame 3'), endsOnBurstC: drawn.lastIndexOf('burst c') > drawn.lastIndexOf('frame 3')}));",
+			].join('\n'),
+		);
+		const outfile = path.join(temp.dir, 'pacing-probe.js');
+		await build({...buildModule.bundleOptions({entry, outfile}), absWorkingDir: root, nodePaths: [path.join(root, 'node_modules')]});
+		// ink draws only the last frame when it believes it runs in CI: the probe runs without CI's variables.
+		const env = Object.fromEntries(
+			Object.entries(process.env).filter(([key]) => key !== 'CI' && key !== 'CONTINUOUS_INTEGRATION' && !key.startsWith('CI_')),
+		);
+		const answer = JSON.parse(execFileSync(process.execPath, [outfile], {encoding: 'utf8', env})) as {
+			left: number[];
+			drewFrame3: boolean;
+			endsOnBurstC: boolean;
+		};
+		assert.deepEqual(answer, {left: [0, 0, 0], drewFrame3: true, endsOnBurstC: true});
+	});
+
 	test('the substitute measures as ink does', async () => {
 		const inkMeasurePath = new URL('measure-text.js', import.meta.resolve('ink')).href;
 		const {default: inkMeasure} = (await import(inkMeasurePath)) as {default: (text: string) => {width: number; height: number}};
@@ -189,6 +231,7 @@ describe('the bundle', () => {
 				"ink's text sanitizer passing colour-only rows through",
 				"ink's per-frame text width from the measure cache",
 				"ink's text wrapping row by row, with a bounded cache",
+				"ink's render and write pacing without a timer after every frame",
 				'ink without React DevTools',
 			],
 		);
