@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
-import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
+import {createTransport, type RequestAuth} from '../../source/sources/http/transport.js';
+import {startFakeApiServer, testTls, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 import {makeHarness} from './api-server-helpers.js';
 
@@ -71,6 +72,34 @@ describe('requests', () => {
 			assert.equal(server.maxInFlight, 1);
 			source.close();
 		} finally {
+			await server.close();
+		}
+	});
+
+	test('the same TLS material in a new object keeps the connection; other material (a new client certificate) opens a new one', async () => {
+		const server = await startFakeApiServer({nodes: [{name: 'worker-1'}], tokens: {[token]: 'alice'}});
+		const handedOut: RequestAuth[] = [];
+		const withCert = (cert?: string): RequestAuth => ({
+			headers: {Authorization: `Bearer ${token}`},
+			tls: {ca: testTls.caCert, cert, key: cert ? testTls.clientKey : undefined},
+		});
+		// As an exec plugin's credentials: a new object each time; the material changes from the fourth request on.
+		const auth = {
+			get: async () => handedOut[handedOut.push(handedOut.length < 3 ? withCert() : withCert(testTls.clientCert)) - 1]!,
+			secrets: () => [token],
+		};
+		const transport = createTransport({peer: {kind: 'kubelet', url: server.url, flag: '--kubelet-url'}, auth, timeoutMs: 10_000});
+		try {
+			for (let request = 0; request < 5; request++) {
+				const answer = await transport.get('/api/v1/nodes/worker-1/proxy/metrics', {}, signal());
+				assert.equal(answer.status, 200);
+			}
+
+			assert.equal(handedOut.length, 5);
+			assert.notEqual(handedOut[0]!.tls, handedOut[1]!.tls);
+			assert.equal(server.connections, 2, 'one connection for each TLS material');
+		} finally {
+			transport.close();
 			await server.close();
 		}
 	});

@@ -50,13 +50,15 @@ export type Transport = {
 };
 
 const userAgent = 'pleg-top';
+/** Parsed request URLs kept per transport; a path that varies (never seen yet) cannot grow the map past this. */
+const maxUrlsKept = 16;
 
 /**
  * The kept connections to the server, opened anew only when the TLS material changes (an exec plugin can hand out a
  * new client certificate). With a proxy-url, client-node's agent and Node's client instead.
  */
 function createConnectionKeeper(url: URL) {
-	let current: {connections: KeptConnections; key: string} | null = null;
+	let current: {connections: KeptConnections; key: string; tls: RequestAuth['tls']} | null = null;
 	const text = (value: unknown) => (value === undefined ? '' : String(value));
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
 	const port = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
@@ -67,10 +69,17 @@ function createConnectionKeeper(url: URL) {
 			}
 
 			const {tls} = auth;
+			// Cached credentials hand out the same object scrape after scrape: the material is compared only when it is new.
+			if (current?.tls === tls) {
+				return {connections: current.connections};
+			}
+
 			const key = [tls.ca, tls.cert, tls.key, tls.rejectUnauthorized, tls.servername].map(text).join('\u0000');
-			if (current?.key !== key) {
+			if (current?.key === key) {
+				current.tls = tls;
+			} else {
 				current?.connections.close();
-				current = {connections: new KeptConnections({host, port, tls: url.protocol === 'http:' ? null : tls}), key};
+				current = {connections: new KeptConnections({host, port, tls: url.protocol === 'http:' ? null : tls}), key, tls};
 			}
 
 			return {connections: current.connections};
@@ -86,6 +95,18 @@ export function createTransport(options: TransportOptions): Transport {
 	const {peer, auth, timeoutMs} = options;
 	const base = peer.url.replace(/\/$/, '');
 	const connections = createConnectionKeeper(new URL(base));
+	// The same few paths every interval (metrics, the Node object, its Events): each parsed once. getText only reads it.
+	const urls = new Map<string, URL>();
+	const urlOf = (path: string): URL => {
+		let url = urls.get(path);
+		if (!url) {
+			if (urls.size >= maxUrlsKept) urls.clear();
+			url = new URL(base + path);
+			urls.set(path, url);
+		}
+
+		return url;
+	};
 
 	async function send(
 		credentials: RequestAuth,
@@ -95,8 +116,8 @@ export function createTransport(options: TransportOptions): Transport {
 		readBody: BodyReader | undefined,
 	): Promise<HttpAnswer> {
 		const all = {'User-Agent': userAgent, 'Accept-Encoding': 'gzip', ...credentials.headers, ...headers};
-		const request = () =>
-			getText({url: new URL(base + path), via: connections.viaFor(credentials), headers: all, timeoutMs, signal, readBody});
+		const url = urlOf(path);
+		const request = () => getText({url, via: connections.viaFor(credentials), headers: all, timeoutMs, signal, readBody});
 		// A GET that never reached the server is sent once more on a fresh connection.
 		return request().catch(async (error: unknown) => {
 			if (error instanceof StaleSocketError) {
