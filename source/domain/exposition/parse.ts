@@ -198,6 +198,12 @@ function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; fir
 	let firstBad = -1;
 	let offset = text.charCodeAt(0) === charBom ? 1 : 0;
 	while (offset < text.length) {
+		// Most lines of a cut body (cutToPlegLines) are empty: stepped over without a search.
+		if (text.charCodeAt(offset) === charNewline) {
+			offset++;
+			continue;
+		}
+
 		let end = text.indexOf('\n', offset);
 		if (end === -1) {
 			end = text.length;
