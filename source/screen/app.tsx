@@ -7,6 +7,7 @@ import type {Engine} from '../engine/engine.js';
 import {Dashboard, dashboardHelpScroll, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
+import {useLatestCallback} from './hooks/use-latest-callback.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {nodeScreenView} from './node-screen-view.js';
 
@@ -50,21 +51,25 @@ export default function App({engine, demo, header}: AppProps) {
 	}, [engine]);
 	const context = header?.replay ? {...header, replay: {...header.replay, ended}} : header;
 
-	useInput((input, key) => {
-		const move = showHelp ? helpMoveOf(key) : undefined;
-		if (move)
-			setHelpOffset((offset) => scrollHelp(offset, move, dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single ?? undefined)));
-		else if (input === 'q') exit();
-		else if (input === 'p') engine.setPaused(!engine.paused);
-		else if (input === 'b') engine.mark(engine.now());
-		else if (input === '?') {
-			setShowHelp((shown) => !shown);
-			setHelpOffset(0);
-		} else if (input === 'a') setShowAnatomy((shown) => !shown);
-		else if (input === 'k') setToggleConstants((toggled) => !toggled);
-		else if (key.escape) setShowHelp(false);
-		else if (demo) steerDemo(input, demo);
-	});
+	useInput(
+		useLatestCallback((input, key) => {
+			const move = showHelp ? helpMoveOf(key) : undefined;
+			if (move)
+				setHelpOffset((offset) =>
+					scrollHelp(offset, move, dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single ?? undefined)),
+				);
+			else if (input === 'q') exit();
+			else if (input === 'p') engine.setPaused(!engine.paused);
+			else if (input === 'b') engine.mark(engine.now());
+			else if (input === '?') {
+				setShowHelp((shown) => !shown);
+				setHelpOffset(0);
+			} else if (input === 'a') setShowAnatomy((shown) => !shown);
+			else if (input === 'k') setToggleConstants((toggled) => !toggled);
+			else if (key.escape) setShowHelp(false);
+			else if (demo) steerDemo(input, demo);
+		}),
+	);
 
 	return (
 		<Dashboard

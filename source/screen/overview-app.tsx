@@ -7,6 +7,7 @@ import React, {useMemo, useRef, useState} from 'react';
 import {Dashboard, dashboardHelpScroll} from './dashboard.js';
 import {OverviewTable} from './panes/overview-table.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
+import {useLatestCallback} from './hooks/use-latest-callback.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {Engine} from '../engine/engine.js';
 import {filterRows, sortedRows} from './overview-rows.js';
@@ -36,29 +37,31 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 	const rows = useMemo(() => sortedRows(views, ui.sort), [views, ui.sort]);
 	const {open} = ui;
 
-	// The key handler reads the latest render's rows through a ref: an input can arrive before ink has
-	// re-registered a handler that closes over newer rows. Each key of a chunk ("ss", "jjj") is applied in turn.
+	// The key handler reads the latest render's rows through a ref and leaves its result there: the keys of one
+	// chunk ("ss", "jjj") are applied in turn, each to the state the one before left, before the next render.
 	const latest = useRef({views, ui});
 	latest.current = {views, ui};
-	useInput((input, key) => {
-		const {views: known, ui: before} = latest.current;
-		const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, next.sort), next.filter).map((row) => row.name);
-		// The help of the table fills the screen; a node's help sits below the dashboard's header row.
-		const scroll = (offset: number, move: ScrollMove) =>
-			scrollHelp(
-				offset,
-				move,
-				before.open === null ? helpScroll({width: columns, height}) : dashboardHelpScroll(columns, height, before.open),
-			);
-		const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
-		if (after === 'quit') {
-			exit();
-			return;
-		}
+	useInput(
+		useLatestCallback((input, key) => {
+			const {views: known, ui: before} = latest.current;
+			const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, next.sort), next.filter).map((row) => row.name);
+			// The help of the table fills the screen; a node's help sits below the dashboard's header row.
+			const scroll = (offset: number, move: ScrollMove) =>
+				scrollHelp(
+					offset,
+					move,
+					before.open === null ? helpScroll({width: columns, height}) : dashboardHelpScroll(columns, height, before.open),
+				);
+			const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
+			if (after === 'quit') {
+				exit();
+				return;
+			}
 
-		latest.current = {views: known, ui: after};
-		setUi(after);
-	});
+			latest.current = {views: known, ui: after};
+			setUi(after);
+		}),
+	);
 
 	// One row short of the terminal, as the one-node screen: a full-height frame makes ink redraw everything.
 	const height = Math.max(1, terminalRows - 1);
