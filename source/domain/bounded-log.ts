@@ -28,6 +28,13 @@ export function logLast<T>(log: BoundedLog<T>): T | undefined {
 	return logAt(log, logSize(log) - 1);
 }
 
+/** Read access to a log's live items, oldest first, without a copy; an array is one too. */
+export type LogView<T> = {readonly length: number; at(index: number): T | undefined};
+
+export function logView<T>(log: BoundedLog<T>): LogView<T> {
+	return {length: logSize(log), at: (index) => logAt(log, index)};
+}
+
 export function logToArray<T>(log: BoundedLog<T>): T[] {
 	return log.items.slice(log.start, log.end);
 }

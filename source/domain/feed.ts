@@ -59,7 +59,7 @@ export type FeedState = {
 	counterOffsets: CounterOffsets;
 	/**
 	 * One point per scrape, oldest first, at most historyLimit. A log, not an array, so a scrape costs O(1) however
-	 * long the history is; historyPoints() gives the array.
+	 * long the history is; logView() reads it without a copy, historyPoints() copies it.
 	 */
 	history: BoundedLog<HistoryPoint>;
 	/** When the relist count was last seen to change (ms): the fallback age when there is no last-seen gauge. */
@@ -189,7 +189,7 @@ export function eventsAt(state: FeedState, now: number): EventsFigures | null {
 	return {items, error: read.error};
 }
 
-/** The points of the history chart, oldest first: a copy, made when a reader asks (not on every scrape). */
+/** The points of the history chart, oldest first, as an array: a copy (the screen reads the log itself, logView). */
 export function historyPoints(state: FeedState): HistoryPoint[] {
 	return logToArray(state.history);
 }

@@ -2,6 +2,7 @@
 // scrapes in it, so a pane 80 columns wide covers minutes (twice the health threshold) rather than one
 // column per scrape, and a one-scrape spike or a stall's peak age is never averaged away.
 // Pure: `now` comes in as an argument.
+import type {LogView} from './bounded-log.js';
 import type {HistoryPoint} from './types.js';
 
 export type HistoryBucket = {
@@ -45,7 +46,7 @@ export function chooseBucketSeconds({columns, minSpanSeconds, minBucketSeconds}:
  * (as the feed keeps them); points outside the buckets are left out.
  */
 export function bucketHistory(
-	points: readonly HistoryPoint[],
+	points: LogView<HistoryPoint>,
 	{now, columns, bucketSeconds}: {now: number; columns: number; bucketSeconds: number},
 ): HistoryBucket[] {
 	if (columns <= 0) {
@@ -62,7 +63,7 @@ export function bucketHistory(
 	events.fill(0);
 	// Newest first, stopping at the first point older than the chart: a long history costs only what is shown.
 	for (let index = points.length - 1; index >= 0; index--) {
-		const point = points[index]!;
+		const point = points.at(index)!;
 		if (point.at < firstStart) {
 			break;
 		}

@@ -1,6 +1,7 @@
 // The overview as a pure reducer: one feed per node, nodes that come and go. Generic over the per-node feed,
 // because a node polled through the API server keeps the one-node FeedState (feed.ts) while a node read from
 // Prometheus keeps the figures Prometheus answered (prometheus-feed.ts). No clock reads: times come in actions.
+import type {LogView} from './bounded-log.js';
 import type {Failure, FeedStatus, Figures, HistoryPoint, NodeInfo} from './types.js';
 
 /**
@@ -25,7 +26,7 @@ export type FeedKind<F, A> = {
 	withNode(feed: F, node: NodeInfo): F;
 	figures(feed: F, now: number): Figures | null;
 	status(feed: F): FeedStatus;
-	history(feed: F): HistoryPoint[];
+	history(feed: F): LogView<HistoryPoint>;
 };
 
 export type OverviewEntry<F> = {

@@ -3,7 +3,7 @@
 // itself was done by Prometheus (rate, histogram_quantile), so nothing is derived twice. Pure: times come in.
 import {judgeWhileStale, verdict} from './health.js';
 import {constantsFor} from './kubelet-constants.js';
-import {appendToLog, emptyLog, logToArray, type BoundedLog} from './bounded-log.js';
+import {appendToLog, emptyLog, logView, type BoundedLog} from './bounded-log.js';
 import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
 import type {FeedKind} from './overview-state.js';
@@ -230,5 +230,5 @@ export const prometheusFeedKind: FeedKind<PrometheusFeed, PrometheusFeedAction> 
 	withNode: (feed, node) => ({...feed, node}),
 	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node, feed.status)),
 	status: (feed) => feed.status,
-	history: (feed) => logToArray(feed.history),
+	history: (feed) => logView(feed.history),
 };

@@ -1,6 +1,7 @@
 // The per-node feed of the overview when nodes are polled through the API server: the one-node FeedState and its
 // reducer, unchanged, so a row and the one-node screen show exactly what `pleg-top --node NAME` would.
-import {feedReducer, figuresAt, historyPoints, initialFeedState, type FeedAction, type FeedState} from './feed.js';
+import {logView} from './bounded-log.js';
+import {feedReducer, figuresAt, initialFeedState, type FeedAction, type FeedState} from './feed.js';
 import type {FeedKind} from './overview-state.js';
 import type {Figures} from './types.js';
 
@@ -31,5 +32,5 @@ export const proxyFeedKind: FeedKind<FeedState, FeedAction> = {
 	withNode: (feed, node) => feedReducer(feed, {type: 'node', node}),
 	figures: lastFiguresMemo(),
 	status: (feed) => feed.status,
-	history: historyPoints,
+	history: (feed) => logView(feed.history),
 };

@@ -6,6 +6,7 @@
 // the last-seen age always show. `k` shows the kubelet source pane the other way round.
 import React from 'react';
 import {Box} from 'ink';
+import type {LogView} from '../domain/bounded-log.js';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
 import {anatomyPaneLines} from './panes/anatomy-pane.js';
 import {baselinePaneLines} from './panes/baseline-pane.js';
@@ -31,7 +32,7 @@ export type DashboardProps = {
 	/** null = waiting for the first scrape. */
 	figures: Figures | null;
 	status: FeedStatus;
-	history: HistoryPoint[];
+	history: LogView<HistoryPoint>;
 	node: NodeInfo | null;
 	/** The source's label, e.g. "worker-1 via https://10.0.0.1:6443". */
 	sourceLabel: string;

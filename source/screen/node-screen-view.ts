@@ -3,9 +3,10 @@
 import type {Engine} from '../engine/engine.js';
 import {noReadYet} from '../domain/feed.js';
 import {nodeView, type OverviewState} from '../domain/overview-state.js';
+import type {LogView} from '../domain/bounded-log.js';
 import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
 
-export type NodeScreenView = {figures: Figures | null; status: FeedStatus; history: HistoryPoint[]; node: NodeInfo | null};
+export type NodeScreenView = {figures: Figures | null; status: FeedStatus; history: LogView<HistoryPoint>; node: NodeInfo | null};
 
 export function nodeScreenView<F>(
 	engine: Pick<Engine<F>, 'kind' | 'paused'>,

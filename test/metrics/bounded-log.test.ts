@@ -8,6 +8,7 @@ import {
 	logLast,
 	logSize,
 	logToArray,
+	logView,
 	replaceLast,
 	type BoundedLog,
 } from '../../source/domain/bounded-log.js';
@@ -64,6 +65,21 @@ describe('BoundedLog', () => {
 
 		// Each cut copies ≤ 50 live items and happens at most once every ~50 appends: about 1 copy per append.
 		assert.ok(copied > 0 && copied <= 1000, `copied ${copied} items for 1000 appends`);
+	});
+
+	test('a view reads the live items oldest first, as the array would, and later appends do not reach it', () => {
+		const log = appendAll(emptyLog(), [1, 2, 3, 4, 5, 6], 4);
+		const view = logView(log);
+		assert.equal(view.length, 4);
+		const read = Array.from({length: view.length}, (_, index) => view.at(index));
+		assert.deepEqual(read, logToArray(log));
+		assert.deepEqual(read, [3, 4, 5, 6]);
+		assert.equal(view.at(-1), undefined);
+		assert.equal(view.at(4), undefined);
+		// The next scrape extends the shared array in place: this view still ends where its log ended.
+		appendToLog(log, 7, 4);
+		assert.equal(view.at(4), undefined);
+		assert.equal(view.at(3), 6);
 	});
 
 	test('drop and replaceLast', () => {

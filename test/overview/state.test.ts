@@ -79,7 +79,7 @@ describe('overview state', () => {
 		const screen = nodeScreenView({kind, paused: false}, state, 'b', 3000);
 		assert.deepEqual(reads, ['b']);
 		assert.deepEqual(
-			screen.history.map((point) => point.at),
+			Array.from({length: screen.history.length}, (_, index) => screen.history.at(index)?.at),
 			[1000, 2000],
 		);
 		assert.deepEqual(nodeScreenView({kind, paused: false}, state, 'gone', 3000).history, []);

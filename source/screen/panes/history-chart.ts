@@ -5,13 +5,14 @@
 import {formatSeconds} from '../../domain/format.js';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import {bucketHistory, chooseBucketSeconds, type HistoryBucket} from '../../domain/history-buckets.js';
+import type {LogView} from '../../domain/bounded-log.js';
 import type {HistoryPoint} from '../../domain/types.js';
 import {cellWidth, seg, spread, type Line} from '../layout/line.js';
 import {sparkBlocks} from '../layout/theme.js';
 
 export type HistoryChartProps = {
 	/** One point per scrape, oldest first. */
-	history: HistoryPoint[];
+	history: LogView<HistoryPoint>;
 	width: number;
 	/** ms since the epoch: the right edge of the chart. */
 	now: number;
