@@ -35,6 +35,14 @@ describe('the bundle', () => {
 		temp.remove();
 	});
 
+	/** Bundles `lines` (a .tsx entry) with the CLI's build options, runs it, and reads the JSON line it prints. */
+	async function runProbe<T>(name: string, lines: string[], env?: NodeJS.ProcessEnv): Promise<T> {
+		const entry = temp.write(`${name}.tsx`, lines.join('\n'));
+		const outfile = path.join(temp.dir, `${name}.js`);
+		await build({...buildModule.bundleOptions({entry, outfile}), absWorkingDir: root, nodePaths: [path.join(root, 'node_modules')]});
+		return JSON.parse(execFileSync(process.execPath, [outfile], {encoding: 'utf8', env})) as T;
+	}
+
 	test('dist/cli.js holds no client-node generated API and registers no module hooks', () => {
 		const bundle = readFileSync(cliPath, 'utf8');
 		// CoreV1Api is the generated client for /api/v1; with the substitution only the two names config.js uses remain.
@@ -112,43 +120,35 @@ describe('the bundle', () => {
 	});
 
 	test("ink's text cache stays bounded in a bundle built with the same options after 5,000 distinct texts", async () => {
-		const entry = temp.write(
-			'entry.tsx',
-			[
-				"import React from 'react';",
-				"import {renderToString, Text} from 'ink';",
-				`import {cacheSize, cacheLimit} from ${JSON.stringify(path.join(root, 'source', 'substitutes', 'ink-measure-text.ts'))};`,
-				'for (let index = 0; index < 5000; index++) renderToString(<Text>{`last seen ${index} s ago`}</Text>, {columns: 80});',
-				'console.log(JSON.stringify({size: cacheSize(), limit: cacheLimit}));',
-			].join('\n'),
-		);
-		const outfile = path.join(temp.dir, 'probe.js');
-		await build({...buildModule.bundleOptions({entry, outfile}), absWorkingDir: root, nodePaths: [path.join(root, 'node_modules')]});
-		const answer = JSON.parse(execFileSync(process.execPath, [outfile], {encoding: 'utf8'})) as {size: number; limit: number};
+		const answer = await runProbe<{size: number; limit: number}>('measure-probe', [
+			"import React from 'react';",
+			"import {renderToString, Text} from 'ink';",
+			`import {cacheSize, cacheLimit} from ${JSON.stringify(path.join(root, 'source', 'substitutes', 'ink-measure-text.ts'))};`,
+			'for (let index = 0; index < 5000; index++) renderToString(<Text>{`last seen ${index} s ago`}</Text>, {columns: 80});',
+			'console.log(JSON.stringify({size: cacheSize(), limit: cacheLimit}));',
+		]);
 		// Non-zero: ink measured through the substitute (the same module the probe reads); bounded: the cache was cut.
 		assert.ok(answer.size > 0, 'ink did not measure through the substitute');
 		assert.ok(answer.size <= answer.limit, `${answer.size} texts cached, limit ${answer.limit}`);
 	});
 
 	test('in the bundle, a row too wide for its box is cut on its own: the rows after it stay whole', async () => {
-		const entry = temp.write(
-			'wrap-entry.tsx',
-			[
-				"import React from 'react';",
-				"import {Box, renderToString, Text} from 'ink';",
-				"const text = ['first row', 'a row far too wide for a box of twenty columns', 'last row'].join('\\n');",
-				'console.log(JSON.stringify(renderToString(<Box width={20}><Text wrap="truncate-end">{text}</Text></Box>, {columns: 80})));',
-			].join('\n'),
-		);
-		const outfile = path.join(temp.dir, 'wrap-probe.js');
-		await build({...buildModule.bundleOptions({entry, outfile}), absWorkingDir: root, nodePaths: [path.join(root, 'node_modules')]});
-		const frame = JSON.parse(execFileSync(process.execPath, [outfile], {encoding: 'utf8'})) as string;
+		const frame = await runProbe<string>('wrap-probe', [
+			"import React from 'react';",
+			"import {Box, renderToString, Text} from 'ink';",
+			"const text = ['first row', 'a row far too wide for a box of twenty columns', 'last row'].join('\\n');",
+			'console.log(JSON.stringify(renderToString(<Box width={20}><Text wrap="truncate-end">{text}</Text></Box>, {columns: 80})));',
+		]);
 		assert.deepEqual(frame.split('\n'), ['first row', 'a row far too wide …', 'last row']);
 	});
 
 	test('in the bundle, ink leaves no timer behind a frame it drew at once, and a burst of renders still ends on the last', async () => {
-		const entry = temp.write(
-			'pacing-entry.tsx',
+		// ink draws only the last frame when it believes it runs in CI: the probe runs without CI's variables.
+		const env = Object.fromEntries(
+			Object.entries(process.env).filter(([key]) => key !== 'CI' && key !== 'CONTINUOUS_INTEGRATION' && !key.startsWith('CI_')),
+		);
+		const answer = await runProbe<{left: number[]; drewFrame3: boolean; endsOnBurstC: boolean}>(
+			'pacing-probe',
 			[
 				"import React from 'react';",
 				"import {EventEmitter} from 'node:events';",
@@ -171,19 +171,9 @@ describe('the bundle', () => {
 				"const drawn = writes.join('');",
 				'app.unmount();',
 				"console.log(JSON.stringify({left, drewFrame3: drawn.includes('frame 3'), endsOnBurstC: drawn.lastIndexOf('burst c') > drawn.lastIndexOf('frame 3')}));",
-			].join('\n'),
+			],
+			env,
 		);
-		const outfile = path.join(temp.dir, 'pacing-probe.js');
-		await build({...buildModule.bundleOptions({entry, outfile}), absWorkingDir: root, nodePaths: [path.join(root, 'node_modules')]});
-		// ink draws only the last frame when it believes it runs in CI: the probe runs without CI's variables.
-		const env = Object.fromEntries(
-			Object.entries(process.env).filter(([key]) => key !== 'CI' && key !== 'CONTINUOUS_INTEGRATION' && !key.startsWith('CI_')),
-		);
-		const answer = JSON.parse(execFileSync(process.execPath, [outfile], {encoding: 'utf8', env})) as {
-			left: number[];
-			drewFrame3: boolean;
-			endsOnBurstC: boolean;
-		};
 		assert.deepEqual(answer, {left: [0, 0, 0], drewFrame3: true, endsOnBurstC: true});
 	});
 
