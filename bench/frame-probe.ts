@@ -3,7 +3,8 @@
 // successive scrapes of a simulated kubelet. Prints one JSON line. argv[2]: the number of frames.
 import {Writable} from 'node:stream';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {feedReducer, figuresAt, historyPoints, initialFeedState} from '../source/domain/feed.js';
+import {feedReducer, figuresAt, initialFeedState} from '../source/domain/feed.js';
+import {logView} from '../source/domain/bounded-log.js';
 import {parsePlegSample} from '../source/domain/exposition/parse.js';
 import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 
@@ -34,7 +35,7 @@ async function measureFrameCost(frames: number): Promise<FrameCostResult> {
 		return React.createElement(Dashboard, {
 			figures: figuresAt(state, clock),
 			status: state.status,
-			history: historyPoints(state),
+			history: logView(state.history),
 			node: state.node,
 			sourceLabel: 'bench-node via https://127.0.0.1:6443',
 			intervalSeconds: 1,

@@ -17,7 +17,7 @@ import type {
 	Scrape,
 	Verdict,
 } from './types.js';
-import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, logToArray, replaceLast, type BoundedLog} from './bounded-log.js';
+import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, replaceLast, type BoundedLog} from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
 import {judgeWhileStale, ruleAgeSeconds, verdict} from './health.js';
 import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident.js';
@@ -59,7 +59,7 @@ export type FeedState = {
 	counterOffsets: CounterOffsets;
 	/**
 	 * One point per scrape, oldest first, at most historyLimit. A log, not an array, so a scrape costs O(1) however
-	 * long the history is; logView() reads it without a copy, historyPoints() copies it.
+	 * long the history is; logView() reads it without a copy.
 	 */
 	history: BoundedLog<HistoryPoint>;
 	/** When the relist count was last seen to change (ms): the fallback age when there is no last-seen gauge. */
@@ -187,11 +187,6 @@ export function eventsAt(state: FeedState, now: number): EventsFigures | null {
 		ageSeconds: event.lastTimestamp === null ? null : Math.max(0, now / 1000 - event.lastTimestamp),
 	}));
 	return {items, error: read.error};
-}
-
-/** The points of the history chart, oldest first, as an array: a copy (the screen reads the log itself, logView). */
-export function historyPoints(state: FeedState): HistoryPoint[] {
-	return logToArray(state.history);
 }
 
 function onScrape(state: FeedState, scrape: Scrape): FeedState {

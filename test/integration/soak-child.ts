@@ -1,7 +1,8 @@
 // The soak run itself (not a test file): soak.test.ts starts it as `node --expose-gc --import tsx` so it can
 // force a GC and measure the heap. The real poller, reducer and figuresAt, the real API-server source, the
 // fake API server with faults injected at random (seeded); prints one JSON object with the measurements.
-import {feedReducer, figuresAt, historyPoints, initialFeedState} from '../../source/domain/feed.js';
+import {feedReducer, figuresAt, initialFeedState} from '../../source/domain/feed.js';
+import {logSize} from '../../source/domain/bounded-log.js';
 import {createApiServerSource} from '../../source/sources/api-server.js';
 import {loadKubeconfig} from '../../source/sources/kube/kubeconfig.js';
 import {createRandom} from '../../source/demo/simulated-random.js';
@@ -138,7 +139,7 @@ process.stdout.write(
 		afterStop,
 		afterClose,
 		resourceSamples: samples,
-		historyPoints: historyPoints(state).length,
+		historyPoints: logSize(state.history),
 		tokenSeen: JSON.stringify(state).includes(testToken),
 	}) + '\n',
 );

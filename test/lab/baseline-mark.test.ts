@@ -2,7 +2,8 @@
 // shows on the history chart, and the baseline pane gives the multiple since the mark.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {feedReducer, figuresAt, historyPoints, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
+import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
+import {logToArray} from '../../source/domain/bounded-log.js';
 import {baselinePaneLines} from '../../source/screen/panes/baseline-pane.js';
 import {historyChartLines} from '../../source/screen/panes/history-chart.js';
 import {labTotals, scrapeAt, t0} from './exposition.js';
@@ -38,13 +39,13 @@ describe('baseline marks', () => {
 
 	test('both marks stay on the history chart, under the buckets of the scrapes they were set after', () => {
 		assert.deepEqual(
-			historyPoints(state).map((point) => point.event),
+			logToArray(state.history).map((point) => point.event),
 			[null, 'mark', 'mark', null, null],
 		);
 		// Scrapes 10 s apart: 20 s columns (twice the interval), 60 − 17 = 43 of them, the last holding now (t0+40 s).
 		// The marked scrapes t0+10 s and t0+20 s fall in columns 40 (t0+0–20 s) and 41 (t0+20–40 s).
 		const lines = historyChartLines({
-			history: historyPoints(state),
+			history: logToArray(state.history),
 			width: 60,
 			now: t0 + 40_000,
 			thresholdSeconds: 180,

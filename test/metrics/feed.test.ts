@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {feedReducer, figuresAt, historyPoints, initialFeedState, type FeedAction, type FeedState} from '../../source/domain/feed.js';
+import {feedReducer, figuresAt, initialFeedState, type FeedAction, type FeedState} from '../../source/domain/feed.js';
+import {logToArray} from '../../source/domain/bounded-log.js';
 import type {Failure, NodeInfo, Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater, v121Restarted} from './dump.js';
 
@@ -112,7 +113,7 @@ describe('a last-seen gauge that is not a time', () => {
 				`last seen: kubelet_pleg_last_seen_seconds is ${why}, not a time; using 'count unchanged for 12s'`,
 			);
 			assert.deepEqual(
-				historyPoints(state).map((point) => point.lastSeenAgeSeconds),
+				logToArray(state.history).map((point) => point.lastSeenAgeSeconds),
 				[null, null],
 			);
 		});
@@ -205,7 +206,7 @@ describe('feedReducer: the window ring', () => {
 	test('history is bounded: the oldest points drop', () => {
 		const text = readDump('1.21.2');
 		const actions = Array.from({length: 12}, (_, i) => scrape(scrapeOf(text, t0 + i * 1000)));
-		const points = historyPoints(run(actions, {node: 'n', windowSeconds: 60, historyLimit: 5}));
+		const points = logToArray(run(actions, {node: 'n', windowSeconds: 60, historyLimit: 5}).history);
 		assert.deepEqual(
 			points.map((point) => point.at),
 			[7, 8, 9, 10, 11].map((i) => t0 + i * 1000),
@@ -233,7 +234,7 @@ describe('feedReducer: the window ring', () => {
 		assert.equal(window.count, 63);
 		assertClose(window.meanSeconds, 0.612 / 63);
 		assert.deepEqual(
-			historyPoints(state).map((point) => point.event),
+			logToArray(state.history).map((point) => point.event),
 			[null, null, 'restart'],
 		);
 		assert.equal(state.lastCountChangeAt, t0 + 61_000);
@@ -269,7 +270,7 @@ describe('feedReducer: the window ring', () => {
 		assert.deepEqual(figures.lifetime?.count, 3);
 		assert.ok(Math.abs(figures.thresholdToMeanRatio! - 894.04) < 0.01); // 180 s / 0.20133 s
 		assert.deepEqual(
-			historyPoints(state).map((point) => point.event),
+			logToArray(state.history).map((point) => point.event),
 			[null, null, 'restart'],
 		);
 	});
@@ -533,7 +534,7 @@ describe('baseline mark', () => {
 			scrape(scrapeOf(v121OneMinuteLater(), t0 + 60_000)),
 			{type: 'mark', at: t0 + 60_200},
 		]);
-		assert.equal(historyPoints(marked).at(-1)?.event, 'mark');
+		assert.equal(logToArray(marked.history).at(-1)?.event, 'mark');
 		const state = feedReducer(marked, scrape(scrapeOf(slower, t0 + 120_000)));
 		const baseline = figuresAt(state, t0 + 120_000)!.baseline!;
 		assert.equal(baseline.markedAt, t0 + 60_200);
@@ -544,7 +545,7 @@ describe('baseline mark', () => {
 		assertClose(baseline.meanRatio, 2); // 20 ms / 10 ms
 		assertClose(baseline.sinceMark?.p50?.seconds, 0.0175); // rank 30 of 60 in (0.01, 0.025]: 0.01 + 0.015 × 30/60
 		assert.deepEqual(
-			historyPoints(state).map((point) => point.event),
+			logToArray(state.history).map((point) => point.event),
 			[null, 'mark', null],
 		);
 	});
@@ -575,7 +576,7 @@ describe('state is plain data', () => {
 		const state = run([scrape(scrapeOf(text, t0)), scrape(scrapeOf(text, t0 + 1000))]);
 		const copy = {...state};
 		assert.deepEqual(
-			historyPoints(copy).map((point) => point.at),
+			logToArray(copy.history).map((point) => point.at),
 			[t0, t0 + 1000],
 		);
 		assert.deepEqual(Object.keys(copy).sort(), Object.keys(state).sort());
@@ -591,7 +592,7 @@ describe('state is plain data', () => {
 		}
 
 		assert.equal(state.history.items, backing); // the same array, pushed onto, never copied
-		assert.equal(historyPoints(state).length, 1000);
+		assert.equal(logToArray(state.history).length, 1000);
 	});
 });
 
@@ -601,9 +602,9 @@ describe('reducer purity', () => {
 		const second = scrape(scrapeOf(readDump('1.21.2'), t0 + 1000));
 		const a = feedReducer(first, second);
 		const b = feedReducer(first, second); // same input again
-		assert.equal(historyPoints(first).length, 1);
-		assert.equal(historyPoints(a).length, 2);
-		assert.deepEqual(historyPoints(b), historyPoints(a));
+		assert.equal(logToArray(first.history).length, 1);
+		assert.equal(logToArray(a.history).length, 2);
+		assert.deepEqual(logToArray(b.history), logToArray(a.history));
 		assert.equal(first.scrapes.end - first.scrapes.start, 1);
 	});
 });
