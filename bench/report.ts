@@ -158,7 +158,7 @@ export function formatResults(results: BenchResults, targets: Target[]): string 
 		[
 			'kubectl get --raw | grep, CPU per run',
 			ms(kubectl.medianCpuMs),
-			`median of ${kubectl.runs} runs, /usr/bin/time (sh+kubectl+grep), ${kubectl.version}`,
+			`median of ${kubectl.runs} runs (${Math.min(...kubectl.cpuMs).toFixed(0)}-${Math.max(...kubectl.cpuMs).toFixed(0)} ms), bash's times (sh+kubectl+grep), ${kubectl.version}`,
 		],
 		['  ratio kubectl+grep / pleg-top tick', `${(kubectl.medianCpuMs / live.cpuPerTickMs).toFixed(1)}×`, ''],
 		[
