@@ -43,7 +43,12 @@ export function chooseBucketSeconds({columns, minSpanSeconds, minBucketSeconds}:
 
 /**
  * `columns` buckets of `bucketSeconds` each, oldest first; the last one holds `now` (ms). Points are oldest first
- * (as the feed keeps them); points outside the buckets are left out.
+ * (as the feed keeps them); points outside the buckets are left out. Read newest first, stopping at the first point
+ * before the chart: a point older than one before the chart is left out even if a clock step put it inside.
+ *
+ * The same answer as folding every shown point each frame, at the cost of the newest column or two: a column that
+ * ends before the newest point can gain no point (they come in time order), so its fold is kept per bucket length
+ * and reused while the log it came from is the one being read (see {@link Memo}).
  */
 export function bucketHistory(
 	points: LogView<HistoryPoint>,
@@ -55,55 +60,123 @@ export function bucketHistory(
 
 	const length = bucketSeconds * 1000;
 	const firstStart = Math.floor(now / length) * length - (columns - 1) * length;
-	// Folded into typed arrays, a bit in `events` telling whether a column has a mean or an age yet, and made into
-	// objects once per column: a max written into a field that also holds null boxed a number per point (0.15 ms
-	// a frame for the 3,600 points of six minutes at 100 ms ticks, from a profile).
-	const {means, ages, counts, events} = scratchFor(columns);
-	counts.fill(0);
-	events.fill(0);
-	// Newest first, stopping at the first point older than the chart: a long history costs only what is shown.
-	for (let index = points.length - 1; index >= 0; index--) {
-		const point = points.at(index)!;
-		if (point.at < firstStart) {
-			break;
-		}
+	const chart = {firstStart, length, columns};
+	const fold = scratchFor(columns);
+	const memo = memos.get(length);
+	const reusable =
+		memo !== undefined && memo.coveredFrom <= firstStart && firstStart <= memo.finalEnd && memo.finalEnd <= firstStart + columns * length;
+	let from = reusable ? memo.finalEnd : firstStart;
+	let scan = foldNewest(points, from, chart, fold);
+	if (reusable && (!scan.monotone || scan.stop !== memo.boundary)) {
+		// Another log, a replaced past, or a clock step back: fold it all.
+		from = firstStart;
+		scan = foldNewest(points, from, chart, fold);
+	}
 
-		const column = Math.floor((point.at - firstStart) / length);
-		if (!(column < columns)) {
-			continue;
-		}
-
-		counts[column] = counts[column]! + 1;
-		let seen = events[column]!;
-		const mean = point.windowMeanSeconds;
-		if (mean !== null) {
-			means[column] = seen & meanBit ? Math.max(means[column]!, mean) : mean;
-			seen |= meanBit;
-		}
-
-		const age = point.lastSeenAgeSeconds;
-		if (age !== null) {
-			ages[column] = seen & ageBit ? Math.max(ages[column]!, age) : age;
-			seen |= ageBit;
-		}
-
-		events[column] = seen | (point.event === 'restart' ? restartBit : point.event === 'mark' ? markBit : 0);
+	const oldestAt = points.at(0)?.at ?? Infinity;
+	const kept = from === firstStart ? null : memo!;
+	if (kept && oldestAt >= firstStart) {
+		// Columns the log has dropped points of (it keeps the newest only): folded again from its front.
+		foldOldest(points, Math.min(from, (Math.floor(oldestAt / length) + 1) * length), chart, fold);
 	}
 
 	const buckets: HistoryBucket[] = [];
 	for (let column = 0; column < columns; column++) {
-		const seen = events[column]!;
-		buckets.push({
-			start: firstStart + column * length,
-			meanSeconds: seen & meanBit ? means[column]! : null,
-			ageSeconds: seen & ageBit ? ages[column]! : null,
-			points: counts[column]!,
-			restart: (seen & restartBit) !== 0,
-			mark: (seen & markBit) !== 0,
-		});
+		const start = firstStart + column * length;
+		if (kept && start < from && start > oldestAt) {
+			const memoed = kept.columns.get(start);
+			buckets.push(memoed ? toBucket(start, memoed.mean, memoed.age, memoed.points, memoed.seen) : emptyBucket(start));
+		} else {
+			buckets.push(toBucket(start, fold.means[column]!, fold.ages[column]!, fold.counts[column]!, fold.events[column]!));
+		}
 	}
 
+	remember(points, {chart, from, kept, scan, fold});
 	return buckets;
+}
+
+/** How the newest points were read: where the read stopped, the newest point before `finalEnd`, and their order. */
+type NewestScan = {
+	/** The first point (newest first) before `from`; null when the log ran out first. */
+	stop: HistoryPoint | null;
+	/** Every point read was no later than the one after it. */
+	monotone: boolean;
+	/** The newest point's column start (capped to the chart's end): the columns before it can gain nothing more. */
+	finalEnd: number;
+	/** The newest point before finalEnd, the stop included; null when there is none. */
+	boundary: HistoryPoint | null;
+};
+
+type Chart = {firstStart: number; length: number; columns: number};
+
+/** Clears the fold and folds the points from the newest back to the first one before `from`. */
+function foldNewest(points: LogView<HistoryPoint>, from: number, chart: Chart, fold: Scratch): NewestScan {
+	fold.counts.fill(0);
+	fold.events.fill(0);
+	const newest = points.at(points.length - 1);
+	const chartEnd = chart.firstStart + chart.columns * chart.length;
+	const finalEnd = newest === undefined ? from : Math.min(chartEnd, Math.max(from, Math.floor(newest.at / chart.length) * chart.length));
+	let monotone = true;
+	let boundary: HistoryPoint | null = null;
+	let later = Infinity;
+	for (let index = points.length - 1; index >= 0; index--) {
+		const point = points.at(index)!;
+		if (point.at > later) monotone = false;
+		later = point.at;
+		if (boundary === null && point.at < finalEnd) boundary = point;
+		if (point.at < from) return {stop: point, monotone, finalEnd, boundary};
+		foldPoint(point, chart, fold);
+	}
+
+	return {stop: null, monotone, finalEnd, boundary};
+}
+
+/** Folds the points from the oldest up to the first at or after `end`: the columns the log's front cut into. */
+function foldOldest(points: LogView<HistoryPoint>, end: number, chart: Chart, fold: Scratch): void {
+	for (let index = 0; index < points.length; index++) {
+		const point = points.at(index)!;
+		if (point.at >= end) return;
+		foldPoint(point, chart, fold);
+	}
+}
+
+function foldPoint(point: HistoryPoint, {firstStart, length, columns}: Chart, fold: Scratch): void {
+	const column = Math.floor((point.at - firstStart) / length);
+	if (!(column >= 0 && column < columns)) {
+		return;
+	}
+
+	const {means, ages, counts, events} = fold;
+	counts[column] = counts[column]! + 1;
+	let seen = events[column]!;
+	const mean = point.windowMeanSeconds;
+	if (mean !== null) {
+		means[column] = seen & meanBit ? Math.max(means[column]!, mean) : mean;
+		seen |= meanBit;
+	}
+
+	const age = point.lastSeenAgeSeconds;
+	if (age !== null) {
+		ages[column] = seen & ageBit ? Math.max(ages[column]!, age) : age;
+		seen |= ageBit;
+	}
+
+	events[column] = seen | (point.event === 'restart' ? restartBit : point.event === 'mark' ? markBit : 0);
+}
+
+function toBucket(start: number, mean: number, age: number, points: number, seen: number): HistoryBucket {
+	return {
+		start,
+		meanSeconds: seen & meanBit ? mean : null,
+		ageSeconds: seen & ageBit ? age : null,
+		points,
+		restart: (seen & restartBit) !== 0,
+		mark: (seen & markBit) !== 0,
+	};
+}
+
+function emptyBucket(start: number): HistoryBucket {
+	return {start, meanSeconds: null, ageSeconds: null, points: 0, restart: false, mark: false};
 }
 
 const restartBit = 1;
@@ -111,10 +184,69 @@ const markBit = 2;
 const meanBit = 4;
 const ageBit = 8;
 
-/** Per-column work arrays, kept between calls (a frame asks once, for one width); nothing of them is returned. */
-let scratch: {means: Float64Array; ages: Float64Array; counts: Uint32Array; events: Uint8Array} | null = null;
+/** A final column's fold, as the scratch arrays hold it. */
+type ColumnFold = {mean: number; age: number; points: number; seen: number};
 
-function scratchFor(columns: number): NonNullable<typeof scratch> {
+/**
+ * The final columns of one bucket length, folded. It holds for a log whose newest point before `finalEnd` is
+ * `boundary` and whose points are in time order (checked when it is made and for each later point): such a log
+ * is the one the memo was made from, grown at its end, maybe cut at its front (those columns are folded again).
+ */
+type Memo = {
+	/** Columns that start before this are final: every later point is at or after the newest one. */
+	finalEnd: number;
+	/** The memo holds every final column from here on. */
+	coveredFrom: number;
+	boundary: HistoryPoint | null;
+	/** The final columns that hold points, by start. */
+	columns: Map<number, ColumnFold>;
+};
+
+/** By bucket length: a frame may try two lengths (an axis label costing columns), a resize brings another. */
+const memos = new Map<number, Memo>();
+const maxMemos = 4;
+
+function remember(
+	points: LogView<HistoryPoint>,
+	{chart, from, kept, scan, fold}: {chart: Chart; from: number; kept: Memo | null; scan: NewestScan; fold: Scratch},
+): void {
+	const {firstStart, length} = chart;
+	if (!scan.monotone || (!kept && !inTimeOrder(points))) {
+		memos.delete(length);
+		return;
+	}
+
+	const columns = new Map<number, ColumnFold>();
+	for (const [start, column] of kept?.columns ?? []) {
+		if (start >= firstStart) columns.set(start, column);
+	}
+
+	for (let start = from; start < scan.finalEnd; start += length) {
+		const column = (start - firstStart) / length;
+		if (fold.counts[column]! > 0) {
+			columns.set(start, {mean: fold.means[column]!, age: fold.ages[column]!, points: fold.counts[column]!, seen: fold.events[column]!});
+		}
+	}
+
+	memos.delete(length);
+	if (memos.size >= maxMemos) memos.delete(memos.keys().next().value!);
+	memos.set(length, {finalEnd: scan.finalEnd, coveredFrom: firstStart, boundary: scan.boundary, columns});
+}
+
+function inTimeOrder(points: LogView<HistoryPoint>): boolean {
+	for (let index = 1; index < points.length; index++) {
+		if (points.at(index)!.at < points.at(index - 1)!.at) return false;
+	}
+
+	return true;
+}
+
+type Scratch = {means: Float64Array; ages: Float64Array; counts: Uint32Array; events: Uint8Array};
+
+/** Per-column work arrays, kept between calls (a frame asks once, for one width); nothing of them is returned. */
+let scratch: Scratch | null = null;
+
+function scratchFor(columns: number): Scratch {
 	if (!scratch || scratch.means.length !== columns) {
 		scratch = {
 			means: new Float64Array(columns),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {bucketHistory, chooseBucketSeconds, type HistoryBucket} from '../../source/domain/history-buckets.js';
+import {appendToLog, emptyLog, logLast, logToArray, logView, replaceLast} from '../../source/domain/bounded-log.js';
 import type {HistoryPoint} from '../../source/domain/types.js';
 
 /** 14:00:00 UTC: a whole minute, so 5 s buckets start on it. */
@@ -12,6 +13,33 @@ function point(seconds: number, mean: number | null, age: number | null, event: 
 
 function bucket(startSeconds: number, fields: Partial<HistoryBucket> = {}): HistoryBucket {
 	return {start: t + startSeconds * 1000, meanSeconds: null, ageSeconds: null, points: 0, restart: false, mark: false, ...fields};
+}
+
+/** The rule written plainly: newest first, stop at the first point before the chart, skip points past it. */
+function plainFold(points: HistoryPoint[], now: number, columns: number, bucketSeconds: number): HistoryBucket[] {
+	const length = bucketSeconds * 1000;
+	const first = Math.floor(now / length) * length - (columns - 1) * length;
+	const buckets = Array.from({length: columns}, (_, index) => bucket((first - t) / 1000 + index * bucketSeconds));
+	for (const each of [...points].reverse()) {
+		if (each.at < first) break;
+		const target = buckets[Math.floor((each.at - first) / length)];
+		if (!target) continue;
+		target.points++;
+		if (each.windowMeanSeconds !== null) target.meanSeconds = Math.max(target.meanSeconds ?? -Infinity, each.windowMeanSeconds);
+		if (each.lastSeenAgeSeconds !== null) target.ageSeconds = Math.max(target.ageSeconds ?? -Infinity, each.lastSeenAgeSeconds);
+		target.restart ||= each.event === 'restart';
+		target.mark ||= each.event === 'mark';
+	}
+
+	return buckets;
+}
+
+/** A linear congruential generator: the same sequence on every run. */
+function seeded(seed: number): () => number {
+	return () => {
+		seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+		return seed / 2 ** 32;
+	};
 }
 
 describe('chooseBucketSeconds: the shortest round step covering the span', () => {
@@ -88,31 +116,8 @@ describe('bucketHistory: the highest value per bucket, buckets on multiples of t
 });
 
 describe('bucketHistory: the same buckets as a plain fold, whatever came before', () => {
-	/** The rule written plainly: newest first, stop at the first point before the chart, skip points past it. */
-	function plainFold(points: HistoryPoint[], now: number, columns: number, bucketSeconds: number): HistoryBucket[] {
-		const length = bucketSeconds * 1000;
-		const first = Math.floor(now / length) * length - (columns - 1) * length;
-		const buckets = Array.from({length: columns}, (_, index) => bucket((first - t) / 1000 + index * bucketSeconds));
-		for (const each of [...points].reverse()) {
-			if (each.at < first) break;
-			const target = buckets[Math.floor((each.at - first) / length)];
-			if (!target) continue;
-			target.points++;
-			if (each.windowMeanSeconds !== null) target.meanSeconds = Math.max(target.meanSeconds ?? -Infinity, each.windowMeanSeconds);
-			if (each.lastSeenAgeSeconds !== null) target.ageSeconds = Math.max(target.ageSeconds ?? -Infinity, each.lastSeenAgeSeconds);
-			target.restart ||= each.event === 'restart';
-			target.mark ||= each.event === 'mark';
-		}
-
-		return buckets;
-	}
-
 	test('300 random histories (gaps, nulls, marks, restarts, a clock step back), ten at each width in turn', () => {
-		let seed = 7;
-		const random = () => {
-			seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
-			return seed / 2 ** 32;
-		};
+		const random = seeded(7);
 
 		for (let round = 0; round < 300; round++) {
 			const points: HistoryPoint[] = [];
@@ -132,5 +137,55 @@ describe('bucketHistory: the same buckets as a plain fold, whatever came before'
 				`round ${round}`,
 			);
 		}
+	});
+});
+
+describe('bucketHistory: a kept fold of the final columns gives what a fresh fold gives', () => {
+	const random = seeded(11);
+
+	test('a feed-like log over 20,000 scrapes: appended, cut to its limit, a mark replacing the newest, a second log read between', () => {
+		let log = emptyLog<HistoryPoint>();
+		let other = emptyLog<HistoryPoint>();
+		let seconds = 0;
+		let reused = 0;
+		for (let scrape = 0; scrape < 20_000; scrape++) {
+			// Mostly 100 ms to 1 s apart, now and then a pause or a clock step back.
+			seconds += random() < 0.0002 ? -random() * 40 : random() < 0.002 ? random() * 120 : 0.1 + random() * 0.9;
+			const event = random() < 0.01 ? 'restart' : null;
+			log = appendToLog(
+				log,
+				point(seconds, random() < 0.1 ? null : random() * 2, random() < 0.05 ? null : Math.floor(random() * 200), event),
+				400,
+			);
+			if (random() < 0.01) log = replaceLast(log, {...logLast(log)!, event: 'mark'});
+			if (random() < 0.02) other = appendToLog(other, point(seconds - random() * 5, random(), random() * 10), 50);
+			const now = t + (seconds + random() * 2) * 1000;
+			// Mostly one width, now and then a resize or an axis label costing columns.
+			const columns = random() < 0.98 ? 64 : [20, 63, 100][Math.floor(random() * 3)]!;
+			const bucketSeconds = random() < 0.98 ? 6 : [1, 5, 15][Math.floor(random() * 3)]!;
+			const read = random() < 0.01 ? other : log;
+			const expected = plainFold(logToArray(read), now, columns, bucketSeconds);
+			assert.deepEqual(bucketHistory(logView(read), {now, columns, bucketSeconds}), expected, `scrape ${scrape}`);
+			if (read === log) reused++;
+		}
+
+		assert.ok(reused > 15_000);
+	});
+
+	test('a log out of time order before the chart is read as the plain rule reads it, once its front is cut too', () => {
+		// 5 s columns from 10 s to 30 s. Newest first the read stops at 5 s, before the chart: 18 s, a clock step
+		// earlier, is left out although it lies inside.
+		let log = emptyLog<HistoryPoint>();
+		for (const each of [point(18, 9, 9), point(5, 1, 1), point(21, 2, 2), point(26, 3, 3)]) log = appendToLog(log, each);
+		const now = t + 29_000;
+		const read = () => bucketHistory(logView(log), {now, columns: 4, bucketSeconds: 5});
+		assert.deepEqual(read(), plainFold(logToArray(log), now, 4, 5));
+		log = appendToLog(log, point(27, 4, 4));
+		assert.deepEqual(read(), [
+			bucket(10),
+			bucket(15),
+			bucket(20, {meanSeconds: 2, ageSeconds: 2, points: 1}),
+			bucket(25, {meanSeconds: 4, ageSeconds: 4, points: 2}),
+		]);
 	});
 });
