@@ -3,7 +3,8 @@
 // after the other differed by ±0.4 ms a tick from run to run on the 2-core VM, more than most single changes
 // buy; run together, the difference between the two builds is steadier than either figure.
 // Flags: --a PATH, --b PATH (builds to compare; B defaults to dist/cli.js), --rounds N (default 3),
-// --seconds N (measured per round, default 60), --warmup N (seconds before measuring, default 35).
+// --seconds N (measured per round, default 60), --warmup N (seconds before measuring, default 35), --interval MS
+// (pleg-top's --interval, default 100; the simulated kubelet makes about one relist per tick at any interval).
 import path from 'node:path';
 import {parseArgs} from 'node:util';
 import {benchNode, startBenchServer, type BenchServer} from './bench-server.js';
@@ -19,6 +20,7 @@ const {values} = parseArgs({
 		rounds: {type: 'string', default: '3'},
 		seconds: {type: 'string', default: '60'},
 		warmup: {type: 'string', default: '35'},
+		interval: {type: 'string', default: '100'},
 	},
 });
 if (!values.a) {
@@ -29,7 +31,7 @@ const builds = {A: path.resolve(values.a), B: path.resolve(values.b ?? cliPath)}
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const warmupSeconds = Number(values.warmup);
-const intervalMs = 100;
+const intervalMs = Number(values.interval);
 const payloadBytes = 250_000;
 
 type Side = {label: 'A' | 'B'; bench: BenchServer; cli: LiveCli};
