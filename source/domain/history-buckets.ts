@@ -84,8 +84,8 @@ export function bucketHistory(
 	for (let column = 0; column < columns; column++) {
 		const start = firstStart + column * length;
 		if (kept && start < from && start > oldestAt) {
-			const memoed = kept.columns.get(start);
-			buckets.push(memoed ? toBucket(start, memoed.mean, memoed.age, memoed.points, memoed.seen) : emptyBucket(start));
+			const memoed = kept.columns.get(start) ?? emptyColumn;
+			buckets.push(toBucket(start, memoed.mean, memoed.age, memoed.points, memoed.seen));
 		} else {
 			buckets.push(toBucket(start, fold.means[column]!, fold.ages[column]!, fold.counts[column]!, fold.events[column]!));
 		}
@@ -175,10 +175,6 @@ function toBucket(start: number, mean: number, age: number, points: number, seen
 	};
 }
 
-function emptyBucket(start: number): HistoryBucket {
-	return {start, meanSeconds: null, ageSeconds: null, points: 0, restart: false, mark: false};
-}
-
 const restartBit = 1;
 const markBit = 2;
 const meanBit = 4;
@@ -186,6 +182,7 @@ const ageBit = 8;
 
 /** A final column's fold, as the scratch arrays hold it. */
 type ColumnFold = {mean: number; age: number; points: number; seen: number};
+const emptyColumn: ColumnFold = {mean: 0, age: 0, points: 0, seen: 0};
 
 /**
  * The final columns of one bucket length, folded. It holds for a log whose newest point before `finalEnd` is
@@ -211,7 +208,8 @@ function remember(
 	{chart, from, kept, scan, fold}: {chart: Chart; from: number; kept: Memo | null; scan: NewestScan; fold: Scratch},
 ): void {
 	const {firstStart, length} = chart;
-	if (!scan.monotone || (!kept && !inTimeOrder(points))) {
+	// Nothing final inside the chart (no scrape for its whole span): nothing to keep, and no order to check.
+	if (scan.finalEnd <= firstStart || !scan.monotone || (!kept && !inTimeOrder(points))) {
 		memos.delete(length);
 		return;
 	}
@@ -243,7 +241,11 @@ function inTimeOrder(points: LogView<HistoryPoint>): boolean {
 
 type Scratch = {means: Float64Array; ages: Float64Array; counts: Uint32Array; events: Uint8Array};
 
-/** Per-column work arrays, kept between calls (a frame asks once, for one width); nothing of them is returned. */
+/**
+ * Per-column work arrays, kept between calls (a frame asks once, for one width); nothing of them is returned. Typed
+ * arrays and a bit in `events` for "has a mean / an age yet": a max written into a field that also holds null
+ * boxed a number per point (0.15 ms a frame for 3,600 points, from a profile).
+ */
 let scratch: Scratch | null = null;
 
 function scratchFor(columns: number): Scratch {
