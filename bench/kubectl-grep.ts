@@ -70,6 +70,12 @@ export function childrenCpuMs(timesOutput: string): number {
 	return Math.round(seconds * 1000);
 }
 
+/**
+ * The bash script a run is: its first argument under `sh -c`, then `times` to stderr. It exits with the pipeline's
+ * status, so a kubectl that failed (grep found nothing) fails the bench.
+ */
+export const timedScript = 'sh -c "$1"; status=$?; times >&2; exit $status';
+
 // The server answers in this process: runs are awaited, never spawned synchronously.
 export async function measureKubectl(bench: BenchServer, kubectl: string, runs: number): Promise<KubectlResult> {
 	const timing = path.join(bench.temp.dir, 'time.txt');
@@ -79,11 +85,10 @@ export async function measureKubectl(bench: BenchServer, kubectl: string, runs: 
 	const rss: number[] = [];
 	let plegLines = 0;
 	for (let run = 0; run < runs; run++) {
-		const result = await promisify(execFile)(
-			'/usr/bin/time',
-			['-o', timing, '-f', '%e %M', 'bash', '-c', 'sh -c "$1"; times >&2', 'bash', command],
-			{encoding: 'utf8', env: bench.env},
-		);
+		const result = await promisify(execFile)('/usr/bin/time', ['-o', timing, '-f', '%e %M', 'bash', '-c', timedScript, 'bash', command], {
+			encoding: 'utf8',
+			env: bench.env,
+		});
 
 		const [elapsed, maxKib] = fs.readFileSync(timing, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
 		cpu.push(childrenCpuMs(result.stderr));

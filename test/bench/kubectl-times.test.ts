@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {test} from 'node:test';
-import {childrenCpuMs} from '../../bench/kubectl-grep.js';
+import {childrenCpuMs, timedScript} from '../../bench/kubectl-grep.js';
 
 test("the bench reads the children's CPU from bash's times to the millisecond", () => {
 	// The shell's own line, then its children's: 1m2.081s + 0.027s.
@@ -13,15 +13,16 @@ test("bash's times, run as the bench runs it, counts a busy child's CPU", () => 
 	// The child spins until it has used 150 ms of CPU, so the reading cannot be below that.
 	const run = spawnSync(
 		'bash',
-		[
-			'-c',
-			'sh -c "$1"; times >&2',
-			'bash',
-			'node -e "const end = process.cpuUsage().user + 150000; while (process.cpuUsage().user < end);"',
-		],
+		['-c', timedScript, 'bash', 'node -e "const end = process.cpuUsage().user + 150000; while (process.cpuUsage().user < end);"'],
 		{encoding: 'utf8'},
 	);
 	assert.equal(run.status, 0);
 	const cpuMs = childrenCpuMs(run.stderr);
 	assert.ok(cpuMs >= 150 && cpuMs < 10_000, `children's CPU ${cpuMs} ms`);
+});
+
+test("the bench's script exits with the pipeline's status, so a failed kubectl is not timed as a run", () => {
+	const run = spawnSync('bash', ['-c', timedScript, 'bash', 'echo no pleg | grep ^kubelet_pleg'], {encoding: 'utf8'});
+	assert.equal(run.status, 1);
+	assert.ok(childrenCpuMs(run.stderr) >= 0);
 });
