@@ -214,21 +214,30 @@ function remember(
 		return;
 	}
 
-	const columns = new Map<number, ColumnFold>();
-	for (const [start, column] of kept?.columns ?? []) {
-		if (start >= firstStart) columns.set(start, column);
+	// A kept memo is brought up to date in place: a frame adds a column now and then and drops one that scrolled out.
+	const memo: Memo = kept ?? {finalEnd: firstStart, coveredFrom: firstStart, boundary: null, columns: new Map()};
+	for (const start of memo.columns.keys()) {
+		if (start < firstStart) memo.columns.delete(start);
 	}
 
 	for (let start = from; start < scan.finalEnd; start += length) {
 		const column = (start - firstStart) / length;
 		if (fold.counts[column]! > 0) {
-			columns.set(start, {mean: fold.means[column]!, age: fold.ages[column]!, points: fold.counts[column]!, seen: fold.events[column]!});
+			memo.columns.set(start, {
+				mean: fold.means[column]!,
+				age: fold.ages[column]!,
+				points: fold.counts[column]!,
+				seen: fold.events[column]!,
+			});
 		}
 	}
 
+	memo.finalEnd = scan.finalEnd;
+	memo.coveredFrom = firstStart;
+	memo.boundary = scan.boundary;
 	memos.delete(length);
 	if (memos.size >= maxMemos) memos.delete(memos.keys().next().value!);
-	memos.set(length, {finalEnd: scan.finalEnd, coveredFrom: firstStart, boundary: scan.boundary, columns});
+	memos.set(length, memo);
 }
 
 function inTimeOrder(points: LogView<HistoryPoint>): boolean {
