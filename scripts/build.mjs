@@ -245,22 +245,54 @@ export const substitutions = [
 	},
 ];
 
-/** The esbuild plugin that applies `substitutions`. */
-function substitute() {
+/**
+ * Every (importer, specifier) pair a substitution names that the build did not swap, as one message (null: all took).
+ * A pair that never resolves is as much a broken substitution as a failed guard: an importer that now reaches the
+ * module through a re-export, or a specifier renamed, would otherwise ship the original module without a word.
+ * `expected` lists the pairs each entry must swap; an entry without it must swap each importer and each specifier once.
+ */
+export function untakenSwaps(entries, applied) {
+	const missing = [];
+	for (const entry of entries) {
+		const taken = applied.get(entry.name) ?? new Set();
+		const importers = [entry.importer].flat();
+		const specifiers = [entry.specifier].flat();
+		const lacking = [
+			...importers.filter((importer) => ![...taken].some((pair) => pair.startsWith(`${importer} `))),
+			...specifiers.filter((specifier) => ![...taken].some((pair) => pair.endsWith(` ${specifier}`))),
+		];
+		if (lacking.length > 0) missing.push(`"${entry.name}" never swapped ${lacking.join(', ')}`);
+	}
+	return missing.length === 0 ? null : `substitutions that did not apply: ${missing.join('; ')}; revisit scripts/build.mjs`;
+}
+
+/** The esbuild plugin that applies `entries` (the shipped bundle: `substitutions`), and fails the build when one did not take. */
+export function substitute(entries = substitutions) {
 	return {
 		name: 'pleg-top-substitutions',
 		setup(bundle) {
-			for (const entry of substitutions) {
+			// entry name -> the "importer-ending specifier" pairs swapped in this build
+			const applied = new Map();
+			bundle.onStart(() => applied.clear());
+			for (const entry of entries) {
 				const specifiers = [entry.specifier].flat().map((specifier) => specifier.replaceAll('.', '\\.').replaceAll('/', '\\/'));
 				const filter = new RegExp(`^(?:${specifiers.join('|')})$`);
 				bundle.onResolve({filter}, (args) => {
 					const importer = args.importer.replaceAll('\\', '/');
-					if (![entry.importer].flat().some((ending) => importer.endsWith(ending))) return undefined;
+					const ending = [entry.importer].flat().find((candidate) => importer.endsWith(candidate));
+					if (ending === undefined) return undefined;
 					const problem = entry.guard(readFileSync(args.importer, 'utf8'), args.importer, args.path);
 					if (problem) throw new Error(`substitution "${entry.name}": ${problem}; revisit scripts/build.mjs`);
+					if (!applied.has(entry.name)) applied.set(entry.name, new Set());
+					applied.get(entry.name).add(`${ending} ${args.path}`);
 					return {path: path.join(substitutesDir, entry.replacement)};
 				});
 			}
+			bundle.onEnd((result) => {
+				if (result.errors.length > 0) return undefined;
+				const problem = untakenSwaps(entries, applied);
+				return problem ? {errors: [{text: problem}]} : undefined;
+			});
 		},
 	};
 }
