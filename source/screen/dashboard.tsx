@@ -38,7 +38,7 @@ export type DashboardProps = {
 	sourceLabel: string;
 	/** Poll interval, seconds. */
 	intervalSeconds: number;
-	/** ms since the epoch, local clock (the feed hook's clock). */
+	/** ms since the epoch on the clock the engine reads: this machine's live, the simulated kubelet's in the demo, the recording's in a replay. */
 	now: number;
 	/** Terminal columns and rows the dashboard may use. */
 	width: number;

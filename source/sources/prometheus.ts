@@ -33,7 +33,7 @@ const interval = 'kubelet_pleg_relist_interval_seconds';
 const by = 'by (node, instance)';
 
 /**
- * The PromQL of each figure: the kubernetes-mixin's forms (practice.md §4). `node` narrows every selector to one
+ * The PromQL of each figure: the kubernetes-mixin's forms (its kubelet dashboard's PLEG panels). `node` narrows every selector to one
  * node, matched on the `node` label or on an `instance` of that host.
  */
 export function plegQueries(windowSeconds: number, node: string | null = null): Record<FigureKey, string> {

@@ -3,7 +3,7 @@ import {describe, test} from 'node:test';
 import {constantsFor, constantsTable, eventedFallbackEvidence, parseKubeletVersion} from '../../source/domain/kubelet-constants.js';
 import type {DeltaFigures, PlegSample} from '../../source/domain/types.js';
 
-describe('constantsFor: rows of pleg-facts.md', () => {
+describe('constantsFor: the kubelet source lines of each version', () => {
 	test('v1.28.0 (pristine): kubelet.go:178 / :179, Healthy() generic.go:165', () => {
 		assert.deepEqual(constantsFor('v1.28.0', false), {
 			row: 'v1.28.0',

@@ -1,5 +1,5 @@
 // The kubelet metric families pleg-top reads, and which kubelet versions expose each one
-// (pleg-facts.md §4), so a missing figure can say why it is missing.
+// (from the kubelet's pkg/kubelet/metrics/metrics.go of each release), so a missing figure can say why it is missing.
 
 export const families = {
 	/** Histogram, seconds. */
@@ -37,7 +37,7 @@ export const suffixedFamilies: ReadonlySet<string> = new Set([
 /** The label of kubernetes_feature_enabled that names the Evented PLEG gate. */
 export const eventedPlegGateName = 'EventedPLEG';
 
-/** Which kubelet versions expose each family (pleg-facts.md §4, metric table). */
+/** Which kubelet versions expose each family (metrics.go of each release). */
 export const familyVersions: Record<FamilyKey, string> = {
 	relistDuration: 'exists from kubelet 1.14',
 	relistInterval: 'exists from kubelet 1.14',

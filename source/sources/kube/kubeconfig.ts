@@ -1,9 +1,9 @@
-// kubeconfig loaded as kubectl loads it (practice.md §5.1), then handed to @kubernetes/client-node for auth/TLS.
+// kubeconfig loaded as kubectl loads it (client-go's clientcmd loading rules: KUBECONFIG merged first wins), then handed to @kubernetes/client-node for auth/TLS.
 // client-node's own loadFromDefault differs: it throws on repeated names, takes current-context from the last
 // file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
 import path from 'node:path';
 // The config module, not the package index: the index also loads the generated API clients, which pleg-top
-// never uses (see module-hooks/hooks.ts for the rest of that cost).
+// never uses (scripts/build.mjs keeps the rest of them out of the bundle).
 import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
 import type {Cluster, Context, User} from '@kubernetes/client-node/dist/config_types.js';
 import {sourceFailure} from '../failure.js';
