@@ -33,7 +33,9 @@ describe("ink's render pacing (ink-throttle substitute)", () => {
 			['first', 1],
 			['second', 3],
 		]);
-		// Its window has passed too: the next call runs at once.
+		// Once its window has passed too, the next call runs at once. The window starts when the waiting call ran,
+		// which a busy event loop can delay past the 120 ms above: wait a whole window after it.
+		await sleep(50);
 		paced.call(first, 4);
 		assert.deepEqual(calls.at(-1), ['first', 4]);
 	});
