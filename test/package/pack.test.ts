@@ -7,6 +7,7 @@ import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
+import {npm} from '../helpers/npm.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
@@ -19,14 +20,6 @@ const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 
 type PackEntry = {filename: string; integrity: string; files: Array<{path: string}>};
 type LockEntry = {version?: string; resolved?: string; integrity?: string; dev?: boolean; devOptional?: boolean; [key: string]: unknown};
-
-/** npm with the caller's npm cache but none of the `npm test` run's own settings. */
-function npm(args: string[], cwd: string): string {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(?!config_cache$)/i.test(key)));
-	const result = spawnSync('npm', args, {cwd, env, encoding: 'utf8', timeout: 120_000});
-	assert.equal(result.status, 0, `npm ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-	return result.stdout;
-}
 
 /**
  * A lockfile for a folder that depends only on the tarball: the tarball's entry plus the project's own
