@@ -279,7 +279,7 @@ describe('configuration faults: exit 2, which files were tried and which context
 			'pleg-top: no kubeconfig found',
 			`  files tried: ${cluster.temp.dir}/.kube/config`,
 			'  point pleg-top at a kubeconfig with --kubeconfig FILE or KUBECONFIG=FILE[:FILE...]',
-			'  pleg-top does not fall back to http://localhost:8080 or to in-cluster credentials',
+			'  in a pod, pleg-top uses its service account when KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are set and its token is mounted; it never falls back to http://localhost:8080',
 		]);
 	});
 

@@ -23,6 +23,7 @@ function apiServer(): Peer {
 		userName: 'admin',
 		filesTried: ['/home/u/.kube/config'],
 		origins: {context: '/home/u/.kube/config', cluster: '/home/u/.kube/config', user: '/home/u/.kube/config'},
+		inCluster: false,
 	};
 	return {kind: 'api-server', url: loaded.server, loaded};
 }

@@ -174,7 +174,7 @@ describe('kubeconfig errors', () => {
 			details: [
 				`files tried: ${path.join(emptyHome, '.kube', 'config')}`,
 				'point pleg-top at a kubeconfig with --kubeconfig FILE or KUBECONFIG=FILE[:FILE...]',
-				'pleg-top does not fall back to http://localhost:8080 or to in-cluster credentials',
+				'in a pod, pleg-top uses its service account when KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are set and its token is mounted; it never falls back to http://localhost:8080',
 			],
 		});
 	});
@@ -218,5 +218,51 @@ describe('kubeconfig errors', () => {
 		);
 		const failure = failureOf(() => loadKubeconfig(options({kubeconfig: file})));
 		assert.equal(failure.summary, `cluster "c" in ${file} has server "ftp://x", which is not an http(s) URL`);
+	});
+});
+
+describe("in-cluster config (client-go's rule: only without a kubeconfig)", () => {
+	const serviceAccountDir = path.join(temp.dir, 'serviceaccount');
+	temp.write('serviceaccount/token', 'sa-token\n');
+	temp.write('serviceaccount/ca.crt', 'not read here\n');
+	const podEnv = {KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443'};
+	const emptyHome = path.join(temp.dir, 'pod-home');
+
+	test('no kubeconfig, the service variables set and the token mounted: the service account against the service address', () => {
+		const loaded = loadKubeconfig({env: podEnv, homeDir: emptyHome, serviceAccountDir});
+		assert.equal(loaded.inCluster, true);
+		assert.equal(loaded.server, 'https://10.96.0.1:443');
+		assert.deepEqual(loaded.filesTried, []);
+		assert.equal(loaded.origins.user, `the service account mounted at ${serviceAccountDir}`);
+		const cluster = loaded.kubeConfig.getCurrentCluster();
+		assert.equal(cluster?.caFile, path.join(serviceAccountDir, 'ca.crt'));
+		assert.equal(loaded.kubeConfig.getCurrentUser()?.authProvider?.config?.path, path.join(serviceAccountDir, 'token'));
+	});
+
+	test('an IPv6 service host is bracketed', () => {
+		const loaded = loadKubeconfig({env: {...podEnv, KUBERNETES_SERVICE_HOST: 'fd00::1'}, homeDir: emptyHome, serviceAccountDir});
+		assert.equal(loaded.server, 'https://[fd00::1]:443');
+	});
+
+	test('a kubeconfig that exists wins over the pod', () => {
+		const loaded = loadKubeconfig({env: {...podEnv, KUBECONFIG: secondFile}, homeDir: emptyHome, serviceAccountDir});
+		assert.equal(loaded.inCluster, false);
+		assert.equal(loaded.server, 'https://staging.example:6443');
+	});
+
+	test('--kubeconfig or --context given, a variable missing, or no token: "no kubeconfig found", not the pod', () => {
+		const missing = path.join(temp.dir, 'no-such-kubeconfig');
+		assert.equal(failureOf(() => loadKubeconfig({env: podEnv, homeDir: emptyHome, serviceAccountDir, kubeconfig: missing})).kind, 'config');
+		assert.equal(
+			failureOf(() => loadKubeconfig({env: podEnv, homeDir: emptyHome, serviceAccountDir, context: 'prod'})).summary,
+			'no kubeconfig found',
+		);
+		const onlyHost = {KUBERNETES_SERVICE_HOST: '10.96.0.1'};
+		assert.equal(failureOf(() => loadKubeconfig({env: onlyHost, homeDir: emptyHome, serviceAccountDir})).summary, 'no kubeconfig found');
+		const noToken = path.join(temp.dir, 'empty-serviceaccount');
+		assert.equal(
+			failureOf(() => loadKubeconfig({env: podEnv, homeDir: emptyHome, serviceAccountDir: noToken})).summary,
+			'no kubeconfig found',
+		);
 	});
 });

@@ -1,6 +1,7 @@
 // kubeconfig loaded as kubectl loads it (client-go's clientcmd loading rules: KUBECONFIG merged first wins), then handed to @kubernetes/client-node for auth/TLS.
 // client-node's own loadFromDefault differs: it throws on repeated names, takes current-context from the last
 // file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
+import fs from 'node:fs';
 import path from 'node:path';
 // The config module, not the package index: the index also loads the generated API clients, which pleg-top
 // never uses (scripts/build.mjs keeps the rest of them out of the bundle).
@@ -17,7 +18,12 @@ export type KubeconfigOptions = {
 	context?: string;
 	env: NodeJS.ProcessEnv;
 	homeDir: string;
+	/** Where a pod's service account is mounted (tests point it elsewhere). */
+	serviceAccountDir?: string;
 };
+
+/** Where the kubelet mounts a pod's service account token and the cluster's CA. */
+export const podServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 export type LoadedKubeconfig = {
 	/** client-node object built with loadFromOptions from the merged config, current context set. */
@@ -31,6 +37,8 @@ export type LoadedKubeconfig = {
 	filesTried: string[];
 	/** The file that defined the context, the cluster and the user (first one wins). */
 	origins: {context: string; cluster: string; user: string};
+	/** No kubeconfig: the pod's service account, as client-go's in-cluster config (there is no context to name in a command). */
+	inCluster: boolean;
 };
 
 type Candidates = {files: string[]; required: boolean; how: string};
@@ -57,7 +65,7 @@ function noConfigFailure(tried: string[]) {
 	return sourceFailure('config', 'no kubeconfig found', [
 		`files tried: ${tried.join(', ')}`,
 		pointAtOne,
-		'pleg-top does not fall back to http://localhost:8080 or to in-cluster credentials',
+		'in a pod, pleg-top uses its service account when KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are set and its token is mounted; it never falls back to http://localhost:8080',
 	]);
 }
 
@@ -176,19 +184,51 @@ function checkServer(cluster: Cluster, entry: Entry): void {
 	}
 }
 
-/** Loads the kubeconfig as kubectl would and selects the context. Throws SourceFailure kind 'config'. */
+/**
+ * client-go's in-cluster config, taken as kubectl takes it: only when no kubeconfig was found and neither
+ * --kubeconfig nor --context was given, the service host and port are in the environment and the token is mounted.
+ * The token is read on every use (bound tokens rotate); without ca.crt the system's roots are trusted, as client-go does.
+ */
+function inClusterConfig(options: KubeconfigOptions, candidates: Candidates): LoadedKubeconfig | null {
+	const host = options.env['KUBERNETES_SERVICE_HOST'];
+	const port = options.env['KUBERNETES_SERVICE_PORT'];
+	if (candidates.required || options.context || !host || !port) return null;
+	const dir = options.serviceAccountDir ?? podServiceAccountDir;
+	const tokenFile = path.join(dir, 'token');
+	if (!fs.statSync(tokenFile, {throwIfNoEntry: false})?.isFile()) return null;
+	const caFile = path.join(dir, 'ca.crt');
+	const name = 'in-cluster';
+	const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	const kubeConfig = buildKubeConfig({
+		clusters: [{name, server, caFile: fs.existsSync(caFile) ? caFile : undefined, skipTLSVerify: false}],
+		users: [{name, authProvider: {name: tokenFileProviderName, config: {path: tokenFile}}}],
+		contexts: [{name, cluster: name, user: name}],
+		currentContext: name,
+	});
+	const origin = `the service account mounted at ${dir}`;
+	return {
+		kubeConfig,
+		contextName: name,
+		clusterName: name,
+		server,
+		userName: name,
+		filesTried: [],
+		origins: {context: origin, cluster: origin, user: origin},
+		inCluster: true,
+	};
+}
+
+/** Loads the kubeconfig as kubectl would and selects the context, or the pod's service account. Throws SourceFailure kind 'config'. */
 export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
 	const candidates = candidateFiles(options);
 	const filesTried = candidates.files.map((file) => path.resolve(file));
 	const parsed = candidates.files
 		.map((file) => parseKubeconfigFile(file, candidates.required))
 		.filter((file): file is ParsedFile => file !== null);
-	if (parsed.length === 0) {
-		throw noConfigFailure(filesTried);
-	}
-
-	const merged = mergeKubeconfigs(parsed);
-	if (merged.contexts.size === 0 && merged.clusters.size === 0 && merged.users.size === 0) {
+	const merged = parsed.length === 0 ? null : mergeKubeconfigs(parsed);
+	if (merged === null || (merged.contexts.size === 0 && merged.clusters.size === 0 && merged.users.size === 0)) {
+		const inCluster = inClusterConfig(options, candidates);
+		if (inCluster) return inCluster;
 		throw noConfigFailure(filesTried);
 	}
 
@@ -211,5 +251,6 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
 		userName: userEntry.name,
 		filesTried,
 		origins: {context: context.file, cluster: clusterEntry.file, user: userEntry.file},
+		inCluster: false,
 	};
 }
