@@ -3,6 +3,7 @@
 // runner (--once report, JSON lines when stdout is not a terminal, or the live screen) -> an exit code.
 import './bootstrap/environment.js';
 import {readFileSync} from 'node:fs';
+import {completionScript, shells, type Shell} from './cli/completion.js';
 import {helpText} from './cli/help-text.js';
 import {parseOptions, programName, UsageError, type Mode} from './cli/options.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
@@ -16,7 +17,28 @@ function packageVersion(): string {
 const stdout = (text: string) => void process.stdout.write(text);
 const stderr = (text: string) => void process.stderr.write(text);
 
+/** kubectl asks a plugin for completions by running its kubectl_complete-NAME executable (kubectl 1.26+). */
+const kubectlCompletes = (argv1: string | undefined) =>
+	(argv1 ?? '').split(/[\\/]/).pop()?.startsWith('kubectl_complete-pleg_top') === true;
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+	if (argv[0] === '__complete' || kubectlCompletes(process.argv[1])) {
+		const {runComplete} = await import('./run/complete.js');
+		return runComplete(argv[0] === '__complete' ? argv.slice(1) : argv, env, stdout);
+	}
+
+	if (argv[0] === 'completion') {
+		const shell = argv[1] ?? '';
+		if (!(shells as readonly string[]).includes(shell) || argv.length > 2) {
+			stderr(
+				`pleg-top: completion takes one shell: ${shells.join(', ')} (e.g. source <(pleg-top completion bash)); a node named "completion" is watched with --node completion\n`,
+			);
+			return 2;
+		}
+
+		return (stdout(completionScript(shell as Shell)), 0);
+	}
+
 	let mode: Mode;
 	try {
 		mode = parseOptions(argv, {env, stdoutIsTty: process.stdout.isTTY === true, argv1: process.argv[1]});

@@ -25,7 +25,12 @@ function usageLines(p: string): string {
 		[`${p} NODE --once [-o json]`, 'two scrapes one window apart, a report, an exit code'],
 		[`${p} --demo`, 'the same screen on an embedded simulated kubelet'],
 		[p, 'every node of the cluster, worst first (the overview)'],
-		...(p === 'pleg-top' ? [['kubectl pleg-top NODE', 'as a kubectl plugin (bin kubectl-pleg_top)'] as [string, string]] : []),
+		...(p === 'pleg-top'
+			? ([
+					['kubectl pleg-top NODE', 'as a kubectl plugin (bin kubectl-pleg_top)'],
+					['pleg-top completion bash|zsh|fish', 'a completion script: flags, their values, node names'],
+				] as Array<[string, string]>)
+			: []),
 	];
 	const width = Math.max(...lines.map(([usage]) => usage.length));
 	return lines.map(([usage, what]) => `  ${usage.padEnd(width)}   ${what}`).join('\n');

@@ -1,0 +1,44 @@
+// `pleg-top __complete WORD…` (and kubectl's `kubectl_complete-pleg_top WORD…`): answers a completing shell.
+// Node names come from the cluster the typed --kubeconfig/--context pick, within a bound (the typed --timeout, else
+// 5 s): a shell waits for the answer, so a slow cluster or a credential plugin that prompts gives no names, not a hang.
+import {homedir} from 'node:os';
+import {completionAnswer, completionNeed, directives, offerableNodeName} from '../cli/completion.js';
+import {parseDuration} from '../cli/options.js';
+import {systemNow} from '../engine/engine.js';
+import {createApiServerSource} from '../sources/api-server.js';
+import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
+
+/** How long a completion may take to list the nodes before it answers with none, unless --timeout was typed. */
+export const nodeListBoundMs = 5000;
+
+type NodesNeed = {kubeconfig: string | undefined; context: string | undefined; timeout: string | undefined};
+
+async function nodeNames({kubeconfig, context, timeout}: NodesNeed, env: NodeJS.ProcessEnv): Promise<string[]> {
+	const boundMs = timeout === undefined ? nodeListBoundMs : parseDuration(timeout);
+	const loaded = loadKubeconfig({kubeconfig, context, env, homeDir: env['HOME'] ?? homedir()});
+	const api = createApiServerSource({loaded, node: '(all nodes)', timeoutMs: boundMs, now: systemNow});
+	const abort = new AbortController();
+	const timer = setTimeout(() => abort.abort(), boundMs);
+	try {
+		return (await api.listNodes(abort.signal)).map((node) => node.name);
+	} finally {
+		clearTimeout(timer);
+		api.close();
+	}
+}
+
+export async function runComplete(words: readonly string[], env: NodeJS.ProcessEnv, stdout: (text: string) => void): Promise<number> {
+	const need = completionNeed(words.length === 0 ? [''] : words);
+	if (need.kind === 'files') return (stdout(completionAnswer([], directives.filesAllowed)), 0);
+	if (need.kind === 'words') return (stdout(completionAnswer(need.candidates, directives.noFiles)), 0);
+	let names: string[] = [];
+	try {
+		names = await nodeNames(need, env);
+	} catch {
+		// No kubeconfig, no access, a timeout: nothing to offer, and nothing to say in the middle of a command line.
+	}
+
+	const offered = names.filter((name) => offerableNodeName(name) && name.startsWith(need.prefix)).sort();
+	stdout(completionAnswer(offered, directives.noFiles));
+	return 0;
+}
