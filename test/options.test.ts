@@ -5,6 +5,7 @@ import {
 	parseDuration,
 	parseOptions,
 	programName,
+	themeFromColorfgbg,
 	UsageError,
 	type Mode,
 	type NodeMode,
@@ -204,5 +205,25 @@ describe('parseOptions: the Mode', () => {
 		assert.equal(programName('/home/me/.npm/bin/pleg-top'), 'pleg-top');
 		assert.equal(programName('/work/dist/cli.js'), 'pleg-top');
 		assert.equal(programName(undefined), 'pleg-top');
+	});
+});
+
+describe('--theme', () => {
+	test('COLORFGBG names the background last: 7 or 15 is light, another number dark, anything else unknown', () => {
+		assert.equal(themeFromColorfgbg('0;15'), 'light');
+		assert.equal(themeFromColorfgbg('0;default;7'), 'light');
+		assert.equal(themeFromColorfgbg('15;0'), 'dark');
+		assert.equal(themeFromColorfgbg('default;default'), null);
+		assert.equal(themeFromColorfgbg(undefined), null);
+	});
+
+	test('--theme wins over COLORFGBG; without either, dark; another word is a usage error', () => {
+		const theme = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+			(parseOptions(['worker-1', ...argv], {env, stdoutIsTty: true}) as {theme: string}).theme;
+		assert.equal(theme([]), 'dark');
+		assert.equal(theme([], {COLORFGBG: '0;15'}), 'light');
+		assert.equal(theme(['--theme', 'dark'], {COLORFGBG: '0;15'}), 'dark');
+		assert.equal(theme(['--theme', 'light']), 'light');
+		assert.throws(() => theme(['--theme', 'solarized']), /--theme must be dark or light, not "solarized"/);
 	});
 });

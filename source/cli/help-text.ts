@@ -65,6 +65,7 @@ Options
                        crossing the 3-minute threshold in 3 s)
   --no-color           no colours (also when NO_COLOR is set); meaning is always in symbols and words
   --no-bell            no terminal bell when the node turns unhealthy or unknown
+  --theme dark|light   colours for a dark or a light background (default: the terminal's COLORFGBG, else dark)
   --quiet              no write-down on stderr when the live screen quits
   --record FILE        append one JSON line per scrape to FILE (with --once: its two scrapes)
   --replay FILE        show a recording made with --record instead of a live node

@@ -16,6 +16,20 @@ export type Format = (typeof formats)[number];
 export const failOnBands = ['unhealthy', 'critical', 'warn'] as const;
 export type FailOn = (typeof failOnBands)[number];
 
+/** --theme: the screen's palette, for a dark background (the default) or a light one. */
+export const themes = ['dark', 'light'] as const;
+export type Theme = (typeof themes)[number];
+
+/**
+ * The palette a terminal's COLORFGBG asks for ("fg;bg" or "fg;default;bg", set by rxvt, Konsole, iTerm2 and
+ * others): a background of white (7) or bright white (15) is light. Null when unset or unreadable.
+ */
+export function themeFromColorfgbg(value: string | undefined): Theme | null {
+	const background = value?.split(';').at(-1);
+	if (background === undefined || !/^\d+$/.test(background)) return null;
+	return ['7', '15'].includes(background) ? 'light' : 'dark';
+}
+
 /** Where the node list and proxy requests go: the kubeconfig, read as kubectl reads it. */
 export type KubeAccess = {kubeconfig: string | undefined; context: string | undefined};
 
@@ -54,6 +68,8 @@ export type RunSettings = {
 	bell: boolean;
 	/** --quiet: no write-down on quit. */
 	quiet: boolean;
+	/** --theme, else the terminal's COLORFGBG, else dark. */
+	theme: Theme;
 	failOn: FailOn;
 };
 
@@ -127,6 +143,7 @@ export const flagSpec = {
 	'demo-speed': {type: 'string', default: '1'},
 	'no-color': {type: 'boolean', default: false},
 	'no-bell': {type: 'boolean', default: false},
+	theme: {type: 'string'},
 	quiet: {type: 'boolean', default: false},
 	help: {type: 'boolean', short: 'h', default: false},
 	version: {type: 'boolean', short: 'V', default: false},
@@ -328,6 +345,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		color: !values['no-color'] && !env['NO_COLOR'],
 		bell: !values['no-bell'],
 		quiet: values.quiet,
+		theme: values.theme === undefined ? (themeFromColorfgbg(env['COLORFGBG']) ?? 'dark') : oneOf('theme', themes, values.theme),
 		failOn,
 	};
 	const access: KubeAccess = {kubeconfig: values.kubeconfig, context: values.context};

@@ -20,6 +20,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		import('../screen/app.js'),
 		import('../screen/overview-app.js'),
 		import('react'),
+		import('../screen/layout/line-view.js'),
 	]);
 	const contactFailure = await plan.contact();
 	if (contactFailure && isPermanent(contactFailure)) {
@@ -28,7 +29,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		return exitCodeFor(contactFailure.kind);
 	}
 
-	const [{runFullScreen}, {default: App}, {OverviewApp}, React] = await screen;
+	const [{runFullScreen}, {default: App}, {OverviewApp}, React, {ThemeContext}] = await screen;
 	const engine = plan.start('watch');
 	const ending = new AbortController();
 	const end: {fatal: Failure | null} = {fatal: null};
@@ -44,10 +45,11 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		const entry = signals && read && node !== null && node === single ? engine.state.nodes.get(node) : undefined;
 		if (entry) signals?.read(engine.kind.figures(entry.feed, at));
 	});
-	const element =
+	const app =
 		engine.single === null
 			? React.createElement(OverviewApp, {engine})
 			: React.createElement(App, {engine, demo: plan.demo, header: plan.header});
+	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);
 	try {
 		await runFullScreen(element, ending.signal);
 	} finally {

@@ -13,6 +13,7 @@ export function runSettings(overrides: Partial<RunSettings> = {}): RunSettings {
 		color: true,
 		bell: true,
 		quiet: false,
+		theme: 'dark',
 		failOn: 'unhealthy',
 		...overrides,
 	};

@@ -67,6 +67,49 @@ describe('colour', {skip: noTmux}, () => {
 		}
 	});
 
+	/** The foreground colour codes of the healthy verdict's row ('32' for green, '38;5;N' for a 256-colour shade). */
+	async function verdictColour(session: TmuxSession): Promise<string[]> {
+		await session.waitFor('✓ PLEG is healthy');
+		const row = withCodes(session)
+			.split('\n')
+			.find((line) => line.includes('PLEG is healthy'));
+		return [...(row ?? '').matchAll(/\u001B\[([\d;]*)m/g)]
+			.map(([, codes]) => codes!)
+			.filter((codes) => /(^|;)(3\d|38;5;\d+)(;|$)/.test(codes));
+	}
+
+	test('--theme light, or COLORFGBG with a white background: darker shades that read on white; COLORFGBG dark or --theme dark: the default', async () => {
+		const shades: Record<string, string[]> = {};
+		for (const [name, args, env] of [
+			['default', [], {}],
+			['--theme light', ['--theme', 'light'], {}],
+			['COLORFGBG=0;15', [], {COLORFGBG: '0;15'}],
+			['COLORFGBG=15;0', [], {COLORFGBG: '15;0'}],
+			['--theme dark over COLORFGBG=0;15', ['--theme', 'dark'], {COLORFGBG: '0;15'}],
+		] as Array<[string, string[], Record<string, string>]>) {
+			const session = start(['--demo', ...args], env);
+			try {
+				shades[name] = await verdictColour(session);
+			} finally {
+				session.kill();
+			}
+		}
+
+		// the default green is the 16-colour 32; the light palette's #116329 is a 256-colour shade (xterm-256color)
+		assert.ok(
+			shades['default']!.some((codes) => /(^|;)32(;|$)/.test(codes)),
+			JSON.stringify(shades),
+		);
+		assert.ok(
+			shades['--theme light']!.some((codes) => /38;5;\d+/.test(codes)),
+			JSON.stringify(shades),
+		);
+		assert.ok(!shades['--theme light']!.some((codes) => /(^|;)32(;|$)/.test(codes)), JSON.stringify(shades));
+		assert.deepEqual(shades['COLORFGBG=0;15'], shades['--theme light']);
+		assert.deepEqual(shades['COLORFGBG=15;0'], shades['default']);
+		assert.deepEqual(shades['--theme dark over COLORFGBG=0;15'], shades['default']);
+	});
+
 	test('NO_COLOR=1: no colour codes, and ok, warn, unhealthy and paused each show a symbol or a word', async () => {
 		const session = start(['--demo', '--demo-speed', '60'], {NO_COLOR: '1'});
 		try {

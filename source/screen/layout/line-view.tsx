@@ -4,17 +4,20 @@
 // measured with bench:ab). A pane whose text did not change is not rendered again (memo on the string). Rows
 // truncate instead of wrapping, each on its own (source/substitutes/ink-wrap-text.ts): a safety net only, since
 // every builder already fits its rows to the width.
-import React, {memo} from 'react';
+import React, {createContext, memo, useContext} from 'react';
 import {Box, Text} from 'ink';
 import chalk, {type ChalkInstance, type ForegroundColorName} from 'chalk';
 import {type Line} from './line.js';
-import {toneStyle, type Tone} from './theme.js';
+import {toneStyle, type ThemeName, type Tone} from './theme.js';
+
+/** The palette every pane below it is painted with (--theme, or the terminal's COLORFGBG). */
+export const ThemeContext = createContext<ThemeName>('dark');
 
 /** The same chalk ink colours <Text> with, so NO_COLOR / FORCE_COLOR=0 turn these colours off too. */
-function paint(text: string, tone: Tone | undefined): string {
-	const style = toneStyle(tone);
+function paint(text: string, tone: Tone | undefined, theme: ThemeName): string {
+	const style = toneStyle(tone, theme);
 	let brush: ChalkInstance = chalk;
-	if (style.color) brush = brush[style.color as ForegroundColorName];
+	if (style.color) brush = style.color.startsWith('#') ? brush.hex(style.color) : brush[style.color as ForegroundColorName];
 	if (style.bold) brush = brush.bold;
 	if (style.dimColor) brush = brush.dim;
 	if (style.inverse) brush = brush.inverse;
@@ -22,9 +25,9 @@ function paint(text: string, tone: Tone | undefined): string {
 }
 
 /** One row as the string the terminal gets; an empty row is one space so it keeps its height. */
-export function rowText(line: Line): string {
+export function rowText(line: Line, theme: ThemeName = 'dark'): string {
 	let text = '';
-	for (const segment of line) text += paint(segment.text, segment.tone);
+	for (const segment of line) text += paint(segment.text, segment.tone, theme);
 	return text === '' ? ' ' : text;
 }
 
@@ -33,13 +36,14 @@ const Row = memo(function Row({text}: {readonly text: string}) {
 });
 
 export function LineView({line}: {readonly line: Line}) {
-	return <Row text={rowText(line)} />;
+	return <Row text={rowText(line, useContext(ThemeContext))} />;
 }
 
 export function Lines({lines, width}: {readonly lines: Line[]; readonly width?: number}) {
+	const theme = useContext(ThemeContext);
 	return (
 		<Box flexDirection="column" width={width} flexShrink={0}>
-			<Row text={lines.map(rowText).join('\n')} />
+			<Row text={lines.map((line) => rowText(line, theme)).join('\n')} />
 		</Box>
 	);
 }

@@ -8,24 +8,45 @@ export type Tone =
 
 export type ToneStyle = {color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean};
 
-const styles: Record<Tone, ToneStyle> = {
-	ok: {color: 'green'},
-	warn: {color: 'yellow'},
-	critical: {color: 'red'},
-	unhealthy: {color: 'red', bold: true},
-	unknown: {color: 'gray'},
-	stale: {color: 'yellow', bold: true},
-	error: {color: 'red'},
-	paused: {color: 'cyan', bold: true},
-	title: {bold: true},
-	label: {dimColor: true},
-	value: {bold: true},
-	dim: {dimColor: true},
-	empty: {dimColor: true},
+/** The palettes: `dark` for light text on a dark background (the default), `light` for dark text on a light one. */
+export type ThemeName = 'dark' | 'light';
+
+const palettes: Record<ThemeName, Record<Tone, ToneStyle>> = {
+	dark: {
+		ok: {color: 'green'},
+		warn: {color: 'yellow'},
+		critical: {color: 'red'},
+		unhealthy: {color: 'red', bold: true},
+		unknown: {color: 'gray'},
+		stale: {color: 'yellow', bold: true},
+		error: {color: 'red'},
+		paused: {color: 'cyan', bold: true},
+		title: {bold: true},
+		label: {dimColor: true},
+		value: {bold: true},
+		dim: {dimColor: true},
+		empty: {dimColor: true},
+	},
+	// Yellow, cyan and grey wash out on white: darker shades of the same hues, readable at 256 colours and above.
+	light: {
+		ok: {color: '#116329'},
+		warn: {color: '#7d4e00'},
+		critical: {color: '#cf222e'},
+		unhealthy: {color: '#a40e26', bold: true},
+		unknown: {color: '#57606a'},
+		stale: {color: '#7d4e00', bold: true},
+		error: {color: '#cf222e'},
+		paused: {color: '#0550ae', bold: true},
+		title: {bold: true},
+		label: {dimColor: true},
+		value: {bold: true},
+		dim: {dimColor: true},
+		empty: {dimColor: true},
+	},
 };
 
-export function toneStyle(tone: Tone | undefined): ToneStyle {
-	return tone ? styles[tone] : {};
+export function toneStyle(tone: Tone | undefined, theme: ThemeName = 'dark'): ToneStyle {
+	return tone ? palettes[theme][tone] : {};
 }
 
 export type Health = Band;
