@@ -44,8 +44,23 @@ before(async () => {
 			],
 		},
 		{name: 'quiet-1', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1)},
+		// Three pages of Events (500 a page), the newest on the last; and more than the four pages read.
+		{name: 'flooded', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(1200, 1100)},
+		{name: 'past-bound', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(2300, 1999)},
 	]);
 });
+
+/** `count` Events in name order, Event i (i + 60) s before the stamp, except `newestAt`, stamped 5 s before it. */
+function flood(count: number, newestAt: number): Array<Record<string, unknown>> {
+	return Array.from({length: count}, (_, index) => ({
+		metadata: {name: `flood.${String(index).padStart(5, '0')}`},
+		type: 'Normal',
+		reason: index === newestAt ? 'Newest' : `E${index}`,
+		message: 'm',
+		count: 1,
+		lastTimestamp: ago(index === newestAt ? 5 : index + 60),
+	}));
+}
 
 beforeEach(() => {
 	cluster.fake.clearFaults();
@@ -156,6 +171,26 @@ describe('events and eventsError in the JSON', () => {
 });
 
 describe('the --once text', () => {
+	test('Events across pages: the newest (from the last page) first, 50 listed, the number the API server holds', async () => {
+		const result = await runCli(once('flooded'), {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		const lines = result.stdout.split('\n').filter((line) => /^events? /.test(line));
+		assert.equal(lines.length, 51);
+		assert.match(lines[0]!, /^event +Newest ×1, \d+s ago: m$/);
+		// Then E0, E1, …: 60 s, 61 s … before the stamp.
+		assert.match(lines[1]!, /^event +E0 ×1, (\d+s|\dm(\d+s)?) ago: m$/);
+		assert.match(lines[49]!, /^event +E48 ×1, /);
+		assert.equal(lines[50], 'events  1200 in all, the 50 newest listed');
+	});
+
+	test('past the four pages read: "at least"', async () => {
+		const result = await runCli(once('past-bound', '-o', 'json'), {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		assert.equal((JSON.parse(result.stdout) as Report)['events'][0].reason, 'Newest');
+		const text = await runCli(once('past-bound'), {env: cluster.env});
+		assert.match(text.stdout, /^events +at least 2000 in all, the 50 newest listed$/m);
+	});
+
 	test('unhealthy: the Events with age and count, then the next steps with the node filled in; exit 1', async () => {
 		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(200));
 		const result = await runCli(once('worker-1'), {env: cluster.env});
