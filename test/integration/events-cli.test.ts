@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
+import {eventFlood} from '../helpers/event-flood.js';
 import {readDump} from '../metrics/dump.js';
 import {dumpThenMinuteLater, fast, startCluster, testToken, v121After, withLastSeen, type Cluster} from './cluster.js';
 
@@ -15,6 +16,9 @@ let stampedAt = 0;
 
 /** An RFC 3339 time `secondsAgo` before stampedAt, to the second as the API server writes it. */
 const ago = (secondsAgo: number) => new Date((stampedAt - secondsAgo) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** `count` Events, Event i (i + 60) s before the stamp, except `newestAt`, 5 s before it. */
+const flood = (count: number, newestAt: number) => eventFlood(count, newestAt, (index) => stampedAt - index - 60, stampedAt - 5);
 
 before(async () => {
 	stampedAt = Math.floor(Date.now() / 1000);
@@ -49,18 +53,6 @@ before(async () => {
 		{name: 'past-bound', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(2300, 1999)},
 	]);
 });
-
-/** `count` Events in name order, Event i (i + 60) s before the stamp, except `newestAt`, stamped 5 s before it. */
-function flood(count: number, newestAt: number): Array<Record<string, unknown>> {
-	return Array.from({length: count}, (_, index) => ({
-		metadata: {name: `flood.${String(index).padStart(5, '0')}`},
-		type: 'Normal',
-		reason: index === newestAt ? 'Newest' : `E${index}`,
-		message: 'm',
-		count: 1,
-		lastTimestamp: ago(index === newestAt ? 5 : index + 60),
-	}));
-}
 
 beforeEach(() => {
 	cluster.fake.clearFaults();

@@ -3,6 +3,7 @@
 // many when the read stopped at its bound (4 pages of 500).
 import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';
+import {eventFlood} from '../helpers/event-flood.js';
 import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 import {makeHarness} from './api-server-helpers.js';
@@ -19,16 +20,7 @@ const tenAm = 1_714_557_600;
  * `count` Events in name order; Event i happened (i * 7919) mod count seconds after ten o'clock (7919 is prime,
  * so every second from 0 to count − 1 is taken once), except `newestAt`, which happened an hour later.
  */
-function events(count: number, newestAt: number): Array<Record<string, unknown>> {
-	return Array.from({length: count}, (_, index) => ({
-		metadata: {name: `worker.${String(index).padStart(5, '0')}`},
-		type: 'Normal',
-		reason: index === newestAt ? 'Newest' : `E${index}`,
-		message: '',
-		count: 1,
-		lastTimestamp: new Date((tenAm + (index === newestAt ? 3600 : (index * 7919) % count)) * 1000).toISOString(),
-	}));
-}
+const events = (count: number, newestAt: number) => eventFlood(count, newestAt, (index) => tenAm + ((index * 7919) % count), tenAm + 3600);
 
 before(async () => {
 	fake = await startFakeApiServer({
