@@ -8,8 +8,9 @@ import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {allPayloads as p, allPayloadsVisible as v, firstControl} from '../helpers/escape-payloads.js';
+import {singleContext, writeFailingPlugin} from '../helpers/kubeconfig-files.js';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
-import {capturedOutput, cliPath, runCli, type CliResult} from '../helpers/run-cli.js';
+import {capturedOutput, cliPath, runCli, spawnCli, type CliResult} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {fast, startCluster, testToken, v121After, type Cluster} from './cluster.js';
 
@@ -95,6 +96,33 @@ describe('--once', () => {
 			assert.ok(result.stderr.includes(`API server: refused ${v}`), result.stderr);
 		});
 	}
+
+	test("JSON lines: a failed scrape's error quotes the Status visible; no line holds a control", async () => {
+		const cli = spawnCli(['worker-1', ...fast], {env: cluster.env, timeoutMs: 30_000});
+		await cli.waitForStdout(/"eventsError":null/, 20_000);
+		cluster.fake.setFault({type: 'status', code: 500, message: `etcd ${p}`}, {route: 'metrics'});
+		await cli.waitForStdout(/"stale":true/, 20_000);
+		cli.child.kill('SIGTERM');
+		const result = await cli.exited;
+		assertCleanResult(result);
+		const lines = result.stdout
+			.trimEnd()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, any>);
+		for (const line of lines) assertClean(stringsOf(line).join('\n'), 'a JSON line');
+		const stale = lines.find((line) => line['stale'] === true)!;
+		assert.deepEqual(stale['error'].details, [`API server: etcd ${v}`]);
+		assert.equal(lines.find((line) => line['eventsError'] === null)!['events'][0].message, `msg ${v}`);
+	});
+
+	test('an exec credential plugin that fails: its stderr quoted visible, line by line; exit 3', async () => {
+		const plugin = writeFailingPlugin(cluster.temp, 'evil-plugin', `login failed ${p}\nrun sso login\n`);
+		const env = cluster.envFor('exec-evil.yaml', singleContext(cluster.fake.url, {name: 'sso-user', exec: {command: plugin}}));
+		const result = await runCli(['worker-1', '--once', ...fast], {env});
+		assert.equal(result.code, 3);
+		assertCleanResult(result);
+		assert.ok(result.stderr.endsWith(`  its stderr:\n  login failed ${v}\n  run sso login\n`), result.stderr);
+	});
 
 	test('the overview: a node named with the payload is listed visible and read at its own name', async () => {
 		const text = await runCli(['--once', ...fast], {env: cluster.env});
