@@ -72,8 +72,3 @@ export function eventPageFromJson(body: string): EventPage {
 export function newestEvents(events: readonly NodeEvent[]): NodeEvent[] {
 	return [...events].sort((a, b) => (b.lastTimestamp ?? -Infinity) - (a.lastTimestamp ?? -Infinity)).slice(0, keep);
 }
-
-/** The newest of one whole EventList (newestEvents of its one page). Throws on a body that is not an EventList. */
-export function nodeEventsFromJson(body: string): NodeEvent[] {
-	return newestEvents(eventPageFromJson(body).events);
-}
