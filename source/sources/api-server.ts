@@ -304,6 +304,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 
 		return {events: newest, error: null, total: {count: total, atLeast: continueToken !== null}};
 	}
+
 	return {
 		...nodeSource(node),
 		listNodeNames,
