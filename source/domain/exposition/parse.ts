@@ -853,8 +853,8 @@ function lineAt(text: string, index: number): string {
 	return text.slice(start, end === -1 ? text.length : end).trimEnd();
 }
 
-/** A line as shown in an error: cut to 80 characters, control characters (a terminal escape) as '?'. */
+/** A line as shown in an error: cut to 80 characters, control characters (a terminal escape) in the one visible form (^[). */
 export function excerpt(text: string): string {
-	const trimmed = text.trim().replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+	const trimmed = visibleLine(text.trim());
 	return trimmed.length > 80 ? `${trimmed.slice(0, 77)}...` : trimmed;
 }
