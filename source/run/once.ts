@@ -5,7 +5,7 @@ import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Figures} from '../domain/types.js';
-import {safeJson} from '../domain/untrusted-text.js';
+import {safeJson, visibleLine} from '../domain/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
 import {labFromRecording} from '../lab/recording.js';
@@ -133,7 +133,10 @@ function replayOnce(plan: Plan, mode: NodeMode, io: Io): number {
 		lab = labFromRecording(replay.records, mode.windowSeconds).summary();
 	} catch (error) {
 		plan.close();
-		io.stderr(`pleg-top: ${mode.backend.kind === 'replay' ? mode.backend.file : 'the recording'}: ${(error as Error).message}\n`);
+		// The message may quote the recording, a file anyone could have written: shown visible.
+		io.stderr(
+			`pleg-top: ${mode.backend.kind === 'replay' ? mode.backend.file : 'the recording'}: ${visibleLine((error as Error).message)}\n`,
+		);
 		return 2;
 	}
 
