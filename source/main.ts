@@ -8,6 +8,7 @@ import {helpText} from './cli/help-text.js';
 import {parseOptions, programName, UsageError, type Mode} from './cli/options.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
 import {formatFailure} from './run/start-rule.js';
+import {visibleLine} from './domain/untrusted-text.js';
 
 function packageVersion(): string {
 	const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
@@ -88,7 +89,8 @@ main(process.argv.slice(2), process.env).then(
 		setImmediate(() => process.exit(code));
 	},
 	(error: unknown) => {
-		process.stderr.write(`pleg-top: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+		// The message may quote anything (a JSON.parse error quotes the body it read): shown visible.
+		process.stderr.write(`pleg-top: unexpected error: ${visibleLine(error instanceof Error ? error.message : String(error))}\n`);
 		process.exit(3);
 	},
 );

@@ -180,7 +180,13 @@ export const definitions = [
 		id: 'events',
 		label: 'Events',
 		formula:
-			"the node's Events as `kubectl describe node` lists them (involvedObject.kind=Node, its name, namespace default), read with the Node object every 10 s: newest first, age since lastTimestamp (kubectl's style), ×count. A 403 is one row naming the rule (list on events in namespace default); JSON events / eventsError",
+			'the node\'s Events as `kubectl describe node` lists them (involvedObject.kind=Node, its name, namespace default), read with the Node object every 10 s across the list\'s pages (500 a page, at most 4): newest first (by lastTimestamp, else the series\' or eventTime), age since then (kubectl\'s style), ×count. "N Events" is how many the API server holds; "at least N" when more pages were left unread. A 403 is one row naming the rule (list on events in namespace default); JSON events / eventsError',
+	},
+	{
+		id: 'cluster-text',
+		label: 'Cluster text (^[, \\u009b)',
+		formula:
+			"every string from the cluster (Events, the Node's versions and conditions, node names, server and plugin messages, metric labels) is shown with its control characters made visible, as kubectl does since CVE-2021-25743: ESC as ^[, other C0 as ^X (CR ^M, BS ^H, BEL ^G), DEL ^?, C1 and bidi overrides as \\u009b; a line break as a space. JSON carries the same text, and its writer escapes any control character left (U+007F–U+009F too, as \\u00XX)",
 	},
 	{
 		id: 'next-steps',

@@ -10,7 +10,6 @@ import type {
 	HistoryPoint,
 	KubeletConstants,
 	LastSeen,
-	NodeEvent,
 	NodeEvents,
 	NodeInfo,
 	PlegSample,
@@ -81,7 +80,7 @@ export type FeedState = {
 	/** Unhealthy spans, transitions and Ready flips seen so far, followed at each scrape and Node object read. */
 	incident: IncidentTrack;
 	/** The node's Events as last read (their times are their own, so ages are read at `now`); null before a read. */
-	nodeEvents: {events: NodeEvent[]; error: Failure | null; at: number} | null;
+	nodeEvents: (NodeEvents & {at: number}) | null;
 	status: FeedStatus;
 };
 
@@ -172,7 +171,7 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
  * error; a refused or failed first read leaves none.
  */
 function eventsAfter(previous: FeedState['nodeEvents'], read: NodeEvents, at: number): FeedState['nodeEvents'] {
-	return read.error && previous ? {events: previous.events, error: read.error, at} : {events: read.events, error: read.error, at};
+	return read.error && previous ? {...previous, error: read.error, at} : {...read, at};
 }
 
 /** The Events at `now` (ms): each with its age; null before the first read. */
@@ -186,7 +185,7 @@ export function eventsAt(state: FeedState, now: number): EventsFigures | null {
 		...event,
 		ageSeconds: event.lastTimestamp === null ? null : Math.max(0, now / 1000 - event.lastTimestamp),
 	}));
-	return {items, error: read.error};
+	return read.total === undefined ? {items, error: read.error} : {items, error: read.error, total: read.total};
 }
 
 function onScrape(state: FeedState, scrape: Scrape): FeedState {

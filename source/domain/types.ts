@@ -131,7 +131,15 @@ export type NodeEvent = {
 };
 
 /** The node's recent Events, newest first; `error` says why there are none to show (e.g. a 403), without failing the screen. */
-export type NodeEvents = {events: NodeEvent[]; error: Failure | null};
+export type NodeEvents = {
+	events: NodeEvent[];
+	error: Failure | null;
+	/** How many Events the node has; absent: as many as `events` holds. */
+	total?: EventsTotal;
+};
+
+/** How many Events the API server holds for the node: `count`, or at least `count` when the read stopped at its bound. */
+export type EventsTotal = {count: number; atLeast: boolean};
 
 /** One Event as shown at `now`. */
 export type NodeEventAt = NodeEvent & {
@@ -145,6 +153,8 @@ export type EventsFigures = {
 	items: NodeEventAt[];
 	/** The last read was refused (a 403, its RBAC rule in the details) or failed; the items are then the last good read's. */
 	error: Failure | null;
+	/** How many Events the node has (the items are the newest of them); absent: as many as the items. */
+	total?: EventsTotal;
 };
 
 /**

@@ -6,6 +6,7 @@ import {createLabSession, type LabSession} from './lab-session.js';
 import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
 import {jsonReport} from '../report/report.js';
 import type {Figures, NodeInfo} from '../domain/types.js';
+import {safeJson} from '../domain/untrusted-text.js';
 
 export type RecordLine = {
 	/** Format version. */
@@ -99,7 +100,7 @@ export function recordExposition(record: Pick<RecordLine, 'lines'>): string {
 
 /** One record as it is appended: JSON and its newline, written in one call so the file only ever holds whole lines. */
 export function formatRecordLine(record: RecordLine): string {
-	return JSON.stringify(record) + '\n';
+	return safeJson(record) + '\n';
 }
 
 /**

@@ -227,6 +227,12 @@ function eventLines(events: EventsFigures | null): Array<[string, string]> {
 		const message = event.message ? `: ${event.message.replaceAll('\n', ' ')}` : '';
 		return ['event', `${event.reason} ×${event.count}, ${humanAge(event.ageSeconds)} ago${from}${message}`];
 	});
+	const total = events.total;
+	if (total && total.count > lines.length) {
+		// The newest only: how many the API server holds beyond them.
+		lines.push(['events', `${total.atLeast ? 'at least ' : ''}${total.count} in all, the ${lines.length} newest listed`]);
+	}
+
 	const error = eventsError(events);
 	if (error) {
 		lines.push(['events', error]);

@@ -4,6 +4,7 @@
 import type {NodeMode, OverviewMode} from '../cli/options.js';
 import {nodeView} from '../domain/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';
+import {safeJson} from '../domain/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {jsonReport} from '../report/report.js';
 import {exitCodeFor} from '../sources/failure.js';
@@ -59,7 +60,7 @@ export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io
 			}
 
 			const line = node === null || !read ? null : engineLine(engine, node, at);
-			if (line) io.stdout(JSON.stringify(line) + '\n');
+			if (line) io.stdout(safeJson(line) + '\n');
 		});
 		// `pleg-top … | head` closes the pipe: stop quietly, as any Unix filter does.
 		const unregister = onStop(() => stop(0), {stdoutClosed: true});

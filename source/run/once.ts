@@ -5,6 +5,7 @@ import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Figures} from '../domain/types.js';
+import {safeJson, visibleLine} from '../domain/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
 import {labFromRecording} from '../lab/recording.js';
@@ -96,7 +97,7 @@ export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy
 }
 
 export function formatNodeOnce(figures: Figures, format: Format): string {
-	return (format === 'json' ? JSON.stringify(jsonReport(figures), null, 2) : textReport(figures)) + '\n';
+	return (format === 'json' ? safeJson(jsonReport(figures), 2) : textReport(figures)) + '\n';
 }
 
 export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null};
@@ -115,7 +116,7 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 			const view = byName.get(row.name)!;
 			return {...jsonLineOf(view.figures, view.name, view.status.failure), status: row.word};
 		});
-		return JSON.stringify({nodes, listError: result.listFailure}, null, 2) + '\n';
+		return safeJson({nodes, listError: result.listFailure}, 2) + '\n';
 	}
 
 	const lines = overviewPlainLines(result.rows, 200).map((line) => lineText(line).trimEnd());
@@ -132,12 +133,15 @@ function replayOnce(plan: Plan, mode: NodeMode, io: Io): number {
 		lab = labFromRecording(replay.records, mode.windowSeconds).summary();
 	} catch (error) {
 		plan.close();
-		io.stderr(`pleg-top: ${mode.backend.kind === 'replay' ? mode.backend.file : 'the recording'}: ${(error as Error).message}\n`);
+		// The message may quote the recording, a file anyone could have written: shown visible.
+		io.stderr(
+			`pleg-top: ${mode.backend.kind === 'replay' ? mode.backend.file : 'the recording'}: ${visibleLine((error as Error).message)}\n`,
+		);
 		return 2;
 	}
 
 	plan.close();
-	io.stdout(mode.format === 'json' ? JSON.stringify(labJsonReport(lab, replay.records.length), null, 2) + '\n' : labTextReport(lab));
+	io.stdout(mode.format === 'json' ? safeJson(labJsonReport(lab, replay.records.length), 2) + '\n' : labTextReport(lab));
 	finishLab(plan, mode, {...io, quiet: true}, lab);
 	// 1 when PLEG was not healthy at any recorded scrape, as --once on a live node that is not healthy.
 	return labExitCode(lab);

@@ -1,6 +1,6 @@
 // The kubelet's /metrics through the API server's node proxy, the Node object and the node's Events. Auth and
 // TLS come from the kubeconfig through client-node (kube/credentials.ts); requests go through the one transport.
-import type {MetricsSource, NodeEvents, NodeInfo} from '../domain/types.js';
+import type {MetricsSource, NodeEvent, NodeEvents, NodeInfo} from '../domain/types.js';
 import {
 	classifyAnswer,
 	forbiddenFailure,
@@ -21,7 +21,7 @@ import {sendsToken} from './http/flag-auth.js';
 import {kubeconfigAuth} from './kube/credentials.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
-import {nodeEventsFromJson} from './node-events.js';
+import {eventPageFromJson, newestEvents, type EventPage} from './node-events.js';
 import {nodeInfoFromJson, nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
 
 export type ApiServerSourceOptions = {
@@ -58,6 +58,9 @@ const metricsAccept = 'text/plain;version=0.0.4';
 // Metadata only: the names are all pleg-top needs, and a full NodeList of a large cluster is megabytes.
 const listAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 const json = 'application/json';
+/** Events read a page at a time, at most this many pages (kube-apiserver keeps an Event 1 h by default: 2000 in an hour is a flood). */
+const eventPageSize = 500;
+const eventPages = 4;
 
 /** The RBAC rule behind each call. */
 const rules = {
@@ -95,6 +98,10 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			throw error instanceof SourceFailure ? guard(error) : error;
 		});
 	}
+
+	// A listed name is shown in its visible form (untrusted-text.ts); one that had controls is still addressed by
+	// the name the API server holds.
+	const heldNames = new Map<string, string>();
 
 	const classify = (answer: HttpAnswer, call: Call) => guard(classifyAnswer(answer, peer, call, transport.secrets()));
 
@@ -145,6 +152,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			try {
 				const page = nodeInfosFromJson(answer.body);
 				nodes.push(...page.nodes);
+				for (const [shown, heldName] of page.addresses) heldNames.set(shown, heldName);
 				continueToken = page.continueToken;
 			} catch {
 				throw guard(
@@ -160,9 +168,10 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 	}
 
 	function nodeSource(name: string): NodeSource {
+		const held = heldNames.get(name) ?? name;
 		const paths: Record<NodeCall, string> = {
-			node: `/api/v1/nodes/${encodeURIComponent(name)}`,
-			proxy: `/api/v1/nodes/${encodeURIComponent(name)}/proxy/metrics`,
+			node: `/api/v1/nodes/${encodeURIComponent(held)}`,
+			proxy: `/api/v1/nodes/${encodeURIComponent(held)}/proxy/metrics`,
 		};
 		// The last answer of each call: refused (with that answer), allowed, or not asked yet.
 		const refused = new Map<NodeCall, HttpAnswer | null>();
@@ -236,31 +245,8 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 				}
 			},
 			async fetchEvents(signal) {
-				// What `kubectl describe node` shows under Events: no uid in the selector, so both the kubelet's
-				// Events (uid = node name) and the node controller's (uid = the Node's uid) come back.
-				const selector = encodeURIComponent(`involvedObject.kind=Node,involvedObject.name=${name}`);
-				const path = `/api/v1/namespaces/default/events?fieldSelector=${selector}&limit=500`;
 				try {
-					const answer = await get(path, json, signal);
-					if (answer.status !== 200) {
-						throw classify(answer, {
-							path,
-							rule: rules.events,
-							action: 'list events in namespace "default"',
-							forbiddenNotes: ["only the node's Events are missing: the PLEG figures do not need this right"],
-						});
-					}
-
-					try {
-						return {events: nodeEventsFromJson(answer.body), error: null};
-					} catch {
-						throw guard(
-							sourceFailure('parse', `the Events of node "${name}" from ${loaded.server} could not be read`, [
-								`request: GET ${path}`,
-								'expected v1 EventList JSON',
-							]),
-						);
-					}
+					return await readEvents(held, name, signal);
 				} catch (error) {
 					if (error instanceof SourceFailure) {
 						return {events: [], error: error.failure};
@@ -270,6 +256,53 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 				}
 			},
 		};
+	}
+
+	/**
+	 * The node's Events, page by page: the API server lists them by name, not by time, so the newest can be on any
+	 * page. At most eventPages pages of eventPageSize: past that the total is a lower bound, and says so.
+	 */
+	async function readEvents(held: string, name: string, signal: AbortSignal): Promise<NodeEvents> {
+		// What `kubectl describe node` shows under Events: no uid in the selector, so both the kubelet's
+		// Events (uid = node name) and the node controller's (uid = the Node's uid) come back.
+		const selector = encodeURIComponent(`involvedObject.kind=Node,involvedObject.name=${held}`);
+		const first = `/api/v1/namespaces/default/events?fieldSelector=${selector}&limit=${eventPageSize}`;
+		let newest: NodeEvent[] = [];
+		let total = 0;
+		let continueToken: string | null = null;
+		let pages = 0;
+		do {
+			const path: string = continueToken === null ? first : `${first}&continue=${encodeURIComponent(continueToken)}`;
+			const answer = await get(path, json, signal);
+			if (answer.status !== 200) {
+				throw classify(answer, {
+					path: first,
+					rule: rules.events,
+					action: 'list events in namespace "default"',
+					forbiddenNotes: ["only the node's Events are missing: the PLEG figures do not need this right"],
+				});
+			}
+
+			let page: EventPage;
+			try {
+				page = eventPageFromJson(answer.body);
+			} catch {
+				throw guard(
+					sourceFailure('parse', `the Events of node "${name}" from ${loaded.server} could not be read`, [
+						`request: GET ${path}`,
+						'expected v1 EventList JSON',
+					]),
+				);
+			}
+
+			// Only the newest are kept between pages, so a flood costs one page of memory.
+			newest = newestEvents([...newest, ...page.events]);
+			total += page.events.length;
+			continueToken = page.continueToken;
+			pages++;
+		} while (continueToken !== null && pages < eventPages);
+
+		return {events: newest, error: null, total: {count: total, atLeast: continueToken !== null}};
 	}
 
 	return {

@@ -1,13 +1,23 @@
 import type {Failure, FailureKind} from '../domain/types.js';
+import {visibleLine} from '../domain/untrusted-text.js';
 
-/** A source failure in the user's terms; `failure` is what the status line and reports show. */
+/**
+ * A failure whose every line is visible text: summaries and details quote what servers and plugins said (Status
+ * messages, bodies, stderr), and every one of them passes here, so no error line or JSON `error` carries a control.
+ */
+export function visibleFailure(failure: Failure): Failure {
+	return {...failure, summary: visibleLine(failure.summary), details: failure.details.map(visibleLine)};
+}
+
+/** A source failure in the user's terms; `failure` is what the status line and reports show (visible text only). */
 export class SourceFailure extends Error {
 	readonly failure: Failure;
 
 	constructor(failure: Failure) {
-		super([failure.summary, ...failure.details].join('\n'));
+		const visible = visibleFailure(failure);
+		super([visible.summary, ...visible.details].join('\n'));
 		this.name = 'SourceFailure';
-		this.failure = failure;
+		this.failure = visible;
 	}
 }
 

@@ -1,5 +1,7 @@
 // A v1 EventList (GET .../events?fieldSelector=involvedObject.kind=Node,...) as the NodeEvents pleg-top shows.
+// Every string is the cluster's (anyone allowed to create an Event writes it): clusterText makes it one visible line here.
 import type {NodeEvent} from '../domain/types.js';
+import {clusterText as text} from '../domain/untrusted-text.js';
 
 type EventJson = {
 	type?: unknown;
@@ -17,10 +19,6 @@ type EventJson = {
 
 /** The newest Events kept: more than a screen shows, bounded for a node that floods them. */
 const keep = 50;
-
-function text(value: unknown): string | null {
-	return typeof value === 'string' && value !== '' ? value : null;
-}
 
 /** An RFC 3339 time (with or without microseconds) as seconds since the epoch; null when absent or unreadable. */
 function seconds(value: unknown): number | null {
@@ -47,9 +45,12 @@ function countOf(event: EventJson): number {
 	return typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : 1;
 }
 
-/** Newest first (unknown times last), at most 50. Throws on a body that is not an EventList. */
-export function nodeEventsFromJson(body: string): NodeEvent[] {
-	const value = JSON.parse(body) as {items?: unknown};
+/** One page of an EventList: its Events (in the server's order), the next page's token (null on the last page). */
+export type EventPage = {events: NodeEvent[]; continueToken: string | null};
+
+/** A page of a v1 EventList. Throws on a body that is not an EventList. */
+export function eventPageFromJson(body: string): EventPage {
+	const value = JSON.parse(body) as {items?: unknown; metadata?: {continue?: unknown}};
 	if (typeof value !== 'object' || value === null || !Array.isArray(value.items)) {
 		throw new TypeError('not an EventList');
 	}
@@ -62,5 +63,12 @@ export function nodeEventsFromJson(body: string): NodeEvent[] {
 		lastTimestamp: lastSeen(event ?? {}),
 		source: text(event?.source?.component) ?? text(event?.reportingController),
 	}));
-	return events.sort((a, b) => (b.lastTimestamp ?? -Infinity) - (a.lastTimestamp ?? -Infinity)).slice(0, keep);
+	// The token goes back to the server as it came: it is never shown.
+	const token = value.metadata?.continue;
+	return {events, continueToken: typeof token === 'string' && token !== '' ? token : null};
+}
+
+/** Newest first (unknown times last), at most 50: the API server lists Events by name, not by time. */
+export function newestEvents(events: readonly NodeEvent[]): NodeEvent[] {
+	return [...events].sort((a, b) => (b.lastTimestamp ?? -Infinity) - (a.lastTimestamp ?? -Infinity)).slice(0, keep);
 }

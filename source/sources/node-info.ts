@@ -1,10 +1,9 @@
+// The Node object's fields as pleg-top shows them. Every string is the cluster's: clusterText makes it one visible
+// line here, where it enters, so no screen, title, report or file downstream writes a control character.
 import type {NodeInfo} from '../domain/types.js';
+import {clusterText as text} from '../domain/untrusted-text.js';
 
 type Condition = {type?: unknown; status?: unknown; reason?: unknown; message?: unknown; lastTransitionTime?: unknown};
-
-function text(value: unknown): string | null {
-	return typeof value === 'string' && value !== '' ? value : null;
-}
 
 function readyOf(conditions: unknown): NodeInfo['ready'] {
 	if (!Array.isArray(conditions)) {
@@ -58,10 +57,30 @@ export function nodeNamesFromJson(body: string): string[] {
 	return items.map((item) => text(item?.metadata?.name)).filter((name): name is string => name !== null);
 }
 
-/** Every item of a v1 NodeList that has a name, as NodeInfo; `continue` is the list's next-page token (null on the last page). */
-export function nodeInfosFromJson(body: string): {nodes: NodeInfo[]; continueToken: string | null} {
+/** A name as the API server holds it, unchanged: the one to put in a URL. */
+function rawName(item: NodeJson | undefined): string | null {
+	const name = item?.metadata?.name;
+	return typeof name === 'string' && name !== '' ? name : null;
+}
+
+/**
+ * Every item of a v1 NodeList that has a name, as NodeInfo (its name visible); `addresses` maps each shown name
+ * that differs from the name held (one with controls) back to the held one, so the node stays reachable;
+ * `continueToken` is the list's next-page token as sent (null on the last page).
+ */
+export function nodeInfosFromJson(body: string): {nodes: NodeInfo[]; addresses: Map<string, string>; continueToken: string | null} {
 	const value = JSON.parse(body) as {items?: NodeJson[]; metadata?: {continue?: unknown}};
 	const items = Array.isArray(value?.items) ? value.items : [];
-	const nodes = items.filter((item) => text(item?.metadata?.name) !== null).map((item) => nodeInfoFromObject({kind: 'Node', ...item}, ''));
-	return {nodes, continueToken: text(value?.metadata?.continue)};
+	const nodes: NodeInfo[] = [];
+	const addresses = new Map<string, string>();
+	for (const item of items) {
+		const held = rawName(item);
+		if (held === null) continue;
+		const node = nodeInfoFromObject({kind: 'Node', ...item}, '');
+		nodes.push(node);
+		if (node.name !== held) addresses.set(node.name, held);
+	}
+
+	const token = value?.metadata?.continue;
+	return {nodes, addresses, continueToken: typeof token === 'string' && token !== '' ? token : null};
 }

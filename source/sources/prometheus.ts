@@ -12,6 +12,7 @@ import {flagServerAuth, sendsToken} from './http/flag-auth.js';
 import {createTransport, transportWarnings} from './http/transport.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {parseValue} from '../domain/exposition/parse-value.js';
+import {visibleLine} from '../domain/untrusted-text.js';
 import type {PrometheusFigures} from '../domain/prometheus-feed.js';
 
 /** A source that answers with figures for many nodes at once (see the comment at the top). */
@@ -90,7 +91,8 @@ export function readVector(body: string, url: string): VectorSample[] {
 	}
 
 	return (result as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map((sample) => ({
-		metric: sample.metric ?? {},
+		// Label values (node names, versions) are the scraped targets' to choose: shown visible.
+		metric: Object.fromEntries(Object.entries(sample.metric ?? {}).map(([name, text]) => [name, visibleLine(String(text))])),
 		value: parseValue(String(sample.value?.[1] ?? '')) ?? Number.NaN,
 	}));
 }

@@ -1,10 +1,14 @@
 // Every error that can come out of one poll, turned into a Failure in the user's terms.
 import {excerpt, MetricsParseError, NoPlegSeriesError, plegFamilyNames} from '../domain/exposition/parse.js';
-import {redact, SourceFailure} from './failure.js';
+import {redact, SourceFailure, visibleFailure} from './failure.js';
 import type {Failure, MetricsSource} from '../domain/types.js';
 
+/** Every failure a poll can end in, its lines visible text (a parse error quotes the kubelet's line, an unclassified error anything). */
 export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 'node' | 'metricsUrl'>): Failure {
-	if (error instanceof SourceFailure) return error.failure;
+	return error instanceof SourceFailure ? error.failure : visibleFailure(classified(error, source));
+}
+
+function classified(error: unknown, source: Pick<MetricsSource, 'label' | 'node' | 'metricsUrl'>): Failure {
 	if (error instanceof NoPlegSeriesError) return noPlegFailure(error, source);
 	if (error instanceof MetricsParseError) {
 		const where = error.line === null ? '' : ` (line ${error.line})`;

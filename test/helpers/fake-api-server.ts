@@ -231,7 +231,10 @@ function nodeObject(node: FakeNode): object {
 	};
 }
 
-type Parsed = {route: Route; node: string | null; namespace?: string} | null;
+/** A list request's page: `limit` items from `offset` (the `continue` token the previous page gave); limit 0 = all. */
+type Page = {limit: number; offset: number};
+
+type Parsed = {route: Route; node: string | null; namespace?: string; page?: Page} | null;
 
 /** The field selector's terms, e.g. {'involvedObject.kind': 'Node', 'involvedObject.name': 'worker-1'}. */
 function selectorTerms(selector: string): Record<string, string> {
@@ -252,7 +255,9 @@ function parsePath(url: URL): Parsed {
 	const events = /^\/api\/v1\/namespaces\/([^/]+)\/events$/.exec(pathname);
 	if (events) {
 		const terms = selectorTerms(url.searchParams.get('fieldSelector') ?? '');
-		return {route: 'events', node: terms['involvedObject.name'] ?? null, namespace: decodeURIComponent(events[1]!)};
+		const offset = /^offset-(\d+)$/.exec(url.searchParams.get('continue') ?? '')?.[1];
+		const page = {limit: Number(url.searchParams.get('limit') ?? 0) || 0, offset: Number(offset ?? 0)};
+		return {route: 'events', node: terms['involvedObject.name'] ?? null, namespace: decodeURIComponent(events[1]!), page};
 	}
 
 	const match = /^\/api\/v1\/nodes\/([^/]+)(\/proxy\/metrics)?$/.exec(pathname);
@@ -311,19 +316,26 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		return null;
 	}
 
-	function normalBody(route: Route, node: FakeNode | undefined, namespace: string | undefined): {type: string; body: string | Buffer} {
+	function normalBody(
+		route: Route,
+		node: FakeNode | undefined,
+		namespace: string | undefined,
+		page: Page = {limit: 0, offset: 0},
+	): {type: string; body: string | Buffer} {
 		if (route === 'events') {
-			const items = (node?.events ?? [])
+			const all = (node?.events ?? [])
 				.filter((event) => (event.namespace ?? 'default') === namespace)
 				.map(({namespace: eventNamespace, ...event}) => ({
 					...event,
 					metadata: {namespace: eventNamespace ?? 'default', ...(event['metadata'] as object | undefined)},
 					involvedObject: {kind: 'Node', name: node!.name, uid: node!.name},
 				}));
-			return {
-				type: 'application/json',
-				body: JSON.stringify({kind: 'EventList', apiVersion: 'v1', metadata: {resourceVersion: '1'}, items}),
-			};
+			// Paged as kube-apiserver pages a list with `limit`: a `continue` token while items remain (with a field
+			// selector it sends no remainingItemCount).
+			const end = page.limit > 0 ? page.offset + page.limit : all.length;
+			const items = all.slice(page.offset, end);
+			const metadata = end < all.length ? {resourceVersion: '1', continue: `offset-${end}`} : {resourceVersion: '1'};
+			return {type: 'application/json', body: JSON.stringify({kind: 'EventList', apiVersion: 'v1', metadata, items})};
 		}
 
 		if (route === 'list') {
@@ -405,7 +417,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			return {status: 404, gzipped: false};
 		}
 
-		const normal = normalBody(parsed.route, node, parsed.namespace);
+		const normal = normalBody(parsed.route, node, parsed.namespace, parsed.page);
 		switch (fault?.type) {
 			case 'html': {
 				send(

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
+import {eventFlood} from '../helpers/event-flood.js';
 import {readDump} from '../metrics/dump.js';
 import {dumpThenMinuteLater, fast, startCluster, testToken, v121After, withLastSeen, type Cluster} from './cluster.js';
 
@@ -15,6 +16,9 @@ let stampedAt = 0;
 
 /** An RFC 3339 time `secondsAgo` before stampedAt, to the second as the API server writes it. */
 const ago = (secondsAgo: number) => new Date((stampedAt - secondsAgo) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** `count` Events, Event i (i + 60) s before the stamp, except `newestAt`, 5 s before it. */
+const flood = (count: number, newestAt: number) => eventFlood(count, newestAt, (index) => stampedAt - index - 60, stampedAt - 5);
 
 before(async () => {
 	stampedAt = Math.floor(Date.now() / 1000);
@@ -44,6 +48,9 @@ before(async () => {
 			],
 		},
 		{name: 'quiet-1', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1)},
+		// Three pages of Events (500 a page), the newest on the last; and more than the four pages read.
+		{name: 'flooded', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(1200, 1100)},
+		{name: 'past-bound', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(2300, 1999)},
 	]);
 });
 
@@ -156,6 +163,26 @@ describe('events and eventsError in the JSON', () => {
 });
 
 describe('the --once text', () => {
+	test('Events across pages: the newest (from the last page) first, 50 listed, the number the API server holds', async () => {
+		const result = await runCli(once('flooded'), {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		const lines = result.stdout.split('\n').filter((line) => /^events? /.test(line));
+		assert.equal(lines.length, 51);
+		assert.match(lines[0]!, /^event +Newest ×1, \d+s ago: m$/);
+		// Then E0, E1, …: 60 s, 61 s … before the stamp.
+		assert.match(lines[1]!, /^event +E0 ×1, (\d+s|\dm(\d+s)?) ago: m$/);
+		assert.match(lines[49]!, /^event +E48 ×1, /);
+		assert.equal(lines[50], 'events  1200 in all, the 50 newest listed');
+	});
+
+	test('past the four pages read: "at least"', async () => {
+		const result = await runCli(once('past-bound', '-o', 'json'), {env: cluster.env});
+		assert.equal(result.code, 0, result.stderr);
+		assert.equal((JSON.parse(result.stdout) as Report)['events'][0].reason, 'Newest');
+		const text = await runCli(once('past-bound'), {env: cluster.env});
+		assert.match(text.stdout, /^events +at least 2000 in all, the 50 newest listed$/m);
+	});
+
 	test('unhealthy: the Events with age and count, then the next steps with the node filled in; exit 1', async () => {
 		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(200));
 		const result = await runCli(once('worker-1'), {env: cluster.env});

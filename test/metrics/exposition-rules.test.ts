@@ -251,7 +251,7 @@ describe('the first bad line', () => {
 		const error = parseError(long);
 		assert.equal(error.message, `line 1: malformed sample: ${long.slice(0, 77)}...`);
 		const escape = parseError('{\u001b[2J} 1');
-		assert.equal(escape.message, 'line 1: malformed sample: {?[2J} 1');
+		assert.equal(escape.message, 'line 1: malformed sample: {^[[2J} 1');
 	});
 });
 

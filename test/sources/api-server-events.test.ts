@@ -3,7 +3,7 @@
 // the source.
 import assert from 'node:assert/strict';
 import {after, before, beforeEach, describe, test} from 'node:test';
-import {nodeEventsFromJson} from '../../source/sources/node-events.js';
+import {eventPageFromJson, newestEvents} from '../../source/sources/node-events.js';
 import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 import {assertNoSecrets, makeHarness} from './api-server-helpers.js';
@@ -167,6 +167,9 @@ describe("the node's Events", () => {
 		await assert.rejects(pending, {name: 'AbortError'});
 	});
 });
+
+/** The newest of a one-page EventList, as the source keeps them. */
+const nodeEventsFromJson = (body: string) => newestEvents(eventPageFromJson(body).events);
 
 describe('reading an EventList', () => {
 	test('an Event without any time sorts last; a missing count is 1; a body that is not an EventList throws', () => {

@@ -18,6 +18,7 @@ import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js
 import {parseValue} from './parse-value.js';
 import {byUpperBound} from '../quantile.js';
 import {readMetaLine, readSampleLine, type SampleLine} from './sample-line.js';
+import {visibleLine} from '../untrusted-text.js';
 
 /** The payload is not Prometheus text. `line` is 1-based in the original payload, null when no line is to blame. */
 export class MetricsParseError extends Error {
@@ -746,8 +747,9 @@ function eventedGateOf(family: FamilyRead | undefined): boolean | null {
 
 function versionOf(family: FamilyRead | undefined): string | null {
 	const labels = family && [...family.series.values()][0]?.labels;
-	// gitVersion up to 1.18, git_version from 1.19 (component-base metrics).
-	return labels?.['git_version'] ?? labels?.['gitVersion'] ?? null;
+	// gitVersion up to 1.18, git_version from 1.19 (component-base metrics). A label value is the kubelet's to choose: shown visible.
+	const version = labels?.['git_version'] ?? labels?.['gitVersion'];
+	return version === undefined ? null : visibleLine(version);
 }
 
 /** A family of a whole body as parse-prometheus-text-format gives it (values are the strings it was handed). */
@@ -851,8 +853,8 @@ function lineAt(text: string, index: number): string {
 	return text.slice(start, end === -1 ? text.length : end).trimEnd();
 }
 
-/** A line as shown in an error: cut to 80 characters, control characters (a terminal escape) as '?'. */
+/** A line as shown in an error: cut to 80 characters, control characters (a terminal escape) in the one visible form (^[). */
 export function excerpt(text: string): string {
-	const trimmed = text.trim().replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+	const trimmed = visibleLine(text.trim());
 	return trimmed.length > 80 ? `${trimmed.slice(0, 77)}...` : trimmed;
 }

@@ -28,8 +28,11 @@ export function eventsPaneLines({events, width, maxEvents}: EventsPaneProps): Li
 	}
 
 	const shown = events.items.slice(0, Math.max(1, maxEvents));
-	const more = events.items.length - shown.length;
-	const title = `events · ${countText(events.items.length)}, newest first${more > 0 ? ` (${more} more: kubectl describe node)` : ''}`;
+	// The count the API server holds, not the newest kept: "at least" when the read stopped at its bound.
+	const total = events.total ?? {count: events.items.length, atLeast: false};
+	const more = total.count - shown.length;
+	const atLeast = total.atLeast ? 'at least ' : '';
+	const title = `events · ${atLeast}${countText(total.count)}, newest first${more > 0 ? ` (${atLeast}${more} more: kubectl describe node)` : ''}`;
 	const lines: Line[] = [...wrapWords(title, width, 1, 'title')];
 	const reasons = Math.min(reasonWidth, Math.max(...shown.map((event) => cellWidth(event.reason))));
 	const ages = Math.max(...shown.map((event) => cellWidth(ageText(event))));
