@@ -76,7 +76,7 @@ type NodeCall = 'node' | 'proxy';
 
 export function createApiServerSource(options: ApiServerSourceOptions): ApiServerSource {
 	const {loaded, node} = options;
-	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now});
+	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
 	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
 	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs});
 	const warnings = transportWarnings(loaded.server, {
