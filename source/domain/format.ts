@@ -131,3 +131,19 @@ function groupThousands(count: number): string {
 export function countOf(count: number, noun: string, plural = `${noun}s`): string {
 	return `${formatCount(count)} ${count === 1 ? noun : plural}`;
 }
+
+const byteUnits: Array<[suffix: string, bytes: number]> = [
+	['GiB', 1024 ** 3],
+	['MiB', 1024 ** 2],
+	['KiB', 1024],
+];
+
+/** A size limit as given: "64 MiB", "1.5 GiB", "512 KiB", else in bytes ("1000 bytes"). */
+export function formatByteSize(bytes: number): string {
+	for (const [suffix, size] of byteUnits) {
+		// Whole tenths of the unit only: a limit is read back as it was written (96Mi, 1.5Gi).
+		if (bytes >= size && Number.isInteger((bytes * 10) / size)) return `${(bytes / size).toString()} ${suffix}`;
+	}
+
+	return `${bytes} bytes`;
+}
