@@ -1,6 +1,8 @@
 // Unit formatting shared by the screen and the plain-text report, so both print a figure the same way.
 // Every duration is written as Go's time.Duration prints it ("4.2ms", "1.3s", "3m7s"), the style of the kubelet's
 // own messages, so one style is read everywhere. A value that is not finite prints as missing, never "NaN".
+// The function's own module: the package index loads all ~250 date-fns functions at start-up.
+import {format} from 'date-fns/format';
 import {formatGoDuration} from './go-duration.js';
 import type {Quantile} from './types.js';
 
@@ -146,4 +148,9 @@ export function formatByteSize(bytes: number): string {
 	}
 
 	return `${bytes} bytes`;
+}
+
+/** The local time of day of an instant (ms), "14:02:10", for a note that says when something was seen. */
+export function timeOfDay(ms: number): string {
+	return format(ms, 'HH:mm:ss');
 }
