@@ -246,3 +246,18 @@ export function writeHangingPlugin(temp: TempDir, name: string, options: {runsFi
 export function pluginRuns(runsFile: string): number[] {
 	return fs.existsSync(runsFile) ? [...fs.readFileSync(runsFile, 'utf8').matchAll(/^run (\d+)$/gm)].map((match) => Number(match[1])) : [];
 }
+
+/** Waits (up to about 2 s) for process `pid` to be gone; true once it is. A SIGKILLed child goes when it is reaped. */
+export async function processGone(pid: number): Promise<boolean> {
+	const alive = () => {
+		try {
+			process.kill(pid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	};
+
+	for (let tries = 0; alive() && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+	return !alive();
+}

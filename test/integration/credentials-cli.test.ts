@@ -4,44 +4,22 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {after, before, describe, test} from 'node:test';
-import {pluginRuns, singleContext, writeHangingPlugin} from '../helpers/kubeconfig-files.js';
+import {after, describe, test} from 'node:test';
+import {pluginRuns, processGone, singleContext, writeHangingPlugin} from '../helpers/kubeconfig-files.js';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
-import {capturedOutput, spawnCli, type CliProcess} from '../helpers/run-cli.js';
-import {fast, startCluster, testToken, v121After, type Cluster} from './cluster.js';
+import {capturedOutput} from '../helpers/run-cli.js';
+import {clusterPerFile, jsonLinesOf} from './cluster-per-file.js';
+import {fast, testToken, v121After} from './cluster.js';
 
-type Line = Record<string, any>;
-let cluster: Cluster;
-const running: CliProcess[] = [];
+const files = clusterPerFile();
 
-before(async () => {
-	cluster = await startCluster();
-});
-
-after(async () => {
-	for (const cli of running) cli.child.kill('SIGKILL');
-	await cluster.close();
+after(() => {
 	assertNoSecretsIn(capturedOutput, integrationSecrets({'test token': testToken}));
 });
 
-function linesOf(cli: CliProcess): Line[] {
-	return cli.stdout
-		.split('\n')
-		.slice(0, -1)
-		.map((text) => JSON.parse(text) as Line);
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 describe('an exec plugin that hangs after its first answer', () => {
 	test('JSON lines: stale lines naming the plugin, verdict unknown, the plugin killed and run again at each poll', async () => {
+		const {cluster} = files;
 		let calls = 0;
 		cluster.fake.setMetrics('worker-1', () => v121After(++calls));
 		const runsFile = path.join(cluster.temp.dir, 'plugin-runs');
@@ -51,8 +29,7 @@ describe('an exec plugin that hangs after its first answer', () => {
 			'hanging.yaml',
 			singleContext(cluster.fake.url, {name: 'eks-admin', exec: {command: plugin, args: ['eks', 'get-token']}}),
 		);
-		const cli = spawnCli(['--node', 'worker-1', ...fast, '--timeout', '500ms'], {env, timeoutMs: 30_000});
-		running.push(cli);
+		const cli = files.spawn(['--node', 'worker-1', ...fast, '--timeout', '500ms'], env);
 		await cli.waitForStdout(/"verdict":"PLEG is healthy"/, 20_000);
 		const answered = pluginRuns(runsFile).length;
 		fs.writeFileSync(hangFile, '');
@@ -62,7 +39,7 @@ describe('an exec plugin that hangs after its first answer', () => {
 		const result = await cli.exited;
 		assert.equal(result.code, 0);
 
-		const lines = linesOf(cli);
+		const lines = jsonLinesOf(cli);
 		const stale = lines.filter((line) => line['stale'] === true);
 		// The credential lapses as it is printed: every poll runs the plugin, so the first one after the switch hangs.
 		const lastGood = lines.findLast((line) => line['stale'] !== true)!;
@@ -87,8 +64,7 @@ describe('an exec plugin that hangs after its first answer', () => {
 		const pids = pluginRuns(runsFile);
 		assert.ok(pids.length >= answered + 2, `plugin runs: ${answered} answered, ${pids.length - answered} hung`);
 		for (const pid of pids) {
-			for (let tries = 0; alive(pid) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
-			assert.equal(alive(pid), false, `plugin run ${pid} still running`);
+			assert.equal(await processGone(pid), true, `plugin run ${pid} still running`);
 		}
 	});
 });

@@ -1,40 +1,27 @@
 // Issue 24, series, end to end: the built CLI against the fake API server serving a _sum that falls while the
 // _count rises, and a kubelet whose relist metrics switch from the µs summary to the seconds histogram mid-run.
 import assert from 'node:assert/strict';
-import {after, before, beforeEach, describe, test} from 'node:test';
+import {describe, test} from 'node:test';
 import {readDump, setSamples} from '../metrics/dump.js';
-import {runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
-import {fast, startCluster, withLastSeen, type Cluster} from './cluster.js';
+import {runCli} from '../helpers/run-cli.js';
+import {clusterPerFile, jsonLinesOf} from './cluster-per-file.js';
+import {fast, withLastSeen} from './cluster.js';
 
 type Line = Record<string, any>;
-let cluster: Cluster;
-const running: CliProcess[] = [];
-
-before(async () => {
-	cluster = await startCluster();
-});
-
-beforeEach(() => {
-	cluster.fake.clearFaults();
-});
-
-after(async () => {
-	for (const cli of running) cli.child.kill('SIGKILL');
-	await cluster.close();
-});
+const files = clusterPerFile();
 
 const duration = 'kubelet_pleg_relist_duration_seconds';
 
 describe('a _sum that falls while the _count rises', () => {
 	test('--once JSON: no restart, the count delta and rate stand, no mean, and the note in unavailable', async () => {
 		// Request n: +10 relists and 1 s less sum each time (a broken exporter).
-		cluster.fake.setMetrics('worker-1', (n) =>
+		files.cluster.fake.setMetrics('worker-1', (n) =>
 			withLastSeen(
 				setSamples(readDump('1.21.2'), {[`${duration}_count`]: String(1_671_950 + 10 * n), [`${duration}_sum`]: String(35_470 - n)}),
 				1,
 			),
 		);
-		const result = await runCli(['--node', 'worker-1', '--once', '-o', 'json', ...fast], {env: cluster.env});
+		const result = await runCli(['--node', 'worker-1', '--once', '-o', 'json', ...fast], {env: files.cluster.env});
 		assert.equal(result.code, 0, result.stderr);
 		const report = JSON.parse(result.stdout) as Line;
 		// Two scrapes one request apart: +10 relists. Before, each scrape was a "restart" adding the whole count.
@@ -66,15 +53,10 @@ describe('the relist metrics change format mid-run', () => {
 				}),
 				1,
 			);
-		cluster.fake.setMetrics('old-114', (n) => (n <= 3 ? legacy(n) : histogram(n)));
-		const cli = spawnCli(['--node', 'old-114', '--window', '300ms', '--interval', '100ms'], {env: cluster.env, timeoutMs: 30_000});
-		running.push(cli);
+		files.cluster.fake.setMetrics('old-114', (n) => (n <= 3 ? legacy(n) : histogram(n)));
+		const cli = files.spawn(['--node', 'old-114', '--window', '300ms', '--interval', '100ms']);
 		const noteLine = (line: Line) => (line['unavailable'] as string[]).find((text) => text.startsWith('metric format changed at'));
-		const lines = () =>
-			cli.stdout
-				.split('\n')
-				.slice(0, -1)
-				.map((text) => JSON.parse(text) as Line);
+		const lines = () => jsonLinesOf(cli);
 		await cli.waitForStdout(() => lines().some((line) => noteLine(line) !== undefined && line['relist'].windowCount !== null), 20_000);
 		cli.child.kill('SIGTERM');
 		await cli.exited;

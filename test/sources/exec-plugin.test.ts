@@ -10,21 +10,19 @@ import {
 	runExecPlugin,
 	type ExecSpec,
 } from '../../source/sources/kube/exec-plugin.js';
-import {makeTempDir, pluginRuns, writeExecPlugin, writeGarbagePlugin, writeHangingPlugin} from '../helpers/kubeconfig-files.js';
+import {
+	makeTempDir,
+	pluginRuns,
+	processGone,
+	writeExecPlugin,
+	writeGarbagePlugin,
+	writeHangingPlugin,
+} from '../helpers/kubeconfig-files.js';
 
 const temp = makeTempDir();
 after(() => temp.remove());
 
 const spec = (command: string): ExecSpec => ({command, args: [], env: [], apiVersion: 'client.authentication.k8s.io/v1'});
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 describe('how long a plugin credential is used', () => {
 	const fetchedAt = Date.parse('2026-12-04T15:00:00Z');
@@ -63,9 +61,7 @@ describe('the bound on one plugin run', () => {
 		assert.equal(error.timeoutMs, 1000);
 		const [pid] = pluginRuns(runsFile);
 		assert.ok(pid !== undefined, 'the plugin ran');
-		// SIGKILL is delivered at once, but the process table entry goes when node reaps it: wait for that.
-		for (let tries = 0; alive(pid) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
-		assert.equal(alive(pid), false);
+		assert.equal(await processGone(pid), true);
 	});
 });
 

@@ -3,6 +3,7 @@
 // would hold every later request of pleg-top forever. Here the plugin is killed once its time is up, and the
 // caller turns that into a failure the screen shows (STALE, with the cause).
 import {spawn} from 'node:child_process';
+import {RequestTimeoutError} from '../http/request-errors.js';
 
 /** users[].user.exec as the kubeconfig gives it (client-node's User['exec'] is `any`). */
 export type ExecSpec = {
@@ -22,14 +23,8 @@ export type ExecCredentialStatus = {
 };
 
 /** The plugin was killed after `timeoutMs` without having answered. */
-export class ExecPluginTimeoutError extends Error {
-	readonly timeoutMs: number;
-
-	constructor(timeoutMs: number) {
-		super(`no answer within ${timeoutMs} ms`);
-		this.name = 'ExecPluginTimeoutError';
-		this.timeoutMs = timeoutMs;
-	}
+export class ExecPluginTimeoutError extends RequestTimeoutError {
+	override name = 'ExecPluginTimeoutError';
 }
 
 /** The longest a plugin may take, ms: kubectl has no bound of its own; pleg-top takes --timeout, at most this. */
