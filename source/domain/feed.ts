@@ -432,7 +432,8 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,
-		unavailable: [...unavailableLines(sample, kubeletVersion, countUnchanged), ...windowNotes(state, sample, window)],
+		// What the window is doing now first: the pane cuts the last lines when it runs out of rows.
+		unavailable: [...windowNotes(state, window), ...unavailableLines(sample, kubeletVersion, countUnchanged)],
 		baseline: baselineFigures(state),
 		ready: state.node?.ready ?? null,
 		discardEventsTotal: sample.discardEvents,
@@ -471,22 +472,27 @@ function baselineFigures(state: FeedState): Figures['baseline'] {
  * What the window could not use, one line each: a format change it started again at (said while the window
  * still starts there), a _sum that fell while its _count did not.
  */
-function windowNotes(state: FeedState, sample: PlegSample, window: DeltaFigures | null): string[] {
+function windowNotes(state: FeedState, window: DeltaFigures | null): string[] {
 	const notes: string[] = [];
 	const change = state.formatChange;
 	if (change && logAt(state.scrapes, 0)?.at === change.at) {
-		notes.push(`metric format changed at ${timeOfDay(change.at)} (${change.from} → ${change.to}): window restarted`);
-	}
-
-	if (window?.sumFell) {
-		const family = relistFamily(sample) ?? families.relistDuration;
-		const count = window.count > 0 ? `its _count rose by ${formatCount(window.count)}` : 'its _count did not move';
 		notes.push(
-			`relist duration: ${family}_sum fell while ${count}: the series are inconsistent, so no window mean (not taken for a restart)`,
+			`metric format changed at ${timeOfDay(change.at)}: window restarted (${formatName(change.from)} → ${formatName(change.to)})`,
 		);
 	}
 
+	// Short, the words that matter first: the pane beside the source column has about 50 columns.
+	if (window?.sumFell) {
+		const count = window.count > 0 ? `_count rose by ${formatCount(window.count)}` : '_count did not move';
+		notes.push(`relist duration: _sum fell while ${count}: inconsistent series, no window mean`);
+	}
+
 	return notes;
+}
+
+/** A relist family in words. */
+function formatName(family: string): string {
+	return family === families.legacyRelistLatency ? 'µs summary' : 'seconds histogram';
 }
 
 /** Why figures are missing, one line each, e.g. "last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18; …". */

@@ -54,8 +54,8 @@ describe('an exec plugin that hangs after its first answer', () => {
 				summary: 'exec plugin "aws" (from kubeconfig user "eks-admin") did not answer within 500ms',
 				details: [
 					`command: ${plugin} eks get-token`,
-					'pleg-top stopped it and runs it again at the next poll; it gets as long as --timeout, at most 30s',
-					'a plugin that waits for a login (browser, MFA) needs one run by hand first, e.g. kubectl get --raw /version',
+					'killed; it runs again at the next poll (it gets --timeout, at most 30s)',
+					'if it waits for a login (browser, MFA), first run: kubectl get --raw /version',
 				],
 			});
 		}

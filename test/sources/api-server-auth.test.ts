@@ -130,8 +130,8 @@ describe('credentials', () => {
 			summary: 'exec plugin "aws" (from kubeconfig user "eks-admin") did not answer within 1s',
 			details: [
 				`command: ${plugin} eks get-token`,
-				'pleg-top stopped it and runs it again at the next poll; it gets as long as --timeout, at most 30s',
-				'a plugin that waits for a login (browser, MFA) needs one run by hand first, e.g. kubectl get --raw /version',
+				'killed; it runs again at the next poll (it gets --timeout, at most 30s)',
+				'if it waits for a login (browser, MFA), first run: kubectl get --raw /version',
 			],
 		});
 		await harness.failure(source.fetchMetrics(new AbortController().signal));

@@ -88,8 +88,8 @@ function execFailure(loaded: LoadedKubeconfig, error: unknown, secrets: string[]
 		const bound = formatGoDuration(error.timeoutMs / 1000);
 		return sourceFailure('timeout', `exec plugin "${name}" (from kubeconfig user "${loaded.userName}") did not answer within ${bound}`, [
 			command,
-			`pleg-top stopped it and runs it again at the next poll; it gets as long as --timeout, at most ${formatGoDuration(maxExecTimeoutMs / 1000)}`,
-			'a plugin that waits for a login (browser, MFA) needs one run by hand first, e.g. kubectl get --raw /version',
+			`killed; it runs again at the next poll (it gets --timeout, at most ${formatGoDuration(maxExecTimeoutMs / 1000)})`,
+			'if it waits for a login (browser, MFA), first run: kubectl get --raw /version',
 		]);
 	}
 
