@@ -95,27 +95,22 @@ describe('credentials', () => {
 		assert.equal(fs.readFileSync(countFile, 'utf8'), 'run\n');
 	});
 
-	test("exec plugin without an expirationTimestamp: kubectl's rule, one run for the life of the source", async () => {
-		const countFile = path.join(temp.dir, 'no-expiry-runs');
-		const plugin = writeExecPlugin(temp, 'no-expiry', {token: pluginToken, countFile});
+	/** How many times a plugin printing `expirationTimestamp` ran for `requests` metrics reads (auth cache TTL 0). */
+	async function runsFor(name: string, expirationTimestamp: string | undefined, requests: number): Promise<number> {
+		const countFile = path.join(temp.dir, `${name}-runs`);
+		const plugin = writeExecPlugin(temp, name, {token: pluginToken, expirationTimestamp, countFile});
 		const {source} = harness.source(singleContext(fake.url, {name: 'sso', exec: {command: plugin}}), {credentialTtlMs: 0});
-		const signal = new AbortController().signal;
-		await source.fetchMetrics(signal);
-		await source.fetchMetrics(signal);
-		await source.fetchMetrics(signal);
-		assert.equal(fs.readFileSync(countFile, 'utf8'), 'run\n');
+		for (let request = 0; request < requests; request++) await source.fetchMetrics(new AbortController().signal);
+		assert.equal(lastUser(), 'sso-user');
+		return fs.readFileSync(countFile, 'utf8').split('\n').length - 1;
+	}
+
+	test("exec plugin without an expirationTimestamp: kubectl's rule, one run for the life of the source", async () => {
+		assert.equal(await runsFor('no-expiry', undefined, 3), 1);
 	});
 
 	test('exec plugin whose credential lapses within 30 s: asked again for the next request', async () => {
-		const countFile = path.join(temp.dir, 'short-runs');
-		const expirationTimestamp = new Date(Date.now() + 20_000).toISOString();
-		const plugin = writeExecPlugin(temp, 'short-lived', {token: pluginToken, expirationTimestamp, countFile});
-		const {source} = harness.source(singleContext(fake.url, {name: 'sso', exec: {command: plugin}}));
-		const signal = new AbortController().signal;
-		await source.fetchMetrics(signal);
-		await source.fetchMetrics(signal);
-		assert.equal(lastUser(), 'sso-user');
-		assert.equal(fs.readFileSync(countFile, 'utf8'), 'run\nrun\n');
+		assert.equal(await runsFor('short-lived', new Date(Date.now() + 20_000).toISOString(), 2), 2);
 	});
 
 	test('an exec plugin that hangs: killed after the request timeout, a timeout failure naming it, run again next time', async () => {
