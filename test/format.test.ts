@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {
 	countOf,
+	formatByteSize,
 	formatAge,
 	formatCount,
 	formatQuantile,
@@ -135,4 +136,16 @@ test('clockTime: instants that alternate within a frame each read their own seco
 
 	assert.equal(clockTime(base + 500), '14:02:10');
 	assert.equal(clockTime(base - 1), '14:02:09');
+});
+
+describe('formatByteSize', () => {
+	test('in the largest binary unit that writes it in whole tenths, else in bytes', () => {
+		assert.equal(formatByteSize(64 * 1024 * 1024), '64 MiB');
+		assert.equal(formatByteSize(1024 * 1024 * 1024), '1 GiB');
+		assert.equal(formatByteSize(1536 * 1024), '1.5 MiB');
+		assert.equal(formatByteSize(1024), '1 KiB');
+		// 1000 bytes is 0.9765625 KiB: not a size anyone wrote, so in bytes.
+		assert.equal(formatByteSize(1000), '1000 bytes');
+		assert.equal(formatByteSize(2049), '2049 bytes');
+	});
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {
 	durationLimits,
+	parseByteSize,
 	parseDuration,
 	parseOptions,
 	programName,
@@ -225,5 +226,34 @@ describe('--theme', () => {
 		assert.equal(theme(['--theme', 'dark'], {COLORFGBG: '0;15'}), 'dark');
 		assert.equal(theme(['--theme', 'light']), 'light');
 		assert.throws(() => theme(['--theme', 'solarized']), /--theme must be dark or light, not "solarized"/);
+
+describe('--max-body-size', () => {
+	test('binary units as Kubernetes writes them, or bytes', () => {
+		assert.equal(parseByteSize('64Mi'), 67_108_864); // 64 × 1024 × 1024
+		assert.equal(parseByteSize('256Mi'), 268_435_456);
+		assert.equal(parseByteSize('512Ki'), 524_288);
+		assert.equal(parseByteSize('1.5Mi'), 1_572_864);
+		assert.equal(parseByteSize('2048'), 2048);
+	});
+
+	test('the default is 64Mi; a raised one reaches the mode', () => {
+		assert.equal((parseOptions(['worker-1']) as NodeMode).maxBodyBytes, 67_108_864);
+		assert.equal((parseOptions(['worker-1', '--max-body-size', '256Mi']) as NodeMode).maxBodyBytes, 268_435_456);
+	});
+
+	test('anything else, or outside 1Ki..256Mi, is a usage error', () => {
+		for (const text of ['64MB', '64 Mi', '-1Mi', 'Mi', '']) {
+			assert.throws(() => parseByteSize(text), {
+				name: 'UsageError',
+				message: `--max-body-size must be a size such as 64Mi, 256Mi or 1Gi, not "${text}"`,
+			});
+		}
+
+		for (const text of ['1Gi', '257Mi', '1000']) {
+			assert.throws(() => parseByteSize(text), {
+				name: 'UsageError',
+				message: `--max-body-size must be from 1Ki to 256Mi (a body becomes one string), not "${text}"`,
+			});
+		}
 	});
 });

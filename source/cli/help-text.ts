@@ -52,7 +52,10 @@ Options
   --context NAME       kubeconfig context (default: current-context)
   --interval DUR       time from the end of one request to the start of the next (default 1s;
                        at least 100ms, at most ${limit(durationLimits.interval)})
-  --timeout DUR        per-request timeout (default 10s; at most ${limit(durationLimits.timeout)})
+  --timeout DUR        per-request timeout (default 10s; at most ${limit(durationLimits.timeout)}); also bounds
+                       a kubeconfig exec credential plugin (at most 30s)
+  --max-body-size N    the most read from one answer, once gunzipped (default 64Mi; Ki, Mi, Gi;
+                       at most 256Mi): past it the read fails instead of filling memory
   --window DUR         window for means, quantiles and rates (default 10s; at least 2 × --interval,
                        at most ${limit(durationLimits.window)}); with --once the time between its two scrapes
   --once               scrape, wait one --window, scrape again, print a report and exit

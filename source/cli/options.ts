@@ -61,6 +61,8 @@ export type RunSettings = {
 	intervalMs: number;
 	/** Per-request timeout, ms. */
 	timeoutMs: number;
+	/** --max-body-size: the most bytes read from one answer, once gunzipped. */
+	maxBodyBytes: number;
 	/** Window for the windowed figures (--once: the time between its two scrapes), seconds. */
 	windowSeconds: number;
 	color: boolean;
@@ -129,12 +131,33 @@ export function parseDuration(text: string): number {
  */
 export const durationLimits = {interval: 3_600_000, timeout: 600_000, window: 86_400_000} as const;
 
+const sizeUnits: Record<string, number> = {'': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3};
+
+/** The largest --max-body-size: a body becomes one string, and V8's strings hold at most 2^29 - 24 characters. */
+export const maxBodySizeLimit = 256 * 1024 ** 2;
+
+/** "64Mi", "512Ki", "1Gi", "1000000" (bytes) -> bytes, as Kubernetes writes binary quantities. */
+export function parseByteSize(text: string): number {
+	const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi)?$/.exec(text.trim());
+	if (!match) {
+		throw new UsageError(`--max-body-size must be a size such as 64Mi, 256Mi or 1Gi, not "${text}"`);
+	}
+
+	const bytes = Math.floor(Number(match[1]) * sizeUnits[match[2] ?? '']!);
+	if (bytes < 1024 || bytes > maxBodySizeLimit) {
+		throw new UsageError(`--max-body-size must be from 1Ki to 256Mi (a body becomes one string), not "${text}"`);
+	}
+
+	return bytes;
+}
+
 export const flagSpec = {
 	node: {type: 'string'},
 	kubeconfig: {type: 'string'},
 	context: {type: 'string'},
 	interval: {type: 'string', default: '1s'},
 	timeout: {type: 'string', default: '10s'},
+	'max-body-size': {type: 'string', default: '64Mi'},
 	window: {type: 'string', default: '10s'},
 	once: {type: 'boolean', default: false},
 	output: {type: 'string', short: 'o', default: 'text'},
@@ -340,6 +363,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		format,
 		intervalMs,
 		timeoutMs,
+		maxBodyBytes: parseByteSize(values['max-body-size']),
 		windowSeconds: windowMs / 1000,
 		// no-color.org: NO_COLOR set to any non-empty value turns colour off.
 		color: !values['no-color'] && !env['NO_COLOR'],

@@ -77,7 +77,7 @@ export const definitions = [
 		id: 'window-mean',
 		label: 'Mean (window)',
 		formula:
-			'Δ_sum / Δ_count of kubelet_pleg_relist_duration_seconds over --window; across a kubelet restart a counter that went down adds its new value, as increase() does',
+			'Δ_sum / Δ_count of kubelet_pleg_relist_duration_seconds over --window; across a kubelet restart (_count or a bucket went down) a counter that went down adds its new value, as increase() does; a _sum that fell while _count did not is no restart: the count stands, the mean is left out and a note says so',
 	},
 	{
 		id: 'quantiles',

@@ -22,7 +22,7 @@ import {judgeWhileStale, ruleAgeSeconds, verdict} from './health.js';
 import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident.js';
 import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
-import {formatAge} from './format.js';
+import {formatAge, formatCount, timeOfDay} from './format.js';
 import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
 /**
@@ -67,6 +67,12 @@ export type FeedState = {
 	restarts: number;
 	/** The scrape time (ms) of the latest restart seen; null before one. */
 	lastRestartAt: number | null;
+	/**
+	 * The relist metrics' format changed (the µs summary of kubelet < 1.14 and the seconds histogram, e.g. across
+	 * a kubelet upgrade): the time (ms) of the first scrape in the new one, where the window started again, and
+	 * the families before and after. Null before a change.
+	 */
+	formatChange: {at: number; from: string; to: string} | null;
 	/** The Evented PLEG connection success counter has risen since the kubelet (re)started. */
 	eventedConnected: boolean;
 	/**
@@ -114,6 +120,7 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		lastCountChangeAt: null,
 		restarts: 0,
 		lastRestartAt: null,
+		formatChange: null,
 		eventedConnected: false,
 		eventedFallback: null,
 		baseline: null,
@@ -194,7 +201,12 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	// After a restart the counters start again from 0; the corrected ones continue, so the window spans it.
 	const counterOffsets = previous === null ? state.counterOffsets : offsetsAfter(state.counterOffsets, previous.sample, scrape.sample);
 	const corrected: Scrape = {...scrape, sample: correctCounters(scrape.sample, counterOffsets)};
-	const scrapes = trimWindow(appendToLog(state.scrapes, corrected), state.windowSeconds);
+	// The two formats cannot be differenced into one another: the window starts again at the new one.
+	const from = previous && relistFamily(previous.sample);
+	const to = relistFamily(scrape.sample);
+	const formatChange = from && to && from !== to ? {at: scrape.at, from, to} : state.formatChange;
+	const windowBefore = formatChange === state.formatChange ? state.scrapes : emptyLog<Scrape>();
+	const scrapes = trimWindow(appendToLog(windowBefore, corrected), state.windowSeconds);
 	const countNow = relistCount(scrape.sample);
 	const countChanged = previous === null || restarted || countNow !== relistCount(previous.sample);
 	const connectionsBefore = previous?.sample.eventedConnectionSuccess ?? null;
@@ -217,6 +229,7 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		lastCountChangeAt: countNow === null ? null : countChanged ? scrape.at : state.lastCountChangeAt,
 		restarts: state.restarts + (restarted ? 1 : 0),
 		lastRestartAt,
+		formatChange,
 		eventedConnected,
 		eventedFallback: gateOn(scrape.sample, eventedConnected)
 			? (fallbackEvidence(scrape.sample, scrapes, lastRestartAt) ?? (restarted ? null : state.eventedFallback))
@@ -292,6 +305,11 @@ function windowOf(scrapes: BoundedLog<Scrape>): DeltaFigures | null {
 	const first = logAt(scrapes, 0);
 	const last = logLast(scrapes);
 	return first && last && first !== last ? deltaFigures(first, last) : null;
+}
+
+/** The family the relist figures come from: the seconds histogram, else the µs summary; null with neither. */
+function relistFamily(sample: PlegSample): string | null {
+	return sample.relistDuration ? families.relistDuration : sample.legacyRelistLatency ? families.legacyRelistLatency : null;
 }
 
 /** The relist count used to notice progress: the seconds histogram, else the µs summary. */
@@ -413,7 +431,8 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,
-		unavailable: unavailableLines(sample, kubeletVersion, countUnchanged),
+		// What the window is doing now first: the pane cuts the last lines when it runs out of rows.
+		unavailable: [...windowNotes(state, window), ...unavailableLines(sample, kubeletVersion, countUnchanged)],
 		baseline: baselineFigures(state),
 		ready: state.node?.ready ?? null,
 		discardEventsTotal: sample.discardEvents,
@@ -446,6 +465,33 @@ function baselineFigures(state: FeedState): Figures['baseline'] {
 		sinceMark,
 		meanRatio: before !== null && after !== null && before > 0 ? after / before : null,
 	};
+}
+
+/**
+ * What the window could not use, one line each: a format change it started again at (said while the window
+ * still starts there), a _sum that fell while its _count did not.
+ */
+function windowNotes(state: FeedState, window: DeltaFigures | null): string[] {
+	const notes: string[] = [];
+	const change = state.formatChange;
+	if (change && logAt(state.scrapes, 0)?.at === change.at) {
+		notes.push(
+			`metric format changed at ${timeOfDay(change.at)}: window restarted (${formatName(change.from)} → ${formatName(change.to)})`,
+		);
+	}
+
+	// Short, the words that matter first: the pane beside the source column has about 50 columns.
+	if (window?.sumFell) {
+		const count = window.count > 0 ? `_count rose by ${formatCount(window.count)}` : '_count did not move';
+		notes.push(`relist duration: _sum fell while ${count}: inconsistent series, no window mean`);
+	}
+
+	return notes;
+}
+
+/** A relist family in words. */
+function formatName(family: string): string {
+	return family === families.legacyRelistLatency ? 'µs summary' : 'seconds histogram';
 }
 
 /** Why figures are missing, one line each, e.g. "last seen: kubelet_pleg_last_seen_seconds exists from kubelet 1.18; …". */

@@ -1,6 +1,8 @@
 // Unit formatting shared by the screen and the plain-text report, so both print a figure the same way.
 // Every duration is written as Go's time.Duration prints it ("4.2ms", "1.3s", "3m7s"), the style of the kubelet's
 // own messages, so one style is read everywhere. A value that is not finite prints as missing, never "NaN".
+// The function's own module: the package index loads all ~250 date-fns functions at start-up.
+import {format} from 'date-fns/format';
 import {formatGoDuration} from './go-duration.js';
 import type {Quantile} from './types.js';
 
@@ -130,4 +132,25 @@ function groupThousands(count: number): string {
 /** "1 error", "3 errors": a count and its noun, singular for one. */
 export function countOf(count: number, noun: string, plural = `${noun}s`): string {
 	return `${formatCount(count)} ${count === 1 ? noun : plural}`;
+}
+
+const byteUnits: Array<[suffix: string, bytes: number]> = [
+	['GiB', 1024 ** 3],
+	['MiB', 1024 ** 2],
+	['KiB', 1024],
+];
+
+/** A size limit as given: "64 MiB", "1.5 GiB", "512 KiB", else in bytes ("1000 bytes"). */
+export function formatByteSize(bytes: number): string {
+	for (const [suffix, size] of byteUnits) {
+		// Whole tenths of the unit only: a limit is read back as it was written (96Mi, 1.5Gi).
+		if (bytes >= size && Number.isInteger((bytes * 10) / size)) return `${(bytes / size).toString()} ${suffix}`;
+	}
+
+	return `${bytes} bytes`;
+}
+
+/** The local time of day of an instant (ms), "14:02:10", for a note that says when something was seen. */
+export function timeOfDay(ms: number): string {
+	return format(ms, 'HH:mm:ss');
 }

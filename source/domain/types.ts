@@ -201,8 +201,10 @@ export type DeltaFigures = {
 	spanSeconds: number;
 	/** Relists completed in the span (Δcount). */
 	count: number;
-	/** Δsum / Δcount; null when no relist completed. */
+	/** Δsum / Δcount; null when no relist completed, or when the sum fell (sumFell). */
 	meanSeconds: number | null;
+	/** Present (true) when _sum fell over the span while _count did not: inconsistent series, so no mean. */
+	sumFell?: true;
 	p50: Quantile | null;
 	p90: Quantile | null;
 	p99: Quantile | null;

@@ -3,7 +3,9 @@
 // these windowed figures instead.
 // Across a kubelet restart the counters start again from 0. As Prometheus' increase() does, a counter that went
 // down contributes its new value: the feed keeps an offset per counter series (correctCounters) so that the
-// corrected counters only ever rise and a window spans the restart.
+// corrected counters only ever rise and a window spans the restart. For a histogram or summary the reset is the
+// count's (or a bucket's): a _sum that falls while _count does not is no restart but inconsistent series, and
+// only the window mean is left out (DeltaFigures.sumFell).
 import type {Bucket, CriOperation, CriSample, DeltaFigures, Histogram, PlegSample, Quantile, Scrape, Summary} from './types.js';
 import {countAtBound, deltaBuckets, histogramQuantile} from './quantile.js';
 
@@ -18,16 +20,20 @@ export function deltaFigures(older: Scrape, newer: Scrape): DeltaFigures {
 	// are computed inside the kubelet over its own decay window and cannot be differenced into this window, so the
 	// quantiles stay null.
 	const totals = histograms ?? bothOrNull(before.legacyRelistLatency, after.legacyRelistLatency);
-	// Corrected counters never fall; a negative delta would mean a series that vanished and came back lower, so
+	// Corrected counts never fall; a negative delta would mean a series that vanished and came back lower, so
 	// the window says nothing rather than something negative.
-	const duration = totals && nonNegative(delta(totals[0], totals[1]));
+	const change = totals && delta(totals[0], totals[1]);
+	const duration = change && change.count >= 0 ? change : null;
 	const count = duration?.count ?? 0;
+	// A sum that fell while the count did not: the count stands, the mean (of a negative sum) is left out.
+	const sumFell = duration !== null && duration.sum < 0;
 	const buckets = histograms && count > 0 ? deltaBuckets(histograms[0].buckets, histograms[1].buckets) : null;
 	const quantile = (q: number) => (buckets ? histogramQuantile(q, buckets) : null);
 	return {
 		spanSeconds,
 		count,
-		meanSeconds: duration ? meanOf(duration) : null,
+		meanSeconds: duration && !sumFell ? meanOf(duration) : null,
+		...(sumFell ? {sumFell} : {}),
 		p50: quantile(0.5),
 		p90: quantile(0.9),
 		p99: quantile(0.99),
@@ -83,8 +89,10 @@ function bothOrNull<T extends Histogram | Summary>(older: T | null, newer: T | n
 }
 
 /**
- * A kubelet restart between two scrapes: a cumulative series went down (count, sum, any bucket, the discard or
+ * A kubelet restart between two scrapes: a cumulative series went down (a count, any bucket, the discard or
  * evented counters). Every counter of the kubelet started again from 0 then, not only the one seen going down.
+ * A _sum is not looked at (Prometheus' rule for histograms): one that falls while its count rises is a broken
+ * series, and taking it for a restart added the whole count again at every scrape (rates of thousands a second).
  */
 export function isCounterReset(previous: PlegSample, next: PlegSample): boolean {
 	return (
@@ -117,7 +125,7 @@ function histogramDecreased(previous: Histogram | null, next: Histogram | null):
 }
 
 function totalsDecreased(previous: Totals | null, next: Totals | null): boolean {
-	return previous !== null && next !== null && (next.count < previous.count || next.sum < previous.sum);
+	return previous !== null && next !== null && next.count < previous.count;
 }
 
 function decreased(previous: number | null, next: number | null): boolean {

@@ -117,6 +117,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 				caFile: direct.caFile,
 				insecureSkipTlsVerify: direct.insecureSkipTlsVerify,
 				timeoutMs: mode.timeoutMs,
+				maxBodyBytes: mode.maxBodyBytes,
 				loaded,
 				now: systemNow,
 			});
@@ -131,6 +132,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 				loaded,
 				node: backend.node,
 				timeoutMs: mode.timeoutMs,
+				maxBodyBytes: mode.maxBodyBytes,
 				now: systemNow,
 			});
 			pace = steady;
@@ -195,6 +197,7 @@ function prometheusPlan(mode: NodeMode | OverviewMode, {url, direct}: {url: stri
 		caFile,
 		insecureSkipTlsVerify,
 		timeoutMs: mode.timeoutMs,
+		maxBodyBytes: mode.maxBodyBytes,
 		now: systemNow,
 	});
 	return {
@@ -222,6 +225,7 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 		loaded: kubeconfig(backend.access, env),
 		node: '(all nodes)',
 		timeoutMs: mode.timeoutMs,
+		maxBodyBytes: mode.maxBodyBytes,
 		now: systemNow,
 	});
 	const fleet = {label: `all nodes via ${api.label.replace(/^\(all nodes\) via /, '')}`, listNodes: api.listNodes, forNode: api.forNode};

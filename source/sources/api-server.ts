@@ -29,6 +29,8 @@ export type ApiServerSourceOptions = {
 	node: string;
 	/** Limit for each request (connect to last body byte), ms. */
 	timeoutMs: number;
+	/** --max-body-size, bytes: the most read from one answer. @default 64 MiB */
+	maxBodyBytes?: number;
 	/** How long resolved credentials are reused before asking client-node again, ms. @default 60000 */
 	credentialTtlMs?: number;
 	/** The engine's clock, ms: ages the credential cache. */
@@ -79,9 +81,9 @@ type NodeCall = 'node' | 'proxy';
 
 export function createApiServerSource(options: ApiServerSourceOptions): ApiServerSource {
 	const {loaded, node} = options;
-	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now});
+	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
 	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
-	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs});
+	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes});
 	const warnings = transportWarnings(loaded.server, {
 		insecureSkipTlsVerify: loaded.kubeConfig.getCluster(loaded.clusterName)?.skipTLSVerify === true,
 		insecureBy: `insecure-skip-tls-verify of cluster "${loaded.clusterName}" in ${loaded.origins.cluster}`,

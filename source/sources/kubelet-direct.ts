@@ -19,6 +19,8 @@ export type KubeletDirectOptions = {
 	caFile?: string;
 	insecureSkipTlsVerify: boolean;
 	timeoutMs: number;
+	/** --max-body-size, bytes: the most read from one answer. @default 64 MiB */
+	maxBodyBytes?: number;
 	/** The kubeconfig whose user authenticates when there is no --token-file. */
 	loaded?: LoadedKubeconfig;
 	/** The engine's clock, ms: ages the credential cache. */
@@ -38,7 +40,12 @@ export function createKubeletDirectSource(options: KubeletDirectOptions): Metric
 		tokenFile: options.tokenFile,
 		loaded: options.loaded,
 	};
-	const transport = createTransport({peer, auth: flagServerAuth(options), timeoutMs: options.timeoutMs});
+	const transport = createTransport({
+		peer,
+		auth: flagServerAuth(options),
+		timeoutMs: options.timeoutMs,
+		maxBodyBytes: options.maxBodyBytes,
+	});
 	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
 	const call = {
 		path: '/metrics',

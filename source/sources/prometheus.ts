@@ -107,6 +107,8 @@ export type PrometheusSourceOptions = {
 	caFile?: string;
 	insecureSkipTlsVerify: boolean;
 	timeoutMs: number;
+	/** --max-body-size, bytes: the most read from one answer. @default 64 MiB */
+	maxBodyBytes?: number;
 	/** The engine's clock, ms: the evaluation time sent with the queries. */
 	now: () => number;
 };
@@ -154,7 +156,12 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 	const queries = plegQueries(options.windowSeconds, only);
 	const base = options.url.replace(/\/$/, '');
 	const peer: Peer = {kind: 'prometheus', url: base, flag: '--prometheus', caFile: options.caFile, tokenFile: options.tokenFile};
-	const transport = createTransport({peer, auth: flagServerAuth(options), timeoutMs: options.timeoutMs});
+	const transport = createTransport({
+		peer,
+		auth: flagServerAuth(options),
+		timeoutMs: options.timeoutMs,
+		maxBodyBytes: options.maxBodyBytes,
+	});
 	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
 	const call = queryCall(base);
 

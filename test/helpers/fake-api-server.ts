@@ -61,7 +61,14 @@ export type Fault =
 	/** A whole answer that says gzip, whose gzip stream stops halfway (a proxy that cut it and fixed the length). */
 	| {type: 'bad-gzip'}
 	/** The socket is destroyed without any answer (a server closing an idle keep-alive connection). */
-	| {type: 'destroy-socket'};
+	| {type: 'destroy-socket'}
+	/**
+	 * 200, chunked, metric comment lines without end until the client closes; `sent` counts the bytes written (each
+	 * write waits for the last to drain, so it is what the client was given) and `closed` is set once it closed.
+	 */
+	| {type: 'endless'; sent: {bytes: number; closed: boolean}}
+	/** 200, gzip, `mebibytes` MiB of zero bytes in 1 MiB gzip members (about 1 KB each): a gzip bomb. */
+	| {type: 'gzip-bomb'; mebibytes: number};
 
 export type FaultScope = {route?: Route; node?: string};
 
@@ -451,6 +458,33 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 				const cut = gzipped.subarray(0, Math.floor(gzipped.length / 2));
 				response.writeHead(200, {'Content-Type': normal.type, 'Content-Encoding': 'gzip', 'Content-Length': cut.length});
 				response.end(cut);
+				return {status: 200, gzipped: true};
+			}
+
+			case 'endless': {
+				const {sent} = fault;
+				const line = Buffer.from(`# ${'endless '.repeat(8)}\n`.repeat(1024));
+				response.writeHead(200, {'Content-Type': normal.type});
+				const more = () => {
+					while (!response.destroyed) {
+						sent.bytes += line.length;
+						if (!response.write(line)) return;
+					}
+				};
+
+				response.on('drain', more);
+				response.on('close', () => {
+					sent.closed = true;
+				});
+				more();
+				return {status: 200, gzipped: false};
+			}
+
+			case 'gzip-bomb': {
+				const member = zlib.gzipSync(Buffer.alloc(1024 * 1024));
+				const bomb = Buffer.concat(Array.from({length: fault.mebibytes}, () => member));
+				response.writeHead(200, {'Content-Type': normal.type, 'Content-Encoding': 'gzip', 'Content-Length': bomb.length});
+				response.end(bomb);
 				return {status: 200, gzipped: true};
 			}
 

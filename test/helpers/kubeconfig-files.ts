@@ -217,3 +217,47 @@ export function writeGarbagePlugin(temp: TempDir, name: string, stdout: string):
 	const script = `#!${process.execPath}\nprocess.stdout.write(${q(stdout)});\n`;
 	return temp.write(name, script, 0o755);
 }
+
+/** A word for sh, whatever it holds. */
+const sh = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
+/**
+ * A plugin that hangs, ignoring SIGTERM, like an SSO helper waiting for a browser: always, or with `hangFile` only
+ * while that file exists, printing until then an ExecCredential for `token` that lapses as it is printed (so each
+ * request asks again). Each run appends "run <pid>" to `runsFile`. A shell script: it starts in milliseconds.
+ */
+export function writeHangingPlugin(temp: TempDir, name: string, options: {runsFile: string; token?: string; hangFile?: string}): string {
+	const runs = sh(options.runsFile);
+	const credential = `{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1","status":{"token":"%s","expirationTimestamp":"%s"}}`;
+	const lines = [
+		'#!/bin/sh',
+		`echo "run $$" >> ${runs}`,
+		options.hangFile === undefined ? 'if false; then' : `if [ ! -e ${sh(options.hangFile)} ]; then`,
+		`  printf ${sh(credential)} ${sh(options.token ?? '')} "$(date -u +%Y-%m-%dT%H:%M:%SZ)"`,
+		'  exit 0',
+		'fi',
+		"trap '' TERM",
+		'while :; do sleep 1; done',
+	];
+	return temp.write(name, `${lines.join('\n')}\n`, 0o755);
+}
+
+/** The pids that `runsFile` (writeHangingPlugin) recorded, one per run. */
+export function pluginRuns(runsFile: string): number[] {
+	return fs.existsSync(runsFile) ? [...fs.readFileSync(runsFile, 'utf8').matchAll(/^run (\d+)$/gm)].map((match) => Number(match[1])) : [];
+}
+
+/** Waits (up to about 2 s) for process `pid` to be gone; true once it is. A SIGKILLed child goes when it is reaped. */
+export async function processGone(pid: number): Promise<boolean> {
+	const alive = () => {
+		try {
+			process.kill(pid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	};
+
+	for (let tries = 0; alive() && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+	return !alive();
+}

@@ -9,6 +9,7 @@ export function runSettings(overrides: Partial<RunSettings> = {}): RunSettings {
 		format: 'text',
 		intervalMs: 1000,
 		timeoutMs: 10_000,
+		maxBodyBytes: 64 * 1024 * 1024,
 		windowSeconds: 10,
 		color: true,
 		bell: true,

@@ -4,6 +4,7 @@ import {feedReducer, figuresAt, initialFeedState, type FeedAction, type FeedStat
 import {logToArray} from '../../source/domain/bounded-log.js';
 import type {Failure, NodeInfo, Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater, v121Restarted} from './dump.js';
+import {timeOfDay} from '../../source/domain/format.js';
 
 const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump
 const t0 = gauge * 1000; // a scrape at the instant of the last successful relist
@@ -280,15 +281,15 @@ describe('feedReducer: the window ring', () => {
 			[
 				scrape(scrapeOf(v121Restarted([0.01, 0.01]), t0)),
 				scrape(scrapeOf(v121Restarted([0.01, 0.01, 0.02]), t0 + 1000)), // +1 relist of 20 ms
-				scrape(scrapeOf(v121Restarted([0.04]), t0 + 2000)), // restart: 1 relist of 40 ms
-				scrape(scrapeOf(v121Restarted([0.03]), t0 + 3000)), // restart again: 1 relist of 30 ms
+				scrape(scrapeOf(v121Restarted([0.04, 0.01]), t0 + 2000)), // restart: 2 relists, 50 ms
+				scrape(scrapeOf(v121Restarted([0.03]), t0 + 3000)), // restart again (count 2 → 1): 1 relist of 30 ms
 			],
 			{node: 'n', windowSeconds: 10},
 		);
 		const window = figuresAt(state, t0 + 3000)!.window!;
 		assert.equal(state.restarts, 2);
-		assert.equal(window.count, 3); // 1 + 1 + 1
-		assertClose(window.meanSeconds, 0.03); // (0.02 + 0.04 + 0.03) / 3
+		assert.equal(window.count, 4); // 1 + 2 + 1
+		assertClose(window.meanSeconds, 0.025); // (0.02 + 0.05 + 0.03) / 4
 	});
 });
 
@@ -606,5 +607,88 @@ describe('reducer purity', () => {
 		assert.equal(logToArray(a.history).length, 2);
 		assert.deepEqual(logToArray(b.history), logToArray(a.history));
 		assert.equal(first.scrapes.end - first.scrapes.start, 1);
+	});
+});
+
+describe('feedReducer: a _sum that falls while the _count rises', () => {
+	test('no restart is invented: the rate is the count delta, the mean is left out, a note says why', () => {
+		const duration = 'kubelet_pleg_relist_duration_seconds';
+		// Each second +10 relists while the sum falls by 1 s (a broken exporter): before, each scrape counted as a
+		// restart and added the whole 1.67 M count again, a rate of over a million a second.
+		const at = (second: number) =>
+			scrapeOf(
+				setSamples(readDump('1.21.2'), {
+					[`${duration}_count`]: String(1_671_950 + 10 * second),
+					[`${duration}_sum`]: String(35470.97548711002 - second),
+				}),
+				t0 + 1000 * second,
+			);
+		const state = run([scrape(at(0)), scrape(at(1)), scrape(at(2))], {node: 'n', windowSeconds: 10});
+		const figures = figuresAt(state, t0 + 2000)!;
+		assert.equal(state.restarts, 0);
+		assert.equal(figures.window!.count, 20); // 1,671,970 - 1,671,950
+		assert.equal(figures.window!.ratePerSecond, 10); // 20 / 2 s
+		assert.equal(figures.window!.meanSeconds, null);
+		assert.ok(
+			figures.unavailable.includes('relist duration: _sum fell while _count rose by 20: inconsistent series, no window mean'),
+			figures.unavailable.join('\n'),
+		);
+	});
+});
+
+describe('feedReducer: the relist metrics change format mid-run (µs summary → seconds histogram)', () => {
+	const legacy = (count: number, sumMicroseconds: number) =>
+		setSamples(readDump('1.10.0'), {
+			kubelet_pleg_relist_latency_microseconds_count: String(count),
+			kubelet_pleg_relist_latency_microseconds_sum: String(sumMicroseconds),
+		});
+	const note = `metric format changed at ${timeOfDay(t0 + 2000)}: window restarted (µs summary → seconds histogram)`;
+	const actions = [
+		scrape(scrapeOf(legacy(286, 7_541_840), t0)),
+		scrape(scrapeOf(legacy(287, 7_561_840), t0 + 1000)), // +1 relist of 20 ms
+		scrape(scrapeOf(readDump('1.21.2'), t0 + 2000)), // the kubelet upgraded: the histogram from here on
+		scrape(scrapeOf(v121OneMinuteLater(), t0 + 3000)), // +60 relists, Δsum 0.6 s
+	];
+
+	test('before the change the window is the summary’s', () => {
+		const window = figuresAt(run(actions.slice(0, 2), {node: 'n', windowSeconds: 10}), t0 + 1000)!.window!;
+		assert.equal(window.count, 1);
+		assertClose(window.meanSeconds, 0.02); // 20,000 µs
+	});
+
+	test('the first scrape in the new format starts the window again, and the note says when', () => {
+		const figures = figuresAt(run(actions.slice(0, 3), {node: 'n', windowSeconds: 10}), t0 + 2000)!;
+		// One scrape spans nothing yet: no window rather than "no relist completed" over two formats.
+		assert.equal(figures.window, null);
+		assert.ok(figures.unavailable.includes(note), figures.unavailable.join('\n'));
+	});
+
+	test('the next scrape gives the histogram’s figures; the note stays while the window starts at the change', () => {
+		const state = run(actions, {node: 'n', windowSeconds: 10});
+		const figures = figuresAt(state, t0 + 3000)!;
+		assert.equal(figures.window!.count, 60); // 1,672,010 - 1,671,950
+		assertClose(figures.window!.meanSeconds, 0.01); // 0.6 s / 60
+		assert.equal(figures.window!.spanSeconds, 1);
+		assert.ok(figures.unavailable.includes(note));
+		assert.deepEqual(state.formatChange, {
+			at: t0 + 2000,
+			from: 'kubelet_pleg_relist_latency_microseconds',
+			to: 'kubelet_pleg_relist_duration_seconds',
+		});
+	});
+
+	test('once the window has slid past the change, the note goes', () => {
+		const later = (second: number) =>
+			scrape(
+				scrapeOf(
+					setSamples(v121OneMinuteLater(), {kubelet_pleg_relist_duration_seconds_count: String(1_672_010 + second)}),
+					t0 + 1000 * second,
+				),
+			);
+		const state = run([...actions, later(4), later(5), later(6)], {node: 'n', windowSeconds: 2});
+		assert.equal(
+			figuresAt(state, t0 + 6000)!.unavailable.some((line) => line.startsWith('metric format changed')),
+			false,
+		);
 	});
 });

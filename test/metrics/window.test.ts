@@ -166,10 +166,9 @@ describe('isCounterReset', () => {
 		assert.equal(isCounterReset(base, parsePlegSample(v121OneMinuteLater())), false);
 	});
 
-	test('count, sum, a single bucket or the discard counter going down is a reset', () => {
+	test('count, a single bucket or the discard counter going down is a reset', () => {
 		const edits: Array<Record<string, string>> = [
 			{[`${duration}_count`]: '1.67194e+06'},
-			{[`${duration}_sum`]: '35470.9'},
 			{[`${duration}_bucket{le="0.5"}`]: '1.671945e+06'},
 			{kubelet_pleg_relist_interval_seconds_count: '10'},
 		];
@@ -179,6 +178,14 @@ describe('isCounterReset', () => {
 
 		const discarded = parsePlegSample(setSamples(readDump('1.21.2'), {kubelet_pleg_discard_events: '5'}));
 		assert.equal(isCounterReset(discarded, base), true); // 5 → 0
+	});
+
+	test('a _sum going down while its _count does not is no reset (Prometheus: the count resets, not the sum)', () => {
+		const sumFell = (text: string, edit: Record<string, string>) =>
+			isCounterReset(parsePlegSample(text), parsePlegSample(setSamples(text, edit)));
+		assert.equal(sumFell(readDump('1.21.2'), {[`${duration}_sum`]: '35470.9'}), false);
+		assert.equal(sumFell(readDump('1.21.2'), {kubelet_pleg_relist_interval_seconds_sum: '10'}), false);
+		assert.equal(sumFell(readDump('1.10.0'), {kubelet_pleg_relist_latency_microseconds_sum: '3'}), false);
 	});
 
 	test('legacy summaries going down (v1.10.0 restarted)', () => {
@@ -221,5 +228,21 @@ describe('counter correction across a restart', () => {
 		const figures = deltaFigures({at: t0, sample: base, latencyMs: 1}, {at: t0 + 1000, sample: corrected, latencyMs: 1});
 		assert.equal(figures.count, 3);
 		assertClose(figures.meanSeconds, 0.604 / 3);
+	});
+});
+
+describe('a _sum that falls while the _count rises (inconsistent series)', () => {
+	test('the count delta and the rate stand; the mean is left out and the window says why', () => {
+		const later = setSamples(readDump('1.21.2'), {[`${duration}_count`]: '1672010', [`${duration}_sum`]: '35469.97548711002'});
+		const figures = deltaFigures(scrapeOf(readDump('1.21.2'), t0), scrapeOf(later, t0 + 60_000));
+		assert.equal(figures.count, 60); // 1,672,010 - 1,671,950
+		assert.equal(figures.ratePerSecond, 1); // 60 / 60 s
+		assert.equal(figures.meanSeconds, null); // Δsum = -1 s
+		assert.equal(figures.sumFell, true);
+	});
+
+	test('a consistent window has no sumFell key at all', () => {
+		const figures = deltaFigures(scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000));
+		assert.equal('sumFell' in figures, false);
 	});
 });

@@ -58,6 +58,14 @@ describe('Prometheus source failures', () => {
 	before(async () => {
 		temp = makeTempDir();
 		server = http.createServer((request, response) => {
+			if (request.url?.startsWith('/big/api/v1/query')) {
+				// 2 KiB of padding in a valid envelope: a body past a 1 KiB --max-body-size.
+				response
+					.writeHead(200, {'Content-Type': 'application/json'})
+					.end(JSON.stringify({...JSON.parse(empty), padding: 'x'.repeat(2048)}));
+				return;
+			}
+
 			if (request.url?.startsWith('/prefix/api/v1/query')) {
 				if (request.headers.authorization !== 'Bearer right-token-0123456789') {
 					response.writeHead(401, {'Content-Type': 'text/plain'}).end('Unauthorized');
@@ -121,6 +129,19 @@ describe('Prometheus source failures', () => {
 		assert.equal(failure.kind, 'not-found');
 		assert.equal(failure.summary, `${url} has no query API at /api/v1/query`);
 		source.close?.();
+	});
+
+	test('an answer past --max-body-size fails the read with the size, whatever it holds', async () => {
+		const options = {url: `${url}/big`, windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now};
+		const source = createPrometheusSource({...options, maxBodyBytes: 1024});
+		const failure = await failureOf(source.fetchFigures(new AbortController().signal));
+		assert.equal(failure.kind, 'http');
+		assert.equal(failure.summary, `the body from ${url}/big/api/v1/query?… passed 1 KiB; raise --max-body-size`);
+		source.close?.();
+		// The default (64 MiB) reads it.
+		const roomy = createPrometheusSource(options);
+		assert.equal((await roomy.fetchFigures(new AbortController().signal)).size, 0);
+		roomy.close?.();
 	});
 
 	test('nothing listening: cannot reach Prometheus, connection refused', async () => {

@@ -4,7 +4,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../helpers/fake-api-server.js';
-import {makeTempDir, singleContext, writeExecPlugin, writeFailingPlugin, writeGarbagePlugin} from '../helpers/kubeconfig-files.js';
+import {
+	makeTempDir,
+	pluginRuns,
+	singleContext,
+	writeExecPlugin,
+	writeFailingPlugin,
+	writeGarbagePlugin,
+	writeHangingPlugin,
+} from '../helpers/kubeconfig-files.js';
 import {assertNoSecrets, makeHarness} from './api-server-helpers.js';
 
 const token = 'pleg-top-test-token-7d1e9b42c0';
@@ -85,6 +93,44 @@ describe('credentials', () => {
 		assert.equal(lastUser(), 'sso-user');
 		// Three requests, one plugin run: the credential is valid until 2999.
 		assert.equal(fs.readFileSync(countFile, 'utf8'), 'run\n');
+	});
+
+	/** How many times a plugin printing `expirationTimestamp` ran for `requests` metrics reads (auth cache TTL 0). */
+	async function runsFor(name: string, expirationTimestamp: string | undefined, requests: number): Promise<number> {
+		const countFile = path.join(temp.dir, `${name}-runs`);
+		const plugin = writeExecPlugin(temp, name, {token: pluginToken, expirationTimestamp, countFile});
+		const {source} = harness.source(singleContext(fake.url, {name: 'sso', exec: {command: plugin}}), {credentialTtlMs: 0});
+		for (let request = 0; request < requests; request++) await source.fetchMetrics(new AbortController().signal);
+		assert.equal(lastUser(), 'sso-user');
+		return fs.readFileSync(countFile, 'utf8').split('\n').length - 1;
+	}
+
+	test("exec plugin without an expirationTimestamp: kubectl's rule, one run for the life of the source", async () => {
+		assert.equal(await runsFor('no-expiry', undefined, 3), 1);
+	});
+
+	test('exec plugin whose credential lapses within 30 s: asked again for the next request', async () => {
+		assert.equal(await runsFor('short-lived', new Date(Date.now() + 20_000).toISOString(), 2), 2);
+	});
+
+	test('an exec plugin that hangs: killed after the request timeout, a timeout failure naming it, run again next time', async () => {
+		const runsFile = path.join(temp.dir, 'hang-source-runs');
+		const plugin = writeHangingPlugin(temp, 'bin/aws', {runsFile});
+		const {source} = harness.source(singleContext(fake.url, {name: 'eks-admin', exec: {command: plugin, args: ['eks', 'get-token']}}), {
+			timeoutMs: 1000,
+		});
+		const failure = await harness.failure(source.fetchMetrics(new AbortController().signal));
+		assert.deepEqual(failure, {
+			kind: 'timeout',
+			summary: 'exec plugin "aws" (from kubeconfig user "eks-admin") did not answer within 1s',
+			details: [
+				`command: ${plugin} eks get-token`,
+				'killed; it runs again at the next poll (it gets --timeout, at most 30s)',
+				'if it waits for a login (browser, MFA), first run: kubectl get --raw /version',
+			],
+		});
+		await harness.failure(source.fetchMetrics(new AbortController().signal));
+		assert.equal(pluginRuns(runsFile).length, 2);
 	});
 
 	test('exec plugin (client.authentication.k8s.io/v1beta1)', async () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import {test} from 'node:test';
 import zlib from 'node:zlib';
 import {BodyInflater, decodeUtf8, gunzipBody} from '../../source/sources/http/body-text.js';
+import {BodyTooLargeError} from '../../source/sources/http/request-errors.js';
 
 const fixture = fs.readFileSync(new URL('../fixtures/kubelet-v1.21.2-datadog-1.prom', import.meta.url));
 
@@ -152,3 +153,25 @@ function captureError(run: () => unknown): Error {
 
 	throw new Error('did not throw');
 }
+
+test('a cap on the gunzipped size: a body of exactly the cap is read, one byte more fails (both paths)', () => {
+	const cap = 100_000;
+	const exact = zlib.gzipSync(Buffer.alloc(cap, 'a'));
+	const over = zlib.gzipSync(Buffer.alloc(cap + 1, 'a'));
+	const inflater = new BodyInflater();
+	assert.equal(inflater.text(exact, undefined, cap).length, cap);
+	assert.equal(gunzipBody(exact, cap).length, cap);
+	for (const read of [() => inflater.text(over, undefined, cap), () => gunzipBody(over, cap)]) {
+		assert.throws(read, (error: unknown) => error instanceof BodyTooLargeError && error.limitBytes === cap && error.decoded);
+	}
+});
+
+test('a gzip bomb (256 MiB of zeros in 256 members, 261 KB) stops at the cap, and the next body reads as usual', () => {
+	const member = zlib.gzipSync(Buffer.alloc(1024 * 1024));
+	const bomb = Buffer.concat(Array.from({length: 256}, () => member));
+	const inflater = new BodyInflater();
+	assert.throws(() => inflater.text(bomb, undefined, 1024 * 1024), BodyTooLargeError);
+	// Nothing of the bomb is kept: the output buffer grows to the cap plus one byte at most, and is dropped.
+	assert.ok(inflater.keptBuffer.length <= 1024 * 1024 + 1, String(inflater.keptBuffer.length));
+	assert.equal(inflater.text(zlib.gzipSync(fixture), undefined, 1024 * 1024), fixture.toString('latin1'));
+});

@@ -10,7 +10,7 @@ import {after, test} from 'node:test';
 import zlib from 'node:zlib';
 import {getText, type HttpAnswer} from '../../source/sources/http/https-request.js';
 import {AnswerReader, KeptConnections, requestHead} from '../../source/sources/http/kept-connections.js';
-import {BodyCutError, RequestTimeoutError, StaleSocketError} from '../../source/sources/http/request-errors.js';
+import {BodyCutError, BodyTooLargeError, RequestTimeoutError, StaleSocketError} from '../../source/sources/http/request-errors.js';
 
 /** A deterministic generator, so a failing case can be run again. */
 function random(seed: number) {
@@ -381,5 +381,50 @@ test('requests that share one signal leave no abort listener on it, whether they
 		await assert.rejects(get(), {code: /^HPE_/});
 		await assert.rejects(get(), RequestTimeoutError);
 		assert.equal(getEventListeners(signal, 'abort').length, 0, Object.keys(via)[0]);
+	}
+});
+
+test('AnswerReader: a body past the cap throws as the byte that passes it arrives, whatever the framing', () => {
+	const body = Buffer.from('x'.repeat(1000));
+	for (const answer of [lengthAnswer(body), chunkedAnswer(body, 7)]) {
+		const atCap = new AnswerReader(1000);
+		assert.equal(atCap.push(answer), true);
+		assert.equal(atCap.bodyBuffer().length, 1000);
+		const under = new AnswerReader(999);
+		assert.throws(
+			() => under.push(answer),
+			(error: unknown) => error instanceof BodyTooLargeError && error.limitBytes === 999 && !error.decoded,
+		);
+	}
+});
+
+test('an endless body fails with BodyTooLargeError through the kept connections and through an agent (proxy-url)', async () => {
+	const chunk = Buffer.alloc(16 * 1024, 'x');
+	const server = http.createServer((_request, response) => {
+		response.writeHead(200, {'Content-Type': 'text/plain'});
+		const more = () => {
+			while (!response.destroyed && response.write(chunk));
+		};
+
+		response.on('drain', more);
+		more();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	cleanups.push(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+	const {port} = server.address() as net.AddressInfo;
+	const agent = new http.Agent();
+	cleanups.push(() => agent.destroy());
+	const common = {
+		url: new URL(`http://127.0.0.1:${port}/metrics`),
+		headers: {},
+		timeoutMs: 10_000,
+		signal: new AbortController().signal,
+		maxBodyBytes: 64 * 1024,
+	};
+	for (const via of [{connections: keptTo(port)}, {agent}]) {
+		await assert.rejects(
+			getText({...common, via}),
+			(error: unknown) => error instanceof BodyTooLargeError && error.limitBytes === 64 * 1024,
+		);
 	}
 });

@@ -1,7 +1,6 @@
 // Wall-clock time of a given instant for the screen ("14:02:10"), in the local time zone.
 // Formats the timestamp it is given; it never reads the clock.
-// The function's own module: the package index loads all ~250 date-fns functions at start-up.
-import {format} from 'date-fns/format';
+import {timeOfDay} from '../../domain/format.js';
 
 /**
  * The seconds formatted lately. One frame formats several instants (the header's clock, the Ready condition's
@@ -15,7 +14,7 @@ export function clockTime(ms: number): string {
 	const second = Math.floor(ms / 1000);
 	let text = recent.get(second);
 	if (text === undefined) {
-		text = format(ms, 'HH:mm:ss');
+		text = timeOfDay(ms);
 		if (recent.size >= recentLimit) recent.clear();
 		recent.set(second, text);
 	}

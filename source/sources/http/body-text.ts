@@ -1,6 +1,7 @@
 // A response body to text: gunzipped into one buffer kept between scrapes, then decoded.
 import {constants as bufferConstants, isAscii} from 'node:buffer';
 import zlib from 'node:zlib';
+import {BodyTooLargeError} from './request-errors.js';
 
 /**
  * The body as UTF-8 text. A kubelet's /metrics is ASCII: checked in one pass, it is copied byte for byte (latin1),
@@ -16,10 +17,15 @@ export function decodeUtf8(body: Buffer): string {
  * writes one buffer instead of 16 KB pieces it then copies into one. The fallback when zlib's engine is not the
  * shape {@link BodyInflater} needs.
  */
-export function gunzipBody(body: Buffer): Buffer {
+export function gunzipBody(body: Buffer, maxBytes: number = bufferConstants.MAX_LENGTH): Buffer {
 	// One byte more than the body, so zlib ends with room left and allocates no second piece to look for more. A
 	// trailer that lies (several gzip members, a damaged body) only costs more pieces; zlib itself still decides.
-	return zlib.gunzipSync(body, {chunkSize: Math.min(Math.max(statedSize(body) + 1, zlib.constants.Z_DEFAULT_CHUNK), maxHint)});
+	const chunkSize = Math.min(Math.max(statedSize(body) + 1, zlib.constants.Z_DEFAULT_CHUNK), maxHint);
+	try {
+		return zlib.gunzipSync(body, {chunkSize, maxOutputLength: maxBytes});
+	} catch (error) {
+		throw (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? new BodyTooLargeError(maxBytes, true) : error;
+	}
 }
 
 function statedSize(body: Buffer): number {
@@ -70,17 +76,18 @@ export class BodyInflater {
 
 	/**
 	 * The gunzipped body as text: `read`'s text when it gives one, else the whole body decoded. Throws zlib's own
-	 * error for a damaged or cut body.
+	 * error for a damaged or cut body, BodyTooLargeError once the gunzipped bytes pass `maxBytes` (inflating stops
+	 * there: a gzip bomb of 1 MB costs no more than `maxBytes`).
 	 */
-	text(body: Buffer, read?: BodyReader): string {
+	text(body: Buffer, read?: BodyReader, maxBytes: number = bufferConstants.MAX_LENGTH): string {
 		const engine = this.#readyEngine();
 		if (!engine) {
-			return textOf(gunzipBody(body), read);
+			return textOf(gunzipBody(body, maxBytes), read);
 		}
 
 		const {handle, state} = engine;
 		handle.reset();
-		let output = this.#outputFor(body);
+		let output = this.#outputFor(body, maxBytes);
 		let inOffset = 0;
 		let outOffset = 0;
 		for (;;) {
@@ -95,11 +102,16 @@ export class BodyInflater {
 			const outLeft = state[0]!;
 			outOffset = output.length - outLeft;
 			inOffset = body.length - state[1]!;
+			if (outOffset > maxBytes) {
+				// Inflating stops here, the engine is reset before the next body. Growth stops one byte past the limit.
+				throw new BodyTooLargeError(maxBytes, true);
+			}
+
 			if (outLeft > 0) {
 				break;
 			}
 
-			output = grown(output);
+			output = grown(output, maxBytes + 1);
 		}
 
 		if (output.length <= maxKept) {
@@ -114,8 +126,8 @@ export class BodyInflater {
 		return this.#kept;
 	}
 
-	#outputFor(body: Buffer): Buffer {
-		const wanted = Math.min(statedSize(body) + 1, maxHint);
+	#outputFor(body: Buffer, maxBytes: number): Buffer {
+		const wanted = Math.min(statedSize(body) + 1, maxHint, maxBytes + 1);
 		return this.#kept.length >= wanted ? this.#kept : Buffer.allocUnsafe(Math.max(wanted, zlib.constants.Z_DEFAULT_CHUNK));
 	}
 
@@ -143,9 +155,9 @@ export class BodyInflater {
 	}
 }
 
-/** Twice the room, the bytes written so far carried over. */
-function grown(output: Buffer): Buffer {
-	const size = Math.min(output.length * 2, bufferConstants.MAX_LENGTH);
+/** Twice the room (at most `atMost` bytes), the bytes written so far carried over. */
+function grown(output: Buffer, atMost: number): Buffer {
+	const size = Math.min(output.length * 2, atMost, bufferConstants.MAX_LENGTH);
 	if (size <= output.length) {
 		throw new RangeError(`the gunzipped body is larger than ${bufferConstants.MAX_LENGTH} bytes`);
 	}

@@ -6,8 +6,9 @@ import http from 'node:http';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import type {LoadedKubeconfig} from '../kube/kubeconfig.js';
 import type {HttpAnswer} from './https-request.js';
-import {BodyCutError, BodyEncodingError, RequestTimeoutError} from './request-errors.js';
+import {BodyCutError, BodyEncodingError, BodyTooLargeError, RequestTimeoutError} from './request-errors.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
+import {formatByteSize} from '../../domain/format.js';
 
 /** Who answers a transport: the API server named by the kubeconfig, or a server named by a flag. */
 export type Peer =
@@ -305,6 +306,14 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 		return sourceFailure('network', `the answer from ${name} was cut off before its end`, [
 			request,
 			'the connection closed in the middle of the body',
+		]);
+	}
+
+	if (error instanceof BodyTooLargeError) {
+		const url = `${peer.url.replace(/\/$/, '')}${shownPath(path)}`;
+		const after = error.decoded ? ' after decompression' : '';
+		return sourceFailure('http', `the body from ${url} passed ${formatByteSize(error.limitBytes)}${after}; raise --max-body-size`, [
+			"pleg-top stopped reading it there: a kubelet's /metrics is a few MB; something in the way may send without end",
 		]);
 	}
 

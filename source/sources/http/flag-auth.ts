@@ -18,6 +18,8 @@ export type FlagAuthOptions = {
 	loaded?: LoadedKubeconfig;
 	/** Local clock for the credential cache, ms. */
 	now: () => number;
+	/** The request timeout, ms: it also bounds the kubeconfig user's exec plugin. */
+	timeoutMs: number;
 };
 
 /** Reads --kubelet-ca; a missing or unreadable file is a usage problem (exit 2). */
@@ -78,7 +80,7 @@ export function flagServerAuth(options: FlagAuthOptions): AuthSource {
 		return {get: async () => ({headers: {}, tls: {ca, rejectUnauthorized}}), secrets: () => []};
 	}
 
-	const user = kubeconfigAuth(options.loaded, {ttlMs: 60_000, now: options.now});
+	const user = kubeconfigAuth(options.loaded, {ttlMs: 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
 	// Only the Authorization header: other kubeconfig headers (impersonation) mean nothing to a kubelet.
 	const forServer = ({headers, tls}: RequestAuth): RequestAuth => ({
 		headers: headers['Authorization'] ? {Authorization: headers['Authorization']} : {},

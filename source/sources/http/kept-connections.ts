@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
-import {BodyCutError, StaleSocketError} from './request-errors.js';
+import {BodyCutError, BodyTooLargeError, StaleSocketError} from './request-errors.js';
 
 export type ConnectOptions = {
 	host: string;
@@ -95,6 +95,9 @@ export class AnswerReader {
 	private inTrailers = false;
 	private done = false;
 	receivedAny = false;
+
+	/** `maxBodyBytes`: push() throws BodyTooLargeError once the body passes it (the caller then closes the socket). */
+	constructor(private readonly maxBodyBytes = Number.POSITIVE_INFINITY) {}
 
 	/** The status line and headers have arrived. */
 	get answered(): boolean {
@@ -211,8 +214,12 @@ export class AnswerReader {
 	private keep(bytes: Buffer): void {
 		if (bytes.length > 0) {
 			// Each 'data' chunk is a buffer of its own (Node allocates one per read), so a view of it can be kept.
-			this.body.push(bytes);
 			this.bodyBytes += bytes.length;
+			if (this.bodyBytes > this.maxBodyBytes) {
+				throw new BodyTooLargeError(this.maxBodyBytes, false);
+			}
+
+			this.body.push(bytes);
 		}
 	}
 
@@ -337,14 +344,14 @@ export class KeptConnections {
 	/**
 	 * Sends `head` and resolves with the whole answer. Rejects with the socket's error, a parse error (code
 	 * HPE_INVALID_RESPONSE), "socket hang up" (ECONNRESET) when the connection ends before an answer, BodyCutError
-	 * when it ends in the body, or StaleSocketError when a kept connection failed before any byte of an answer (safe
-	 * to send again). `cancel` is given the function that fails the request and destroys its connection.
+	 * when it ends in the body, BodyTooLargeError once the body passes `maxBodyBytes`, or StaleSocketError when a kept
+	 * connection failed before any byte of an answer (safe to send again). `cancel` is given the function that fails the request and destroys its connection.
 	 */
-	get(head: string, cancel: (fail: (error: unknown) => void) => void): Promise<RawAnswer> {
+	get(head: string, cancel: (fail: (error: unknown) => void) => void, maxBodyBytes?: number): Promise<RawAnswer> {
 		const kept = this.take();
 		const {socket} = kept;
 		return new Promise<RawAnswer>((resolve, reject) => {
-			const reader = new AnswerReader();
+			const reader = new AnswerReader(maxBodyBytes);
 			let settled = false;
 			const cleanup = () => {
 				settled = true;

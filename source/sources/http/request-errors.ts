@@ -28,6 +28,22 @@ export class BodyEncodingError extends Error {
 }
 
 /**
+ * The body passed `limitBytes` (--max-body-size): reading stopped there and the connection was closed. `decoded`
+ * when it passed the limit only once gunzipped (a small gzip body can inflate to gigabytes).
+ */
+export class BodyTooLargeError extends Error {
+	readonly limitBytes: number;
+	readonly decoded: boolean;
+
+	constructor(limitBytes: number, decoded: boolean) {
+		super(`the body passed ${limitBytes} bytes${decoded ? ' after decompression' : ''}`);
+		this.name = 'BodyTooLargeError';
+		this.limitBytes = limitBytes;
+		this.decoded = decoded;
+	}
+}
+
+/**
  * A kept-alive socket that the server had already closed failed before any answer: the request never
  * reached the server and is safe to send again (Node's documented keep-alive race).
  */

@@ -36,6 +36,8 @@ export type TransportOptions = {
 	auth: AuthSource;
 	/** Limit for each request (connect to last body byte), ms. */
 	timeoutMs: number;
+	/** The most body bytes read from one answer, as received and once gunzipped (--max-body-size). @default 64 MiB */
+	maxBodyBytes?: number;
 };
 
 export type Transport = {
@@ -50,6 +52,7 @@ export type Transport = {
 };
 
 const userAgent = 'pleg-top';
+
 /** Parsed request URLs kept per transport; a path that varies (never seen yet) cannot grow the map past this. */
 const maxUrlsKept = 16;
 
@@ -117,7 +120,8 @@ export function createTransport(options: TransportOptions): Transport {
 	): Promise<HttpAnswer> {
 		const all = {'User-Agent': userAgent, 'Accept-Encoding': 'gzip', ...credentials.headers, ...headers};
 		const url = urlOf(path);
-		const request = () => getText({url, via: connections.viaFor(credentials), headers: all, timeoutMs, signal, readBody});
+		const request = () =>
+			getText({url, via: connections.viaFor(credentials), headers: all, timeoutMs, signal, readBody, maxBodyBytes: options.maxBodyBytes});
 		// A GET that never reached the server is sent once more on a fresh connection.
 		return request().catch(async (error: unknown) => {
 			if (error instanceof StaleSocketError) {

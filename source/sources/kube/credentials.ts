@@ -4,6 +4,17 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import {buildKubeConfig, type LoadedKubeconfig} from './kubeconfig.js';
+import {
+	credentialGoodUntil,
+	execSpecOf,
+	execTimeoutFor,
+	ExecPluginTimeoutError,
+	maxExecTimeoutMs,
+	runExecPlugin,
+	type ExecCredentialStatus,
+	type ExecSpec,
+} from './exec-plugin.js';
+import {formatGoDuration} from '../../domain/go-duration.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 import type {AuthSource, RequestAuth as TransportAuth} from '../http/transport.js';
 
@@ -16,7 +27,7 @@ export type RequestAuth = TransportAuth & {
 };
 
 export type Credentials = {
-	/** Cached auth, re-resolved after `ttlMs` (exec plugins cache their own tokens until expiry). */
+	/** Cached auth, re-resolved after `ttlMs`; an exec plugin's credential is kept until its expiry (exec-plugin.ts). */
 	get(): Promise<RequestAuth>;
 	/** Drops every cache (also the exec plugin's) and resolves again: used after a 401. */
 	refresh(): Promise<RequestAuth>;
@@ -31,6 +42,8 @@ type CredentialOptions = {
 	ttlMs: number;
 	/** Clock for the cache, ms. */
 	now: () => number;
+	/** The request timeout, ms: an exec plugin gets as long, at most 30 s (exec-plugin.ts execTimeoutFor). */
+	requestTimeoutMs: number;
 };
 
 function errorField(error: unknown, field: string): string | undefined {
@@ -62,19 +75,24 @@ function settingForFile(loaded: LoadedKubeconfig, file: string): string {
 	return `a file named by context "${loaded.contextName}"`;
 }
 
-function execCommand(loaded: LoadedKubeconfig): {command: string; args: string[]; installHint?: string} | null {
-	const exec = loaded.kubeConfig.getUser(loaded.userName)?.exec as {command?: string; args?: string[]; installHint?: string} | undefined;
-	if (!exec || typeof exec.command !== 'string') {
-		return null;
-	}
-
-	return {command: exec.command, args: Array.isArray(exec.args) ? exec.args : [], installHint: exec.installHint};
+function execCommand(loaded: LoadedKubeconfig): ExecSpec | null {
+	return execSpecOf(loaded.kubeConfig.getUser(loaded.userName)?.exec);
 }
 
 function execFailure(loaded: LoadedKubeconfig, error: unknown, secrets: string[]): SourceFailure {
 	const exec = execCommand(loaded)!;
 	const who = `the credential plugin of user "${loaded.userName}" (context "${loaded.contextName}")`;
 	const command = `command: ${[exec.command, ...exec.args].join(' ')}`;
+	if (error instanceof ExecPluginTimeoutError) {
+		const name = exec.command.split(/[\\/]/).pop() ?? exec.command;
+		const bound = formatGoDuration(error.timeoutMs / 1000);
+		return sourceFailure('timeout', `exec plugin "${name}" (from kubeconfig user "${loaded.userName}") did not answer within ${bound}`, [
+			command,
+			`killed; it runs again at the next poll (it gets --timeout, at most ${formatGoDuration(maxExecTimeoutMs / 1000)})`,
+			'if it waits for a login (browser, MFA), first run: kubectl get --raw /version',
+		]);
+	}
+
 	if (errorField(error, 'code') === 'ENOENT' && errorField(error, 'syscall')?.startsWith('spawn')) {
 		return sourceFailure('config', `${who} could not be started: ${exec.command} not found`, [
 			command,
@@ -150,22 +168,71 @@ function toHeaders(options: https.RequestOptions): Record<string, string> {
 	return headers;
 }
 
+/**
+ * The kubeconfig without the exec plugin of `userName`: pleg-top runs that plugin itself (bounded, see
+ * exec-plugin.ts), and client-node fills in everything else (CA, client certificate files, other auth).
+ */
+function withoutExec(kubeConfig: LoadedKubeconfig['kubeConfig'], userName: string): LoadedKubeconfig['kubeConfig'] {
+	return buildKubeConfig({
+		clusters: kubeConfig.getClusters(),
+		users: kubeConfig.getUsers().map((user) => (user.name === userName ? {...user, exec: undefined} : user)),
+		contexts: kubeConfig.getContexts(),
+		currentContext: kubeConfig.getCurrentContext(),
+	});
+}
+
+/** The plugin's credential laid over what client-node filled in, as client-node's own ExecAuth lays it. */
+function applyExecCredential(options: https.RequestOptions, status: ExecCredentialStatus, userToken: string | undefined): void {
+	if (status.clientCertificateData) options.cert = status.clientCertificateData;
+	if (status.clientKeyData) options.key = status.clientKeyData;
+	// A token written in the kubeconfig user wins over the plugin's, as in client-node.
+	if (status.token && !userToken) options.headers = {...options.headers, Authorization: `Bearer ${status.token}`};
+}
+
 export function createCredentials(loaded: LoadedKubeconfig, options: CredentialOptions): Credentials {
 	const user = loaded.kubeConfig.getUser(loaded.userName);
 	const cluster = loaded.kubeConfig.getCluster(loaded.clusterName);
+	const exec = execCommand(loaded);
+	const execTimeoutMs = execTimeoutFor(options.requestTimeoutMs);
 	const known = new Set<string>(collectSecrets(loaded, {}, undefined));
-	let kubeConfig = loaded.kubeConfig;
-	let cached: {auth: RequestAuth; at: number} | null = null;
+	let kubeConfig = exec ? withoutExec(loaded.kubeConfig, loaded.userName) : loaded.kubeConfig;
+	let cached: {auth: RequestAuth; until: number} | null = null;
+	let execCached: {status: ExecCredentialStatus; until: number} | null = null;
 	let pending: Promise<RequestAuth> | null = null;
+
+	async function execCredential(spec: ExecSpec): Promise<ExecCredentialStatus> {
+		if (execCached && options.now() < execCached.until) {
+			return execCached.status;
+		}
+
+		const status = await runExecPlugin(spec, execTimeoutMs);
+		for (const secret of [status.token, status.clientKeyData]) {
+			if (secret) known.add(secret);
+		}
+
+		execCached = {status, until: credentialGoodUntil(status, options.now())};
+		return status;
+	}
 
 	async function resolve(): Promise<RequestAuth> {
 		const requestOptions: https.RequestOptions = {headers: {}};
+		let execUntil = Number.POSITIVE_INFINITY;
 		try {
 			await kubeConfig.applyToHTTPSOptions(requestOptions);
 		} catch (error) {
 			if (!isPlainHttpRefusal(error)) {
 				throw authFailure(loaded, error, [...known]);
 			}
+		}
+
+		if (exec) {
+			try {
+				applyExecCredential(requestOptions, await execCredential(exec), user?.token);
+			} catch (error) {
+				throw authFailure(loaded, error, [...known]);
+			}
+
+			execUntil = execCached?.until ?? execUntil;
 		}
 
 		const headers = toHeaders(requestOptions);
@@ -186,12 +253,14 @@ export function createCredentials(loaded: LoadedKubeconfig, options: CredentialO
 			proxyAgent: cluster?.proxyUrl ? (requestOptions.agent as http.Agent) : undefined,
 			secrets: [...known],
 		};
-		cached = {auth, at: options.now()};
+		// Files (CA, token file) are read again after the TTL; the plugin runs again only when its credential lapses.
+		cached = {auth, until: Math.min(options.now() + options.ttlMs, execUntil)};
 		return auth;
 	}
 
 	function once(): Promise<RequestAuth> {
-		// Concurrent callers (metrics + node) share one resolution, so an exec plugin runs once.
+		// Concurrent callers (metrics + node) share one resolution, so an exec plugin runs once; a plugin that
+		// hangs is killed after its bound, so this never waits longer than that.
 		pending ??= resolve().finally(() => {
 			pending = null;
 		});
@@ -201,7 +270,7 @@ export function createCredentials(loaded: LoadedKubeconfig, options: CredentialO
 	return {
 		canRefresh: Boolean(user?.exec || user?.authProvider),
 		async get() {
-			if (cached && options.now() - cached.at < options.ttlMs) {
+			if (cached && options.now() < cached.until) {
 				return cached.auth;
 			}
 
@@ -215,6 +284,7 @@ export function createCredentials(loaded: LoadedKubeconfig, options: CredentialO
 				currentContext: kubeConfig.getCurrentContext(),
 			});
 			cached = null;
+			execCached = null;
 			return once();
 		},
 		secrets: () => [...known],
