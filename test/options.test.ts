@@ -226,6 +226,8 @@ describe('--theme', () => {
 		assert.equal(theme(['--theme', 'dark'], {COLORFGBG: '0;15'}), 'dark');
 		assert.equal(theme(['--theme', 'light']), 'light');
 		assert.throws(() => theme(['--theme', 'solarized']), /--theme must be dark or light, not "solarized"/);
+	});
+});
 
 describe('--max-body-size', () => {
 	test('binary units as Kubernetes writes them, or bytes', () => {
