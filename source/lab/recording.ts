@@ -65,11 +65,27 @@ export function labFromRecording(records: readonly RecordLine[], windowSeconds: 
 
 /** The Node object as the record saw it: its kubelet version and, when the figures carry it, the Ready condition. */
 export function recordedNode(record: RecordLine): NodeInfo {
-	const ready = record.figures['readyCondition'];
+	return {name: record.node, kubeletVersion: record.kubeletVersion, ready: recordedReady(record.figures['readyCondition'])};
+}
+
+/** Above this a recorded `since` is already ms (a file written before JSON times were seconds): 1e11 s is the year 5138. */
+const secondsBound = 1e11;
+
+/**
+ * A record's readyCondition (JSON: `since` in Unix seconds, as jsonReport writes it) as the Node object's Ready
+ * condition (`since` in ms). The file is untrusted: anything that is not such a condition is none.
+ */
+function recordedReady(value: unknown): NodeInfo['ready'] {
+	if (typeof value !== 'object' || value === null) return null;
+	const {status, reason, message, since} = value as Record<string, unknown>;
+	if (status !== 'True' && status !== 'False' && status !== 'Unknown') return null;
+	const text = (field: unknown) => (typeof field === 'string' ? field : null);
+	const at = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : null;
 	return {
-		name: record.node,
-		kubeletVersion: record.kubeletVersion,
-		ready: typeof ready === 'object' && ready !== null ? (ready as NodeInfo['ready']) : null,
+		status,
+		reason: text(reason),
+		message: text(message),
+		since: at === null ? null : at >= secondsBound ? at : Math.round(at * 1000),
 	};
 }
 
