@@ -147,3 +147,17 @@ export function stallRecords(upTo = stallTotals.length): RecordLine[] {
 		return toRecordLine(recordLines(text), figures, pending);
 	});
 }
+
+/** Scrapes as --record writes them (the lines kept, the session's figures at each scrape), window 10 s, no mark. */
+export function recordsOf(scrapes: ReadonlyArray<{at: number; totals: Totals}>): RecordLine[] {
+	const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+	return scrapes.map(({at, totals}) => {
+		const text = plegText(totals);
+		return toRecordLine(recordLines(text), lab.scrape({at, sample: parsePlegSample(text), latencyMs: 0}).figures, null);
+	});
+}
+
+/** A recording file's text: one JSON line per record. */
+export function recordingText(records: readonly RecordLine[]): string {
+	return records.map((record) => JSON.stringify(record) + '\n').join('');
+}

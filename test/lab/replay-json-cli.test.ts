@@ -1,0 +1,52 @@
+// --replay --once -o json rounds its figures as live --once -o json does (one set of rounding functions, report.ts),
+// through the built CLI.
+import assert from 'node:assert/strict';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, test} from 'node:test';
+import {runCli} from '../helpers/run-cli.js';
+import {recordingText, recordsOf, t0} from './exposition.js';
+
+const home = mkdtempSync(join(tmpdir(), 'pleg-top-replay-json-'));
+after(() => rmSync(home, {recursive: true, force: true}));
+
+type Json = Record<string, any>;
+
+/** Every number in a JSON value, with its path. */
+function numbers(value: unknown, path = ''): Array<[string, number]> {
+	if (typeof value === 'number') return [[path, value]];
+	if (typeof value !== 'object' || value === null) return [];
+	return Object.entries(value).flatMap(([key, inner]) => numbers(inner, `${path}.${key}`));
+}
+
+test('--replay --once -o json: the figures rounded as the JSON lines (live) rounds them, no floating noise', async () => {
+	// One relist in 3 s: Δsum 0.5033 − 0.5 = 0.0032999999999999696 in floating point, rate 1/3.
+	const file = join(home, 'noise.jsonl');
+	const records = recordsOf([
+		{at: t0, totals: {count: 100, sum: 0.5, buckets: [100, 100, 100, 100, 100], lastSeen: t0 / 1000 - 1}},
+		{at: t0 + 3000, totals: {count: 101, sum: 0.5033, buckets: [101, 101, 101, 101, 101], lastSeen: t0 / 1000 + 2}},
+	]);
+	writeFileSync(file, recordingText(records));
+	const env = {HOME: home};
+	const once = await runCli(['--replay', file, '--once', '-o', 'json'], {env, timeoutMs: 60_000});
+	assert.equal(once.code, 0, once.stderr);
+	const session = (JSON.parse(once.stdout) as Json)['session'] as Json;
+	// Piped, the replay writes the live JSON object per scrape; its 10 s window holds both scrapes, as the session does.
+	const lines = await runCli(['--replay', file, '--speed', '100'], {env, timeoutMs: 60_000});
+	assert.equal(lines.code, 0, lines.stderr);
+	const relist = (JSON.parse(lines.stdout.trimEnd().split('\n').at(-1)!) as Json)['relist'] as Json;
+	// 0.0033 s to the nanosecond; 1 / 3 s to nine significant digits; p99: rank 0.99 of 1 in [0, 5 ms] = 4.95 ms.
+	assert.deepEqual(
+		{mean: session['meanSeconds'], rate: session['ratePerSecond'], p99: session['p99Seconds'], span: session['spanSeconds']},
+		{mean: 0.0033, rate: 0.333333333, p99: 0.00495, span: 3},
+	);
+	assert.deepEqual(
+		{mean: relist['windowMeanSeconds'], rate: relist['ratePerSecond'], p99: relist['windowP99Seconds'], span: relist['windowSeconds']},
+		{mean: session['meanSeconds'], rate: session['ratePerSecond'], p99: session['p99Seconds'], span: session['spanSeconds']},
+	);
+	// Nowhere in the report a number with more digits than nine decimals or nine significant digits carry.
+	for (const [path, value] of numbers(JSON.parse(once.stdout))) {
+		assert.ok(value === Number(value.toFixed(9)) || value === Number(value.toPrecision(9)), `${path} = ${value}`);
+	}
+});
