@@ -5,7 +5,7 @@ import {format} from 'date-fns/format';
 import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
 import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
 import {ms, ns, sig} from '../report/report.js';
-import {ageRead, boundedDuration, writeDown, type WriteDownOptions} from './write-down.js';
+import {ageRead, boundedDuration, causesText, onlyThreshold, writeDown, type WriteDownOptions} from './write-down.js';
 
 /** 1 when PLEG was not healthy at any scrape of the recording (as `--once` exits 1 on an unhealthy node), else 0. */
 export function labExitCode(lab: LabSummary): number {
@@ -89,7 +89,7 @@ function spanJson(span: UnhealthySpan): object {
 /** One row per segment (and the whole recording), the spans in which PLEG was not healthy, then the write-down. */
 export function labTextReport(lab: LabSummary, options: WriteDownOptions = {}): string {
 	const baselineMean = lab.segments[0]?.figures?.meanSeconds ?? null;
-	const header = ['segment', 'span', 'relists', 'mean', 'p99', 'rate', 'interval', 'max age', 'past threshold', '× baseline'];
+	const header = ['segment', 'span', 'relists', 'mean', 'p99', 'rate', 'interval', 'max age', 'not healthy', '× baseline'];
 	const row = (summary: SegmentSummary) => {
 		const {figures} = summary;
 		const mean = figures?.meanSeconds ?? null;
@@ -129,7 +129,8 @@ function spanLine(span: UnhealthySpan): string {
 	const from = `${clock(span.from)}${span.fromGauge ? '' : ' (first seen)'}`;
 	const to = span.healthyAgainAt === null ? '…' : clock(span.healthyAgainAt);
 	const age = span.maxAgeSeconds === null ? '' : `  age reached ≥ ${ageRead(span.maxAgeSeconds)}`;
-	return `  ${from} – ${to}  ${length}${age}  threshold ${boundedDuration(span.thresholdSeconds, 'nearest')}`;
+	const why = onlyThreshold(span.causes) ? `threshold ${boundedDuration(span.thresholdSeconds, 'nearest')}` : causesText(span.causes);
+	return `  ${from} – ${to}  ${length}${age}  ${why}`;
 }
 
 function clock(at: number): string {

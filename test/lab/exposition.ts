@@ -161,3 +161,18 @@ export function recordsOf(scrapes: ReadonlyArray<{at: number; totals: Totals}>):
 export function recordingText(records: readonly RecordLine[]): string {
 	return records.map((record) => JSON.stringify(record) + '\n').join('');
 }
+
+/**
+ * A kubelet restart, one scrape a second:
+ *   t0, t0+1 s      count 100, 101; last seen 1 s ago     healthy
+ *   t0+2 s … t0+5 s count 0, gauge 0                      restarted, no relist succeeded yet: "pleg has yet to be successful"
+ *   t0+6 s          count 1, sum 5 ms; last seen t0+5 s   the first relist after the start, healthy again
+ * Not healthy from the first scrape that saw it (t0+2 s, no gauge to date it by) for at least 3 s (to t0+5 s, the last
+ * scrape that saw it, which is also the start of the relist that ended it), at most 4 s (to the healthy scrape).
+ */
+export const restartTotals: Array<{at: number; totals: Totals}> = [
+	{at: t0, totals: {count: 100, sum: 0.5, buckets: [100, 100, 100, 100, 100], lastSeen: t0 / 1000 - 1}},
+	{at: t0 + 1000, totals: {count: 101, sum: 0.505, buckets: [101, 101, 101, 101, 101], lastSeen: t0 / 1000}},
+	...[2, 3, 4, 5].map((seconds) => ({at: t0 + seconds * 1000, totals: {count: 0, sum: 0, buckets: [0, 0, 0, 0, 0], lastSeen: 0}})),
+	{at: t0 + 6000, totals: {count: 1, sum: 0.005, buckets: [1, 1, 1, 1, 1], lastSeen: t0 / 1000 + 5}},
+];

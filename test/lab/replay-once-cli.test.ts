@@ -1,12 +1,12 @@
-// --replay --once -o json rounds its figures as live --once -o json does (one set of rounding functions, report.ts),
-// through the built CLI.
+// --replay --once through the built CLI: its JSON rounded as live --once -o json rounds (one set of rounding
+// functions, report.ts); the reason PLEG was not healthy said as the kubelet said it.
 import assert from 'node:assert/strict';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {runCli} from '../helpers/run-cli.js';
-import {recordingText, recordsOf, t0} from './exposition.js';
+import {recordingText, recordsOf, restartTotals, t0} from './exposition.js';
 
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-replay-json-'));
 after(() => rmSync(home, {recursive: true, force: true}));
@@ -49,4 +49,23 @@ test('--replay --once -o json: the figures rounded as the JSON lines (live) roun
 	for (const [path, value] of numbers(JSON.parse(once.stdout))) {
 		assert.ok(value === Number(value.toFixed(9)) || value === Number(value.toPrecision(9)), `${path} = ${value}`);
 	}
+});
+
+test('--replay --once after a kubelet restart: the write-down says "pleg has yet to be successful", not past the threshold', async () => {
+	const file = join(home, 'restart.jsonl');
+	writeFileSync(file, recordingText(recordsOf(restartTotals)));
+	const result = await runCli(['--replay', file, '--once'], {env: {HOME: home, TZ: 'UTC'}, timeoutMs: 60_000});
+	// Not healthy at 4 scrapes: exit 1, as --once on a node that is not healthy.
+	assert.equal(result.code, 1, result.stderr);
+	const text = result.stdout.replaceAll('\n', ' ');
+	// From the first scrape that saw it (14:00:02) to the last (14:00:05): at least 3 s; at most 4 s, to the healthy one.
+	assert.match(
+		text,
+		/not healthy for at least 3s \("pleg has yet to be successful": no relist had succeeded since the kubelet started\)\./,
+	);
+	assert.match(
+		text,
+		/PLEG was not healthy \("pleg has yet to be successful": no relist had succeeded since the kubelet started\) once: seen from 14:00:02 for 3s to 4s, healthy again by 14:00:06\./,
+	);
+	assert.doesNotMatch(text, /past the threshold for|last-seen age past the threshold/);
 });
