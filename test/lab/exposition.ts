@@ -1,9 +1,10 @@
 // Small kubelet /metrics bodies with chosen PLEG totals, and a lab session built from them, for the lab tests.
 // Each body has the families a v1.28 kubelet exposes for PLEG, plus noise pleg-top must not record.
 import {createLabSession} from '../../source/lab/lab-session.js';
+import {createLabRecorder} from '../../source/lab/recorder.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {recordLines, toRecordLine, type RecordLine} from '../../source/lab/recording.js';
-import type {Scrape} from '../../source/domain/types.js';
+import type {MetricsSource, Scrape} from '../../source/domain/types.js';
 
 /** Bucket bounds of the test histograms, seconds (+Inf = count). */
 export const bounds = [0.005, 0.01, 0.1, 1, 10];
@@ -176,3 +177,23 @@ export const restartTotals: Array<{at: number; totals: Totals}> = [
 	...[2, 3, 4, 5].map((seconds) => ({at: t0 + seconds * 1000, totals: {count: 0, sum: 0, buckets: [0, 0, 0, 0, 0], lastSeen: 0}})),
 	{at: t0 + 6000, totals: {count: 1, sum: 0.005, buckets: [1, 1, 1, 1, 1], lastSeen: t0 / 1000 + 5}},
 ];
+
+/**
+ * A steady node written to `file` by the --record recorder itself: `lines` scrapes one second apart from t0, one
+ * relist of 5 ms between two (count 100 + i, sum 0.5 + 0.005 i at scrape i, every relist ≤ 5 ms), last seen 1 s
+ * before each scrape. Over the whole recording: lines − 1 relists in lines − 1 seconds, mean 5 ms, 1 relist/s.
+ */
+export function writeSteadyRecording(file: string, lines: number): void {
+	let at = t0;
+	const source: MetricsSource = {label: 'steady', node: 'worker-1', fetchMetrics: async () => ''};
+	const recorder = createLabRecorder({source, windowSeconds: 10, file});
+	try {
+		for (let i = 0; i < lines; i++, at += 1000) {
+			const count = 100 + i;
+			const text = plegText({count, sum: 0.5 + 0.005 * i, buckets: bounds.map(() => count), lastSeen: at / 1000 - 1});
+			recorder.payload(text, {at, sample: parsePlegSample(text), latencyMs: 0});
+		}
+	} finally {
+		recorder.close();
+	}
+}

@@ -1,12 +1,13 @@
-// --replay --once through the built CLI: its JSON rounded as live --once -o json rounds (one set of rounding
+// --replay --once through the built CLI: a multi-MB recording streamed to the figures computed by hand; a recording
+// out of time order rejected, naming the line; its JSON rounded as live --once -o json rounds (one set of rounding
 // functions, report.ts); the reason PLEG was not healthy said as the kubelet said it.
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {runCli} from '../helpers/run-cli.js';
-import {recordingText, recordsOf, restartTotals, t0} from './exposition.js';
+import {labRecords, recordingText, recordsOf, restartTotals, t0, writeSteadyRecording} from './exposition.js';
 
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-replay-json-'));
 after(() => rmSync(home, {recursive: true, force: true}));
@@ -68,4 +69,46 @@ test('--replay --once after a kubelet restart: the write-down says "pleg has yet
 		/PLEG was not healthy \("pleg has yet to be successful": no relist had succeeded since the kubelet started\) once: seen from 14:00:02 for 3s to 4s, healthy again by 14:00:06\./,
 	);
 	assert.doesNotMatch(text, /past the threshold for|last-seen age past the threshold/);
+});
+
+test('--replay --once on a multi-MB recording: the figures of the whole recording, as computed by hand', async () => {
+	const file = join(home, 'steady.jsonl');
+	writeSteadyRecording(file, 2000);
+	assert.ok(statSync(file).size > 5_000_000, `${statSync(file).size} bytes`);
+	const result = await runCli(['--replay', file, '--once', '-o', 'json'], {env: {HOME: home}, timeoutMs: 120_000});
+	assert.equal(result.code, 0, result.stderr);
+	const report = JSON.parse(result.stdout) as Json;
+	assert.deepEqual(report['recording'], {lines: 2000, from: '2024-01-15T14:00:00.000Z', to: '2024-01-15T14:33:19.000Z', marks: []});
+	const session = report['session'] as Json;
+	// 1,999 relists of 5 ms in 1,999 s: Δsum 9.995 s / 1,999 = 5 ms, 1 relist/s; all ≤ 5 ms, so p99 = 0.99 × 5 ms;
+	// threshold / mean = 180 / 0.005; the age read 1 s at every scrape.
+	assert.deepEqual(
+		{
+			span: session['spanSeconds'],
+			count: session['count'],
+			mean: session['meanSeconds'],
+			p99: session['p99Seconds'],
+			rate: session['ratePerSecond'],
+			maxAge: session['maxLastSeenAgeSeconds'],
+			ratio: session['thresholdToMeanRatio'],
+			unhealthy: report['unhealthy'],
+		},
+		{span: 1999, count: 1999, mean: 0.005, p99: 0.00495, rate: 1, maxAge: 1, ratio: 36_000, unhealthy: []},
+	);
+});
+
+test('--replay --once on a recording out of time order: rejected (exit 2), naming the line, what was done and why', async () => {
+	const [a, b, c, d, e] = labRecords();
+	const file = join(home, 'shuffled.jsonl');
+	writeFileSync(file, recordingText([a!, c!, b!, d!, e!]));
+	for (const format of ['text', 'json']) {
+		const result = await runCli(['--replay', file, '--once', '-o', format], {env: {HOME: home}, timeoutMs: 60_000});
+		assert.equal(result.code, 2, result.stderr);
+		assert.equal(result.stdout, '');
+		assert.equal(
+			result.stderr,
+			`pleg-top: ${file}: line 3: recorded at 2024-01-15T14:00:10.000Z, before line 2 (2024-01-15T14:00:20.000Z): the lines are ` +
+				"not in time order, and pleg-top rejects the recording rather than show impossible figures; sort it first: jq -c -s 'sort_by(.at)[]'\n",
+		);
+	}
 });
