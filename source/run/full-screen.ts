@@ -1,9 +1,9 @@
-// Runs an ink element in the terminal's alternate screen until it exits, a signal arrives or `signal` aborts, then
-// restores the normal screen and the cursor: the one place both the one-node screen and the overview take and
-// give back the terminal.
+// Runs an ink element in the terminal's alternate screen until it exits, a signal arrives, the terminal goes away
+// or `signal` aborts, then restores the normal screen and the cursor (unless the terminal is gone): the one place
+// both the one-node screen and the overview take and give back the terminal.
 import type {ReactElement} from 'react';
 import {oneWritePerFrame} from './one-write-per-frame.js';
-import {onStop} from './signals.js';
+import {onStop, terminalGone} from './signals.js';
 
 const enterAltScreen = '\u001B[?1049h';
 const leaveAltScreen = '\u001B[?1049l';
@@ -37,7 +37,7 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 			instance.unmount();
 		};
 
-		const unregister = onStop(quit);
+		const unregister = onStop(quit, {terminal: true});
 		signal?.addEventListener('abort', quit);
 		if (signal?.aborted) quit();
 		try {
@@ -47,6 +47,6 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 			signal?.removeEventListener('abort', quit);
 		}
 	} finally {
-		process.stdout.write(showCursor + leaveAltScreen);
+		if (!terminalGone()) process.stdout.write(showCursor + leaveAltScreen);
 	}
 }

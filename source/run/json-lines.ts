@@ -9,7 +9,7 @@ import {jsonReport} from '../report/report.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
-import {onStop} from './signals.js';
+import {hangupExitCode, onStop, terminalGone} from './signals.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 
 type Io = {stdout(text: string): void; stderr(text: string): void};
@@ -62,7 +62,7 @@ export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io
 			if (line) io.stdout(JSON.stringify(line) + '\n');
 		});
 		// `pleg-top … | head` closes the pipe: stop quietly, as any Unix filter does.
-		const unregister = onStop(() => stop(0), {stdoutClosed: true});
+		const unregister = onStop(() => stop(terminalGone() ? hangupExitCode : 0), {stdoutClosed: true});
 		// A replay piped into a script ends with the recording.
 		void engine.ended.then(() => stop(0));
 	});

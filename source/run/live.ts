@@ -8,6 +8,7 @@ import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
+import {hangupExitCode, terminalGone} from './signals.js';
 import {createTerminalSignals} from './terminal-signals.js';
 
 type Io = {stderr(text: string): void; columns: number | undefined};
@@ -52,7 +53,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		await runFullScreen(element, ending.signal);
 	} finally {
 		unsubscribe();
-		signals?.close();
+		if (!terminalGone()) signals?.close();
 		engine.stop();
 		plan.close();
 	}
@@ -63,6 +64,9 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		return exitCodeFor(end.fatal.kind);
 	}
 
-	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
-	return 0;
+	// The terminal gone (SIGHUP): the files (--summary, --plot, --record) are still written; nothing goes to the terminal.
+	const gone = terminalGone();
+	const stderr = gone ? () => undefined : io.stderr;
+	if (mode.kind === 'node') finishLab(plan, mode, {stderr, quiet: mode.quiet || gone, columns: io.columns});
+	return gone ? hangupExitCode : 0;
 }
