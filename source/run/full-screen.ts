@@ -1,9 +1,9 @@
 // Runs an ink element in the terminal's alternate screen until it exits, a signal arrives, the terminal goes away
-// or `signal` aborts, then restores the normal screen and the cursor (unless the terminal is gone): the one place
-// both the one-node screen and the overview take and give back the terminal.
+// or `signal` aborts, then restores the normal screen and the cursor (a terminal that is gone fails the write
+// harmlessly: signals.ts): the one place both the one-node screen and the overview take and give back the terminal.
 import type {ReactElement} from 'react';
 import {oneWritePerFrame} from './one-write-per-frame.js';
-import {onStop, terminalGone} from './signals.js';
+import {onStop} from './signals.js';
 
 const enterAltScreen = '\u001B[?1049h';
 const leaveAltScreen = '\u001B[?1049l';
@@ -47,6 +47,6 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 			signal?.removeEventListener('abort', quit);
 		}
 	} finally {
-		if (!terminalGone()) process.stdout.write(showCursor + leaveAltScreen);
+		process.stdout.write(showCursor + leaveAltScreen);
 	}
 }

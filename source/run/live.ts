@@ -53,7 +53,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		await runFullScreen(element, ending.signal);
 	} finally {
 		unsubscribe();
-		if (!terminalGone()) signals?.close();
+		signals?.close();
 		engine.stop();
 		plan.close();
 	}
@@ -64,9 +64,8 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		return exitCodeFor(end.fatal.kind);
 	}
 
-	// The terminal gone (SIGHUP): the files (--summary, --plot, --record) are still written; nothing goes to the terminal.
-	const gone = terminalGone();
-	const stderr = gone ? () => undefined : io.stderr;
-	if (mode.kind === 'node') finishLab(plan, mode, {stderr, quiet: mode.quiet || gone, columns: io.columns});
-	return gone ? hangupExitCode : 0;
+	// After a hangup (SIGHUP) the files (--summary, --plot, --record) are still written; the write-down is tried on
+	// the terminal too, which a kill -HUP leaves in place, and fails without harm on one that is gone (signals.ts).
+	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
+	return terminalGone() ? hangupExitCode : 0;
 }

@@ -2,7 +2,8 @@
 // SIGINT, a closed stdout (`pleg-top … | head`), and a terminal that went away under the screen (reads and writes
 // fail with EIO or EPIPE). Every runner stops through here, so each ends the same way: its engine stopped, the
 // terminal given back, exit 0; after a hangup (SIGHUP, or the terminal gone) exit 129 (128 + SIGHUP, as a shell
-// reports a job the hangup ended), with the files still written but nothing more written to the terminal.
+// reports a job the hangup ended), with the files still written and the writes to a terminal that is gone failing
+// without harm.
 import {closeSync, openSync} from 'node:fs';
 
 const signals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
@@ -12,7 +13,7 @@ export const hangupExitCode = 129;
 
 let hungUp = false;
 
-/** True once the terminal has gone (SIGHUP, or a read or write on it failed): write nothing more to it. */
+/** True once the terminal has gone (SIGHUP, or a read or write on it failed): writes to it may fail, harmlessly. */
 export function terminalGone(): boolean {
 	return hungUp;
 }
