@@ -94,6 +94,7 @@ export type LabSummary = {
 	segments: SegmentSummary[];
 	/** Figures at the last scrape; null before any scrape. */
 	figures: Figures | null;
+	/** One per scrape up to maxPoints; past that, neighbours merged (thinned) so a session of any length stays bounded. */
 	points: LabPoint[];
 	/** Every span of the session in which the health rule failed, oldest first. */
 	unhealthy: UnhealthySpan[];
@@ -115,7 +116,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 	let feed: FeedState = initialFeedState({node: options.node, windowSeconds: options.windowSeconds, historyLimit: 1});
 	let session: Segment | null = null;
 	const segments: Segment[] = [];
-	const points: LabPoint[] = [];
+	let points: LabPoint[] = [];
 	/** The figures at the last scrape, computed when first read. */
 	let lastFigures: (() => Figures) | null = null;
 	let pendingMark: number | null = null;
@@ -153,6 +154,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 				lastSeenAgeSeconds: age,
 				event: restarted ? 'restart' : null,
 			});
+			if (points.length > maxPoints) points = thinned(points);
 			return {
 				get figures() {
 					return figures();
@@ -186,6 +188,37 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 				unhealthy: spans,
 			};
 		},
+	};
+}
+
+/** Plot points kept: a day at 1 s is 86,400 scrapes, and the plot is 858 px wide, so past this they are merged in pairs. */
+export const maxPoints = 4096;
+
+/** The first point as it is, then each pair of neighbours as one: a session of any length keeps at most maxPoints. */
+function thinned(points: readonly LabPoint[]): LabPoint[] {
+	const out = [points[0]!];
+	for (let index = 1; index < points.length; index += 2) {
+		const [a, b] = [points[index]!, points[index + 1]];
+		out.push(b ? merged(a, b) : a);
+	}
+
+	return out;
+}
+
+/**
+ * Two neighbouring points as one at the later's time: the higher of each figure, so a peak (a slow relist, an age
+ * climbing to the threshold) is never thinned away; a restart in either is kept.
+ */
+function merged(a: LabPoint, b: LabPoint): LabPoint {
+	const higher = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.max(x, y));
+	const p99 = !a.p99 || (b.p99 && b.p99.seconds >= a.p99.seconds) ? b.p99 : a.p99;
+	const event = a.event === 'restart' || b.event === 'restart' ? 'restart' : (b.event ?? a.event);
+	return {
+		at: b.at,
+		meanSeconds: higher(a.meanSeconds, b.meanSeconds),
+		p99,
+		lastSeenAgeSeconds: higher(a.lastSeenAgeSeconds, b.lastSeenAgeSeconds),
+		event,
 	};
 }
 
