@@ -162,7 +162,7 @@ export const definitions = [
 		id: 'plot',
 		label: 'Plot (--plot)',
 		formula:
-			'windowed mean, p99 and last-seen age per scrape on a log axis (whole decades), b marks as vertical lines, the threshold as a horizontal one',
+			'windowed mean, p99 and last-seen age per scrape on a log axis (whole decades), b marks as vertical lines, the threshold as a horizontal one; past 4,096 scrapes neighbouring points merge in pairs, each keeping the higher of each figure',
 	},
 	{
 		id: 'cri-operation',
