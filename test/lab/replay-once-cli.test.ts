@@ -112,3 +112,30 @@ test('--replay --once on a recording out of time order: rejected (exit 2), namin
 		);
 	}
 });
+
+test('piped, a replay that meets a line out of time order writes the figures so far, then that failure, and exits 2', async () => {
+	const [a, b, c, d, e] = labRecords();
+	const file = join(home, 'shuffled-piped.jsonl');
+	writeFileSync(file, recordingText([a!, b!, d!, c!, e!]));
+	const result = await runCli(['--replay', file, '--speed', '1000'], {env: {HOME: home}, timeoutMs: 60_000});
+	assert.equal(result.code, 2, result.stderr);
+	const lines = result.stdout
+		.trimEnd()
+		.split('\n')
+		.map((line) => JSON.parse(line) as Json);
+	// Lines 1-3 replayed as recorded; line 4 goes back in time: the last good figures (line 3's), stale, with why.
+	assert.deepEqual(
+		lines.map((line) => [line['time'], line['stale'] ?? false]),
+		[
+			['2024-01-15T14:00:00.000Z', false],
+			['2024-01-15T14:00:10.000Z', false],
+			['2024-01-15T14:00:30.000Z', false],
+			['2024-01-15T14:00:30.000Z', true],
+		],
+	);
+	assert.equal(
+		(lines.at(-1)!['error'] as Json)['summary'],
+		`${file}: line 4: recorded at 2024-01-15T14:00:20.000Z, before line 3 (2024-01-15T14:00:30.000Z): the lines are not in ` +
+			"time order, and pleg-top rejects the recording rather than show impossible figures; sort it first: jq -c -s 'sort_by(.at)[]'",
+	);
+});
