@@ -132,7 +132,7 @@ export const definitions = [
 		id: 'segment',
 		label: 'Segment (--replay --once)',
 		formula:
-			'baseline = first scrape to the scrape before the first b; then each b to the next: Δsum / Δcount, p99, Δcount / Δt over it; the highest last-seen age read at its scrapes (to the ms); time past the threshold in it (at least)',
+			'baseline = first scrape to the scrape before the first b; then each b to the next: Δsum / Δcount, p99, Δcount / Δt over it; the highest last-seen age read at its scrapes (to the ms); time not healthy in it (at least), and why: past the threshold, or "pleg has yet to be successful" (no relist since the kubelet started)',
 	},
 	{
 		id: 'unhealthy-span',
@@ -162,7 +162,7 @@ export const definitions = [
 		id: 'plot',
 		label: 'Plot (--plot)',
 		formula:
-			'windowed mean, p99 and last-seen age per scrape on a log axis (whole decades), b marks as vertical lines, the threshold as a horizontal one',
+			'windowed mean, p99 and last-seen age per scrape on a log axis (whole decades), b marks as vertical lines, the threshold as a horizontal one; past 4,096 scrapes neighbouring points merge in pairs, each keeping the higher of each figure',
 	},
 	{
 		id: 'cri-operation',

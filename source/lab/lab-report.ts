@@ -4,7 +4,8 @@
 import {format} from 'date-fns/format';
 import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
 import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
-import {ageRead, boundedDuration, writeDown, type WriteDownOptions} from './write-down.js';
+import {ms, ns, sig} from '../report/report.js';
+import {ageRead, boundedDuration, causesText, onlyThreshold, writeDown, type WriteDownOptions} from './write-down.js';
 
 /** 1 when PLEG was not healthy at any scrape of the recording (as `--once` exits 1 on an unhealthy node), else 0. */
 export function labExitCode(lab: LabSummary): number {
@@ -46,24 +47,25 @@ function segmentJson(summary: SegmentSummary, baselineMean: number | null, thres
 		markedAt: iso(summary.markedAt),
 		from: iso(summary.from),
 		to: iso(summary.to),
-		spanSeconds: figures?.spanSeconds ?? 0,
+		// Rounded as live --once -o json rounds the same figures (report.ts): sums' digits, ms, nine significant digits.
+		spanSeconds: ms(figures?.spanSeconds ?? 0),
 		count: figures?.count ?? 0,
-		meanSeconds: mean,
-		p50Seconds: figures?.p50?.seconds ?? null,
-		p90Seconds: figures?.p90?.seconds ?? null,
-		p99Seconds: figures?.p99?.seconds ?? null,
+		meanSeconds: ns(mean),
+		p50Seconds: ns(figures?.p50?.seconds),
+		p90Seconds: ns(figures?.p90?.seconds),
+		p99Seconds: ns(figures?.p99?.seconds),
 		// true = the quantile fell in the +Inf bucket: the value is the top finite bound, a lower bound.
 		p99AtLeast: figures?.p99?.atLeast ?? null,
-		ratePerSecond: figures?.ratePerSecond ?? null,
-		intervalMeanSeconds: figures?.intervalMeanSeconds ?? null,
+		ratePerSecond: sig(figures?.ratePerSecond),
+		intervalMeanSeconds: ns(figures?.intervalMeanSeconds),
 		discardEvents: figures?.discardEvents ?? null,
-		maxLastSeenAgeSeconds: summary.maxLastSeenAgeSeconds,
+		maxLastSeenAgeSeconds: ms(summary.maxLastSeenAgeSeconds),
 		restarts: summary.restarts,
 		// Time in it during which the health rule surely failed (a lower bound).
-		unhealthySeconds: summary.unhealthySeconds,
+		unhealthySeconds: ms(summary.unhealthySeconds),
 		// This segment's mean / the baseline's (the stretch before the first mark).
-		meanRatioToBaseline: mean !== null && baselineMean !== null && baselineMean > 0 ? mean / baselineMean : null,
-		thresholdToMeanRatio: mean !== null && mean > 0 && thresholdSeconds !== null ? thresholdSeconds / mean : null,
+		meanRatioToBaseline: sig(mean !== null && baselineMean !== null && baselineMean > 0 ? mean / baselineMean : null),
+		thresholdToMeanRatio: sig(mean !== null && mean > 0 && thresholdSeconds !== null ? thresholdSeconds / mean : null),
 	};
 }
 
@@ -75,10 +77,10 @@ function spanJson(span: UnhealthySpan): object {
 		fromGauge: span.fromGauge,
 		lastUnhealthyAt: iso(span.lastUnhealthyAt),
 		healthyAgainAt: iso(span.healthyAgainAt),
-		atLeastSeconds: (span.endAtLeast - span.from) / 1000,
+		atLeastSeconds: ms((span.endAtLeast - span.from) / 1000),
 		// null while it was still going on at the last scrape.
-		atMostSeconds: span.healthyAgainAt === null ? null : (span.healthyAgainAt - span.from) / 1000,
-		maxAgeSeconds: span.maxAgeSeconds,
+		atMostSeconds: span.healthyAgainAt === null ? null : ms((span.healthyAgainAt - span.from) / 1000),
+		maxAgeSeconds: ms(span.maxAgeSeconds),
 		thresholdSeconds: span.thresholdSeconds,
 		message: span.message,
 	};
@@ -87,7 +89,7 @@ function spanJson(span: UnhealthySpan): object {
 /** One row per segment (and the whole recording), the spans in which PLEG was not healthy, then the write-down. */
 export function labTextReport(lab: LabSummary, options: WriteDownOptions = {}): string {
 	const baselineMean = lab.segments[0]?.figures?.meanSeconds ?? null;
-	const header = ['segment', 'span', 'relists', 'mean', 'p99', 'rate', 'interval', 'max age', 'past threshold', '× baseline'];
+	const header = ['segment', 'span', 'relists', 'mean', 'p99', 'rate', 'interval', 'max age', 'not healthy', '× baseline'];
 	const row = (summary: SegmentSummary) => {
 		const {figures} = summary;
 		const mean = figures?.meanSeconds ?? null;
@@ -127,7 +129,8 @@ function spanLine(span: UnhealthySpan): string {
 	const from = `${clock(span.from)}${span.fromGauge ? '' : ' (first seen)'}`;
 	const to = span.healthyAgainAt === null ? '…' : clock(span.healthyAgainAt);
 	const age = span.maxAgeSeconds === null ? '' : `  age reached ≥ ${ageRead(span.maxAgeSeconds)}`;
-	return `  ${from} – ${to}  ${length}${age}  threshold ${boundedDuration(span.thresholdSeconds, 'nearest')}`;
+	const why = onlyThreshold(span.causes) ? `threshold ${boundedDuration(span.thresholdSeconds, 'nearest')}` : causesText(span.causes);
+	return `  ${from} – ${to}  ${length}${age}  ${why}`;
 }
 
 function clock(at: number): string {

@@ -46,7 +46,16 @@ export type SegmentSummary = {
 	restarts: number;
 	/** Time in it during which the health rule surely failed (a lower bound: see UnhealthySpan), seconds. */
 	unhealthySeconds: number;
+	/** Why it failed in that time: the causes of the spans that overlap it, in the order first seen. */
+	unhealthyCauses: UnhealthyCause[];
 };
+
+/**
+ * Why the kubelet's Healthy() failed at a scrape: the last successful relist started more than the threshold ago
+ * (or, without the gauge, the count stayed unchanged that long), or no relist has succeeded since the kubelet
+ * started ("pleg has yet to be successful": the gauge is 0, as after a kubelet restart).
+ */
+export type UnhealthyCause = 'threshold' | 'yet-to-be-successful';
 
 /**
  * A stretch in which the kubelet's health rule failed (PLEG is not healthy) as the scrapes show it. Scrapes only
@@ -73,6 +82,8 @@ export type UnhealthySpan = {
 	thresholdSeconds: number;
 	/** The kubelet's words at the last unhealthy scrape. */
 	message: string;
+	/** Why it failed, each cause once, in the order the scrapes showed them (a restart mid-stall adds the second). */
+	causes: UnhealthyCause[];
 };
 
 export type LabSummary = {
@@ -83,6 +94,7 @@ export type LabSummary = {
 	segments: SegmentSummary[];
 	/** Figures at the last scrape; null before any scrape. */
 	figures: Figures | null;
+	/** One per scrape up to maxPoints; past that, neighbours merged (thinned) so a session of any length stays bounded. */
 	points: LabPoint[];
 	/** Every span of the session in which the health rule failed, oldest first. */
 	unhealthy: UnhealthySpan[];
@@ -104,7 +116,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 	let feed: FeedState = initialFeedState({node: options.node, windowSeconds: options.windowSeconds, historyLimit: 1});
 	let session: Segment | null = null;
 	const segments: Segment[] = [];
-	const points: LabPoint[] = [];
+	let points: LabPoint[] = [];
 	/** The figures at the last scrape, computed when first read. */
 	let lastFigures: (() => Figures) | null = null;
 	let pendingMark: number | null = null;
@@ -142,6 +154,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 				lastSeenAgeSeconds: age,
 				event: restarted ? 'restart' : null,
 			});
+			if (points.length > maxPoints) points = thinned(points);
 			return {
 				get figures() {
 					return figures();
@@ -165,7 +178,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 			else segments.push(open(at, latest, points.at(-1)?.lastSeenAgeSeconds ?? null));
 		},
 		summary() {
-			const spans = unhealthy.map((span) => ({...span}));
+			const spans = unhealthy.map((span) => ({...span, causes: [...span.causes]}));
 			return {
 				node: options.node,
 				session: session && summarise(session, 'session', spans),
@@ -175,6 +188,37 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 				unhealthy: spans,
 			};
 		},
+	};
+}
+
+/** Plot points kept: a day at 1 s is 86,400 scrapes, and the plot is 858 px wide, so past this they are merged in pairs. */
+export const maxPoints = 4096;
+
+/** The first point as it is, then each pair of neighbours as one: a session of any length keeps at most maxPoints. */
+function thinned(points: readonly LabPoint[]): LabPoint[] {
+	const out = [points[0]!];
+	for (let index = 1; index < points.length; index += 2) {
+		const [a, b] = [points[index]!, points[index + 1]];
+		out.push(b ? merged(a, b) : a);
+	}
+
+	return out;
+}
+
+/**
+ * Two neighbouring points as one at the later's time: the higher of each figure, so a peak (a slow relist, an age
+ * climbing to the threshold) is never thinned away; a restart in either is kept.
+ */
+function merged(a: LabPoint, b: LabPoint): LabPoint {
+	const higher = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.max(x, y));
+	const p99 = !a.p99 || (b.p99 && b.p99.seconds >= a.p99.seconds) ? b.p99 : a.p99;
+	const event = a.event === 'restart' || b.event === 'restart' ? 'restart' : (b.event ?? a.event);
+	return {
+		at: b.at,
+		meanSeconds: higher(a.meanSeconds, b.meanSeconds),
+		p99,
+		lastSeenAgeSeconds: higher(a.lastSeenAgeSeconds, b.lastSeenAgeSeconds),
+		event,
 	};
 }
 
@@ -210,7 +254,9 @@ function followHealth(span: UnhealthySpan | null, rule: Rule, at: number, age: n
 	// The start of the last successful relist, to the gauge's second.
 	const gaugeAt = lastSeen.gaugeSeconds !== null && lastSeen.ageSeconds !== null ? at - lastSeen.ageSeconds * 1000 : null;
 	if (healthy === false) {
+		const cause: UnhealthyCause = lastSeen.neverSucceeded ? 'yet-to-be-successful' : 'threshold';
 		if (span) {
+			if (!span.causes.includes(cause)) span.causes.push(cause);
 			span.lastUnhealthyAt = at;
 			span.endAtLeast = at;
 			span.maxAgeSeconds = age === null ? span.maxAgeSeconds : Math.max(age, span.maxAgeSeconds ?? age);
@@ -228,6 +274,7 @@ function followHealth(span: UnhealthySpan | null, rule: Rule, at: number, age: n
 			maxAgeSeconds: age,
 			thresholdSeconds,
 			message,
+			causes: [cause],
 		};
 	}
 
@@ -240,14 +287,21 @@ function followHealth(span: UnhealthySpan | null, rule: Rule, at: number, age: n
 	return span;
 }
 
-/** Surely unhealthy time inside [from, to]: each span from its start to its lower-bound end, clipped. */
-function unhealthyWithin(from: number, to: number, spans: readonly UnhealthySpan[]): number {
+/** Surely unhealthy time inside [from, to] (each span from its start to its lower-bound end, clipped) and its causes. */
+function unhealthyWithin(from: number, to: number, spans: readonly UnhealthySpan[]): {seconds: number; causes: UnhealthyCause[]} {
 	let ms = 0;
-	for (const span of spans) ms += Math.max(0, Math.min(to, span.endAtLeast) - Math.max(from, span.from));
-	return ms / 1000;
+	const causes = new Set<UnhealthyCause>();
+	for (const span of spans) {
+		const overlap = Math.max(0, Math.min(to, span.endAtLeast) - Math.max(from, span.from));
+		ms += overlap;
+		if (overlap > 0) for (const cause of span.causes) causes.add(cause);
+	}
+
+	return {seconds: ms / 1000, causes: [...causes]};
 }
 
 function summarise(segment: Segment, label: string, spans: readonly UnhealthySpan[]): SegmentSummary {
+	const unhealthy = unhealthyWithin(segment.first.at, segment.last.at, spans);
 	return {
 		label,
 		markedAt: segment.markedAt,
@@ -256,6 +310,7 @@ function summarise(segment: Segment, label: string, spans: readonly UnhealthySpa
 		figures: segment.first === segment.last ? null : deltaFigures(segment.first, segment.last),
 		maxLastSeenAgeSeconds: segment.maxAgeSeconds,
 		restarts: segment.restarts,
-		unhealthySeconds: unhealthyWithin(segment.first.at, segment.last.at, spans),
+		unhealthySeconds: unhealthy.seconds,
+		unhealthyCauses: unhealthy.causes,
 	};
 }

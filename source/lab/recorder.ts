@@ -2,10 +2,10 @@
 // reading a recording for --replay, and the files written on quit (--summary, --plot).
 // Each record is written with one write(2) on a file opened O_APPEND, so a run killed at any moment
 // (SIGKILL included) leaves a file whose every line is a whole record.
-import {closeSync, openSync, readFileSync, writeFileSync, writeSync} from 'node:fs';
+import {closeSync, openSync, readSync, writeFileSync, writeSync} from 'node:fs';
 import {createLabSession, type LabSummary} from './lab-session.js';
 import {plotSvg} from './plot-svg.js';
-import {formatRecordLine, parseRecording, recordLines, toRecordLine, type RecordLine} from './recording.js';
+import {formatRecordLine, readRecords, RecordingError, recordLines, toRecordLine, type RecordingRow, type RecordLine} from './recording.js';
 import {sourceFailure} from '../sources/failure.js';
 import type {MetricsSource, Scrape} from '../domain/types.js';
 import {writeDown} from './write-down.js';
@@ -104,27 +104,84 @@ function appendWhole(fd: number, line: string): void {
 	while (written < buffer.length) written += writeSync(fd, buffer, written);
 }
 
-/** --replay FILE: its records; a missing or malformed file is a usage problem (exit 2), said with its line. */
-export function readRecording(file: string): RecordLine[] {
-	let text: string;
+/** A recording line longer than this is no record (a 1.28 kubelet's is a few KB): it is not read into memory whole. */
+export const maxRecordBytes = 16 * 1024 * 1024;
+
+/**
+ * --replay FILE: its records, read from the file one line at a time as they are asked for, so a recording of any
+ * length replays in flat memory. Each iteration reads the file from its start. The first record is read at once: a
+ * missing, empty or malformed start is a usage problem (exit 2), said with its line. A bad line further on throws
+ * when it is reached (RecordingError, or an Error that names the file).
+ */
+export function readRecording(file: string): Iterable<RecordLine> {
+	const records = () => readRecords(fileRows(file));
+	const start = records();
+	let first;
 	try {
-		text = readFileSync(file, 'utf8');
+		first = start.next();
 	} catch (error) {
-		throw sourceFailure(
-			'config',
-			`cannot read the recording ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-		);
+		throw recordingFailure(file, error);
+	} finally {
+		// Closes the file.
+		start.return();
 	}
 
-	let records: RecordLine[];
+	if (first.done) throw sourceFailure('config', `${file} holds no recorded scrape`);
+	return {[Symbol.iterator]: records};
+}
+
+/** A recording that cannot be read further is a usage problem (exit 2): the file, then the line when one is to blame. */
+export function recordingFailure(file: string, error: unknown) {
+	const {message} = error as Error;
+	return sourceFailure('config', error instanceof RecordingError ? `${file}: ${message}` : message);
+}
+
+/** The file's lines, read in 64 KiB chunks; the file is closed when the rows end or the reader stops early. */
+function* fileRows(file: string): Generator<RecordingRow, void, undefined> {
+	const cannot = (error: unknown) =>
+		new Error(`cannot read the recording ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+	let fd: number;
 	try {
-		records = parseRecording(text);
+		fd = openSync(file, 'r');
 	} catch (error) {
-		throw sourceFailure('config', `${file}: ${(error as Error).message}`);
+		throw cannot(error);
 	}
 
-	if (records.length === 0) throw sourceFailure('config', `${file} holds no recorded scrape`);
-	return records;
+	const readChunk = (chunk: Buffer) => {
+		try {
+			return readSync(fd, chunk);
+		} catch (error) {
+			throw cannot(error);
+		}
+	};
+
+	try {
+		const chunk = Buffer.alloc(64 * 1024);
+		// The bytes of the line being read: a newline byte never occurs inside a UTF-8 sequence, so each line decodes whole.
+		let pending: Buffer[] = [];
+		let pendingBytes = 0;
+		let line = 1;
+		for (let read = readChunk(chunk); read > 0; read = readChunk(chunk)) {
+			let start = 0;
+			for (let end = chunk.indexOf(10, start); end !== -1 && end < read; end = chunk.indexOf(10, start)) {
+				const row = Buffer.concat([...pending, chunk.subarray(start, end)]).toString('utf8');
+				pending = [];
+				pendingBytes = 0;
+				yield {row, line, terminated: true};
+				line++;
+				start = end + 1;
+			}
+
+			pendingBytes += read - start;
+			if (pendingBytes > maxRecordBytes) throw new RecordingError(line, `longer than ${maxRecordBytes / 1024 / 1024} MiB: not a record`);
+			// Copied: the chunk is read into again.
+			if (read > start) pending.push(Buffer.from(chunk.subarray(start, read)));
+		}
+
+		if (pendingBytes > 0) yield {row: Buffer.concat(pending).toString('utf8'), line, terminated: false};
+	} finally {
+		closeSync(fd);
+	}
 }
 
 export type QuitFiles = {summary?: string; plot?: string};

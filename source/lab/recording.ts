@@ -6,7 +6,7 @@ import {createLabSession, type LabSession} from './lab-session.js';
 import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
 import {jsonReport} from '../report/report.js';
 import type {Figures, NodeInfo} from '../domain/types.js';
-import {safeJson} from '../domain/untrusted-text.js';
+import {clusterText, safeJson, visibleLine} from '../domain/untrusted-text.js';
 
 export type RecordLine = {
 	/** Format version. */
@@ -46,10 +46,13 @@ export function toRecordLine(lines: string[], figures: Figures, markAt: number |
  * scrape of its line (so its baseline is the previous scrape, as it was live), the recorded kubelet version as
  * the Node object's. Throws MetricsParseError (with the record's line number) on lines that are not exposition.
  */
-export function labFromRecording(records: readonly RecordLine[], windowSeconds: number): LabSession {
-	const lab = createLabSession({node: records[0]?.node ?? 'unknown', windowSeconds});
+export function labFromRecording(records: Iterable<RecordLine>, windowSeconds: number): LabSession {
+	let lab: LabSession | null = null;
 	let previousAt: number | null = null;
-	for (const [index, record] of records.entries()) {
+	let index = 0;
+	// One record at a time: a recording streamed from its file is never held whole.
+	for (const record of records) {
+		lab ??= createLabSession({node: record.node, windowSeconds});
 		if (record.mark) lab.mark(record.markAt ?? previousAt ?? record.at);
 		if (record.kubeletVersion !== null) lab.node(recordedNode(record));
 		try {
@@ -59,18 +62,36 @@ export function labFromRecording(records: readonly RecordLine[], windowSeconds: 
 		}
 
 		previousAt = record.at;
+		index++;
 	}
 
-	return lab;
+	return lab ?? createLabSession({node: 'unknown', windowSeconds});
 }
 
 /** The Node object as the record saw it: its kubelet version and, when the figures carry it, the Ready condition. */
 export function recordedNode(record: RecordLine): NodeInfo {
-	const ready = record.figures['readyCondition'];
+	return {name: record.node, kubeletVersion: record.kubeletVersion, ready: recordedReady(record.figures['readyCondition'])};
+}
+
+/** Above this a recorded `since` is already ms (a file written before JSON times were seconds): 1e11 s is the year 5138. */
+const secondsBound = 1e11;
+
+/**
+ * A record's readyCondition (JSON: `since` in Unix seconds, as jsonReport writes it) as the Node object's Ready
+ * condition (`since` in ms). The file is untrusted: anything that is not such a condition is none.
+ */
+function recordedReady(value: unknown): NodeInfo['ready'] {
+	if (typeof value !== 'object' || value === null) return null;
+	const {status, reason, message, since} = value as Record<string, unknown>;
+	if (status !== 'True' && status !== 'False' && status !== 'Unknown') return null;
+	// A recording is a file anyone could have written: its cluster text is shown visible, as it was when live.
+	const text = (field: unknown) => clusterText(field);
+	const at = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : null;
 	return {
-		name: record.node,
-		kubeletVersion: record.kubeletVersion,
-		ready: typeof ready === 'object' && ready !== null ? (ready as NodeInfo['ready']) : null,
+		status,
+		reason: text(reason),
+		message: text(message),
+		since: at === null ? null : at >= secondsBound ? at : Math.round(at * 1000),
 	};
 }
 
@@ -103,27 +124,52 @@ export function formatRecordLine(record: RecordLine): string {
 	return safeJson(record) + '\n';
 }
 
+/** One line of a recording file, without its newline; `line` is 1-based; `terminated`: a newline followed it. */
+export type RecordingRow = {row: string; line: number; terminated: boolean};
+
 /**
- * A recording file's text -> its records, oldest first. Blank lines are skipped. A last line without its newline
- * that does not parse is dropped (a copy taken while the file was written); any other bad line throws
- * RecordingError naming it.
+ * A recording file's text -> its records, oldest first (the whole text at once: for tests and small files; --replay
+ * streams the file through readRecords).
  */
 export function parseRecording(text: string): RecordLine[] {
 	const rows = text.split('\n');
-	const records: RecordLine[] = [];
-	for (const [index, row] of rows.entries()) {
-		if (row.trim() === '') continue;
-		const unterminated = index === rows.length - 1;
-		try {
-			records.push(checkRecord(JSON.parse(row), index + 1));
-		} catch (error) {
-			if (unterminated && error instanceof SyntaxError) continue;
-			if (error instanceof RecordingError) throw error;
-			throw new RecordingError(index + 1, `not JSON (${(error as Error).message})`);
-		}
-	}
+	return [...readRecords(rows.map((row, index) => ({row, line: index + 1, terminated: index < rows.length - 1})))];
+}
 
-	return records;
+/**
+ * Rows of a recording file -> its records, one at a time, holding none of them. Blank lines are skipped. A last line
+ * without its newline that does not parse is dropped (a copy taken while the file was written); any other bad line
+ * throws RecordingError naming it. A record stamped before the one above it is rejected, not sorted: its figures
+ * would be impossible (negative spans, a relist burst), and sorting a file of any length needs it all in memory.
+ */
+export function* readRecords(rows: Iterable<RecordingRow>): Generator<RecordLine, void, undefined> {
+	let previous: {at: number; line: number} | null = null;
+	for (const {row, line, terminated} of rows) {
+		if (row.trim() === '') continue;
+		let record: RecordLine;
+		try {
+			record = checkRecord(JSON.parse(row), line);
+		} catch (error) {
+			if (!terminated && error instanceof SyntaxError) continue;
+			if (error instanceof RecordingError) throw error;
+			throw new RecordingError(line, `not JSON (${(error as Error).message})`);
+		}
+
+		if (previous && record.at < previous.at) {
+			throw new RecordingError(
+				line,
+				`recorded at ${iso(record.at)}, before line ${previous.line} (${iso(previous.at)}): the lines are not in time ` +
+					"order, and pleg-top rejects the recording rather than show impossible figures; sort it first: jq -c -s 'sort_by(.at)[]'",
+			);
+		}
+
+		previous = {at: record.at, line};
+		yield record;
+	}
+}
+
+function iso(at: number): string {
+	return new Date(at).toISOString();
 }
 
 function checkRecord(value: unknown, line: number): RecordLine {
@@ -132,7 +178,8 @@ function checkRecord(value: unknown, line: number): RecordLine {
 		throw new RecordingError(line, 'not a pleg-top record (expected a JSON object)');
 	}
 
-	if (typeof record.at !== 'number' || !Number.isFinite(record.at)) {
+	// A Date holds ±8.64e15 ms; anything beyond is no time.
+	if (typeof record.at !== 'number' || !(Math.abs(record.at) <= 8.64e15)) {
 		throw new RecordingError(line, 'no "at" time (ms since the epoch)');
 	}
 
@@ -148,8 +195,8 @@ function checkRecord(value: unknown, line: number): RecordLine {
 		v: 1,
 		time: typeof record.time === 'string' ? record.time : new Date(record.at).toISOString(),
 		at: record.at,
-		node: record.node,
-		kubeletVersion: typeof record.kubeletVersion === 'string' ? record.kubeletVersion : null,
+		node: visibleLine(record.node),
+		kubeletVersion: clusterText(record.kubeletVersion),
 		lines: record.lines,
 		figures: typeof record.figures === 'object' && record.figures !== null ? record.figures : {},
 		...(record.mark === true ? {mark: true as const} : {}),

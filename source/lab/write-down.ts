@@ -7,7 +7,7 @@
 import {format} from 'date-fns/format';
 import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
-import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
+import type {LabSummary, SegmentSummary, UnhealthyCause, UnhealthySpan} from './lab-session.js';
 import type {KubeletConstants, SourceConstant} from '../domain/types.js';
 
 export type WriteDown = {
@@ -129,8 +129,27 @@ function highestAge(segment: SegmentSummary): string {
 	return age === null ? 'no last-seen age known' : `the last-seen age was at most ${ageRead(age)} at every scrape`;
 }
 
+/** Why Healthy() failed, in the kubelet's terms: its own message for a kubelet that has not relisted since it started. */
+const causeWords: Record<UnhealthyCause, string> = {
+	threshold: 'last-seen age past the threshold',
+	'yet-to-be-successful': '"pleg has yet to be successful": no relist had succeeded since the kubelet started',
+};
+
+/** "last-seen age past the threshold", or each cause in the order seen. */
+export function causesText(causes: readonly UnhealthyCause[]): string {
+	return causes.map((cause) => causeWords[cause]).join(', then ');
+}
+
+/** Only the threshold failed: the time is time past it. Otherwise it is time not healthy, with the reason. */
+export function onlyThreshold(causes: readonly UnhealthyCause[]): boolean {
+	return causes.every((cause) => cause === 'threshold');
+}
+
 function pastThreshold(segment: SegmentSummary): string {
-	return segment.unhealthySeconds > 0 ? `, past the threshold for at least ${boundedDuration(segment.unhealthySeconds, 'down')}` : '';
+	if (segment.unhealthySeconds <= 0) return '';
+	const time = boundedDuration(segment.unhealthySeconds, 'down');
+	const causes = segment.unhealthyCauses;
+	return onlyThreshold(causes) ? `, past the threshold for at least ${time}` : `, not healthy for at least ${time} (${causesText(causes)})`;
 }
 
 function measuredSentences(who: string, session: SegmentSummary, stretches: Named[]): string {
@@ -161,7 +180,10 @@ function unhealthySentences(spans: readonly UnhealthySpan[], thresholdSeconds: n
 	}
 
 	const times = spans.length === 1 ? 'once' : `${spans.length} times`;
-	return `PLEG was not healthy (last-seen age past the threshold) ${times}: ${spans.map(spanText).join('; ')}.`;
+	// One reason for every span goes up front; spans of different reasons each say their own.
+	const reasons = new Set(spans.map((span) => causesText(span.causes)));
+	if (reasons.size === 1) return `PLEG was not healthy (${[...reasons][0]!}) ${times}: ${spans.map(spanText).join('; ')}.`;
+	return `PLEG was not healthy ${times}: ${spans.map((span) => `${spanText(span)} (${causesText(span.causes)})`).join('; ')}.`;
 }
 
 /** The span's length: at least to its lower-bound end, at most to the first healthy scrape. */
@@ -184,7 +206,8 @@ function spanText(span: UnhealthySpan): string {
 			? `, still not healthy at the last scrape (${clock(span.lastUnhealthyAt)})`
 			: `, healthy again by ${clock(span.healthyAgainAt)}`;
 	const age = span.maxAgeSeconds === null ? '' : `, the age reaching at least ${ageRead(span.maxAgeSeconds)}`;
-	const threshold = ` (threshold ${formatGoDuration(span.thresholdSeconds)})`;
+	// The threshold says nothing about a kubelet that has not relisted since it started.
+	const threshold = span.causes.includes('threshold') ? ` (threshold ${formatGoDuration(span.thresholdSeconds)})` : '';
 	return `${from} for ${lengthText(span)}${end}${age}${threshold}`;
 }
 
@@ -216,7 +239,7 @@ function segmentTable(constants: KubeletConstants, stretches: Named[]): string {
 			'highest last-seen age at a scrape',
 			...column((segment) => (segment.maxLastSeenAgeSeconds === null ? '—' : ageRead(segment.maxLastSeenAgeSeconds))),
 		],
-		['past the threshold (at least)', ...column((segment) => boundedDuration(segment.unhealthySeconds, 'down'))],
+		['not healthy (at least)', ...column((segment) => boundedDuration(segment.unhealthySeconds, 'down'))],
 		[
 			'threshold / mean',
 			...column((segment) => {
@@ -229,13 +252,14 @@ function segmentTable(constants: KubeletConstants, stretches: Named[]): string {
 }
 
 function spanTable(spans: readonly UnhealthySpan[]): string {
-	const header = ['not healthy from', 'for', 'healthy again', 'age reached at least', 'threshold'];
+	const header = ['not healthy from', 'for', 'healthy again', 'age reached at least', 'threshold', 'why'];
 	const rows = spans.map((span) => [
 		span.fromGauge ? clock(span.from) : `${clock(span.from)} (first seen)`,
 		lengthText(span),
 		span.healthyAgainAt === null ? 'not by the last scrape' : `by ${clock(span.healthyAgainAt)}`,
 		span.maxAgeSeconds === null ? '—' : ageRead(span.maxAgeSeconds),
 		formatGoDuration(span.thresholdSeconds),
+		causesText(span.causes),
 	]);
 	return markdownTable(header, rows);
 }

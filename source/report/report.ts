@@ -34,16 +34,16 @@ import type {
  * off the local clock in milliseconds). Rounding drops floating noise such as
  * 0.045000000000000005; a value that is not finite is null.
  */
-function ns(value: number | null | undefined): number | null {
+export function ns(value: number | null | undefined): number | null {
 	return rounded(value, 9);
 }
 
-function ms(value: number | null | undefined): number | null {
+export function ms(value: number | null | undefined): number | null {
 	return rounded(value, 3);
 }
 
 /** Rates and ratios: nine significant digits, as far as the sums they come from are exact (18000.000000044 → 18000). */
-function sig(value: number | null | undefined): number | null {
+export function sig(value: number | null | undefined): number | null {
 	return value === null || value === undefined || !Number.isFinite(value) ? null : Number(value.toPrecision(9));
 }
 

@@ -1,6 +1,6 @@
-// Runs an ink element in the terminal's alternate screen until it exits, a signal arrives or `signal` aborts, then
-// restores the normal screen and the cursor: the one place both the one-node screen and the overview take and
-// give back the terminal.
+// Runs an ink element in the terminal's alternate screen until it exits, a signal arrives, the terminal goes away
+// or `signal` aborts, then restores the normal screen and the cursor (a terminal that is gone fails the write
+// harmlessly: signals.ts): the one place both the one-node screen and the overview take and give back the terminal.
 import type {ReactElement} from 'react';
 import {oneWritePerFrame} from './one-write-per-frame.js';
 import {onStop} from './signals.js';
@@ -37,7 +37,7 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 			instance.unmount();
 		};
 
-		const unregister = onStop(quit);
+		const unregister = onStop(quit, {terminal: true});
 		signal?.addEventListener('abort', quit);
 		if (signal?.aborted) quit();
 		try {

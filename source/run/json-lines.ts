@@ -10,7 +10,7 @@ import {jsonReport} from '../report/report.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
-import {onStop} from './signals.js';
+import {hangupExitCode, onStop, terminalGone} from './signals.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 
 type Io = {stdout(text: string): void; stderr(text: string): void};
@@ -63,9 +63,14 @@ export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io
 			if (line) io.stdout(safeJson(line) + '\n');
 		});
 		// `pleg-top … | head` closes the pipe: stop quietly, as any Unix filter does.
-		const unregister = onStop(() => stop(0), {stdoutClosed: true});
-		// A replay piped into a script ends with the recording.
-		void engine.ended.then(() => stop(0));
+		const unregister = onStop(() => stop(terminalGone() ? hangupExitCode : 0), {stdoutClosed: true});
+		// A replay piped into a script ends with the recording; a line it could not read (its failure is the last JSON
+		// line's error) ends it with that failure's exit code.
+		void engine.ended.then(() => {
+			const entry = engine.single === null ? undefined : engine.state.nodes.get(engine.single);
+			const failure = entry ? engine.kind.status(entry.feed).failure : null;
+			stop(failure ? exitCodeFor(failure.kind) : 0);
+		});
 	});
 	engine.stop();
 	plan.close();

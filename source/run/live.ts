@@ -8,6 +8,7 @@ import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
+import {hangupExitCode, terminalGone} from './signals.js';
 import {createTerminalSignals} from './terminal-signals.js';
 
 type Io = {stderr(text: string): void; columns: number | undefined};
@@ -65,6 +66,8 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		return exitCodeFor(end.fatal.kind);
 	}
 
+	// After a hangup (SIGHUP) the files (--summary, --plot, --record) are still written; the write-down is tried on
+	// the terminal too, which a kill -HUP leaves in place, and fails without harm on one that is gone (signals.ts).
 	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
-	return 0;
+	return terminalGone() ? hangupExitCode : 0;
 }

@@ -5,9 +5,10 @@ import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Figures} from '../domain/types.js';
-import {safeJson, visibleLine} from '../domain/untrusted-text.js';
+import {safeJson} from '../domain/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
+import {recordingFailure} from '../lab/recorder.js';
 import {labFromRecording} from '../lab/recording.js';
 import {jsonReport, textReport} from '../report/report.js';
 import {lineText} from '../screen/layout/line.js';
@@ -129,19 +130,25 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 function replayOnce(plan: Plan, mode: NodeMode, io: Io): number {
 	const replay = plan.replay!;
 	let lab;
+	let lines = 0;
+	// Streamed: the records are counted as they pass, never held.
+	const counted = function* () {
+		for (const record of replay.records) {
+			lines++;
+			yield record;
+		}
+	};
+
 	try {
-		lab = labFromRecording(replay.records, mode.windowSeconds).summary();
+		lab = labFromRecording(counted(), mode.windowSeconds).summary();
 	} catch (error) {
 		plan.close();
-		// The message may quote the recording, a file anyone could have written: shown visible.
-		io.stderr(
-			`pleg-top: ${mode.backend.kind === 'replay' ? mode.backend.file : 'the recording'}: ${visibleLine((error as Error).message)}\n`,
-		);
+		io.stderr(formatFailure(recordingFailure(mode.backend.kind === 'replay' ? mode.backend.file : 'the recording', error).failure) + '\n');
 		return 2;
 	}
 
 	plan.close();
-	io.stdout(mode.format === 'json' ? safeJson(labJsonReport(lab, replay.records.length), 2) + '\n' : labTextReport(lab));
+	io.stdout(mode.format === 'json' ? safeJson(labJsonReport(lab, lines), 2) + '\n' : labTextReport(lab));
 	finishLab(plan, mode, {...io, quiet: true}, lab);
 	// 1 when PLEG was not healthy at any recorded scrape, as --once on a live node that is not healthy.
 	return labExitCode(lab);

@@ -1,10 +1,61 @@
 // The one place pleg-top hears that it should stop: SIGTERM, SIGHUP (the terminal or tmux pane closed) and
-// SIGINT, and a closed stdout (`pleg-top … | head`). Every runner stops through here, so each ends the same way:
-// its engine stopped, the terminal given back, exit 0.
+// SIGINT, a closed stdout (`pleg-top … | head`), and a terminal that went away under the screen (reads and writes
+// fail with EIO or EPIPE). Every runner stops through here, so each ends the same way: its engine stopped, the
+// terminal given back, exit 0; after a hangup (SIGHUP, or the terminal gone) exit 129 (128 + SIGHUP, as a shell
+// reports a job the hangup ended), with the files still written and the writes to a terminal that is gone failing
+// without harm.
+import {closeSync, openSync} from 'node:fs';
+
 const signals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 
-/** Calls `stop` once on the first of those; returns the unregister. */
-export function onStop(stop: () => void, options: {stdoutClosed?: boolean} = {}): () => void {
+/** The exit code of a run ended by a hangup: 128 + SIGHUP (1). */
+export const hangupExitCode = 129;
+
+let hungUp = false;
+
+/** True once the terminal has gone (SIGHUP, or a read or write on it failed): writes to it may fail, harmlessly. */
+export function terminalGone(): boolean {
+	return hungUp;
+}
+
+const ignore = () => undefined;
+
+/**
+ * From now on the terminal is gone. Further failed writes to it are expected and ignored (an unhandled stream
+ * error would end the process before the files are written), and so is a second SIGHUP (tmux sends one, the
+ * kernel another as the pty closes). On exit the standard streams are pointed at /dev/null: Node restores the
+ * terminal's modes on exit and, up to Node 22, aborts (a core dump, no exit code) when that fails on a terminal
+ * that is gone; it leaves a stream alone that is no longer the file it started with.
+ */
+export function markHangup(): void {
+	if (hungUp) return;
+	hungUp = true;
+	for (const stream of [process.stdin, process.stdout, process.stderr]) stream.on('error', ignore);
+	process.on('SIGHUP', ignore);
+	process.once('exit', detachStandardStreams);
+}
+
+function detachStandardStreams(): void {
+	for (const fd of [0, 1, 2]) {
+		try {
+			closeSync(fd);
+		} catch {
+			// Already closed: nothing to restore there either.
+		}
+	}
+
+	// The lowest free descriptors: 0, 1, 2 again, now /dev/null.
+	for (const flags of ['r', 'w', 'w'] as const) openSync('/dev/null', flags);
+}
+
+/** Why an error on a standard stream means the terminal (or the reader of the pipe) is gone. */
+const goneCodes = new Set(['EIO', 'EPIPE', 'ENXIO', 'EBADF', 'ERR_STREAM_DESTROYED']);
+
+/**
+ * Calls `stop` once on the first of those; returns the unregister. `stdoutClosed`: also when stdout fails (a closed
+ * pipe). `terminal`: also when a read or write on the terminal fails because it is gone, which counts as a hangup.
+ */
+export function onStop(stop: () => void, options: {stdoutClosed?: boolean; terminal?: boolean} = {}): () => void {
 	let done = false;
 	const once = () => {
 		if (done) return;
@@ -12,10 +63,24 @@ export function onStop(stop: () => void, options: {stdoutClosed?: boolean} = {})
 		stop();
 	};
 
-	for (const signal of signals) process.once(signal, once);
+	const hangup = () => {
+		markHangup();
+		once();
+	};
+
+	const byName = {SIGTERM: once, SIGINT: once, SIGHUP: hangup};
+	const terminalError = (error: NodeJS.ErrnoException) => {
+		if (goneCodes.has(error.code ?? '')) hangup();
+		else once();
+	};
+
+	const streams = options.terminal ? [process.stdin, process.stdout, process.stderr] : [];
+	for (const signal of signals) process.once(signal, byName[signal]);
 	if (options.stdoutClosed) process.stdout.on('error', once);
+	for (const stream of streams) stream.on('error', terminalError);
 	return () => {
-		for (const signal of signals) process.off(signal, once);
+		for (const signal of signals) process.off(signal, byName[signal]);
 		if (options.stdoutClosed) process.stdout.off('error', once);
+		for (const stream of streams) stream.off('error', terminalError);
 	};
 }

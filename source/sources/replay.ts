@@ -2,6 +2,9 @@
 // poller, parse, feed and screen run on it as on a live node. It also supplies the clock: recorded time, moving
 // `speed` times faster than the real one, re-anchored on each served line so a scrape's time is the recorded
 // one (to the millisecond), and never past the next line's time (a replay that falls behind slows down rather than skipping lines).
+// The records are pulled one at a time as the replay reaches them (the file is streamed, never held whole): only the
+// line last served and the next one are kept.
+import {recordingFailure} from '../lab/recorder.js';
 import {recordedNode, recordExposition, type RecordLine} from '../lab/recording.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 
@@ -9,7 +12,8 @@ import type {MetricsSource, NodeInfo} from '../domain/types.js';
 export const maxReplayGapMs = 60_000;
 
 export type ReplayOptions = {
-	records: readonly RecordLine[];
+	/** The recording, oldest first; read as far as the replay has reached, one record ahead. */
+	records: Iterable<RecordLine>;
 	/** Recorded seconds per real second. */
 	speed: number;
 	/** Shown in the header. */
@@ -27,18 +31,30 @@ export type ReplaySource = MetricsSource & {
 	onMark(listener: (at: number) => void): () => void;
 	/** Resolves when the poller asks for a line after the last one (all lines have been shown). */
 	readonly ended: Promise<void>;
-	readonly records: readonly RecordLine[];
+	/** The recording as given (a file's records are read afresh on each iteration). */
+	readonly records: Iterable<RecordLine>;
 };
 
 export function createReplaySource(options: ReplayOptions): ReplaySource {
-	const {records, speed} = options;
+	const {speed} = options;
 	const {realNow} = options;
 	const sleep = options.sleep ?? abortableSleep;
-	const first = records[0];
+	const reader = options.records[Symbol.iterator]();
+	const pull = (): RecordLine | null => {
+		const step = reader.next();
+		return step.done ? null : step.value;
+	};
+
+	const first = pull();
 	if (!first) throw new RangeError('the recording has no lines');
 	const listeners = new Set<(at: number) => void>();
+	/** The line to serve next (number `next`, 0-based; null once all are served) and the one served before it. */
+	let upcoming: RecordLine | null = first;
+	let served: RecordLine | null = null;
 	let next = 0;
 	let markShownFor = -1;
+	/** A bad line met while reading ahead: said by the next fetch (the figures so far stay), and the replay ends there. */
+	let broken: unknown = null;
 	// The clock: recorded time `anchor` at real time `anchorReal`.
 	let anchor = first.at;
 	let anchorReal = realNow();
@@ -49,9 +65,8 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 
 	/** Recorded time the replay must not pass before serving line `next`: its mark, else its scrape. */
 	const limit = () => {
-		const record = records[next];
-		if (!record) return records.at(-1)!.at;
-		return markShownFor === next ? record.at : (markTime(next) ?? record.at);
+		if (!upcoming) return served!.at;
+		return markShownFor === next ? upcoming.at : (markTime(upcoming, served) ?? upcoming.at);
 	};
 
 	const reanchor = (at: number) => {
@@ -78,18 +93,17 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 		if (at - now() > 0) reanchor(at);
 	};
 
-	const markTime = (index: number): number | null => {
-		const record = records[index]!;
+	const markTime = (record: RecordLine, previous: RecordLine | null): number | null => {
 		if (!record.mark) return null;
 		// A hand-written line may carry `mark` alone: put the mark at the previous line, whose scrape it keeps.
-		return Math.min(record.markAt ?? records[index - 1]?.at ?? record.at, record.at);
+		return Math.min(record.markAt ?? previous?.at ?? record.at, record.at);
 	};
 
 	return {
 		label: `replay of ${options.file} (node ${first.node}, recorded ${first.time}) ×${speed}`,
 		node: first.node,
-		records,
 		ended,
+		records: options.records,
 		now,
 		onMark(listener) {
 			listeners.add(listener);
@@ -97,8 +111,14 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 		},
 		async fetchMetrics(signal) {
 			signal.throwIfAborted();
+			if (broken !== null) {
+				const error = broken;
+				broken = null;
+				throw error;
+			}
+
 			const index = next;
-			const record = records[index];
+			const record = upcoming;
 			if (!record) {
 				endReached();
 				// Nothing more to show: stay open (the screen keeps the last figures) until the poller stops.
@@ -107,7 +127,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 				});
 			}
 
-			const markAt = markTime(index);
+			const markAt = markTime(record, served);
 			if (markAt !== null && markShownFor !== index) {
 				await waitUntil(markAt, signal);
 				// Listeners read the clock for the mark's time: hold it at the recorded one while they run.
@@ -118,13 +138,26 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 
 			await waitUntil(record.at, signal);
 			next = index + 1;
+			served = record;
+			// One line ahead, for the clock's limit.
+			try {
+				upcoming = pull();
+			} catch (error) {
+				upcoming = null;
+				broken = recordingFailure(options.file, error);
+			}
+
 			reanchor(record.at);
 			held = record.at;
 			return recordExposition(record);
 		},
+		close() {
+			// Closes the file the records are read from.
+			reader.return?.();
+		},
 		async fetchNode(signal): Promise<NodeInfo> {
 			signal.throwIfAborted();
-			return recordedNode(records[Math.max(0, next - 1)]!);
+			return recordedNode(served ?? first);
 		},
 	};
 }
@@ -144,12 +177,27 @@ async function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 	});
 }
 
-/** The recording's usual cadence for the status line: the median gap between lines, to 100 ms (at least 100 ms). */
-export function recordedIntervalMs(records: readonly RecordLine[]): number {
-	const gaps = records
-		.slice(1)
-		.map((record, index) => record.at - records[index]!.at)
-		.sort((a, b) => a - b);
+/** Lines whose gaps give the cadence: enough for a median, few enough to read at start-up whatever the file's length. */
+export const cadenceLines = 1000;
+
+/**
+ * The recording's usual cadence for the status line: the median gap between its first lines (up to cadenceLines),
+ * to 100 ms (at least 100 ms).
+ */
+export function recordedIntervalMs(records: Iterable<RecordLine>): number {
+	const gaps: number[] = [];
+	let previous: number | null = null;
+	try {
+		for (const record of records) {
+			if (previous !== null) gaps.push(record.at - previous);
+			previous = record.at;
+			if (gaps.length >= cadenceLines) break;
+		}
+	} catch {
+		// A bad line: the gaps before it give the cadence; the replay says what is wrong when it reaches the line.
+	}
+
+	gaps.sort((a, b) => a - b);
 	const median = gaps[Math.floor(gaps.length / 2)] ?? 1000;
 	return Math.max(100, Math.round(median / 100) * 100);
 }

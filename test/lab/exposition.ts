@@ -1,9 +1,10 @@
 // Small kubelet /metrics bodies with chosen PLEG totals, and a lab session built from them, for the lab tests.
 // Each body has the families a v1.28 kubelet exposes for PLEG, plus noise pleg-top must not record.
 import {createLabSession} from '../../source/lab/lab-session.js';
+import {createLabRecorder} from '../../source/lab/recorder.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {recordLines, toRecordLine, type RecordLine} from '../../source/lab/recording.js';
-import type {Scrape} from '../../source/domain/types.js';
+import type {MetricsSource, Scrape} from '../../source/domain/types.js';
 
 /** Bucket bounds of the test histograms, seconds (+Inf = count). */
 export const bounds = [0.005, 0.01, 0.1, 1, 10];
@@ -146,4 +147,53 @@ export function stallRecords(upTo = stallTotals.length): RecordLine[] {
 		const {figures, markAt: pending} = lab.scrape({at, sample: parsePlegSample(text), latencyMs: 0});
 		return toRecordLine(recordLines(text), figures, pending);
 	});
+}
+
+/** Scrapes as --record writes them (the lines kept, the session's figures at each scrape), window 10 s, no mark. */
+export function recordsOf(scrapes: ReadonlyArray<{at: number; totals: Totals}>): RecordLine[] {
+	const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+	return scrapes.map(({at, totals}) => {
+		const text = plegText(totals);
+		return toRecordLine(recordLines(text), lab.scrape({at, sample: parsePlegSample(text), latencyMs: 0}).figures, null);
+	});
+}
+
+/** A recording file's text: one JSON line per record. */
+export function recordingText(records: readonly RecordLine[]): string {
+	return records.map((record) => JSON.stringify(record) + '\n').join('');
+}
+
+/**
+ * A kubelet restart, one scrape a second:
+ *   t0, t0+1 s      count 100, 101; last seen 1 s ago     healthy
+ *   t0+2 s … t0+5 s count 0, gauge 0                      restarted, no relist succeeded yet: "pleg has yet to be successful"
+ *   t0+6 s          count 1, sum 5 ms; last seen t0+5 s   the first relist after the start, healthy again
+ * Not healthy from the first scrape that saw it (t0+2 s, no gauge to date it by) for at least 3 s (to t0+5 s, the last
+ * scrape that saw it, which is also the start of the relist that ended it), at most 4 s (to the healthy scrape).
+ */
+export const restartTotals: Array<{at: number; totals: Totals}> = [
+	{at: t0, totals: {count: 100, sum: 0.5, buckets: [100, 100, 100, 100, 100], lastSeen: t0 / 1000 - 1}},
+	{at: t0 + 1000, totals: {count: 101, sum: 0.505, buckets: [101, 101, 101, 101, 101], lastSeen: t0 / 1000}},
+	...[2, 3, 4, 5].map((seconds) => ({at: t0 + seconds * 1000, totals: {count: 0, sum: 0, buckets: [0, 0, 0, 0, 0], lastSeen: 0}})),
+	{at: t0 + 6000, totals: {count: 1, sum: 0.005, buckets: [1, 1, 1, 1, 1], lastSeen: t0 / 1000 + 5}},
+];
+
+/**
+ * A steady node written to `file` by the --record recorder itself: `lines` scrapes one second apart from t0, one
+ * relist of 5 ms between two (count 100 + i, sum 0.5 + 0.005 i at scrape i, every relist ≤ 5 ms), last seen 1 s
+ * before each scrape. Over the whole recording: lines − 1 relists in lines − 1 seconds, mean 5 ms, 1 relist/s.
+ */
+export function writeSteadyRecording(file: string, lines: number): void {
+	let at = t0;
+	const source: MetricsSource = {label: 'steady', node: 'worker-1', fetchMetrics: async () => ''};
+	const recorder = createLabRecorder({source, windowSeconds: 10, file});
+	try {
+		for (let i = 0; i < lines; i++, at += 1000) {
+			const count = 100 + i;
+			const text = plegText({count, sum: 0.5 + 0.005 * i, buckets: bounds.map(() => count), lastSeen: at / 1000 - 1});
+			recorder.payload(text, {at, sample: parsePlegSample(text), latencyMs: 0});
+		}
+	} finally {
+		recorder.close();
+	}
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {createLabSession} from '../../source/lab/lab-session.js';
+import {createLabSession, maxPoints} from '../../source/lab/lab-session.js';
 import {assertClose, labSession, labTotals, markAt, scrapeAt, t0} from './exposition.js';
 
 describe('lab session', () => {
@@ -124,5 +124,33 @@ describe('lab session', () => {
 	test('before any scrape the summary is empty', () => {
 		const summary = createLabSession({node: 'worker-1', windowSeconds: 10}).summary();
 		assert.deepEqual(summary, {node: 'worker-1', session: null, segments: [], figures: null, points: [], unhealthy: []});
+	});
+});
+
+describe('lab session: plot points of a long session', () => {
+	test('past maxPoints, neighbours merge: the first and last scrape kept, every peak and the restart kept', () => {
+		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+		const scrapes = 10_000;
+		// One scrape a second, one relist of 5 ms between two, last seen 1 s before each; at scrape 5,000 the age
+		// reads 150 s (a stalled loop seen once); at scrape 7,001 the kubelet restarted (the count starts again at 1).
+		for (let i = 0; i < scrapes; i++) {
+			const at = t0 + i * 1000;
+			const count = i <= 7000 ? 100 + i : i - 7000;
+			const lastSeen = at / 1000 - (i === 5000 ? 150 : 1);
+			lab.scrape(scrapeAt(at, {count, sum: count * 0.005, buckets: [count, count, count, count, count], lastSeen}));
+		}
+
+		const {points, session} = lab.summary();
+		// Thinned whenever it passed 4,096: 4,097 -> 2,049, then ... never more than maxPoints.
+		assert.ok(points.length <= maxPoints && points.length > maxPoints / 2, `${points.length} points`);
+		assert.equal(points[0]!.at, t0);
+		assert.equal(points.at(-1)!.at, t0 + (scrapes - 1) * 1000);
+		assert.deepEqual(
+			points.map((point) => point.at),
+			[...points.map((point) => point.at)].sort((a, b) => a - b),
+		);
+		assert.equal(Math.max(...points.map((point) => point.lastSeenAgeSeconds ?? 0)), 150);
+		assert.equal(session!.maxLastSeenAgeSeconds, 150);
+		assert.equal(points.filter((point) => point.event === 'restart').length, 1);
 	});
 });

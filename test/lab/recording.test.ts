@@ -10,6 +10,7 @@ import {
 	parseRecording,
 	recordExposition,
 	recordLines,
+	recordedNode,
 	RecordingError,
 	toRecordLine,
 } from '../../source/lab/recording.js';
@@ -107,5 +108,65 @@ describe('labFromRecording', () => {
 		const [first] = labRecords();
 		const bad = {...first!, lines: ['# TYPE kubelet_pleg_last_seen_seconds gauge', 'kubelet_pleg_last_seen_seconds x']};
 		assert.throws(() => labFromRecording([bad], 10), /line 1: recorded lines do not parse: line 2: value is not a number/);
+	});
+});
+
+describe('recordedNode', () => {
+	const withReady = (readyCondition: unknown) => ({...labRecords()[0]!, figures: {readyCondition}});
+
+	test('readyCondition.since is Unix seconds in the file (as jsonReport writes it) and ms in the Node object', () => {
+		// 1705323600 s = 2024-01-15 13:00:00 UTC; read as ms it would be 1970-01-20 17:42:03.
+		const ready = {status: 'True' as const, reason: 'KubeletReady', message: 'kubelet is posting ready status', since: 1_705_323_600};
+		assert.deepEqual(recordedNode(withReady(ready)), {
+			name: 'worker-1',
+			kubeletVersion: 'v1.28.0',
+			ready: {...ready, since: Date.UTC(2024, 0, 15, 13, 0, 0)},
+		});
+		// The same condition written by jsonReport and read back: the time it started with, to the millisecond.
+		const since = Date.UTC(2024, 0, 15, 13, 0, 0, 250);
+		const feed = feedReducer(
+			feedReducer(initialFeedState({node: 'worker-1', windowSeconds: 10}), {
+				type: 'node',
+				node: {name: 'worker-1', kubeletVersion: 'v1.28.0', ready: {...ready, since}},
+			}),
+			{type: 'scrape', scrape: scrapeAt(t0, labTotals[0]!.totals)},
+		);
+		const written = jsonReport(figuresAt(feed, t0)!).readyCondition;
+		assert.equal(recordedNode(withReady(written)).ready?.since, since);
+	});
+
+	test('a file written when since was ms still reads as ms; anything that is not a condition is none', () => {
+		const ms = Date.UTC(2024, 0, 15, 13, 0, 0);
+		assert.equal(recordedNode(withReady({status: 'False', reason: null, message: null, since: ms})).ready?.since, ms);
+		assert.equal(recordedNode(withReady({status: 'Maybe', since: 1})).ready, null);
+		assert.equal(recordedNode(withReady('True')).ready, null);
+		assert.deepEqual(recordedNode(withReady({status: 'True', reason: 7, since: 'yesterday'})).ready, {
+			status: 'True',
+			reason: null,
+			message: null,
+			since: null,
+		});
+	});
+});
+
+test("a recording's cluster text (node, version, Ready reason and message) is read back visible: the file may have been crafted", () => {
+	const record = {
+		v: 1,
+		at: 1_700_000_000_000,
+		node: 'evil\u001b]0;pwned\u0007',
+		kubeletVersion: 'v1.28.4\u009b31m',
+		lines: [],
+		figures: {
+			readyCondition: {status: 'False', reason: 'Kubelet\rNotReady', message: 'PLEG\u001b[2J is not healthy', since: 1_700_000_000},
+		},
+	};
+	const [read] = parseRecording(JSON.stringify(record) + '\n');
+	assert.equal(read!.node, 'evil^[]0;pwned^G');
+	assert.equal(read!.kubeletVersion, 'v1.28.4\\u009b31m');
+	assert.deepEqual(recordedNode(read!).ready, {
+		status: 'False',
+		reason: 'Kubelet^MNotReady',
+		message: 'PLEG^[[2J is not healthy',
+		since: 1_700_000_000_000,
 	});
 });

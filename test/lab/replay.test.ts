@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../../source/domain/feed.js';
-import type {RecordLine} from '../../source/lab/recording.js';
+import {RecordingError, type RecordLine} from '../../source/lab/recording.js';
+import {SourceFailure} from '../../source/sources/failure.js';
 import {jsonReport} from '../../source/report/report.js';
 import {createReplaySource, maxReplayGapMs, recordedIntervalMs} from '../../source/sources/replay.js';
 import {startPoller} from '../../source/engine/poller.js';
@@ -125,11 +126,56 @@ describe('replay source', () => {
 		assert.deepEqual(await replay.fetchNode!(signal), {name: 'worker-1', kubeletVersion: 'v1.28.0', ready: null});
 	});
 
+	test('records are pulled one ahead as the replay reaches them; a bad line is said by the next fetch, then the replay ends', async () => {
+		const time = fakeRealTime();
+		const records = labRecords();
+		const pulled: number[] = [];
+		function* streamed() {
+			for (const [index, record] of records.slice(0, 3).entries()) {
+				pulled.push(index + 1);
+				yield record;
+			}
+
+			throw new RecordingError(4, 'not JSON (Unexpected token)');
+		}
+
+		const replay = createReplaySource({records: streamed(), speed: 100, file: 'lab.jsonl', realNow: time.realNow, sleep: time.sleep});
+		// The first line, for the label; nothing more until the replay asks.
+		assert.deepEqual(pulled, [1]);
+		await replay.fetchMetrics(signal);
+		assert.deepEqual(pulled, [1, 2]);
+		await replay.fetchMetrics(signal);
+		assert.equal(await replay.fetchMetrics(signal), records[2]!.lines.join('\n') + '\n');
+		await assert.rejects(replay.fetchMetrics(signal), (error: unknown) => {
+			assert.ok(error instanceof SourceFailure);
+			assert.deepEqual(error.failure, {kind: 'config', summary: 'lab.jsonl: line 4: not JSON (Unexpected token)', details: []});
+			return true;
+		});
+		const controller = new AbortController();
+		const open = replay.fetchMetrics(controller.signal);
+		await replay.ended;
+		controller.abort(new Error('stopped'));
+		await assert.rejects(open, /stopped/);
+	});
+
 	test('recordedIntervalMs: the median gap, to 100 ms', () => {
 		const at = (ms: number) => ({...labRecords()[0]!, at: ms});
 		// gaps 1040, 1020, 5000 -> median 1040 -> 1000
 		assert.equal(recordedIntervalMs([at(0), at(1040), at(2060), at(7060)]), 1000);
 		assert.equal(recordedIntervalMs([at(0)]), 1000);
+		// Only the first lines are read (a day's file is not read through for it), and a bad line ends the reading.
+		function* endless() {
+			for (let ms = 0; ; ms += 2000) yield at(ms);
+		}
+
+		assert.equal(recordedIntervalMs(endless()), 2000);
+		function* broken() {
+			yield at(0);
+			yield at(3000);
+			throw new RecordingError(3, 'not JSON');
+		}
+
+		assert.equal(recordedIntervalMs(broken()), 3000);
 	});
 });
 

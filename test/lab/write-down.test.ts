@@ -3,7 +3,7 @@ import {describe, test} from 'node:test';
 import {createLabSession} from '../../source/lab/lab-session.js';
 import {labExitCode, labJsonReport, labTextReport} from '../../source/lab/lab-report.js';
 import {ageRead, boundedDuration, wrap, writeDown} from '../../source/lab/write-down.js';
-import {labSession, labTotals, scrapeAt, stallSession, stallTotals} from './exposition.js';
+import {labSession, labTotals, restartTotals, scrapeAt, stallSession, stallTotals, t0} from './exposition.js';
 
 process.env['TZ'] = 'UTC';
 
@@ -159,11 +159,11 @@ describe('the write-down', () => {
 			'| rate | 1.00/s | 0.04/s |',
 			'| interval | — | — |',
 			'| highest last-seen age at a scrape | 1s | 4m51s |',
-			'| past the threshold (at least) | 0s | 2m46s |',
+			'| not healthy (at least) | 0s | 2m46s |',
 			'| threshold / mean | ×36,000 | ×7.8 |',
-			'| not healthy from | for | healthy again | age reached at least | threshold |',
-			'| --- | --- | --- | --- | --- |',
-			'| 14:04:09 | 2m46s to 2m51s | by 14:07:00 | 4m51s | 3m0s |',
+			'| not healthy from | for | healthy again | age reached at least | threshold | why |',
+			'| --- | --- | --- | --- | --- | --- |',
+			'| 14:04:09 | 2m46s to 2m51s | by 14:07:00 | 4m51s | 3m0s | last-seen age past the threshold |',
 		]);
 	});
 
@@ -208,11 +208,11 @@ describe('--replay --once reports', () => {
 	test('text: one row per segment, the session, then the write-down', () => {
 		const lines = labTextReport(labSession().summary()).split('\n');
 		assert.deepEqual(lines.slice(0, 6), [
-			'segment   span  relists  mean    p99     rate    interval  max age  past threshold  × baseline',
-			'baseline  20s   20       5ms     5ms     1.00/s  —         1s       0s              ×1',
-			'mark 1    20s   16       100ms   99.1ms  0.80/s  —         4s       0s              ×20',
+			'segment   span  relists  mean    p99     rate    interval  max age  not healthy  × baseline',
+			'baseline  20s   20       5ms     5ms     1.00/s  —         1s       0s           ×1',
+			'mark 1    20s   16       100ms   99.1ms  0.80/s  —         4s       0s           ×20',
 			// (1.7 s / 36) / 5 ms = ×9.44; 36 relists / 40 s
-			'session   40s   36       47.2ms  98ms    0.90/s  —         4s       0s              ×9.4',
+			'session   40s   36       47.2ms  98ms    0.90/s  —         4s       0s           ×9.4',
 			'',
 			'PLEG not healthy: at no scrape',
 		]);
@@ -222,12 +222,12 @@ describe('--replay --once reports', () => {
 	test('text with a stall: the span listed with both bounds of its length, the time past the threshold per segment', () => {
 		const lines = labTextReport(stallSession().summary()).split('\n');
 		assert.deepEqual(lines.slice(0, 8), [
-			'segment   span  relists  mean   p99    rate    interval  max age  past threshold  × baseline',
-			'baseline  1m0s  60       5ms    5ms    1.00/s  —         1s       0s              ×1',
+			'segment   span  relists  mean   p99    rate    interval  max age  not healthy  × baseline',
+			'baseline  1m0s  60       5ms    5ms    1.00/s  —         1s       0s           ×1',
 			// 344.07 s / 15 = 22.938 s = ×4,588 the 5 ms before the mark
-			'mark 1    6m0s  15       22.9s  ≥ 10s  0.04/s  —         4m51s    ≥ 2m46s         ×4,588',
+			'mark 1    6m0s  15       22.9s  ≥ 10s  0.04/s  —         4m51s    ≥ 2m46s      ×4,588',
 			// 344.37 s / 75 = 4.59 s
-			'session   7m0s  75       4.59s  ≥ 10s  0.18/s  —         4m51s    ≥ 2m46s         ×918',
+			'session   7m0s  75       4.59s  ≥ 10s  0.18/s  —         4m51s    ≥ 2m46s      ×918',
 			'',
 			'PLEG not healthy:',
 			'  14:04:09 – 14:07:00  2m46s to 2m51s  age reached ≥ 4m51s  threshold 3m0s',
@@ -261,6 +261,67 @@ describe('--replay --once reports', () => {
 				['baseline', 0],
 				['mark 1', 166],
 			],
+		);
+	});
+});
+
+describe('why PLEG was not healthy', () => {
+	const restart = {count: 0, sum: 0, buckets: [0, 0, 0, 0, 0], lastSeen: 0};
+
+	test('after a kubelet restart: "pleg has yet to be successful", in the text, the tables and the spans', () => {
+		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+		for (const {at, totals} of restartTotals) lab.scrape(scrapeAt(at, totals));
+		const summary = lab.summary();
+		assert.deepEqual(
+			summary.unhealthy.map(({from, endAtLeast, healthyAgainAt, causes, message}) => ({from, endAtLeast, healthyAgainAt, causes, message})),
+			[
+				{
+					from: t0 + 2000,
+					endAtLeast: t0 + 5000,
+					healthyAgainAt: t0 + 6000,
+					causes: ['yet-to-be-successful'],
+					message: 'PLEG is not healthy: pleg has yet to be successful',
+				},
+			],
+		);
+		assert.deepEqual(summary.session?.unhealthyCauses, ['yet-to-be-successful']);
+		const {text, markdown} = writeDown(summary);
+		const [, measured, health] = unwrap(text);
+		const words = '"pleg has yet to be successful": no relist had succeeded since the kubelet started';
+		// 100 -> 101 and 0 -> 1 across the restart: 2 relists of 5 ms in 6 s.
+		assert.equal(
+			measured,
+			'Measured on worker-1 (kubelet v1.28.0) from 14:00:00 to 14:00:06 (2 relists in 6s, across a kubelet restart): ' +
+				`mean relist 5ms, p99 5ms; the last-seen age was at most 1s at every scrape, not healthy for at least 3s (${words}). ` +
+				'No mark was set: press b when something is about to change (before a churn, say), and the write-down measures each side of the mark.',
+		);
+		assert.equal(health, `PLEG was not healthy (${words}) once: seen from 14:00:02 for 3s to 4s, healthy again by 14:00:06.`);
+		assert.match(markdown, new RegExp(`^\\| 14:00:02 \\(first seen\\) \\| 3s to 4s \\| by 14:00:06 \\| — \\| 3m0s \\| ${words} \\|$`, 'm'));
+		assert.match(labTextReport(summary), new RegExp(`^ {2}14:00:02 \\(first seen\\) – 14:00:06 {2}3s to 4s {2}${words}$`, 'm'));
+		assert.doesNotMatch(text + markdown, /past the threshold for/);
+	});
+
+	test('a stall, then the kubelet restarted while still stalled: one span, both reasons in the order seen', () => {
+		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+		// stallTotals to t0+360 s (not healthy since 14:04:09), restarted at t0+370 s, first relist at t0+390 s.
+		for (const {at, totals} of stallTotals.slice(0, -1)) lab.scrape(scrapeAt(at, totals));
+		lab.scrape(scrapeAt(t0 + 370_000, restart));
+		lab.scrape(scrapeAt(t0 + 380_000, restart));
+		lab.scrape(scrapeAt(t0 + 390_000, {count: 1, sum: 0.005, buckets: [1, 1, 1, 1, 1], lastSeen: t0 / 1000 + 389}));
+		const summary = lab.summary();
+		assert.deepEqual(
+			summary.unhealthy.map(({causes}) => causes),
+			[['threshold', 'yet-to-be-successful']],
+		);
+		const [, measured, health] = unwrap(writeDown(summary).text);
+		// From 14:04:09 (gauge t0+69 s + 180 s) to the start of the relist that ended it, t0+389 s (later than the last
+		// unhealthy scrape, t0+380 s): 140 s at least; at most to the healthy scrape at t0+390 s, 141 s.
+		const words =
+			'last-seen age past the threshold, then "pleg has yet to be successful": no relist had succeeded since the kubelet started';
+		assert.match(measured!, new RegExp(`not healthy for at least 2m20s \\(${words}\\)\\.`));
+		assert.match(
+			health!,
+			new RegExp(`^PLEG was not healthy \\(${words}\\) once: from 14:04:09 for 2m20s to 2m21s, healthy again by 14:06:30`),
 		);
 	});
 });
