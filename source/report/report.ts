@@ -15,7 +15,7 @@ import {formatGoDuration} from '../domain/go-duration.js';
 import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
 import {humanAge} from '../domain/event-age.js';
 import {nextSteps} from '../domain/next-steps.js';
-import {anatomyReportLines} from './anatomy-report.js';
+import {anatomyReportLines} from '../domain/anatomy-text.js';
 import type {
 	CriOperationFigures,
 	DeltaFigures,

@@ -13,7 +13,7 @@ import {createApiServerSource} from '../sources/api-server.js';
 import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
 import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
 import {createPrometheusSource} from '../sources/prometheus.js';
-import {createReplaySource, recordedIntervalMs, type ReplaySource} from '../sources/replay.js';
+import {createReplaySource, recordedIntervalMs, type ReplaySource} from '../lab/replay.js';
 import {toFailure} from '../sources/to-failure.js';
 
 /** What an engine is started for: to watch (live or JSON lines), or for one --once report. */

@@ -4,7 +4,7 @@ import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../../so
 import {RecordingError, type RecordLine} from '../../source/lab/recording.js';
 import {SourceFailure} from '../../source/sources/failure.js';
 import {jsonReport} from '../../source/report/report.js';
-import {createReplaySource, maxReplayGapMs, recordedIntervalMs} from '../../source/sources/replay.js';
+import {createReplaySource, maxReplayGapMs, recordedIntervalMs} from '../../source/lab/replay.js';
 import {startPoller} from '../../source/engine/poller.js';
 import {labRecords, markAt, t0} from './exposition.js';
 

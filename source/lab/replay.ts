@@ -4,8 +4,8 @@
 // one (to the millisecond), and never past the next line's time (a replay that falls behind slows down rather than skipping lines).
 // The records are pulled one at a time as the replay reaches them (the file is streamed, never held whole): only the
 // line last served and the next one are kept.
-import {recordingFailure} from '../lab/recorder.js';
-import {recordedNode, recordExposition, type RecordLine} from '../lab/recording.js';
+import {recordingFailure} from './recorder.js';
+import {recordedNode, recordExposition, type RecordLine} from './recording.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 
 /** Longest recorded gap the replay waits out, ms: longer gaps (two sessions appended to one file) are skipped. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {jsonReport, textReport} from '../source/report/report.js';
-import {operationText} from '../source/report/anatomy-report.js';
+import {operationText} from '../source/domain/anatomy-text.js';
 import {churnAnatomy} from './helpers/anatomy.js';
 import {makeFigures} from './helpers/figures.js';
 

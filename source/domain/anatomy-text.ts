@@ -1,7 +1,7 @@
-// The relist anatomy section of the --once text report: the reading, the four CRI calls and the per-relist figures.
-import {formatCalls} from '../domain/anatomy-reading.js';
-import {countOf, formatCount, formatQuantile, formatRate, formatSeconds, formatSpan, missing} from '../domain/format.js';
-import type {CriOperationFigures, OverLimit, RelistAnatomy, RelistOperations} from '../domain/types.js';
+// The relist anatomy in words: the --once text report's section, and the labels and phrases the anatomy and CRI panes share.
+import {formatCalls} from './anatomy-reading.js';
+import {countOf, formatCount, formatQuantile, formatRate, formatSeconds, formatSpan, missing} from './format.js';
+import type {CriOperationFigures, OverLimit, RelistAnatomy, RelistOperations} from './types.js';
 
 /** The CRI method names, as the runtime's logs and crictl print them. */
 export const operationLabels: RelistOperations<string> = {
