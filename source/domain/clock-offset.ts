@@ -3,7 +3,8 @@
 // local clock is wrong by the offset: 200 s behind reads a relisting node as unhealthy, 60 s ahead hides a stall.
 // Pure: every local time comes in with its evidence; nothing here reads a clock.
 
-import type {NodeClock} from './types.js';
+import {formatGoDuration} from './go-duration.js';
+import type {LastSeen, NodeClock} from './types.js';
 
 /** Where the estimate comes from, best first; `unknown` when none is usable. */
 export type ClockSource = NodeClock['source'];
@@ -155,4 +156,27 @@ export function clockOffsetShown(offset: ClockOffset): boolean {
  */
 export function offsetToApply(offset: ClockOffset): number {
 	return clockOffsetShown(offset) ? offset.offsetSeconds! : 0;
+}
+
+/**
+ * The offset in words where it matters, once: "node clock 3m20s behind", "… 1m0s ahead", "… at least 40s ahead"
+ * (the heartbeat's bound), or "node clock unknown" from the second scrape on while ages are read from the gauge
+ * with nothing to tell the node's clock by. Null within the noise, before that, and without a gauge (the count
+ * fallback runs on the local clock alone).
+ */
+export function clockOffsetText(clock: NodeClock | null | undefined, lastSeen: LastSeen): string | null {
+	if (!clock || lastSeen.gaugeSeconds === null || lastSeen.neverSucceeded) {
+		return null;
+	}
+
+	if (clock.offsetSeconds === null) {
+		return clock.scrapes >= 2 ? 'node clock unknown' : null;
+	}
+
+	if (!clockOffsetShown(clock)) {
+		return null;
+	}
+
+	const whole = formatGoDuration(Math.abs(Math.round(clock.offsetSeconds)));
+	return `node clock ${clock.atLeast ? 'at least ' : ''}${whole} ${clock.offsetSeconds < 0 ? 'behind' : 'ahead'}`;
 }
