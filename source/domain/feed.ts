@@ -351,7 +351,8 @@ function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: nu
 	return {
 		gaugeSeconds: gauge,
 		ageSeconds: Math.max(age, 0),
-		skewSeconds: age < 0 ? -age : null,
+		// Read with an offset, a second or less ahead is the Date header's truncation, not a clock ahead of the node's.
+		skewSeconds: age < 0 && (offsetSeconds === 0 || age < -1) ? -age : null,
 		neverSucceeded: false,
 		countUnchangedSeconds: null,
 	};

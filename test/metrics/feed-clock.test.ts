@@ -84,6 +84,12 @@ describe('ages on the node clock', () => {
 		assert.equal(figures.clock?.source, 'date-header');
 		assert.ok(Math.abs(figures.clock!.offsetSeconds! - 60.0025) < 1e-6, String(figures.clock?.offsetSeconds));
 		assert.equal(figures.verdict.healthy, false);
+		// A gauge of the node's second 62 (the count unchanged: no relist evidence) read at local 1.5 s on the Date's
+		// offset: 1_800_000_001.5 + 60.0025 − 1_800_000_062 = −0.4975 s, within the Date's truncation: age 0 and
+		// no "node clock ahead" of its own.
+		const early = figuresAt(run([frozen(0), kubelet(t0 + 1500, 1000, 1_800_000_060 - 185 + 187, 1_800_000_061)]), t0 + 1500)!;
+		assert.equal(early.lastSeen.ageSeconds, 0);
+		assert.equal(early.lastSeen.skewSeconds, null);
 	});
 
 	test('the Ready heartbeat read with the Node object bounds the offset when nothing else does', () => {
