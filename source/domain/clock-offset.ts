@@ -4,13 +4,14 @@
 // Pure: every local time comes in with its evidence; nothing here reads a clock.
 
 import {formatGoDuration} from './go-duration.js';
-import type {LastSeen, NodeClock} from './types.js';
+import {ageBand} from './health.js';
+import type {Figures, NodeClock} from './types.js';
 
 /** Where the estimate comes from, best first; `unknown` when none is usable. */
 export type ClockSource = NodeClock['source'];
 
 /** The estimate in force: offsetSeconds (node − local, null when unknown), its source, and atLeast for a bound. */
-export type ClockOffset = Omit<NodeClock, 'scrapes'>;
+export type ClockOffset = NodeClock;
 
 /** Offsets up to this are noise (the gauge's and the Date header's 1 s truncation, the scrape's own time): not shown. */
 export const clockNoiseSeconds = 2;
@@ -48,8 +49,6 @@ export type ClockEvidence = {
 	heartbeatLowSeconds: number | null;
 	/** The previous scrape's gauge and count, to see both advance. */
 	previous: {lastSeenSeconds: number | null; relistCount: number | null} | null;
-	/** Scrapes seen: before the second, no relist evidence could be. */
-	scrapes: number;
 };
 
 export const noClockEvidence: ClockEvidence = {
@@ -58,7 +57,6 @@ export const noClockEvidence: ClockEvidence = {
 	date: null,
 	heartbeatLowSeconds: null,
 	previous: null,
-	scrapes: 0,
 };
 
 /** The evidence with one more scrape. */
@@ -79,7 +77,6 @@ export function clockAfterScrape(evidence: ClockEvidence, scrape: ClockScrape): 
 		date: scrape.dateSeconds === null ? evidence.date : dateAfter(evidence.date, scrape),
 		heartbeatLowSeconds: evidence.heartbeatLowSeconds,
 		previous: {lastSeenSeconds: scrape.lastSeenSeconds, relistCount: scrape.relistCount},
-		scrapes: evidence.scrapes + 1,
 	};
 }
 
@@ -160,17 +157,17 @@ export function offsetToApply(offset: ClockOffset): number {
 
 /**
  * The offset in words where it matters, once: "node clock 3m20s behind", "… 1m0s ahead", "… at least 40s ahead"
- * (the heartbeat's bound), or "node clock unknown" from the second scrape on while ages are read from the gauge
- * with nothing to tell the node's clock by. Null within the noise, before that, and without a gauge (the count
- * fallback runs on the local clock alone).
+ * (the heartbeat's bound), or "node clock unknown" while the gauge's age, read on the local clock with nothing to
+ * tell the node's by, is past the ok band (a fresh gauge is its own evidence as soon as the count moves). Null
+ * within the noise, and without a gauge (the count fallback runs on the local clock alone).
  */
-export function clockOffsetText(clock: NodeClock | null | undefined, lastSeen: LastSeen): string | null {
+export function clockOffsetText({clock, lastSeen, constants}: Pick<Figures, 'clock' | 'lastSeen' | 'constants'>): string | null {
 	if (!clock || lastSeen.gaugeSeconds === null || lastSeen.neverSucceeded) {
 		return null;
 	}
 
 	if (clock.offsetSeconds === null) {
-		return clock.scrapes >= 2 ? 'node clock unknown' : null;
+		return ageBand(lastSeen.ageSeconds ?? 0, constants) === 'ok' ? null : 'node clock unknown';
 	}
 
 	if (!clockOffsetShown(clock)) {

@@ -33,7 +33,7 @@ export const definitions = [
 		id: 'node-clock',
 		label: 'Node clock offset',
 		formula:
-			"node clock − local clock, best source first (JSON clockOffsetSeconds, clockOffsetSource): relist: the highest gauge − local time of the scrapes where the gauge advanced with the relist count (a relist had just started; kept through a stall, never learnt from one; lowered only by 5 in a row 2 s below); date-header: the answer's Date, the kubelet's through the API server proxy, [Date − answered, Date + 1 − sent] intersected over the scrapes, midpoint; heartbeat: the Ready condition's lastHeartbeatTime − read time, a bound (the node at least that far ahead), used above 2 s; unknown (null): none of these, e.g. a stall from the start with no Date. Header: 'node clock 3m20s behind' beyond ±2 s, 'node clock unknown' from the second scrape",
+			"node clock − local clock (JSON clockOffsetSeconds, clockOffsetSource), best source first: relist: the highest gauge − local time where the gauge advanced with the relist count (kept through a stall; lowered only by 5 in a row 2 s below it); date-header: the answer's Date (the kubelet's, through the proxy), midpoint of [Date − answered, Date + 1 − sent] over the scrapes; heartbeat: Ready lastHeartbeatTime − read time, a bound, above 2 s; unknown (null): none, e.g. a stall from the start with no Date. Applied and shown beyond ±2 s ('node clock 3m20s behind'); 'node clock unknown' past the ok band",
 	},
 	{id: 'never-succeeded', label: 'No successful relist yet', formula: 'the gauge is 0: no relist has succeeded since the kubelet started'},
 	{

@@ -430,7 +430,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		kubeletVersion,
 		constants,
 		lastSeen,
-		clock: {...clock, scrapes: state.clock.scrapes},
+		clock,
 		lifetime: lifetimeOf(sample),
 		window,
 		windowTargetSeconds: state.windowSeconds,

@@ -367,8 +367,8 @@ export type Figures = {
 	constants: KubeletConstants;
 	lastSeen: LastSeen;
 	/**
-	 * The node's clock offset the ages were read with (domain/clock-offset.ts), and how many scrapes it rests on;
-	 * absent where the source does not estimate it (Prometheus, hand-built figures).
+	 * The node's clock offset the ages were read with (domain/clock-offset.ts); absent where the source does not
+	 * estimate it (Prometheus, hand-built figures).
 	 */
 	clock?: NodeClock;
 	/**
@@ -411,15 +411,13 @@ export type Figures = {
 	incident?: Incident | null;
 };
 
-/** Figures.clock: the estimate (clock-offset.ts ClockOffset) and the scrapes seen so far. */
+/** Figures.clock: the node's clock offset in force (domain/clock-offset.ts). */
 export type NodeClock = {
 	/** node clock − local clock, seconds; null when it cannot be known. */
 	offsetSeconds: number | null;
 	source: 'relist' | 'date-header' | 'heartbeat' | 'unknown';
 	/** The node is at least offsetSeconds ahead (the heartbeat's bound). */
 	atLeast: boolean;
-	/** Scrapes seen: the first cannot show relists completing, so "unknown" is said from the second on. */
-	scrapes: number;
 };
 
 /** What this session has seen of the rule failing, at `now` (domain/incident.ts incidentAt). */

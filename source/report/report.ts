@@ -282,7 +282,7 @@ function alignLines(lines: Array<[string, string]>): string {
 
 /** What clock the ages were read on, when it is worth a line: an offset beyond the noise, or none to be had. */
 function nodeClockLines(figures: Figures): Array<[string, string]> {
-	const text = clockOffsetText(figures.clock, figures.lastSeen);
+	const text = clockOffsetText(figures);
 	if (text === null) {
 		return [];
 	}

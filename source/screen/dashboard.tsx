@@ -184,7 +184,7 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 	}
 
 	// Beside the node it is about, ahead of what drops first at a narrow width: every age below is read on it.
-	const clock = figures ? clockOffsetText(figures.clock, figures.lastSeen) : null;
+	const clock = figures ? clockOffsetText(figures) : null;
 	if (clock) {
 		items.push([seg(clock, 'warn')]);
 	}
