@@ -51,6 +51,8 @@ describe('jsonReport', () => {
 			eventsError: "the node's Events were not read",
 			lastSeenSeconds: gauge + 60,
 			lastSeenAgeSeconds: 0.5, // t0 + 60.5 s - (gauge + 60 s)
+			clockOffsetSeconds: 0, // the gauge advanced with the count: (gauge + 60 s) − (t0 + 60 s)
+			clockOffsetSource: 'relist',
 			constants: {
 				relistPeriodSeconds: 1,
 				relistThresholdSeconds: 180,

@@ -27,10 +27,21 @@ export const definitions = [
 		id: 'last-seen-age',
 		label: 'Last seen age',
 		formula:
-			'now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution); a gauge that is not a number, infinite or negative is no time: read as absent, and said',
+			"(now + node clock offset) − kubelet_pleg_last_seen_seconds: on the node's clock, as the kubelet judges it (the offset applied beyond ±2 s; the gauge has 1 s resolution); a gauge that is not a number, infinite or negative is no time: read as absent, and said",
+	},
+	{
+		id: 'node-clock',
+		label: 'Node clock offset',
+		formula:
+			"node clock − local clock (JSON clockOffsetSeconds, clockOffsetSource), best source first: relist: the highest gauge − local time where the gauge advanced with the relist count (kept through a stall; lowered only by 5 in a row 2 s below it); date-header: the answer's Date (the kubelet's, through the proxy), midpoint of [Date − answered, Date + 1 − sent] over the scrapes; heartbeat: Ready lastHeartbeatTime − read time, a bound, above 2 s; unknown (null): none, e.g. a stall from the start with no Date. Applied and shown beyond ±2 s ('node clock 3m20s behind'); 'node clock unknown' past the ok band",
 	},
 	{id: 'never-succeeded', label: 'No successful relist yet', formula: 'the gauge is 0: no relist has succeeded since the kubelet started'},
-	{id: 'clock-skew', label: 'Node clock ahead', formula: 'the gauge is in the future of the local clock; the age shows 0, never negative'},
+	{
+		id: 'clock-skew',
+		label: 'Node clock ahead',
+		formula:
+			'the gauge is in the future of the node clock as estimated (of the local clock while none is); the age shows 0, never negative',
+	},
 	{
 		id: 'count-unchanged',
 		label: 'Count unchanged for',

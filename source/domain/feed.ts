@@ -22,6 +22,7 @@ import {judgeWhileStale, ruleAgeSeconds, verdict} from './health.js';
 import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident.js';
 import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
+import {clockAfterHeartbeat, clockAfterScrape, clockOffset, noClockEvidence, offsetToApply, type ClockEvidence} from './clock-offset.js';
 import {formatAge, formatCount, timeOfDay} from './format.js';
 import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
@@ -87,13 +88,16 @@ export type FeedState = {
 	incident: IncidentTrack;
 	/** The node's Events as last read (their times are their own, so ages are read at `now`); null before a read. */
 	nodeEvents: (NodeEvents & {at: number}) | null;
+	/** What the scrapes and the Node object say of the node's clock (clock-offset.ts): the ages are read on it. */
+	clock: ClockEvidence;
 	status: FeedStatus;
 };
 
 export type FeedAction =
 	| {type: 'scrape'; scrape: Scrape}
 	| {type: 'failure'; failure: Failure; at: number}
-	| {type: 'node'; node: NodeInfo}
+	/** `at`: when the Node object was read (local ms), for the Ready heartbeat's clock bound; without it, no bound. */
+	| {type: 'node'; node: NodeInfo; at?: number}
 	| {type: 'mark'; at: number}
 	| {type: 'pause'; paused: boolean}
 	| {type: 'events'; events: NodeEvents; at: number};
@@ -127,6 +131,7 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		node: null,
 		incident: noIncident,
 		nodeEvents: null,
+		clock: noClockEvidence,
 		status: noReadYet,
 	};
 }
@@ -156,7 +161,12 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 		}
 
 		case 'node': {
-			return update(state, {node: action.node, incident: followReady(state.incident, action.node)});
+			return update(state, {
+				node: action.node,
+				incident: followReady(state.incident, action.node),
+				clock:
+					action.at === undefined ? state.clock : clockAfterHeartbeat(state.clock, action.node.ready?.heartbeatSeconds ?? null, action.at),
+			});
 		}
 
 		case 'mark': {
@@ -215,10 +225,17 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	const window = windowOf(scrapes);
 	const eventedConnected = (state.eventedConnected && !restarted) || risen;
 	const lastRestartAt = restarted ? scrape.at : state.lastRestartAt;
+	const clock = clockAfterScrape(state.clock, {
+		at: scrape.at,
+		sentAt: scrape.at - scrape.latencyMs,
+		lastSeenSeconds: unusableGauge(scrape.sample.lastSeenSeconds) === null ? scrape.sample.lastSeenSeconds || null : null,
+		relistCount: countNow,
+		dateSeconds: scrape.dateSeconds ?? null,
+	});
 	const point: HistoryPoint = {
 		at: scrape.at,
 		windowMeanSeconds: window?.meanSeconds ?? null,
-		lastSeenAgeSeconds: readLastSeen(scrape.sample, scrape.at, null).ageSeconds,
+		lastSeenAgeSeconds: readLastSeen(scrape.sample, scrape.at, null, offsetToApply(clockOffset(clock))).ageSeconds,
 		event: restarted ? 'restart' : null,
 	};
 	const next = update(state, {
@@ -231,6 +248,7 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		lastRestartAt,
 		formatChange,
 		eventedConnected,
+		clock,
 		eventedFallback: gateOn(scrape.sample, eventedConnected)
 			? (fallbackEvidence(scrape.sample, scrapes, lastRestartAt) ?? (restarted ? null : state.eventedFallback))
 			: null,
@@ -330,8 +348,11 @@ export function unusableGauge(gauge: number | null): string | null {
 	return Number.isNaN(gauge) ? 'not a number' : Number.isFinite(gauge) ? 'negative' : 'infinite';
 }
 
-/** The last-seen gauge read at `now` (ms). The gauge is node time: ahead of ours, it reads as age 0 plus skew. */
-function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: number | null): LastSeen {
+/**
+ * The last-seen gauge read at `now` (ms, local). The gauge is node time: the age is (now + offsetSeconds) − gauge,
+ * on the node's clock as the kubelet judges it; a gauge still ahead of that reads as age 0 plus skew.
+ */
+function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: number | null, offsetSeconds: number): LastSeen {
 	const gauge = unusableGauge(sample.lastSeenSeconds) === null ? sample.lastSeenSeconds : null;
 	if (gauge === null || gauge === 0) {
 		return {
@@ -343,11 +364,12 @@ function readLastSeen(sample: PlegSample, now: number, countUnchangedSeconds: nu
 		};
 	}
 
-	const age = (now - gauge * 1000) / 1000;
+	const age = (now - gauge * 1000) / 1000 + offsetSeconds;
 	return {
 		gaugeSeconds: gauge,
 		ageSeconds: Math.max(age, 0),
-		skewSeconds: age < 0 ? -age : null,
+		// Read with an offset, a second or less ahead is the Date header's truncation, not a clock ahead of the node's.
+		skewSeconds: age < 0 && (offsetSeconds === 0 || age < -1) ? -age : null,
 		neverSucceeded: false,
 		countUnchangedSeconds: null,
 	};
@@ -369,7 +391,7 @@ export function ruleAt(state: FeedState, at: number): Rule | null {
 	const kubeletVersion = state.node?.kubeletVersion ?? sample.kubeletVersion;
 	const constants = constantsFor(kubeletVersion, gateOn(sample, state.eventedConnected), state.eventedFallback);
 	const countUnchanged = state.lastCountChangeAt === null ? null : Math.max(0, (at - state.lastCountChangeAt) / 1000);
-	const lastSeen = readLastSeen(sample, at, countUnchanged);
+	const lastSeen = readLastSeen(sample, at, countUnchanged, offsetToApply(clockOffset(state.clock)));
 	return {constants, lastSeen, verdict: verdict(lastSeen, constants)};
 }
 
@@ -404,9 +426,11 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 	const constants = constantsFor(kubeletVersion, gateOn(sample, state.eventedConnected), state.eventedFallback);
 	const countUnchangedAt = (at: number) => (state.lastCountChangeAt === null ? null : Math.max(0, (at - state.lastCountChangeAt) / 1000));
 	const countUnchanged = countUnchangedAt(now);
-	const lastSeen = readLastSeen(sample, now, countUnchanged);
+	const clock = clockOffset(state.clock);
+	const offset = offsetToApply(clock);
+	const lastSeen = readLastSeen(sample, now, countUnchanged, offset);
 	// The rule at the last good scrape and at `now`; while the last scrape fails, the verdict is unknown.
-	const then = verdict(readLastSeen(sample, latest.at, countUnchangedAt(latest.at)), constants);
+	const then = verdict(readLastSeen(sample, latest.at, countUnchangedAt(latest.at), offset), constants);
 	const judged = judgeWhileStale(
 		state.status,
 		now,
@@ -423,6 +447,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		kubeletVersion,
 		constants,
 		lastSeen,
+		clock,
 		lifetime: lifetimeOf(sample),
 		window,
 		windowTargetSeconds: state.windowSeconds,

@@ -22,8 +22,8 @@ export type NodeView = {
 export type FeedKind<F, A> = {
 	initial(name: string, windowSeconds: number): F;
 	reduce(feed: F, action: A): F;
-	/** Hands the Node object to the feed (the kubelet version and Ready condition show through it). */
-	withNode(feed: F, node: NodeInfo): F;
+	/** Hands the Node object, read at `at` (ms), to the feed (the kubelet version and Ready condition show through it). */
+	withNode(feed: F, node: NodeInfo, at: number): F;
 	figures(feed: F, now: number): Figures | null;
 	status(feed: F): FeedStatus;
 	history(feed: F): LogView<HistoryPoint>;
@@ -70,7 +70,7 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 			nodes.set(item.name, {
 				name: item.name,
 				info: item.info ?? old?.info ?? null,
-				feed: item.info ? kind.withNode(base, item.info) : base,
+				feed: item.info ? kind.withNode(base, item.info, at) : base,
 				goneSince: null,
 			});
 		}

@@ -29,7 +29,7 @@ export function lastFiguresMemo(): (feed: FeedState, now: number) => Figures | n
 export const proxyFeedKind: FeedKind<FeedState, FeedAction> = {
 	initial: (name, windowSeconds) => initialFeedState({node: name, windowSeconds}),
 	reduce: feedReducer,
-	withNode: (feed, node) => feedReducer(feed, {type: 'node', node}),
+	withNode: (feed, node, at) => feedReducer(feed, {type: 'node', node, at}),
 	figures: lastFiguresMemo(),
 	status: (feed) => feed.status,
 	history: (feed) => logView(feed.history),

@@ -98,7 +98,15 @@ export type Scrape = {
 	sample: PlegSample;
 	/** How long the request took, ms. */
 	latencyMs: number;
+	/**
+	 * The answer's Date header, Unix seconds (1 s resolution): the kubelet's clock, passed through the API server's
+	 * node proxy (clock-offset.ts). Null or absent when the source gives none (demo, replay, Prometheus).
+	 */
+	dateSeconds?: number | null;
 };
+
+/** A /metrics answer with the time its server wrote on it. */
+export type MetricsAnswer = {text: string; dateSeconds: number | null};
 
 /** What pleg-top knows about the Node object (GET /api/v1/nodes/NODE), refreshed every 10 s. */
 export type NodeInfo = {
@@ -110,6 +118,8 @@ export type NodeInfo = {
 		message: string | null;
 		/** lastTransitionTime, ms since epoch. */
 		since: number | null;
+		/** lastHeartbeatTime, Unix seconds on the node's clock (a bound on its offset); absent when not read. */
+		heartbeatSeconds?: number | null;
 	} | null;
 	/** status.nodeInfo.containerRuntimeVersion, e.g. "containerd://1.7.2"; absent when the source reads no Node object. */
 	containerRuntimeVersion?: string | null;
@@ -170,6 +180,8 @@ export type MetricsSource = {
 	/** The node name, for reports. */
 	readonly node: string;
 	fetchMetrics(signal: AbortSignal): Promise<string>;
+	/** fetchMetrics with the answer's Date header, for the node's clock offset; sources over HTTP have it. */
+	fetchMetricsDated?(signal: AbortSignal): Promise<MetricsAnswer>;
 	fetchNode?(signal: AbortSignal): Promise<NodeInfo>;
 	/** The node's recent Events; never rejects for a refusal (it comes back in `error`), only on abort. */
 	fetchEvents?(signal: AbortSignal): Promise<NodeEvents>;
@@ -367,6 +379,11 @@ export type Figures = {
 	constants: KubeletConstants;
 	lastSeen: LastSeen;
 	/**
+	 * The node's clock offset the ages were read with (domain/clock-offset.ts); absent where the source does not
+	 * estimate it (Prometheus, hand-built figures).
+	 */
+	clock?: NodeClock;
+	/**
 	 * kubelet_pleg_discard_events as exposed at the last scrape (total since kubelet start);
 	 * null or absent when the series is absent (1.14-1.17 before the first discard). Added for the stats pane.
 	 */
@@ -404,6 +421,15 @@ export type Figures = {
 	events?: EventsFigures | null;
 	/** Unhealthy spans, transitions and Ready flips seen this session (domain/incident.ts); absent where not tracked. */
 	incident?: Incident | null;
+};
+
+/** Figures.clock: the node's clock offset in force (domain/clock-offset.ts). */
+export type NodeClock = {
+	/** node clock − local clock, seconds; null when it cannot be known. */
+	offsetSeconds: number | null;
+	source: 'relist' | 'date-header' | 'heartbeat' | 'unknown';
+	/** The node is at least offsetSeconds ahead (the heartbeat's bound). */
+	atLeast: boolean;
 };
 
 /** What this session has seen of the rule failing, at `now` (domain/incident.ts incidentAt). */

@@ -74,12 +74,14 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		const started = now();
 		requestCount++;
 		try {
-			const text = await source.fetchMetrics(controller.signal);
+			const {text, dateSeconds} = source.fetchMetricsDated
+				? await source.fetchMetricsDated(controller.signal)
+				: {text: await source.fetchMetrics(controller.signal), dateSeconds: null};
 			if (controller.signal.aborted) return;
 			const sample = parsePlegSample(text);
 			const at = now();
 			failures = 0;
-			listener.onScrape({at, sample, latencyMs: at - started}, text);
+			listener.onScrape({at, sample, latencyMs: at - started, dateSeconds}, text);
 		} catch (error) {
 			if (controller.signal.aborted) return;
 			failures++;

@@ -39,6 +39,8 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 		...(source.metricsUrl === undefined ? {} : {metricsUrl: source.metricsUrl}),
 		node: source.node,
 		fetchMetrics: async (signal) => source.fetchMetrics(signal),
+		// The Date header passes through unrecorded, like the Events: it is for the clock offset of this run.
+		...(source.fetchMetricsDated && {fetchMetricsDated: async (signal: AbortSignal) => source.fetchMetricsDated!(signal)}),
 		...(source.fetchNode && {
 			async fetchNode(signal: AbortSignal) {
 				const node = await source.fetchNode!(signal);

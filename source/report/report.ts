@@ -12,6 +12,7 @@ import {
 	missing,
 } from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
+import {clockOffsetText} from '../domain/clock-offset.js';
 import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
 import {humanAge} from '../domain/event-age.js';
 import {nextSteps} from '../domain/next-steps.js';
@@ -83,6 +84,10 @@ export function jsonReport(figures: Figures) {
 		eventsError: eventsError(figures.events ?? null),
 		lastSeenSeconds: lastSeen.gaugeSeconds,
 		lastSeenAgeSeconds: ms(lastSeen.ageSeconds),
+		// node clock − local clock (clock-offset.ts), null when it cannot be known; the ages are read on it beyond ±2 s.
+		clockOffsetSeconds: ms(figures.clock?.offsetSeconds),
+		// "relist" | "date-header" | "heartbeat" (a bound: at least that far ahead) | "unknown".
+		clockOffsetSource: figures.clock?.source ?? 'unknown',
 		constants: {
 			relistPeriodSeconds: constants.period.seconds,
 			relistThresholdSeconds: constants.threshold.seconds,
@@ -183,6 +188,7 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 		['verdict', figures.verdict.message],
 		['band', bandText(figures)],
 		['last seen', lastSeenText(figures)],
+		...nodeClockLines(figures),
 		['threshold', constantText(constants.threshold)],
 		['period', constantText(constants.period)],
 		...eventedLines(constants),
@@ -278,6 +284,22 @@ function bandText(figures: Figures): string {
 function alignLines(lines: Array<[string, string]>): string {
 	const width = Math.max(...lines.map(([label]) => label.length));
 	return lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n') + '\n';
+}
+
+/** What clock the ages were read on, when it is worth a line: an offset beyond the noise, or none to be had. */
+function nodeClockLines(figures: Figures): Array<[string, string]> {
+	const text = clockOffsetText(figures);
+	if (text === null) {
+		return [];
+	}
+
+	const from = {
+		relist: 'from the relist loop; ages on the node clock',
+		'date-header': 'from the Date header; ages on the node clock',
+		heartbeat: 'from the Ready heartbeat, a bound; ages on it',
+		unknown: "no relist seen to complete and no Date header; ages on this machine's clock",
+	}[figures.clock!.source];
+	return [['node clock', `${text.replace(/^node clock /, '')} (${from})`]];
 }
 
 function lastSeenText({lastSeen}: Figures): string {

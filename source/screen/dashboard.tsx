@@ -24,6 +24,7 @@ import {eventsPaneLines, eventsPaneRows} from './panes/events-pane.js';
 import {nextStepsPaneLines} from './panes/next-steps-pane.js';
 import {runtimeCallsLines} from './panes/runtime-calls.js';
 import {bandOf} from '../domain/health.js';
+import {clockOffsetText} from '../domain/clock-offset.js';
 import {showsNextSteps} from '../domain/next-steps.js';
 import {staleBannerLines, statusLines} from './panes/status-line.js';
 import {verdictLines} from './panes/verdict-line.js';
@@ -182,6 +183,12 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 		items.push([seg(name, 'value')]);
 	}
 
+	// Beside the node it is about, ahead of what drops first at a narrow width: every age below is read on it.
+	const clock = figures ? clockOffsetText(figures) : null;
+	if (clock) {
+		items.push([seg(clock, 'warn')]);
+	}
+
 	const replay = context?.replay;
 	if (replay) {
 		items.push([seg(`REPLAY ${replay.file} ×${replay.speed}`, 'warn')]);
@@ -212,9 +219,9 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 		items.push([seg(source, 'dim')]);
 	}
 
-	const clock = clockTime(now);
-	const left = fitItems(items, width - clock.length - 1);
-	return spread(left, [seg(clock, 'dim')], width);
+	const time = clockTime(now);
+	const left = fitItems(items, width - time.length - 1);
+	return spread(left, [seg(time, 'dim')], width);
 }
 
 /** The source's label without the node it starts with ("worker-1 via https://…" → "via https://…"): named once. */

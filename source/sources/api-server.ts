@@ -1,6 +1,6 @@
 // The kubelet's /metrics through the API server's node proxy, the Node object and the node's Events. Auth and
 // TLS come from the kubeconfig through client-node (kube/credentials.ts); requests go through the one transport.
-import type {MetricsSource, NodeEvent, NodeEvents, NodeInfo} from '../domain/types.js';
+import type {MetricsAnswer, MetricsSource, NodeEvent, NodeEvents, NodeInfo} from '../domain/types.js';
 import {
 	classifyAnswer,
 	forbiddenFailure,
@@ -16,6 +16,7 @@ import {
 import {createTransport, transportWarnings} from './http/transport.js';
 import type {BodyReader} from './http/body-text.js';
 import type {HttpAnswer} from './http/https-request.js';
+import {dateHeaderSeconds} from './http/date-header.js';
 import {cutToPlegLines} from '../domain/exposition/parse.js';
 import {sendsToken} from './http/flag-auth.js';
 import {kubeconfigAuth} from './kube/credentials.js';
@@ -219,20 +220,25 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			throw classify(answer, {path, rule: rules[call], proxiedNode: call === 'proxy' ? name : undefined});
 		}
 
+		async function fetchMetricsDated(signal: AbortSignal): Promise<MetricsAnswer> {
+			const answer = await fetch('proxy', metricsAccept, signal);
+			const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
+			if (html !== null) {
+				throw guard(html);
+			}
+
+			return {text: answer.body, dateSeconds: dateHeaderSeconds(answer.headers)};
+		}
+
 		return {
 			label: `${name} via ${loaded.server}${warnings.labelSuffix}`,
 			metricsUrl: `${loaded.server.replace(/\/$/, '')}${paths.proxy}`,
 			node: name,
 			notes: warnings.notes,
 			async fetchMetrics(signal) {
-				const answer = await fetch('proxy', metricsAccept, signal);
-				const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
-				if (html !== null) {
-					throw guard(html);
-				}
-
-				return answer.body;
+				return (await fetchMetricsDated(signal)).text;
 			},
+			fetchMetricsDated,
 			async fetchNode(signal) {
 				const answer = await fetch('node', json, signal);
 				try {

@@ -2,11 +2,12 @@
 // The kubelet authorizes that as `get` on `nodes/metrics`, a read-only subresource, where the proxy path needs
 // `nodes/proxy` (which reaches every kubelet API, exec included). Credentials and trust: http/flag-auth.ts;
 // --insecure-skip-tls-verify, or a token over plain http://, is stated in the label and once on stderr.
-import type {MetricsSource} from '../domain/types.js';
+import type {MetricsAnswer, MetricsSource} from '../domain/types.js';
 import {cutToPlegLines} from '../domain/exposition/parse.js';
 import {classifyAnswer, htmlInsteadOfMetrics, type Peer} from './http/classify.js';
 import {flagServerAuth, sendsToken} from './http/flag-auth.js';
 import {createTransport, transportWarnings} from './http/transport.js';
+import {dateHeaderSeconds} from './http/date-header.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, SourceFailure} from './failure.js';
 
@@ -57,29 +58,34 @@ export function createKubeletDirectSource(options: KubeletDirectOptions): Metric
 		notFound: {summary: `${base} has no /metrics: is --kubelet-url the kubelet's port (10250)?`},
 	};
 
+	async function fetchMetricsDated(signal: AbortSignal): Promise<MetricsAnswer> {
+		try {
+			const answer = await transport.get('/metrics', {Accept: metricsAccept}, signal, cutToPlegLines);
+			if (answer.status !== 200) {
+				throw classifyAnswer(answer, peer, call, transport.secrets());
+			}
+
+			const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
+			if (html !== null) {
+				throw html;
+			}
+
+			return {text: answer.body, dateSeconds: dateHeaderSeconds(answer.headers)};
+		} catch (error) {
+			// Defence in depth: no known credential leaves this module.
+			throw error instanceof SourceFailure ? new SourceFailure(redactFailure(error.failure, transport.secrets())) : error;
+		}
+	}
+
 	return {
 		label: `${node} via kubelet ${base}${warnings.labelSuffix}`,
 		metricsUrl: `${base}/metrics`,
 		node,
 		notes: warnings.notes,
 		async fetchMetrics(signal) {
-			try {
-				const answer = await transport.get('/metrics', {Accept: metricsAccept}, signal, cutToPlegLines);
-				if (answer.status !== 200) {
-					throw classifyAnswer(answer, peer, call, transport.secrets());
-				}
-
-				const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
-				if (html !== null) {
-					throw html;
-				}
-
-				return answer.body;
-			} catch (error) {
-				// Defence in depth: no known credential leaves this module.
-				throw error instanceof SourceFailure ? new SourceFailure(redactFailure(error.failure, transport.secrets())) : error;
-			}
+			return (await fetchMetricsDated(signal)).text;
 		},
+		fetchMetricsDated,
 		close() {
 			transport.close();
 		},

@@ -3,7 +3,20 @@
 import type {NodeInfo} from '../domain/types.js';
 import {clusterText as text} from '../domain/untrusted-text.js';
 
-type Condition = {type?: unknown; status?: unknown; reason?: unknown; message?: unknown; lastTransitionTime?: unknown};
+type Condition = {
+	type?: unknown;
+	status?: unknown;
+	reason?: unknown;
+	message?: unknown;
+	lastTransitionTime?: unknown;
+	lastHeartbeatTime?: unknown;
+};
+
+/** An RFC 3339 time as ms since the epoch; null when absent or not a time. */
+function timeOf(value: unknown): number | null {
+	const ms = text(value) === null ? Number.NaN : Date.parse(String(value));
+	return Number.isNaN(ms) ? null : ms;
+}
 
 function readyOf(conditions: unknown): NodeInfo['ready'] {
 	if (!Array.isArray(conditions)) {
@@ -16,12 +29,13 @@ function readyOf(conditions: unknown): NodeInfo['ready'] {
 	}
 
 	const status = ready.status === 'True' || ready.status === 'False' ? ready.status : 'Unknown';
-	const since = text(ready.lastTransitionTime) === null ? Number.NaN : Date.parse(String(ready.lastTransitionTime));
+	const heartbeat = timeOf(ready.lastHeartbeatTime);
 	return {
 		status,
 		reason: text(ready.reason),
 		message: text(ready.message),
-		since: Number.isNaN(since) ? null : since,
+		since: timeOf(ready.lastTransitionTime),
+		heartbeatSeconds: heartbeat === null ? null : heartbeat / 1000,
 	};
 }
 

@@ -39,6 +39,12 @@ export type FakeNode = {
 	events?: Array<Record<string, unknown> & {namespace?: string}>;
 	/** /metrics body; called once per request with the 1-based number of metrics requests for this node. */
 	metrics?: (requestNumber: number) => string | Buffer;
+	/**
+	 * The node's clock − the test process' clock, s: /metrics answers carry a Date header from it, as the kubelet's
+	 * passes through kube-apiserver's node proxy; null: no Date at all (a hop that drops it).
+	 * @default the server's own Date (this process' clock)
+	 */
+	clockOffsetSeconds?: number | null;
 };
 
 /** Which endpoint. */
@@ -109,6 +115,8 @@ export type FakeApiServer = {
 	forbidListing(forbidden: boolean): void;
 	/** Replace the /metrics provider of a node. */
 	setMetrics(node: string, metrics: FakeNode['metrics']): void;
+	/** Set a node's clock offset (FakeNode.clockOffsetSeconds). */
+	setClockOffset(node: string, seconds: number | null | undefined): void;
 	readonly requests: RecordedRequest[];
 	/** Highest number of requests being answered at the same time. */
 	readonly maxInFlight: number;
@@ -496,7 +504,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			}
 
 			default: {
-				return {status: 200, gzipped: send(request, response, 200, normal.type, normal.body)};
+				// The kubelet's Date, on its own clock, copied through by the proxy (Go's ReverseProxy copies every header).
+				const offset = parsed.route === 'metrics' ? node?.clockOffsetSeconds : undefined;
+				response.sendDate = offset !== null;
+				const date: Record<string, string> =
+					offset === undefined || offset === null ? {} : {Date: new Date(Date.now() + offset * 1000).toUTCString()};
+				return {status: 200, gzipped: send(request, response, 200, normal.type, normal.body, date)};
 			}
 		}
 	}
@@ -600,6 +613,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			const entry = nodes.get(node);
 			if (entry) {
 				entry.metrics = metrics;
+			}
+		},
+		setClockOffset(node, seconds) {
+			const entry = nodes.get(node);
+			if (entry) {
+				entry.clockOffsetSeconds = seconds;
 			}
 		},
 		requests,

@@ -15,6 +15,8 @@ export const contractKeys = [
 	'eventsError',
 	'lastSeenSeconds',
 	'lastSeenAgeSeconds',
+	'clockOffsetSeconds',
+	'clockOffsetSource',
 	'constants',
 	'relist',
 	'discardEvents',

@@ -55,12 +55,25 @@ export function withLastSeen(text: string, ageSeconds: number): string {
 	return setSamples(text, {kubelet_pleg_last_seen_seconds: String(Math.floor(Date.now() / 1000) - ageSeconds)});
 }
 
-/** A /metrics provider: the v1.21.2 dump on odd requests, the same kubelet one minute later (dump.ts) on even ones. */
+/**
+ * A /metrics provider: the v1.21.2 dump on odd requests, the same kubelet one minute later (dump.ts) on even ones,
+ * last seen `ageSeconds` before each answer. Above 2 s the gauge stays where the first answer put it: one that kept
+ * a constant age while the count rises would be a node clock that far off (domain/clock-offset.ts).
+ */
 export function dumpThenMinuteLater(ageSeconds = 1): (request: number) => string {
 	const first = readDump('1.21.2');
 	const later = v121OneMinuteLater();
 	let calls = 0;
-	return () => withLastSeen(++calls % 2 === 1 ? first : later, ageSeconds);
+	let pinned: number | null = null;
+	return () => {
+		const text = ++calls % 2 === 1 ? first : later;
+		if (ageSeconds <= 2) {
+			return withLastSeen(text, ageSeconds);
+		}
+
+		pinned ??= Math.floor(Date.now() / 1000) - ageSeconds;
+		return setSamples(text, {kubelet_pleg_last_seen_seconds: String(pinned)});
+	};
 }
 
 /** The EventedPLEG feature gate line a 1.26+ kubelet exposes, appended to a dump. */

@@ -278,7 +278,14 @@ describe('answers from the API server', () => {
 			name: 'worker-1',
 			kubeletVersion: 'v1.28.4',
 			// lastTransitionTime 2024-05-01T10:00:00Z
-			ready: {status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', since: Date.UTC(2024, 4, 1, 10, 0, 0)},
+			// No lastHeartbeatTime in the fake's condition: no heartbeat.
+			ready: {
+				status: 'True',
+				reason: 'KubeletReady',
+				message: 'kubelet is posting ready status',
+				since: Date.UTC(2024, 4, 1, 10, 0, 0),
+				heartbeatSeconds: null,
+			},
 			// status.nodeInfo.containerRuntimeVersion of the fake's Node object
 			containerRuntimeVersion: 'containerd://1.7.2',
 		});

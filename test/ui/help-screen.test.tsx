@@ -61,9 +61,10 @@ describe('HelpScreen', () => {
 	});
 
 	test('the last-seen formula as written once in definitions.ts', () => {
-		const at = rows.indexOf('Last seen age: now − kubelet_pleg_last_seen_seconds (local clock; the gauge has 1 s resolution); a');
+		const at = rows.indexOf("Last seen age: (now + node clock offset) − kubelet_pleg_last_seen_seconds: on the node's clock, as");
 		assert.ok(at >= 0, rows.join('\n'));
-		assert.equal(rows[at + 1], '  gauge that is not a number, infinite or negative is no time: read as absent, and said');
+		assert.equal(rows[at + 1], '  the kubelet judges it (the offset applied beyond ±2 s; the gauge has 1 s resolution); a gauge that');
+		assert.equal(rows[at + 2], '  is not a number, infinite or negative is no time: read as absent, and said');
 	});
 });
 

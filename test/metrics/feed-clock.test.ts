@@ -1,0 +1,109 @@
+// The feed reads every age on the node's clock (domain/clock-offset.ts): the verdict, the countdown, the unhealthy
+// span and the history all follow from the corrected age.
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
+import {bandOf, countdownText} from '../../source/domain/health.js';
+import {logToArray} from '../../source/domain/bounded-log.js';
+import {nodeInfoFromJson} from '../../source/sources/node-info.js';
+import type {Scrape} from '../../source/domain/types.js';
+import {readDump, scrapeOf, setSamples} from './dump.js';
+
+const t0 = 1_800_000_000_000; // local ms
+const base = readDump('1.21.2');
+const count = 'kubelet_pleg_relist_duration_seconds_count';
+
+/** The dump with the relist count and the gauge as given, scraped at local `at` ms. */
+function kubelet(at: number, relists: number, gauge: number, dateSeconds: number | null = null): FeedAction {
+	const scrape: Scrape = {
+		...scrapeOf(setSamples(base, {[count]: String(relists), kubelet_pleg_last_seen_seconds: String(gauge)}), at),
+		dateSeconds,
+	};
+	return {type: 'scrape', scrape};
+}
+
+/** Scrapes once a second from t0 + 0.5 s of a kubelet `offset` s off, relisting at 1/s (a relist started 0.4 s before). */
+function relisting(offset: number, n: number): FeedAction[] {
+	return Array.from({length: n}, (_, k) => {
+		const at = t0 + 500 + k * 1000;
+		return kubelet(at, 1000 + k, Math.floor(at / 1000 + offset - 0.4));
+	});
+}
+
+const run = (actions: FeedAction[]) => actions.reduce(feedReducer, initialFeedState({node: 'n', windowSeconds: 60}));
+
+describe('ages on the node clock', () => {
+	test('200 s behind, relisting: last seen 0.5 s ago at the scrape, healthy, ok, no countdown', () => {
+		const state = run(relisting(-200, 3));
+		const figures = figuresAt(state, t0 + 2500)!;
+		// Gauge ⌊1_800_000_002.5 − 200 − 0.4⌋ = 1_799_999_802; local age 200.5 s; offset −200.5: node age 0 s.
+		assert.equal(figures.lastSeen.gaugeSeconds, 1_799_999_802);
+		assert.equal(figures.lastSeen.ageSeconds, 0);
+		assert.deepEqual(figures.clock, {offsetSeconds: -200.5, source: 'relist', atLeast: false});
+		assert.equal(figures.verdict.healthy, true);
+		assert.equal(bandOf(figures), 'ok');
+		assert.equal(countdownText(figures), null);
+		// The history holds the corrected ages too.
+		assert.deepEqual(
+			logToArray(state.history).map((point) => point.lastSeenAgeSeconds),
+			[200.5, 0, 0], // the first scrape had nothing to tell the clock by
+		);
+	});
+
+	test('60 s ahead, then a 185 s stall: unhealthy on the node clock (healthy on ours), unhealthy since on ours', () => {
+		const before = relisting(60, 3);
+		// The last relist started at gauge 1_800_000_062 (node); the count and gauge stay from here on.
+		const stall = Array.from({length: 185}, (_, k) => kubelet(t0 + 3500 + k * 1000, 1002, 1_800_000_062));
+		const state = run([...before, ...stall]);
+		const now = t0 + 187_500;
+		const figures = figuresAt(state, now)!;
+		// Offset 1_800_000_062 − 1_800_000_002.5 = 59.5; age (1_800_000_187.5 + 59.5) − 1_800_000_062 = 185 s.
+		assert.equal(figures.clock?.offsetSeconds, 59.5);
+		assert.equal(figures.lastSeen.ageSeconds, 185);
+		assert.equal(figures.verdict.message, 'PLEG is not healthy: pleg was last seen active 3m5s ago; threshold is 3m0s');
+		// Unhealthy since the gauge + 180 s on the node clock = 1_800_000_242 node = 1_800_000_182.5 local.
+		assert.equal(figures.incident?.unhealthySince, t0 + 182_500);
+		assert.equal(figures.incident?.unhealthyForSeconds, 5);
+	});
+
+	test('30 s behind, stalled after relisting: the countdown moves second by second', () => {
+		const before = relisting(-30, 3);
+		const stall = Array.from({length: 100}, (_, k) => kubelet(t0 + 3500 + k * 1000, 1002, 1_799_999_972));
+		const state = run([...before, ...stall]);
+		// Offset 1_799_999_972 − 1_800_000_002.5 = −30.5; at t0 + 100.5 s: (1_800_000_100.5 − 30.5) − 1_799_999_972 = 98 s.
+		const at = (seconds: number) => countdownText(figuresAt(state, t0 + seconds * 1000)!);
+		assert.equal(at(100.5), 'NotReady in 1m22s (last seen 1m38s ago; threshold 3m0s)');
+		assert.equal(at(101.5), 'NotReady in 1m21s (last seen 1m39s ago; threshold 3m0s)');
+	});
+
+	test('a stall from the start with a Date header: judged on the Date', () => {
+		// Node 60 s ahead, its last relist 185 s ago on its clock; Date = ⌊local + 60⌋, sent 5 ms before.
+		const frozen = (k: number) => kubelet(t0 + 500 + k * 1000, 1000, 1_800_000_060 - 185, 1_800_000_060 + k);
+		const figures = figuresAt(run([frozen(0), frozen(1)]), t0 + 1500)!;
+		// Each Date interval [60 − 0.5, 61 − 0.495]: offset 60.0025; age 1.5 + 60.0025 + 125 = 186.5025 s.
+		assert.equal(figures.clock?.source, 'date-header');
+		assert.ok(Math.abs(figures.clock!.offsetSeconds! - 60.0025) < 1e-6, String(figures.clock?.offsetSeconds));
+		assert.equal(figures.verdict.healthy, false);
+		// A gauge of the node's second 62 (the count unchanged: no relist evidence) read at local 1.5 s on the Date's
+		// offset: 1_800_000_001.5 + 60.0025 − 1_800_000_062 = −0.4975 s, within the Date's truncation: age 0 and
+		// no "node clock ahead" of its own.
+		const early = figuresAt(run([frozen(0), kubelet(t0 + 1500, 1000, 1_800_000_060 - 185 + 187, 1_800_000_061)]), t0 + 1500)!;
+		assert.equal(early.lastSeen.ageSeconds, 0);
+		assert.equal(early.lastSeen.skewSeconds, null);
+	});
+
+	test('the Ready heartbeat read with the Node object bounds the offset when nothing else does', () => {
+		const node = nodeInfoFromJson(
+			JSON.stringify({
+				kind: 'Node',
+				metadata: {name: 'n'},
+				status: {conditions: [{type: 'Ready', status: 'True', lastHeartbeatTime: '2027-01-15T08:01:40Z'}]},
+			}),
+			'n',
+		);
+		// 2027-01-15T08:01:40Z = 1_800_000_100 s: read at local 1_800_000_000 s, the node is at least 100 s ahead.
+		assert.equal(node.ready?.heartbeatSeconds, 1_800_000_100);
+		const state = run([{type: 'node', node, at: t0}, kubelet(t0 + 500, 1000, 1_800_000_000)]);
+		assert.deepEqual(figuresAt(state, t0 + 500)?.clock, {offsetSeconds: 100, source: 'heartbeat', atLeast: true});
+	});
+});
