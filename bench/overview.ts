@@ -53,7 +53,9 @@ async function measure(
 			if (!done(tick + 1)) return;
 			tick++;
 			// What the screen does once per refresh: every row derived and sorted.
-			sortedRows([...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, Date.now())));
+			const now = Date.now();
+			const views = [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, now));
+			sortedRows(views, {now, cycleMs: engine.effectiveIntervalMs()});
 			if (tick === 1) {
 				cpu = process.cpuUsage();
 				wall = performance.now();

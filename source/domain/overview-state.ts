@@ -139,3 +139,24 @@ export function nodeView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>,
 		goneSince: entry.goneSince,
 	};
 }
+
+/** A node's last-seen age split at its last good read (overview-rows.ts judges the first, shows both). */
+export type ScrapeAges = {
+	/** The age the kubelet's figures gave at that read: the gauge's (else count unchanged), s; null without one. */
+	atScrapeSeconds: number | null;
+	/** How long ago that read was, s: pleg-top's own polling gap (or Prometheus' query), never the kubelet's. */
+	sinceScrapeSeconds: number | null;
+};
+
+/**
+ * The one place the overview turns clocks into ages. The figures at `now` carry the age extrapolated to `now`
+ * (gauge time to our clock); less the time since the read, that is what the kubelet reported at the read. A
+ * node-clock offset estimate, once there is one, belongs here.
+ */
+export function scrapeAges(view: Pick<NodeView, 'figures' | 'status'>, now: number): ScrapeAges {
+	const readAt = view.status.lastGoodAt;
+	const since = readAt === null ? null : Math.max(0, (now - readAt) / 1000);
+	const lastSeen = view.figures?.lastSeen;
+	const ageNow = lastSeen ? (lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds) : null;
+	return {atScrapeSeconds: ageNow === null ? null : Math.max(0, ageNow - (since ?? 0)), sinceScrapeSeconds: since};
+}

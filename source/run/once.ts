@@ -47,7 +47,8 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
-	const result = {views, rows: sortedRows(views), listFailure: engine.state.listFailure?.summary ?? null};
+	const context = {now: engine.now(), cycleMs: engine.effectiveIntervalMs()};
+	const result = {views, rows: sortedRows(views, context), listFailure: engine.state.listFailure?.summary ?? null};
 	io.stdout(formatOverviewOnce(result, mode.format));
 	return exitCodeForOverview(result, mode.failOn);
 }
@@ -103,7 +104,8 @@ export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure:
 
 /** 1 when a node's PLEG is unhealthy (or at the --fail-on band; the signal comes first), else 3 when a node or the list could not be read, else 0. */
 export function exitCodeForOverview(result: OverviewOnce, failOn: FailOn = 'unhealthy'): number {
-	if (result.views.some((view) => view.figures !== null && reachesBand(view.figures, failOn))) return 1;
+	// Judged as the rows are: on each node's age at its read, not on pleg-top's polling gap since.
+	if (result.rows.some((row) => !row.gone && bandReaches(row.band, failOn))) return 1;
 	if (result.listFailure !== null || result.views.some((view) => view.status.failure !== null)) return 3;
 	return 0;
 }
@@ -113,7 +115,13 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 		const byName = new Map(result.views.map((view) => [view.name, view]));
 		const nodes = result.rows.map((row) => {
 			const view = byName.get(row.name)!;
-			return {...jsonLineOf(view.figures, view.name, view.status.failure), status: row.word};
+			const atRead = {
+				band: row.band,
+				lastSeenAtReadSeconds: row.lastSeenAgeSeconds,
+				readAgeSeconds: row.readAgeSeconds,
+				notReadyInSeconds: row.notReadyInSeconds,
+			};
+			return {...jsonLineOf(view.figures, view.name, view.status.failure), ...atRead, status: row.word};
 		});
 		return JSON.stringify({nodes, listError: result.listFailure}, null, 2) + '\n';
 	}

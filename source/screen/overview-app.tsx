@@ -34,17 +34,19 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 	const {state, now: at} = useEngineFrames(engine, renderEveryMs);
 	const [ui, setUi] = useState(() => initialOverviewUi(only));
 	const views = useMemo(() => [...state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at)), [state, at, engine]);
-	const rows = useMemo(() => sortedRows(views, ui.sort), [views, ui.sort]);
+	const cycleMs = engine.effectiveIntervalMs();
+	const context = useMemo(() => ({now: at, cycleMs}), [at, cycleMs]);
+	const rows = useMemo(() => sortedRows(views, context, ui.sort), [views, context, ui.sort]);
 	const {open} = ui;
 
 	// The key handler reads the latest render's rows through a ref and leaves its result there: the keys of one
 	// chunk ("ss", "jjj") are applied in turn, each to the state the one before left, before the next render.
-	const latest = useRef({views, ui});
-	latest.current = {views, ui};
+	const latest = useRef({views, ui, context});
+	latest.current = {views, ui, context};
 	useInput(
 		useLatestCallback((input, key) => {
-			const {views: known, ui: before} = latest.current;
-			const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, next.sort), next.filter).map((row) => row.name);
+			const {views: known, ui: before, context: judged} = latest.current;
+			const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, judged, next.sort), next.filter).map((row) => row.name);
 			// The help of the table fills the screen; a node's help sits below the dashboard's header row.
 			const scroll = (offset: number, move: ScrollMove) =>
 				scrollHelp(
@@ -58,7 +60,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 				return;
 			}
 
-			latest.current = {views: known, ui: after};
+			latest.current = {views: known, ui: after, context: judged};
 			setUi(after);
 		}),
 	);

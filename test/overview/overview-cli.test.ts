@@ -115,7 +115,7 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 			let screen = await session.waitFor(/! slow +beta-2 .*248ms/, 20_000);
 			assert.match(screen, /› \? 403 nodes\/proxy {2}denied-1 /);
 			assert.deepEqual(order(screen).slice(0, 2), ['denied-1', 'beta-2']);
-			assert.match(screen, /✗ 0 unhealthy · \? 1 error · ! 1 slow · ! 0 warn · ✓ 3 ok/);
+			assert.match(screen, /✗ 0 unhealthy · \? 1 error · ! 0 warn · ! 1 slow · ✓ 3 ok/);
 			assert.match(screen, /status↓/);
 
 			session.keys('s');
