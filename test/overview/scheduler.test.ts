@@ -149,4 +149,39 @@ describe('overview scheduler', () => {
 		scheduler.stop();
 		assert.ok(!starts.slice(3).includes('b'));
 	});
+
+	test('8 hung nodes (answers after 30 s) do not hold the 8 slots: the 40 others are all read within 10 s', async () => {
+		const hung = Array.from({length: 8}, (_, i) => `hung-${i}`);
+		const starts: Array<{node: string; at: number}> = [];
+		let open = 0;
+		let mostOpen = 0;
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 20,
+			now: Date.now,
+			async poll(node) {
+				starts.push({node, at: Date.now()});
+				open++;
+				mostOpen = Math.max(mostOpen, open);
+				await new Promise((resolve) => setTimeout(resolve, node.startsWith('hung') ? 30_000 : 50));
+				open--;
+				return true;
+			},
+		});
+		// The hung nodes first: they take every slot before any other node starts.
+		scheduler.setNodes([...hung, ...names(40)]);
+		// They start 50 ms apart (20/s); 2 s (slotMs) after its start each gives its slot up, still unanswered.
+		await advance(1990);
+		assert.deepEqual([scheduler.overdue, scheduler.inflight], [0, 8]);
+		await advance(400);
+		assert.equal(scheduler.overdue, 8);
+		await advance(7610);
+		const read = new Set(starts.filter((start) => start.at < 1_000_000 + 10_000).map((start) => start.node));
+		assert.equal(names(40).filter((name) => read.has(name)).length, 40);
+		// Never polled again while in flight; never more than 8 holding slots + 8 overdue at the API server.
+		for (const node of hung) assert.equal(starts.filter((start) => start.node === node).length, 1, node);
+		assert.ok(mostOpen <= 16, `${mostOpen} open`);
+		scheduler.stop();
+	});
 });
