@@ -172,13 +172,13 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			// With --node the one node stays listed when Prometheus has nothing for it, so the screen can say so.
 			const names = source.node === null ? [...answer.keys()] : [source.node];
 			store.dispatch({type: 'names', names, at}, at);
-			for (const name of names) {
+			// One action for the whole answer: the node map is copied once per refresh, not once per node.
+			const actions = names.map((name) => {
 				const figures = answer.get(name);
-				store.dispatch(
-					{type: 'feed', node: name, action: figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at}},
-					at,
-				);
-			}
+				const action: PrometheusFeedAction = figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at};
+				return {node: name, action};
+			});
+			store.dispatch({type: 'feeds', actions}, at);
 		} catch (error) {
 			if (signal.aborted) return;
 			failures++;
@@ -187,7 +187,8 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			const at = now();
 			store.dispatch({type: 'list-failure', failure, at}, at);
 			if (source.node !== null && store.state.nodes.size === 0) store.dispatch({type: 'names', names: [source.node], at}, at);
-			for (const name of listedNames(store.state)) store.dispatch({type: 'feed', node: name, action: {type: 'failure', failure, at}}, at);
+			const actions = listedNames(store.state).map((node) => ({node, action: {type: 'failure' as const, failure, at}}));
+			store.dispatch({type: 'feeds', actions}, at);
 		}
 
 		schedule(failures === 0 ? options.intervalMs : retryDelay(retryAfterSeconds, failures, options.intervalMs, options.maxBackoffMs));

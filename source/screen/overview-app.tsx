@@ -13,7 +13,7 @@ import type {Engine} from '../engine/engine.js';
 import {filterRows, sortedRows} from './overview-rows.js';
 import {applyPresses, initialOverviewUi, pressesOf, type OverviewUi, type ScrollMove} from './overview-keys.js';
 import {helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
-import {nodeView} from '../domain/overview-state.js';
+import {readView} from '../domain/overview-state.js';
 import {nodeScreenView} from './node-screen-view.js';
 import {Lines} from './layout/line-view.js';
 
@@ -33,7 +33,8 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 	const {columns, rows: terminalRows} = size ?? terminal;
 	const {state, now: at} = useEngineFrames(engine, renderEveryMs);
 	const [ui, setUi] = useState(() => initialOverviewUi(only));
-	const views = useMemo(() => [...state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at)), [state, at, engine]);
+	// As of each node's last read (memoized per entry): a frame derives figures only for the nodes read since the last.
+	const views = useMemo(() => [...state.nodes.values()].map((entry) => readView(engine.kind, entry)), [state, engine]);
 	const cycleMs = engine.effectiveIntervalMs();
 	const context = useMemo(() => ({now: at, cycleMs}), [at, cycleMs]);
 	const rows = useMemo(() => sortedRows(views, context, ui.sort), [views, context, ui.sort]);
