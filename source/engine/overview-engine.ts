@@ -9,7 +9,7 @@ import type {FiguresSource} from '../sources/prometheus.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 import {retryDelay} from '../domain/backoff.js';
 import {toFailure} from '../sources/to-failure.js';
-import {prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
+import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import {startScheduler} from './scheduler.js';
 import {listedNames, type FeedKind} from '../domain/overview-state.js';
@@ -173,9 +173,12 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			const names = source.node === null ? [...answer.keys()] : [source.node];
 			store.dispatch({type: 'names', names, at}, at);
 			// One action for the whole answer: the node map is copied once per refresh, not once per node.
+			const historyLimit = fleetHistoryLimit(names.length);
 			const actions = names.map((name) => {
 				const figures = answer.get(name);
-				const action: PrometheusFeedAction = figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at};
+				const action: PrometheusFeedAction = figures
+					? {type: 'figures', figures, latencyMs: at - started, historyLimit}
+					: {type: 'absent', at};
 				return {node: name, action};
 			});
 			store.dispatch({type: 'feeds', actions}, at);
@@ -191,7 +194,10 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			store.dispatch({type: 'feeds', actions}, at);
 		}
 
-		schedule(failures === 0 ? options.intervalMs : retryDelay(retryAfterSeconds, failures, options.intervalMs, options.maxBackoffMs));
+		// Start to start, so a big fleet's slow answer does not stretch the cadence; but always a rest of a quarter
+		// interval, so an answer slower than the interval cannot keep pleg-top busy without a break.
+		const rest = Math.max(options.intervalMs / 4, started + options.intervalMs - now());
+		schedule(failures === 0 ? rest : retryDelay(retryAfterSeconds, failures, options.intervalMs, options.maxBackoffMs));
 	}
 
 	function schedule(delayMs: number) {

@@ -30,7 +30,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	}
 
 	const engine = plan.start('once');
-	const views = await readsDone(engine, plan.onceReads);
+	const {views, at} = await readsDone(engine, plan.onceReads);
 	plan.close();
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
 	if (engine.single !== null) {
@@ -47,7 +47,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
-	const context = {now: engine.now(), cycleMs: engine.effectiveIntervalMs()};
+	const context = {now: at, cycleMs: engine.effectiveIntervalMs()};
 	const result = {views, rows: sortedRows(views, context), listFailure: engine.state.listFailure?.summary ?? null};
 	io.stdout(formatOverviewOnce(result, mode.format));
 	return exitCodeForOverview(result, mode.failOn);
@@ -55,9 +55,9 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 
 /**
  * Runs `engine` until every listed node was read `reads` times, the node list failed, or (one node) a read failed,
- * then stops it and returns every node's view at that moment.
+ * then stops it and returns every node's view at that moment, and the moment.
  */
-export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<NodeView[]> {
+export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<{views: NodeView[]; at: number}> {
 	const counts = new Map<string, number>();
 	await new Promise<void>((resolve) => {
 		const check = (node: string | null, read: boolean) => {
@@ -83,7 +83,7 @@ export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<No
 	});
 	engine.stop();
 	const at = engine.now();
-	return [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at));
+	return {views: [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at)), at};
 }
 
 /** Whether the figures' band (health.ts bandOf) is `failOn` or worse; an unknown band reaches none. */

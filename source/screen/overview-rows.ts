@@ -47,7 +47,11 @@ export function overviewRow(view: NodeView, context: RowContext): OverviewRow {
 		(band === 'warn' || band === 'critical') && threshold !== null && failure === null && view.goneSince === null
 			? Math.max(0, threshold - ages.atScrapeSeconds! - (ages.sinceScrapeSeconds ?? 0))
 			: null;
-	const base = {
+	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, context.cycleMs);
+	// The band scripts and --fail-on read: the age's at the read, unknown whenever the row cannot be judged now.
+	const judgeable = judged.state !== 'unknown' && judged.state !== 'error';
+	// One object per row and frame, no spreads: a big fleet builds thousands a frame.
+	return {
 		name: view.name,
 		ready,
 		kubeletVersion: figures?.kubeletVersion ?? view.node?.kubeletVersion ?? null,
@@ -62,12 +66,11 @@ export function overviewRow(view: NodeView, context: RowContext): OverviewRow {
 		gone: view.goneSince !== null,
 		slow: false,
 		failure,
+		state: judged.state,
+		word: judged.word,
+		reason: judged.reason,
+		band: band !== null && (band === 'unhealthy' || judgeable) ? band : 'unknown',
 	};
-	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, context.cycleMs);
-	// The band scripts and --fail-on read: the age's at the read, unknown whenever the row cannot be judged now.
-	const judgeable = judged.state !== 'unknown' && judged.state !== 'error';
-	const rowBand: Band = band !== null && (band === 'unhealthy' || judgeable) ? band : 'unknown';
-	return {...base, ...judged, band: rowBand};
 }
 
 /** The band of the age the kubelet reported at the last read (never of the time since); null with no basis. */
