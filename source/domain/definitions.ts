@@ -257,7 +257,7 @@ export const keyBindings: readonly KeyBinding[] = [
 /** The keys of the overview (every node, no node named): its table, not the one-node screen it opens. */
 export const overviewKeyBindings: readonly KeyBinding[] = [
 	{keys: ['↑', '↓', 'j', 'k'], action: 'select a node', hint: 'select', demoOnly: false},
-	{keys: ['Enter'], action: "the selected node's one-node screen (Esc back to all nodes)", hint: 'open', demoOnly: false},
+	{keys: ['Enter'], action: "the selected node's one-node screen (q or Esc back to all nodes)", hint: 'open', demoOnly: false},
 	{
 		keys: ['s'],
 		action: 'sort by the next column (status, node, Ready, kubelet, last seen, read, NotReady in, mean, p99, relists/s, discards)',

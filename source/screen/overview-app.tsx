@@ -72,7 +72,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 		return (
 			<Dashboard
 				{...nodeScreenView(engine, state, open, at)}
-				sourceLabel={only === undefined ? `${open} · Esc: all nodes · ${engine.label}` : engine.label}
+				sourceLabel={only === undefined ? `${open} · q/Esc: all nodes · ${engine.label}` : engine.label}
 				intervalSeconds={engine.effectiveIntervalMs() / 1000}
 				now={at}
 				width={columns}

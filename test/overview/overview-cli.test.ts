@@ -1,7 +1,7 @@
 // The overview through the real CLI against the fake API server with five nodes: one whose proxy answers 403, one
 // whose relists take 25 times the others' (slow), three ordinary ones. --once in text and JSON; then the live
 // screen in a real terminal (tmux), keys sent as tmux sends them: s and S sort, / filters by name (typed, Enter
-// keeps it, Esc clears it), "ss" in one go.
+// keeps it, Esc clears it), "ss" in one go; Enter opens a node and q comes back from it.
 import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';
 import {cliPath, runCli} from '../helpers/run-cli.js';
@@ -142,6 +142,12 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 			screen = await session.waitFor('pleg-top · 5 nodes');
 			assert.equal(order(screen).length, 5);
 
+			// Enter opens the selected node; q there goes back to the table (not out of the program), q then quits.
+			session.keys('Enter');
+			screen = await session.waitFor(/^pleg-top · denied-1 · kubelet/m);
+			session.keys('q');
+			screen = await session.waitFor('↑↓ select');
+			assert.ok(session.alive());
 			session.keys('q');
 			const deadline = Date.now() + 10_000;
 			while (session.alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -189,12 +189,12 @@ describe('cluster overview through the API server', () => {
 			app.stdin.write('\u001B[B');
 			await until(() => frame().includes(`› ? kubelet unreachable  ${unreachable}`), 'the selection on the second row');
 			app.stdin.write('\r');
-			await until(() => frame().includes('Esc: all nodes'), 'the one-node screen');
+			await until(() => frame().includes('q/Esc: all nodes'), 'the one-node screen');
 			const screen = frame();
 			// The node named once, then its container runtime from the Node object.
 			assert.match(
 				screen.split('\n')[0]!,
-				new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · containerd://1.7.2 · Esc: all nodes`),
+				new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · containerd://1.7.2 · q/Esc: all nodes`),
 			);
 			assert.match(screen, /the API server cannot reach the kubelet on node "gone-kubelet"/);
 			app.stdin.write('\u001B');
