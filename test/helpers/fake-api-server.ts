@@ -37,6 +37,8 @@ export type FakeNode = {
 	containerRuntimeVersion?: string;
 	/** The node's Events, as v1 Event fields (involvedObject is filled in); served from their namespace, default "default". */
 	events?: Array<Record<string, unknown> & {namespace?: string}>;
+	/** Labels besides kubernetes.io/hostname (the node list's labelSelector matches them: k=v terms only). */
+	labels?: Record<string, string>;
 	/** /metrics body; called once per request with the 1-based number of metrics requests for this node. */
 	metrics?: (requestNumber: number) => string | Buffer;
 };
@@ -201,6 +203,10 @@ function defaultStatus(
 	}
 }
 
+function nodeLabels(node: FakeNode): Record<string, string> {
+	return {'kubernetes.io/hostname': node.name, ...node.labels};
+}
+
 function nodeObject(node: FakeNode): object {
 	const ready = node.ready ?? {
 		status: 'True',
@@ -211,7 +217,7 @@ function nodeObject(node: FakeNode): object {
 	return {
 		kind: 'Node',
 		apiVersion: 'v1',
-		metadata: {name: node.name, labels: {'kubernetes.io/hostname': node.name}},
+		metadata: {name: node.name, labels: nodeLabels(node)},
 		status: {
 			nodeInfo: {
 				kubeletVersion: node.kubeletVersion ?? 'v1.28.4',
@@ -231,7 +237,7 @@ function nodeObject(node: FakeNode): object {
 	};
 }
 
-type Parsed = {route: Route; node: string | null; namespace?: string} | null;
+type Parsed = {route: Route; node: string | null; namespace?: string; labelSelector?: string} | null;
 
 /** The field selector's terms, e.g. {'involvedObject.kind': 'Node', 'involvedObject.name': 'worker-1'}. */
 function selectorTerms(selector: string): Record<string, string> {
@@ -246,7 +252,7 @@ function selectorTerms(selector: string): Record<string, string> {
 function parsePath(url: URL): Parsed {
 	const {pathname} = url;
 	if (pathname === '/api/v1/nodes') {
-		return {route: 'list', node: null};
+		return {route: 'list', node: null, labelSelector: url.searchParams.get('labelSelector') ?? ''};
 	}
 
 	const events = /^\/api\/v1\/namespaces\/([^/]+)\/events$/.exec(pathname);
@@ -311,7 +317,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		return null;
 	}
 
-	function normalBody(route: Route, node: FakeNode | undefined, namespace: string | undefined): {type: string; body: string | Buffer} {
+	function normalBody(
+		route: Route,
+		node: FakeNode | undefined,
+		namespace: string | undefined,
+		labelSelector = '',
+	): {type: string; body: string | Buffer} {
 		if (route === 'events') {
 			const items = (node?.events ?? [])
 				.filter((event) => (event.namespace ?? 'default') === namespace)
@@ -333,7 +344,9 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 					kind: 'NodeList',
 					apiVersion: 'v1',
 					metadata: {resourceVersion: '1'},
-					items: [...nodes.values()].map(nodeObject),
+					items: [...nodes.values()]
+						.filter((each) => Object.entries(selectorTerms(labelSelector)).every(([key, value]) => nodeLabels(each)[key] === value))
+						.map(nodeObject),
 				}),
 			};
 		}
@@ -405,7 +418,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			return {status: 404, gzipped: false};
 		}
 
-		const normal = normalBody(parsed.route, node, parsed.namespace);
+		const normal = normalBody(parsed.route, node, parsed.namespace, parsed.labelSelector);
 		switch (fault?.type) {
 			case 'html': {
 				send(
