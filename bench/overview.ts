@@ -155,7 +155,7 @@ async function prometheusTicks(options: OverviewBenchOptions): Promise<OverviewB
 	const source = createPrometheusSource({url: fake.url, windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 30_000, now: Date.now});
 	const engine = startPrometheusOverview({source, intervalMs: 1}) as OverviewEngine<unknown>;
 	let fetches = 0;
-	// The engine dispatches one 'names' then one feed action per node: a fetch is done at the last node's.
+	// The engine dispatches one 'names' then one 'feeds' action, heard as one read per node: a fetch is done at the last node's.
 	const last = names(options.nodes).at(-1)!;
 	engine.subscribe((node) => {
 		if (node === last) fetches++;
