@@ -3,31 +3,9 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {createFleetSignals, fleetTitleOf} from '../../source/run/fleet-signals.js';
-import type {OverviewRow} from '../../source/screen/overview-rows.js';
+import {overviewRowOf} from '../helpers/overview-row.js';
 
-function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
-	return {
-		name,
-		ready: 'True',
-		kubeletVersion: 'v1.28.4',
-		lastSeenAgeSeconds: 1,
-		readAgeSeconds: 0,
-		notReadyInSeconds: null,
-		meanSeconds: 0.01,
-		p99: null,
-		ratePerSecond: 1,
-		discardEvents: 0,
-		state: 'ok',
-		word: 'ok',
-		reason: null,
-		slow: false,
-		stale: false,
-		gone: false,
-		failure: null,
-		band: 'ok',
-		...fields,
-	};
-}
+const row = overviewRowOf;
 
 const unhealthy = (name: string) => row(name, {state: 'unhealthy', word: 'unhealthy', band: 'unhealthy'});
 

@@ -27,6 +27,7 @@ import {
 } from '../../source/screen/overview-rows.js';
 import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
 import {lineText} from '../../source/screen/layout/line.js';
+import {overviewRowOf} from '../helpers/overview-row.js';
 
 const at = 1_700_000_000_000;
 
@@ -338,29 +339,7 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 });
 
 /** A row with only the fields a sort reads set. */
-function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
-	return {
-		name,
-		ready: 'True',
-		kubeletVersion: 'v1.28.4',
-		lastSeenAgeSeconds: 1,
-		readAgeSeconds: 0,
-		notReadyInSeconds: null,
-		meanSeconds: 0.01,
-		p99: {seconds: 0.02, atLeast: false},
-		ratePerSecond: 1,
-		discardEvents: 0,
-		state: 'ok',
-		word: 'ok',
-		reason: null,
-		slow: false,
-		stale: false,
-		gone: false,
-		failure: null,
-		band: 'ok',
-		...fields,
-	};
-}
+const row = overviewRowOf;
 
 describe('sorting by any column', () => {
 	const rows = [

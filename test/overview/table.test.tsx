@@ -14,32 +14,13 @@ import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/prome
 import {initialOverviewState, overviewReducer, type OverviewState} from '../../source/domain/overview-state.js';
 import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
 import {frameOf, rowsOf} from '../helpers/ui-frame.js';
+import {overviewRowOf} from '../helpers/overview-row.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const width = 80;
 
 function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
-	return {
-		name,
-		ready: 'True',
-		kubeletVersion: 'v1.28.4',
-		lastSeenAgeSeconds: 1,
-		readAgeSeconds: 0,
-		notReadyInSeconds: null,
-		meanSeconds: 0.005,
-		p99: {seconds: 0.01, atLeast: false},
-		ratePerSecond: 0.99,
-		discardEvents: 0,
-		state: 'ok',
-		word: 'ok',
-		reason: null,
-		slow: false,
-		stale: false,
-		gone: false,
-		failure: null,
-		band: 'ok',
-		...fields,
-	};
+	return overviewRowOf(name, {meanSeconds: 0.005, p99: {seconds: 0.01, atLeast: false}, ratePerSecond: 0.99, ...fields});
 }
 
 // p99s 10, 12, 11, 150 ms: worker-4 is slow (the median of the others is 11 ms); control-plane cannot be read.
