@@ -53,7 +53,9 @@ async function measure(
 			if (!done(tick + 1)) return;
 			tick++;
 			// What the screen does once per refresh: every row derived and sorted.
-			sortedRows([...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, Date.now())));
+			const now = Date.now();
+			const views = [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, now));
+			sortedRows(views, {now, cycleMs: engine.effectiveIntervalMs()});
 			if (tick === 1) {
 				cpu = process.cpuUsage();
 				wall = performance.now();
@@ -153,7 +155,7 @@ async function prometheusTicks(options: OverviewBenchOptions): Promise<OverviewB
 	const source = createPrometheusSource({url: fake.url, windowSeconds, insecureSkipTlsVerify: false, timeoutMs: 30_000, now: Date.now});
 	const engine = startPrometheusOverview({source, intervalMs: 1}) as OverviewEngine<unknown>;
 	let fetches = 0;
-	// The engine dispatches one 'names' then one feed action per node: a fetch is done at the last node's.
+	// The engine dispatches one 'names' then one 'feeds' action, heard as one read per node: a fetch is done at the last node's.
 	const last = names(options.nodes).at(-1)!;
 	engine.subscribe((node) => {
 		if (node === last) fetches++;

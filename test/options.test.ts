@@ -80,7 +80,20 @@ describe('parseOptions: the Mode', () => {
 		assert.deepEqual(node(['worker-1', '--once', '-o', 'json']).backend, apiServerNode('worker-1'));
 		assert.deepEqual(node(['--node', 'worker-1', 'worker-1']).backend, apiServerNode('worker-1'));
 		rejects(['--node', 'worker-1', 'worker-2'], /the node is named twice \("worker-2" and --node "worker-1"\)/);
-		rejects(['worker-1', 'worker-2'], /one node at a time, not "worker-1" and "worker-2"/);
+	});
+
+	test('several nodes, or -l/--selector: the overview of those nodes, through the API server only', () => {
+		assert.deepEqual(overview(['worker-1', 'worker-2', 'worker-3']).backend, {
+			...apiServerOverview,
+			names: ['worker-1', 'worker-2', 'worker-3'],
+		});
+		assert.deepEqual(overview(['-l', 'pool=gpu']).backend, {...apiServerOverview, selector: 'pool=gpu'});
+		assert.deepEqual(overview(['--selector=pool=gpu,zone=a']).backend, {...apiServerOverview, selector: 'pool=gpu,zone=a'});
+		rejects(['-l', ' '], /^-l\/--selector needs labels/);
+		rejects(['worker-1', '-l', 'pool=gpu'], /^-l\/--selector pick nodes of the overview through the API server: drop a node name/);
+		rejects(['a', 'b', '--prometheus', 'https://p:9090'], /^several nodes \("a" "b"\) pick nodes .*: drop --prometheus/);
+		rejects(['a', 'b', '--node', 'a'], /: drop a node name/);
+		rejects(['-l', 'pool=gpu', '--demo'], /: drop --demo/);
 	});
 
 	test('an empty node name is an error, not the overview', () => {

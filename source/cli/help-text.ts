@@ -83,6 +83,7 @@ Options
                        do not verify the server certificate of --kubelet-url / --prometheus
   --max-inflight N     overview (no node): at most N node requests at once (default 8)
   --max-rps N          overview: at most N requests per second in total (default 20)
+  -l, --selector SEL   overview: only the nodes with these labels, as kubectl's (pool=gpu,zone!=a)
   -h, --help           this help
   -V, --version        the version
 

@@ -50,7 +50,17 @@ export type NodeBackend =
 /** Where every node's figures come from. */
 export type OverviewBackend =
 	/** Lists the nodes, then reads each one's /proxy/metrics within these bounds. */
-	{kind: 'api-server'; access: KubeAccess; maxInflight: number; maxRps: number} | {kind: 'prometheus'; url: string; direct: DirectAccess};
+	| {
+			kind: 'api-server';
+			access: KubeAccess;
+			maxInflight: number;
+			maxRps: number;
+			/** -l: only the nodes with these labels (the API server's labelSelector). */
+			selector?: string;
+			/** `pleg-top a b c`: only these nodes. */
+			names?: string[];
+	  }
+	| {kind: 'prometheus'; url: string; direct: DirectAccess};
 
 /** What every run has. */
 export type RunSettings = {
@@ -182,6 +192,7 @@ export const flagSpec = {
 	'insecure-skip-tls-verify': {type: 'boolean', default: false},
 	'max-inflight': {type: 'string', default: '8'},
 	'max-rps': {type: 'string', default: '20'},
+	selector: {type: 'string', short: 'l'},
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{options: typeof flagSpec; allowPositionals: true; strict: true}>>['values'];
@@ -266,11 +277,8 @@ function oneOf<T extends string>(flag: string, allowed: readonly T[], text: stri
 
 /** The node to watch, from --node NODE or the one positional word (as `kubectl describe node NODE`). */
 function nodeName(values: Values, positionals: string[]): string | undefined {
-	if (positionals.length > 1) {
-		throw new UsageError(
-			`one node at a time, not ${positionals.map((word) => `"${word}"`).join(' and ')}; without a node pleg-top shows every node`,
-		);
-	}
+	// Several nodes are an overview of those (fleetNames); one is the one-node screen.
+	if (positionals.length > 1) return undefined;
 
 	const [positional] = positionals;
 	if (values.node !== undefined && positional !== undefined && values.node !== positional) {
@@ -328,6 +336,26 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	const kubeletUrl = httpsUrl('kubelet-url', values['kubelet-url']);
 	const prometheus = httpsUrl('prometheus', values.prometheus);
 	const node = nodeName(values, positionals);
+	const names = positionals.length > 1 ? positionals : undefined;
+	const selector = values.selector;
+	if (selector !== undefined && selector.trim() === '') throw new UsageError('-l/--selector needs labels, e.g. -l pool=gpu');
+	const fleetFlag =
+		names !== undefined ? `several nodes (${names.map((word) => `"${word}"`).join(' ')})` : selector !== undefined ? '-l/--selector' : null;
+	if (fleetFlag !== null) {
+		const other = values.demo
+			? '--demo'
+			: values.replay !== undefined
+				? '--replay'
+				: kubeletUrl !== undefined
+					? '--kubelet-url'
+					: prometheus !== undefined
+						? '--prometheus'
+						: values.node !== undefined || (selector !== undefined && node !== undefined)
+							? 'a node name'
+							: null;
+		if (other !== null) throw new UsageError(`${fleetFlag} pick nodes of the overview through the API server: drop ${other}`);
+		if (names !== undefined && names.some((name) => name.trim() === '')) throw new UsageError('a node name is empty');
+	}
 
 	const backends = [
 		values.demo && '--demo',
@@ -400,7 +428,14 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		const backend: OverviewBackend =
 			prometheus !== undefined
 				? {kind: 'prometheus', url: prometheus, direct}
-				: {kind: 'api-server', access, maxInflight: Math.floor(maxInflight), maxRps};
+				: {
+						kind: 'api-server',
+						access,
+						maxInflight: Math.floor(maxInflight),
+						maxRps,
+						...(selector === undefined ? {} : {selector}),
+						...(names === undefined ? {} : {names}),
+					};
 		return {...settings, kind: 'overview', backend};
 	}
 

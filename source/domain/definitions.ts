@@ -231,8 +231,25 @@ export const definitions = [
 	{
 		id: 'overview-slow',
 		label: 'Slow (overview)',
+		formula: 'window p99 ≥ 10 × the median window p99 of the other nodes read now (at least two); ranked below warnings, above ok',
+	},
+	{
+		id: 'overview-last-seen',
+		label: 'Last seen, read (overview)',
 		formula:
-			'window p99 ≥ 10 × the median window p99 of the other nodes read now (at least two); ranked below unhealthy and errors, above warnings and ok',
+			"last seen: the age the kubelet's gauge gave at the node's last good read (now − gauge, less the time since that read); read: how long ago that read was, pleg-top's own polling gap. The status is judged on the first only: a read older than 2 × the per-node interval + 5 s makes the node stale (unknown), never lagging or unhealthy. JSON (--once overview): lastSeenAtReadSeconds, readAgeSeconds; band is the band at the read",
+	},
+	{
+		id: 'overview-notready-in',
+		label: 'NotReady in (overview)',
+		formula:
+			"past the ok band: threshold − (last seen at the read + the time since the read), pleg-top's estimate of the seconds left before the kubelet's rule makes the node NotReady; — in the ok band. JSON (--once overview): notReadyInSeconds",
+	},
+	{
+		id: 'overview-rank',
+		label: 'Overview order',
+		formula:
+			'unhealthy; critical (by NotReady in, soonest first); errors and unknowns (stale, waiting); warn (lagging, not ready); slow; ok; gone last. Rows of equal rank stay in name order',
 	},
 ] as const satisfies readonly Definition[];
 
@@ -257,10 +274,10 @@ export const keyBindings: readonly KeyBinding[] = [
 /** The keys of the overview (every node, no node named): its table, not the one-node screen it opens. */
 export const overviewKeyBindings: readonly KeyBinding[] = [
 	{keys: ['↑', '↓', 'j', 'k'], action: 'select a node', hint: 'select', demoOnly: false},
-	{keys: ['Enter'], action: "the selected node's one-node screen (Esc back to all nodes)", hint: 'open', demoOnly: false},
+	{keys: ['Enter'], action: "the selected node's one-node screen (q or Esc back to all nodes)", hint: 'open', demoOnly: false},
 	{
 		keys: ['s'],
-		action: 'sort by the next column (status, node, Ready, kubelet, last seen, mean, p99, relists/s, discards)',
+		action: 'sort by the next column (status, node, Ready, kubelet, last seen, read, NotReady in, mean, p99, relists/s, discards)',
 		hint: 'sort',
 		demoOnly: false,
 	},

@@ -51,7 +51,9 @@ export type OverviewAction<A> =
 	/** Names only (Prometheus answers carry no Node objects): as 'nodes' without NodeInfo. */
 	| {type: 'names'; names: string[]; at: number}
 	| {type: 'list-failure'; failure: Failure; at: number}
-	| {type: 'feed'; node: string; action: A};
+	| {type: 'feed'; node: string; action: A}
+	/** Many nodes' actions at once (one Prometheus refresh): the node map is copied once, not once per node. */
+	| {type: 'feeds'; actions: ReadonlyArray<{node: string; action: A}>};
 
 /** A node missing from the list is shown as gone for this long, then dropped, ms. Two re-lists at 30 s. */
 export const defaultGoneKeepMs = 60_000;
@@ -121,6 +123,16 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 				nodes.set(action.node, {...entry, feed: kind.reduce(entry.feed, action.action)});
 				return {...state, nodes};
 			}
+
+			case 'feeds': {
+				const nodes = new Map(state.nodes);
+				for (const {node, action: each} of action.actions) {
+					const entry = nodes.get(node);
+					if (entry !== undefined) nodes.set(node, {...entry, feed: kind.reduce(entry.feed, each)});
+				}
+
+				return {...state, nodes};
+			}
 		}
 	};
 }
@@ -138,4 +150,44 @@ export function nodeView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>,
 		node: entry.info,
 		goneSince: entry.goneSince,
 	};
+}
+
+/** A node's last-seen age split at its last good read (overview-rows.ts judges the first, shows both). */
+export type ScrapeAges = {
+	/** The age the kubelet's figures gave at that read: the gauge's (else count unchanged), s; null without one. */
+	atScrapeSeconds: number | null;
+	/** How long ago that read was, s: pleg-top's own polling gap (or Prometheus' query), never the kubelet's. */
+	sinceScrapeSeconds: number | null;
+};
+
+/**
+ * The one place the overview turns clocks into ages. The figures carry the age at their own `now` (gauge time to
+ * our clock); moved back to the read, that is what the kubelet reported then. A node-clock offset estimate, once
+ * there is one, belongs here.
+ */
+export function scrapeAges(view: Pick<NodeView, 'figures' | 'status'>, now: number): ScrapeAges {
+	const readAt = view.status.lastGoodAt;
+	const since = readAt === null ? null : Math.max(0, (now - readAt) / 1000);
+	const {figures} = view;
+	const ageThen = figures ? (figures.lastSeen.ageSeconds ?? figures.lastSeen.countUnchangedSeconds) : null;
+	const figuresAfterRead = figures === null || readAt === null ? 0 : (figures.now - readAt) / 1000;
+	return {atScrapeSeconds: ageThen === null ? null : Math.max(0, ageThen - figuresAfterRead), sinceScrapeSeconds: since};
+}
+
+const readViews = new WeakMap<object, NodeView>();
+
+/**
+ * The node's view as of its last good read (figures at that read's time), what the overview's rows are built
+ * from: it changes only when the entry does, so a frame of N nodes derives no figures for the nodes not read
+ * since the last frame. Memoized per entry (entries are replaced on every action for their node).
+ */
+export function readView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>): NodeView {
+	let view = readViews.get(entry);
+	if (view === undefined) {
+		const status = kind.status(entry.feed);
+		view = nodeView(kind, entry, status.lastGoodAt ?? 0);
+		readViews.set(entry, view);
+	}
+
+	return view;
 }

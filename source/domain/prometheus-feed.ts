@@ -52,10 +52,22 @@ export type PrometheusFeed = {
 };
 
 export type PrometheusFeedAction =
-	| {type: 'figures'; figures: PrometheusFigures; latencyMs: number}
+	/** historyLimit: history points kept (fleetHistoryLimit: fewer per node the bigger the fleet). */
+	| {type: 'figures'; figures: PrometheusFigures; latencyMs: number; historyLimit?: number}
 	/** The fetch succeeded but Prometheus has no series for this node (any more). */
 	| {type: 'absent'; at: number}
 	| {type: 'failure'; failure: Failure; at: number};
+
+/** History points kept for the whole fleet together: about 110 MiB of points (56 bytes each). */
+export const fleetHistoryPoints = 2_000_000;
+
+/**
+ * History points kept per node in a fleet of `nodes`: an hour at one refresh a second up to 555 nodes, then fewer
+ * (200 at 10,000 nodes: over 3 minutes), never under 60, so memory stays bounded as the fleet grows.
+ */
+export function fleetHistoryLimit(nodes: number): number {
+	return Math.max(60, Math.min(defaultHistoryLimit, Math.floor(fleetHistoryPoints / Math.max(1, nodes))));
+}
 
 export function initialPrometheusFeed(name: string, windowSeconds: number): PrometheusFeed {
 	return {
@@ -89,7 +101,7 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 			return {
 				...feed,
 				latest: figures,
-				history: appendToLog(feed.history, point, defaultHistoryLimit),
+				history: appendToLog(feed.history, point, action.historyLimit ?? defaultHistoryLimit),
 				status: {
 					...feed.status,
 					failure: null,

@@ -80,9 +80,11 @@ export function createStore<F, A>(kind: FeedKind<F, A>, windowSeconds: number) {
 			return state;
 		},
 		/** Applies `action`; `read` and `at` are passed to the listeners. */
-		dispatch(action: OverviewAction<A>, at: number, read = action.type === 'feed') {
+		dispatch(action: OverviewAction<A>, at: number, read = action.type === 'feed' || action.type === 'feeds') {
 			state = reduce(state, action);
-			notify(action.type === 'feed' ? action.node : null, read, at);
+			// A batch is heard as one read per node, as if each had come alone.
+			if (action.type === 'feeds') for (const each of action.actions) notify(each.node, read, at);
+			else notify(action.type === 'feed' ? action.node : null, read, at);
 		},
 		/** Tells the listeners of a change outside the state (a pause). */
 		notify,

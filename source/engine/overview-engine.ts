@@ -9,7 +9,7 @@ import type {FiguresSource} from '../sources/prometheus.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 import {retryDelay} from '../domain/backoff.js';
 import {toFailure} from '../sources/to-failure.js';
-import {prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
+import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import {startScheduler} from './scheduler.js';
 import {listedNames, type FeedKind} from '../domain/overview-state.js';
@@ -172,13 +172,16 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			// With --node the one node stays listed when Prometheus has nothing for it, so the screen can say so.
 			const names = source.node === null ? [...answer.keys()] : [source.node];
 			store.dispatch({type: 'names', names, at}, at);
-			for (const name of names) {
+			// One action for the whole answer: the node map is copied once per refresh, not once per node.
+			const historyLimit = fleetHistoryLimit(names.length);
+			const actions = names.map((name) => {
 				const figures = answer.get(name);
-				store.dispatch(
-					{type: 'feed', node: name, action: figures ? {type: 'figures', figures, latencyMs: at - started} : {type: 'absent', at}},
-					at,
-				);
-			}
+				const action: PrometheusFeedAction = figures
+					? {type: 'figures', figures, latencyMs: at - started, historyLimit}
+					: {type: 'absent', at};
+				return {node: name, action};
+			});
+			store.dispatch({type: 'feeds', actions}, at);
 		} catch (error) {
 			if (signal.aborted) return;
 			failures++;
@@ -187,10 +190,14 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			const at = now();
 			store.dispatch({type: 'list-failure', failure, at}, at);
 			if (source.node !== null && store.state.nodes.size === 0) store.dispatch({type: 'names', names: [source.node], at}, at);
-			for (const name of listedNames(store.state)) store.dispatch({type: 'feed', node: name, action: {type: 'failure', failure, at}}, at);
+			const actions = listedNames(store.state).map((node) => ({node, action: {type: 'failure' as const, failure, at}}));
+			store.dispatch({type: 'feeds', actions}, at);
 		}
 
-		schedule(failures === 0 ? options.intervalMs : retryDelay(retryAfterSeconds, failures, options.intervalMs, options.maxBackoffMs));
+		// Start to start, so a big fleet's slow answer does not stretch the cadence; but always a rest of a quarter
+		// interval, so an answer slower than the interval cannot keep pleg-top busy without a break.
+		const rest = Math.max(options.intervalMs / 4, started + options.intervalMs - now());
+		schedule(failures === 0 ? rest : retryDelay(retryAfterSeconds, failures, options.intervalMs, options.maxBackoffMs));
 	}
 
 	function schedule(delayMs: number) {

@@ -1,5 +1,6 @@
 // Polls many nodes through one API server without loading it: at most `maxInflight` requests at once and at
-// most `maxRps` request starts in any second. A cluster too large to poll every node each `intervalMs` within
+// most `maxRps` request starts in any second. A request unanswered after `slotMs` gives its slot to the next node
+// (a hung kubelet waits for its own timeout without holding up the fleet); it is never polled again while in flight. A cluster too large to poll every node each `intervalMs` within
 // that rate gets a longer per-node interval instead (nodes × 1000 / maxRps ms), and says so (effectiveIntervalMs).
 // The clock and the timers are injected, so tests drive it with fake timers.
 import {retryDelay} from '../domain/backoff.js';
@@ -24,6 +25,12 @@ export type SchedulerOptions = {
 	poll(node: string, signal: AbortSignal): Promise<boolean | {retryAfterSeconds: number}>;
 	/** Back-off cap after failures, ms (as the one-node poller's). */
 	maxBackoffMs?: number;
+	/**
+	 * A request still unanswered after this long gives up its slot (it runs on to its own timeout): a few hung
+	 * kubelets must not hold every slot while the rest of the fleet waits. At most maxInflight requests are overdue
+	 * at once, so the API server never has more than 2 × maxInflight from pleg-top. @default 2000
+	 */
+	slotMs?: number;
 };
 
 export type Scheduler = {
@@ -33,7 +40,10 @@ export type Scheduler = {
 	/** The per-node interval actually kept, ms: max(intervalMs, nodes × 1000 / maxRps). */
 	readonly effectiveIntervalMs: number;
 	readonly requestCount: number;
+	/** Requests holding a slot (at most maxInflight). */
 	readonly inflight: number;
+	/** Requests past slotMs that gave their slot up (at most maxInflight). */
+	readonly overdue: number;
 };
 
 /** max(wanted, nodes × 1000 / maxRps): the interval at which every node can be polled within the rate bound, ms. */
@@ -43,6 +53,9 @@ export function effectiveIntervalMs(nodes: number, intervalMs: number, maxRps: n
 
 type Entry = {dueAt: number; controller: AbortController | null; failures: number};
 
+/** The default slotMs: a kubelet answers /metrics through the API server in well under a second when it answers. */
+export const defaultSlotMs = 2000;
+
 export function startScheduler(options: SchedulerOptions): Scheduler {
 	const {maxInflight, maxRps, now} = options;
 	const timers = options.timers ?? globalTimers;
@@ -51,7 +64,9 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 	const entries = new Map<string, Entry>();
 	let intervalMs = options.intervalMs;
 	let nextSlotAt = -Infinity;
+	const slotMs = options.slotMs ?? defaultSlotMs;
 	let inflight = 0;
+	let overdue = 0;
 	let requestCount = 0;
 	let timer: unknown;
 	let timerAt = Infinity;
@@ -112,9 +127,20 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 		nextSlotAt = at + gapMs;
 		inflight++;
 		requestCount++;
+		let holdsSlot = true;
+		const release = timers.setTimeout(() => {
+			if (holdsSlot && overdue < maxInflight && !stopped) {
+				holdsSlot = false;
+				inflight--;
+				overdue++;
+				pump();
+			}
+		}, slotMs);
 		const settle = (outcome: boolean | {retryAfterSeconds: number}) => {
 			const ok = outcome === true;
-			inflight--;
+			timers.clearTimeout(release);
+			if (holdsSlot) inflight--;
+			else overdue--;
 			if (controller.signal.aborted) {
 				pump();
 				return;
@@ -169,6 +195,9 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 		},
 		get inflight() {
 			return inflight;
+		},
+		get overdue() {
+			return overdue;
 		},
 	};
 }

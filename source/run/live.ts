@@ -10,6 +10,9 @@ import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 import {hangupExitCode, terminalGone} from './signals.js';
 import {createTerminalSignals} from './terminal-signals.js';
+import {createFleetSignals} from './fleet-signals.js';
+import {readView} from '../domain/overview-state.js';
+import {overviewRows} from '../screen/overview-rows.js';
 
 type Io = {stderr(text: string): void; columns: number | undefined};
 
@@ -40,11 +43,19 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const single = engine.single;
 	const signals =
 		single === null ? null : createTerminalSignals({node: single, bell: mode.bell, write: (text) => process.stdout.write(text)});
+	// The overview's title and bell: at most one look a second (a refresh of many nodes is as many reads).
+	const fleet = single === null ? createFleetSignals({bell: mode.bell, write: (text) => process.stdout.write(text)}) : null;
+	let lookedAt = -Infinity;
 	const unsubscribe = engine.subscribe((node, read, at) => {
 		end.fatal ??= fatalBeforeFirstRead(engine);
 		if (end.fatal) ending.abort();
 		const entry = signals && read && node !== null && node === single ? engine.state.nodes.get(node) : undefined;
 		if (entry) signals?.read(engine.kind.figures(entry.feed, at));
+		if (fleet && read && at - lookedAt >= 1000) {
+			lookedAt = at;
+			const views = [...engine.state.nodes.values()].map((each) => readView(engine.kind, each));
+			fleet.look(overviewRows(views, {now: at, cycleMs: engine.effectiveIntervalMs()}));
+		}
 	});
 	const app =
 		engine.single === null
@@ -56,6 +67,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	} finally {
 		unsubscribe();
 		signals?.close();
+		fleet?.close();
 		engine.stop();
 		plan.close();
 	}

@@ -32,7 +32,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	}
 
 	const engine = plan.start('once');
-	const views = await readsDone(engine, plan.onceReads);
+	const {views, at} = await readsDone(engine, plan.onceReads);
 	plan.close();
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
 	if (engine.single !== null) {
@@ -49,16 +49,17 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
-	const result = {views, rows: sortedRows(views), listFailure: engine.state.listFailure?.summary ?? null};
+	const context = {now: at, cycleMs: engine.effectiveIntervalMs()};
+	const result = {views, rows: sortedRows(views, context), listFailure: engine.state.listFailure?.summary ?? null};
 	io.stdout(formatOverviewOnce(result, mode.format));
 	return exitCodeForOverview(result, mode.failOn);
 }
 
 /**
  * Runs `engine` until every listed node was read `reads` times, the node list failed, or (one node) a read failed,
- * then stops it and returns every node's view at that moment.
+ * then stops it and returns every node's view at that moment, and the moment.
  */
-export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<NodeView[]> {
+export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<{views: NodeView[]; at: number}> {
 	const counts = new Map<string, number>();
 	await new Promise<void>((resolve) => {
 		const check = (node: string | null, read: boolean) => {
@@ -84,7 +85,7 @@ export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<No
 	});
 	engine.stop();
 	const at = engine.now();
-	return [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at));
+	return {views: [...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at)), at};
 }
 
 /** Whether the figures' band (health.ts bandOf) is `failOn` or worse; an unknown band reaches none. */
@@ -105,7 +106,8 @@ export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure:
 
 /** 1 when a node's PLEG is unhealthy (or at the --fail-on band; the signal comes first), else 3 when a node or the list could not be read, else 0. */
 export function exitCodeForOverview(result: OverviewOnce, failOn: FailOn = 'unhealthy'): number {
-	if (result.views.some((view) => view.figures !== null && reachesBand(view.figures, failOn))) return 1;
+	// Judged as the rows are: on each node's age at its read, not on pleg-top's polling gap since.
+	if (result.rows.some((row) => !row.gone && bandReaches(row.band, failOn))) return 1;
 	if (result.listFailure !== null || result.views.some((view) => view.status.failure !== null)) return 3;
 	return 0;
 }
@@ -115,7 +117,13 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 		const byName = new Map(result.views.map((view) => [view.name, view]));
 		const nodes = result.rows.map((row) => {
 			const view = byName.get(row.name)!;
-			return {...jsonLineOf(view.figures, view.name, view.status.failure), status: row.word};
+			const atRead = {
+				band: row.band,
+				lastSeenAtReadSeconds: row.lastSeenAgeSeconds,
+				readAgeSeconds: row.readAgeSeconds,
+				notReadyInSeconds: row.notReadyInSeconds,
+			};
+			return {...jsonLineOf(view.figures, view.name, view.status.failure), ...atRead, status: row.word};
 		});
 		return safeJson({nodes, listError: result.listFailure}, 2) + '\n';
 	}

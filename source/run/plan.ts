@@ -228,11 +228,28 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 		maxBodyBytes: mode.maxBodyBytes,
 		now: systemNow,
 	});
-	const fleet = {label: `all nodes via ${api.label.replace(/^\(all nodes\) via /, '')}`, listNodes: api.listNodes, forNode: api.forNode};
+	const {selector, names} = backend;
+	const which = names !== undefined ? names.join(', ') : selector !== undefined ? `nodes with -l ${selector}` : 'all nodes';
+	// Named nodes are the listed ones of those names (the list says which exist); -l is the API server's labelSelector.
+	const listNodes = async (signal: AbortSignal) => {
+		const nodes = await api.listNodes(signal, selector);
+		return names === undefined ? nodes : nodes.filter((node) => names.includes(node.name));
+	};
+
+	const fleet = {label: `${which} via ${api.label.replace(/^\(all nodes\) via /, '')}`, listNodes, forNode: api.forNode};
 	return {
 		async contact() {
 			try {
-				await api.listNodes(new AbortController().signal);
+				const listed = await listNodes(new AbortController().signal);
+				const missing = names?.filter((name) => !listed.some((node) => node.name === name)) ?? [];
+				if (missing.length > 0) {
+					return {
+						kind: 'not-found',
+						summary: `no node named ${missing.map((name) => `"${name}"`).join(', ')} in the node list of ${api.label.replace(/^\(all nodes\) via /, '')}`,
+						details: ['kubectl get nodes lists them'],
+					};
+				}
+
 				return null;
 			} catch (error) {
 				const failure = toFailure(error, {label: fleet.label, node: '(all nodes)'});

@@ -13,7 +13,7 @@ import type {Engine} from '../engine/engine.js';
 import {filterRows, sortedRows} from './overview-rows.js';
 import {applyPresses, initialOverviewUi, pressesOf, type OverviewUi, type ScrollMove} from './overview-keys.js';
 import {helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
-import {nodeView} from '../domain/overview-state.js';
+import {readView} from '../domain/overview-state.js';
 import {nodeScreenView} from './node-screen-view.js';
 import {Lines} from './layout/line-view.js';
 
@@ -33,18 +33,21 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 	const {columns, rows: terminalRows} = size ?? terminal;
 	const {state, now: at} = useEngineFrames(engine, renderEveryMs);
 	const [ui, setUi] = useState(() => initialOverviewUi(only));
-	const views = useMemo(() => [...state.nodes.values()].map((entry) => nodeView(engine.kind, entry, at)), [state, at, engine]);
-	const rows = useMemo(() => sortedRows(views, ui.sort), [views, ui.sort]);
+	// As of each node's last read (memoized per entry): a frame derives figures only for the nodes read since the last.
+	const views = useMemo(() => [...state.nodes.values()].map((entry) => readView(engine.kind, entry)), [state, engine]);
+	const cycleMs = engine.effectiveIntervalMs();
+	const context = useMemo(() => ({now: at, cycleMs}), [at, cycleMs]);
+	const rows = useMemo(() => sortedRows(views, context, ui.sort), [views, context, ui.sort]);
 	const {open} = ui;
 
 	// The key handler reads the latest render's rows through a ref and leaves its result there: the keys of one
 	// chunk ("ss", "jjj") are applied in turn, each to the state the one before left, before the next render.
-	const latest = useRef({views, ui});
-	latest.current = {views, ui};
+	const latest = useRef({views, ui, context});
+	latest.current = {views, ui, context};
 	useInput(
 		useLatestCallback((input, key) => {
-			const {views: known, ui: before} = latest.current;
-			const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, next.sort), next.filter).map((row) => row.name);
+			const {views: known, ui: before, context: judged} = latest.current;
+			const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, judged, next.sort), next.filter).map((row) => row.name);
 			// The help of the table fills the screen; a node's help sits below the dashboard's header row.
 			const scroll = (offset: number, move: ScrollMove) =>
 				scrollHelp(
@@ -58,7 +61,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 				return;
 			}
 
-			latest.current = {views: known, ui: after};
+			latest.current = {views: known, ui: after, context: judged};
 			setUi(after);
 		}),
 	);
@@ -69,7 +72,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 		return (
 			<Dashboard
 				{...nodeScreenView(engine, state, open, at)}
-				sourceLabel={only === undefined ? `${open} · Esc: all nodes · ${engine.label}` : engine.label}
+				sourceLabel={only === undefined ? `${open} · q/Esc: all nodes · ${engine.label}` : engine.label}
 				intervalSeconds={engine.effectiveIntervalMs() / 1000}
 				now={at}
 				width={columns}

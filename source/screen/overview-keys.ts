@@ -93,7 +93,9 @@ export function applyPress(ui: OverviewUi, press: Press, context: PressContext):
 	const char = 'char' in press ? press.char : null;
 	const special = 'special' in press ? press.special : null;
 	if (ui.typing) return typed(ui, press);
-	if (char === 'q') return 'quit';
+	// On a node opened from the table, q goes back to the table as Esc does (as leaving `pleg-top NODE` would
+	// leave the program); with the node given on the command line, and on the table, q quits.
+	if (char === 'q') return ui.open !== null && context.only === undefined ? {...ui, open: null, help: false, helpOffset: 0} : 'quit';
 	if (ui.help || ui.open !== null) {
 		if (char === '?') return {...ui, help: !ui.help, helpOffset: 0};
 		if (special === 'escape' && ui.help) return {...ui, help: false, helpOffset: 0};

@@ -1,12 +1,16 @@
 // One table row per node: what the overview shows of each NodeView, the `slow` flag (a node far slower than the
 // rest), and the orders the table can be sorted in (worst first by default) and the name filter.
 import type {Failure} from '../domain/types.js';
-import {ageBand} from '../domain/health.js';
+import {ageBand, type AgeBand, type Band} from '../domain/health.js';
 import type {OverviewTableRow, RowState} from './panes/overview-table.js';
-import type {NodeView} from '../domain/overview-state.js';
+import {scrapeAges, type NodeView} from '../domain/overview-state.js';
 
 /** A table row (the fields the table shows) and the failure behind an error status. */
-export type OverviewRow = OverviewTableRow & {failure: Failure | null};
+export type OverviewRow = OverviewTableRow & {
+	failure: Failure | null;
+	/** The band of the age at the last good read (unknown: no basis, a failing read, stale, gone). */
+	band: Band;
+};
 
 /** A node is `slow` when its window p99 is at least this many times the median p99 of the other nodes. */
 export const slowFactor = 10;
@@ -14,16 +18,46 @@ export const slowFactor = 10;
 /** The median needs at least this many other nodes with a p99: one neighbour is not a fleet. */
 export const slowMinOthers = 2;
 
-export function overviewRow(view: NodeView): OverviewRow {
+/** What a row is judged against besides the node's own figures: the clock and the per-node polling cycle. */
+export type RowContext = {
+	/** The frame's time, ms (the NodeViews' `now`). */
+	now: number;
+	/** How often each node is meant to be read, ms (the engine's effective interval). */
+	cycleMs: number;
+};
+
+/**
+ * A read older than this is stale: the node's figures are unknown rather than judged on an age pleg-top's own gap
+ * made up. Two cycles (one late answer is normal at the rate bound) and 5 s of margin for the request itself.
+ */
+export function staleAfterMs(cycleMs: number): number {
+	return 2 * cycleMs + 5000;
+}
+
+export function overviewRow(view: NodeView, context: RowContext): OverviewRow {
 	const {figures, status} = view;
 	const ready = figures?.ready?.status ?? view.node?.ready?.status ?? null;
 	const failure = status.failure;
 	const window = figures?.window ?? null;
-	const base = {
+	const ages = scrapeAges(view, context.now);
+	const band = bandAtScrape(view, ages.atScrapeSeconds);
+	const threshold = figures?.constants.threshold.seconds ?? null;
+	// The countdown is an estimate from the last read on; only past the ok band, as the one-node verdict's.
+	const notReadyIn =
+		(band === 'warn' || band === 'critical') && threshold !== null && failure === null && view.goneSince === null
+			? Math.max(0, threshold - ages.atScrapeSeconds! - (ages.sinceScrapeSeconds ?? 0))
+			: null;
+	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, context.cycleMs);
+	// The band scripts and --fail-on read: the age's at the read, unknown whenever the row cannot be judged now.
+	const judgeable = judged.state !== 'unknown' && judged.state !== 'error';
+	// One object per row and frame, no spreads: a big fleet builds thousands a frame.
+	return {
 		name: view.name,
 		ready,
 		kubeletVersion: figures?.kubeletVersion ?? view.node?.kubeletVersion ?? null,
-		lastSeenAgeSeconds: figures?.lastSeen.ageSeconds ?? figures?.lastSeen.countUnchangedSeconds ?? null,
+		lastSeenAgeSeconds: ages.atScrapeSeconds,
+		readAgeSeconds: ages.sinceScrapeSeconds,
+		notReadyInSeconds: notReadyIn,
 		meanSeconds: window?.meanSeconds ?? null,
 		p99: window?.p99 ?? null,
 		ratePerSecond: window?.ratePerSecond ?? null,
@@ -32,11 +66,29 @@ export function overviewRow(view: NodeView): OverviewRow {
 		gone: view.goneSince !== null,
 		slow: false,
 		failure,
+		state: judged.state,
+		word: judged.word,
+		reason: judged.reason,
+		band: band !== null && (band === 'unhealthy' || judgeable) ? band : 'unknown',
 	};
-	return {...base, ...judge(view, base.lastSeenAgeSeconds, ready)};
 }
 
-function judge(view: NodeView, age: number | null, ready: OverviewRow['ready']): {state: RowState; word: string; reason: string | null} {
+/** The band of the age the kubelet reported at the last read (never of the time since); null with no basis. */
+function bandAtScrape(view: NodeView, atScrape: number | null): AgeBand | null {
+	const {figures} = view;
+	if (figures === null) return null;
+	if (atScrape !== null) return ageBand(atScrape, figures.constants);
+	// A gauge of 0: the kubelet has yet to relist successfully, unhealthy by its own rule.
+	return figures.lastSeen.neverSucceeded ? 'unhealthy' : null;
+}
+
+function judge(
+	view: NodeView,
+	band: AgeBand | null,
+	sinceRead: number | null,
+	ready: OverviewRow['ready'],
+	cycleMs: number,
+): {state: RowState; word: string; reason: string | null} {
 	const {figures, status} = view;
 	if (view.goneSince !== null) {
 		return {state: 'unknown', word: 'gone', reason: null};
@@ -52,23 +104,28 @@ function judge(view: NodeView, age: number | null, ready: OverviewRow['ready']):
 		return {state: 'unknown', word: 'waiting', reason: null};
 	}
 
-	if (figures.verdict.healthy === false) {
+	// Unhealthy by the kubelet's own figure at the read: the last word known, however old the read.
+	if (band === 'unhealthy') {
 		return {state: 'unhealthy', word: 'unhealthy', reason: null};
+	}
+
+	if (sinceRead !== null && sinceRead * 1000 > staleAfterMs(cycleMs)) {
+		return {state: 'unknown', word: 'stale', reason: null};
+	}
+
+	if (band === 'critical') {
+		return {state: 'critical', word: 'critical', reason: null};
 	}
 
 	if (ready !== null && ready !== 'True') {
 		return {state: 'warn', word: 'not ready', reason: null};
 	}
 
-	if (age !== null && ageBand(age, figures.constants) !== 'ok') {
+	if (band === 'warn') {
 		return {state: 'warn', word: 'lagging', reason: null};
 	}
 
-	return {
-		state: figures.verdict.healthy === null ? 'unknown' : 'ok',
-		word: figures.verdict.healthy === null ? 'unknown' : 'ok',
-		reason: null,
-	};
+	return band === null ? {state: 'unknown', word: 'unknown', reason: null} : {state: 'ok', word: 'ok', reason: null};
 }
 
 /** Why a read failed, in a few words for the status column: "403 nodes/proxy", "kubelet unreachable", "timeout". */
@@ -123,10 +180,32 @@ export function failureWord(failure: Failure): string {
 
 /** The middle value (the mean of the two middle ones for an even count); null for none. */
 export function median(values: readonly number[]): number | null {
-	if (values.length === 0) return null;
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+	return sortedMedian(
+		[...values].sort((a, b) => a - b),
+		-1,
+	);
+}
+
+/** The median of ascending `sorted` without its element at `skip` (-1: skip none), in O(1). */
+function sortedMedian(sorted: readonly number[], skip: number): number | null {
+	const count = skip < 0 ? sorted.length : sorted.length - 1;
+	if (count <= 0) return null;
+	const at = (k: number) => sorted[skip < 0 || k < skip ? k : k + 1]!;
+	const middle = Math.floor(count / 2);
+	return count % 2 === 1 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
+}
+
+/** The first index of `value` in ascending `sorted` (present). */
+function lowerBound(sorted: readonly number[], value: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const mid = (low + high) >> 1;
+		if (sorted[mid]! < value) low = mid + 1;
+		else high = mid;
+	}
+
+	return low;
 }
 
 /** A p99 read now: listed and its last read good (stale figures are old, a gone node's older). */
@@ -136,47 +215,63 @@ function currentP99(row: OverviewRow): number | null {
 
 /**
  * Each row with `slow` set when its window p99 is ≥ slowFactor × the median p99 of the other nodes that have one
- * now (at least slowMinOthers of them). A slow node that is otherwise ok or warn shows as `slow` and ranks above
- * them; an unhealthy, failing or unknown one keeps its state (it already ranks higher) but carries the flag.
+ * now (at least slowMinOthers of them). A slow node that is otherwise ok shows as `slow`; any other keeps its state
+ * (it already ranks higher) but carries the flag. The p99s are sorted once: the median without one node is read
+ * off that order, so a frame of N nodes costs O(N log N), not a sort per row.
  */
 export function flagSlow(rows: readonly OverviewRow[]): OverviewRow[] {
 	const p99s = rows.map(currentP99);
+	const sorted = p99s.filter((p99): p99 is number => p99 !== null).sort((a, b) => a - b);
+	if (sorted.length - 1 < slowMinOthers) return [...rows];
 	return rows.map((row, index) => {
 		const own = p99s[index];
 		if (own === null || own === undefined) return row;
-		const others = p99s.filter((p99, other): p99 is number => other !== index && p99 !== null);
-		const middle = others.length >= slowMinOthers ? median(others) : null;
+		const middle = sortedMedian(sorted, lowerBound(sorted, own));
 		if (middle === null || middle <= 0 || own < slowFactor * middle) return row;
-		return row.state === 'ok' || row.state === 'warn' ? {...row, slow: true, state: 'slow', word: 'slow'} : {...row, slow: true};
+		return row.state === 'ok' ? {...row, slow: true, state: 'slow', word: 'slow'} : {...row, slow: true};
 	});
 }
 
 /** The rows of `views`, slow ones flagged, in no particular order. */
-export function overviewRows(views: readonly NodeView[]): OverviewRow[] {
-	return flagSlow(views.map(overviewRow));
+export function overviewRows(views: readonly NodeView[], context: RowContext): OverviewRow[] {
+	return flagSlow(views.map((view) => overviewRow(view, context)));
 }
 
-/** Worst first: unhealthy, then failing reads and unknowns, slow, warnings, ok. */
-const rank: Record<RowState, number> = {unhealthy: 0, error: 1, unknown: 1, slow: 2, warn: 3, ok: 4};
+/** Worst first: unhealthy, critical, failing reads and unknowns, warnings, slow, ok. */
+const rank: Record<RowState, number> = {unhealthy: 0, critical: 1, error: 2, unknown: 2, warn: 3, slow: 4, ok: 5};
 
-/** Larger first, absent last. */
-function descending(a: number | null, b: number | null): number {
-	return (b ?? -Infinity) - (a ?? -Infinity) || 0;
+/** Smaller first, absent last. */
+function ascending(a: number | null, b: number | null): number {
+	return (a ?? Infinity) - (b ?? Infinity) || 0;
 }
 
-/** Worst first: by state (gone at the end); within a state, oldest last-seen, then highest p99, then by name. */
+/**
+ * Worst first: by state (gone at the end); critical ones by the time left before NotReady; else by name, so rows of
+ * equal rank keep their places from frame to frame instead of reshuffling with every read's age.
+ */
 export function compareRows(a: OverviewRow, b: OverviewRow): number {
 	return (
 		Number(a.gone) - Number(b.gone) ||
 		rank[a.state] - rank[b.state] ||
-		descending(a.lastSeenAgeSeconds, b.lastSeenAgeSeconds) ||
-		descending(a.p99?.seconds ?? null, b.p99?.seconds ?? null) ||
+		(a.state === 'critical' ? ascending(a.notReadyInSeconds, b.notReadyInSeconds) : 0) ||
 		a.name.localeCompare(b.name)
 	);
 }
 
 /** The columns the table can be sorted by, in the order `s` steps through them. */
-export const sortColumns = ['status', 'node', 'ready', 'kubelet', 'last-seen', 'mean', 'p99', 'rate', 'discards'] as const;
+export const sortColumns = [
+	'status',
+	'node',
+	'ready',
+	'kubelet',
+	'last-seen',
+	'read',
+	'notready-in',
+	'mean',
+	'p99',
+	'rate',
+	'discards',
+] as const;
 export type SortColumn = (typeof sortColumns)[number];
 
 /** The column and whether its usual order (sortKeys' `first`) is reversed (`S`). */
@@ -211,6 +306,8 @@ export const sortKeys: Record<SortColumn, SortKey> = {
 	},
 	kubelet: {value: (row) => versionValue(row.kubeletVersion), largestFirst: false, first: ['oldest first', 'newest first']},
 	'last-seen': {value: (row) => row.lastSeenAgeSeconds, largestFirst: true, first: ['oldest first', 'newest first']},
+	read: {value: (row) => row.readAgeSeconds, largestFirst: true, first: ['oldest first', 'newest first']},
+	'notready-in': {value: (row) => row.notReadyInSeconds, largestFirst: false, first: ['soonest first', 'latest first']},
 	mean: {value: (row) => row.meanSeconds, largestFirst: true, first: ['largest first', 'smallest first']},
 	p99: {value: (row) => row.p99?.seconds ?? null, largestFirst: true, first: ['largest first', 'smallest first']},
 	rate: {value: (row) => row.ratePerSecond, largestFirst: true, first: ['largest first', 'smallest first']},
@@ -252,8 +349,8 @@ export function sortRows(rows: readonly OverviewRow[], order: SortOrder = defaul
 }
 
 /** The rows of `views`, slow ones flagged, in `order` (worst first by default). */
-export function sortedRows(views: readonly NodeView[], order: SortOrder = defaultSort): OverviewRow[] {
-	return sortRows(overviewRows(views), order);
+export function sortedRows(views: readonly NodeView[], context: RowContext, order: SortOrder = defaultSort): OverviewRow[] {
+	return sortRows(overviewRows(views, context), order);
 }
 
 /** The next sort column (`s`): the usual order of the next column, after the last back to status. */

@@ -48,7 +48,8 @@ export type ApiServerSource = NodeSource & {
 	/** Names of all nodes (for the not-found message). Throws SourceFailure 'forbidden' when listing is not allowed. */
 	listNodeNames(signal: AbortSignal): Promise<string[]>;
 	/** Every Node object (GET /api/v1/nodes, 500 a page), for the overview. Throws SourceFailure (403 names `list` on `nodes`). */
-	listNodes(signal: AbortSignal): Promise<NodeInfo[]>;
+	/** Every node, or those matching a label selector (-l, as kubectl's: `pool=gpu,zone!=a`). */
+	listNodes(signal: AbortSignal, selector?: string): Promise<NodeInfo[]>;
 	/**
 	 * The same source for another node: shares this source's credentials and its one keep-alive agent, so the
 	 * overview polls every node over the same few connections. `close` of the result does nothing (the parent owns the agent).
@@ -134,11 +135,12 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		}
 	}
 
-	async function listNodes(signal: AbortSignal): Promise<NodeInfo[]> {
+	async function listNodes(signal: AbortSignal, selector?: string): Promise<NodeInfo[]> {
+		const labels = selector === undefined ? '' : `&labelSelector=${encodeURIComponent(selector)}`;
 		const nodes: NodeInfo[] = [];
 		let continueToken: string | null = null;
 		do {
-			const path: string = `/api/v1/nodes?limit=500${continueToken === null ? '' : `&continue=${encodeURIComponent(continueToken)}`}`;
+			const path: string = `/api/v1/nodes?limit=500${labels}${continueToken === null ? '' : `&continue=${encodeURIComponent(continueToken)}`}`;
 			const answer = await get(path, json, signal);
 			if (answer.status !== 200) {
 				throw classify(answer, {

@@ -37,6 +37,8 @@ export type FakeNode = {
 	containerRuntimeVersion?: string;
 	/** The node's Events, as v1 Event fields (involvedObject is filled in); served from their namespace, default "default". */
 	events?: Array<Record<string, unknown> & {namespace?: string}>;
+	/** Labels besides kubernetes.io/hostname (the node list's labelSelector matches them: k=v terms only). */
+	labels?: Record<string, string>;
 	/** /metrics body; called once per request with the 1-based number of metrics requests for this node. */
 	metrics?: (requestNumber: number) => string | Buffer;
 	/**
@@ -216,6 +218,10 @@ function defaultStatus(
 	}
 }
 
+function nodeLabels(node: FakeNode): Record<string, string> {
+	return {'kubernetes.io/hostname': node.name, ...node.labels};
+}
+
 function nodeObject(node: FakeNode): object {
 	const ready = node.ready ?? {
 		status: 'True',
@@ -226,7 +232,7 @@ function nodeObject(node: FakeNode): object {
 	return {
 		kind: 'Node',
 		apiVersion: 'v1',
-		metadata: {name: node.name, labels: {'kubernetes.io/hostname': node.name}},
+		metadata: {name: node.name, labels: nodeLabels(node)},
 		status: {
 			nodeInfo: {
 				kubeletVersion: node.kubeletVersion ?? 'v1.28.4',
@@ -249,7 +255,7 @@ function nodeObject(node: FakeNode): object {
 /** A list request's page: `limit` items from `offset` (the `continue` token the previous page gave); limit 0 = all. */
 type Page = {limit: number; offset: number};
 
-type Parsed = {route: Route; node: string | null; namespace?: string; page?: Page} | null;
+type Parsed = {route: Route; node: string | null; namespace?: string; page?: Page; labelSelector?: string} | null;
 
 /** The field selector's terms, e.g. {'involvedObject.kind': 'Node', 'involvedObject.name': 'worker-1'}. */
 function selectorTerms(selector: string): Record<string, string> {
@@ -264,7 +270,7 @@ function selectorTerms(selector: string): Record<string, string> {
 function parsePath(url: URL): Parsed {
 	const {pathname} = url;
 	if (pathname === '/api/v1/nodes') {
-		return {route: 'list', node: null};
+		return {route: 'list', node: null, labelSelector: url.searchParams.get('labelSelector') ?? ''};
 	}
 
 	const events = /^\/api\/v1\/namespaces\/([^/]+)\/events$/.exec(pathname);
@@ -336,6 +342,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		node: FakeNode | undefined,
 		namespace: string | undefined,
 		page: Page = {limit: 0, offset: 0},
+		labelSelector = '',
 	): {type: string; body: string | Buffer} {
 		if (route === 'events') {
 			const all = (node?.events ?? [])
@@ -360,7 +367,9 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 					kind: 'NodeList',
 					apiVersion: 'v1',
 					metadata: {resourceVersion: '1'},
-					items: [...nodes.values()].map(nodeObject),
+					items: [...nodes.values()]
+						.filter((each) => Object.entries(selectorTerms(labelSelector)).every(([key, value]) => nodeLabels(each)[key] === value))
+						.map(nodeObject),
 				}),
 			};
 		}
@@ -432,7 +441,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			return {status: 404, gzipped: false};
 		}
 
-		const normal = normalBody(parsed.route, node, parsed.namespace, parsed.page);
+		const normal = normalBody(parsed.route, node, parsed.namespace, parsed.page, parsed.labelSelector);
 		switch (fault?.type) {
 			case 'html': {
 				send(

@@ -166,6 +166,15 @@ describe('help and the one-node screen', () => {
 		assert.deepEqual([ui(['\u001B'], help).open, ui(['\u001B'], help).help], ['worker-2', false]);
 	});
 
+	test('q on a node opened from the table goes back to the table (its help closed too); q there quits; with a node given, q quits', () => {
+		const opened = ui(['j', '\r']);
+		const back = ui(['q'], opened);
+		assert.deepEqual([back.open, back.selected], [null, 'worker-2']);
+		assert.deepEqual([ui(['?q'], opened).open, ui(['?q'], opened).help], [null, false]);
+		assert.equal(after(['q', 'q'], opened), 'quit');
+		assert.equal(after(['q'], initialOverviewUi('worker-3'), 'worker-3'), 'quit');
+	});
+
 	test('k on the one-node screen shows its kubelet source pane the other way, and again; on the table it selects', () => {
 		const opened = ui(['j', '\r']);
 		assert.equal(opened.constantsToggled, false);

@@ -1,8 +1,9 @@
 // The overview through the real CLI against the fake API server with five nodes: one whose proxy answers 403, one
 // whose relists take 25 times the others' (slow), three ordinary ones. --once in text and JSON; then the live
 // screen in a real terminal (tmux), keys sent as tmux sends them: s and S sort, / filters by name (typed, Enter
-// keeps it, Esc clears it), "ss" in one go.
+// keeps it, Esc clears it), "ss" in one go; Enter opens a node and q comes back from it; the terminal title.
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {after, before, describe, test} from 'node:test';
 import {cliPath, runCli} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
@@ -115,8 +116,14 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 			let screen = await session.waitFor(/! slow +beta-2 .*248ms/, 20_000);
 			assert.match(screen, /› \? 403 nodes\/proxy {2}denied-1 /);
 			assert.deepEqual(order(screen).slice(0, 2), ['denied-1', 'beta-2']);
-			assert.match(screen, /✗ 0 unhealthy · \? 1 error · ! 1 slow · ! 0 warn · ✓ 3 ok/);
+			assert.match(screen, /✗ 0 unhealthy · \? 1 error · ! 0 warn · ! 1 slow · ✓ 3 ok/);
 			assert.match(screen, /status↓/);
+			// The terminal title (tmux's #{pane_title}) says the fleet's trouble: the one unreadable node.
+			const paneTitle = () =>
+				execFileSync('tmux', ['display-message', '-p', '-t', session!.name, '#{pane_title}'], {encoding: 'utf8'}).trim();
+			const deadline0 = Date.now() + 5000;
+			while (paneTitle() !== 'pleg-top: 1 error' && Date.now() < deadline0) await new Promise((resolve) => setTimeout(resolve, 100));
+			assert.equal(paneTitle(), 'pleg-top: 1 error');
 
 			session.keys('s');
 			screen = await session.waitFor('node↑');
@@ -142,6 +149,12 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 			screen = await session.waitFor('pleg-top · 5 nodes');
 			assert.equal(order(screen).length, 5);
 
+			// Enter opens the selected node; q there goes back to the table (not out of the program), q then quits.
+			session.keys('Enter');
+			screen = await session.waitFor(/^pleg-top · denied-1 · kubelet/m);
+			session.keys('q');
+			screen = await session.waitFor('↑↓ select');
+			assert.ok(session.alive());
 			session.keys('q');
 			const deadline = Date.now() + 10_000;
 			while (session.alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -101,7 +101,11 @@ describe('cluster overview through the API server', () => {
 		temp.remove();
 	});
 
-	const rowsNow = () => sortedRows([...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, clock())));
+	const rowsNow = () =>
+		sortedRows(
+			[...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, clock())),
+			{now: clock(), cycleMs: engine.effectiveIntervalMs()},
+		);
 
 	test('worst first: the stalled node, then the unreachable one, then the healthy ones', () => {
 		const rows = rowsNow();
@@ -169,7 +173,7 @@ describe('cluster overview through the API server', () => {
 			assert.equal(texts[1], 'each node every 250ms · ≤ 4 at once'.slice(0, width));
 			// The unreachable kubelet is an error, not a PLEG verdict: counted apart from the unhealthy node.
 			const slow = rows.filter((row) => row.state === 'slow').length;
-			assert.equal(texts[2], `✗ 1 unhealthy · ? 1 error · ${slow > 0 ? `! ${slow} slow · ` : ''}! 0 warn · ✓ ${10 - slow} ok`);
+			assert.equal(texts[2], `✗ 1 unhealthy · ? 1 error · ! 0 warn · ${slow > 0 ? `! ${slow} slow · ` : ''}✓ ${10 - slow} ok`);
 			// The status column is as wide as its longest entry, "? kubelet unreachable" (21 cells).
 			assert.ok(texts[4]!.startsWith(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled} `), texts[4]);
 			// At 60 columns the name is cut to the room left ("gone-kubel…").
@@ -185,12 +189,12 @@ describe('cluster overview through the API server', () => {
 			app.stdin.write('\u001B[B');
 			await until(() => frame().includes(`› ? kubelet unreachable  ${unreachable}`), 'the selection on the second row');
 			app.stdin.write('\r');
-			await until(() => frame().includes('Esc: all nodes'), 'the one-node screen');
+			await until(() => frame().includes('q/Esc: all nodes'), 'the one-node screen');
 			const screen = frame();
 			// The node named once, then its container runtime from the Node object.
 			assert.match(
 				screen.split('\n')[0]!,
-				new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · containerd://1.7.2 · Esc: all nodes`),
+				new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · containerd://1.7.2 · q/Esc: all nodes`),
 			);
 			assert.match(screen, /the API server cannot reach the kubelet on node "gone-kubelet"/);
 			app.stdin.write('\u001B');
@@ -237,7 +241,10 @@ describe('rate bound with 50 nodes (mock timers)', () => {
 			assert.equal(overview.effectiveIntervalMs(), 2500);
 			assert.equal(overview.cadence(), 'each node every 2.5s, stretched from 1s: 50 nodes at most 20 requests/s · ≤ 8 at once');
 			const lines = overviewTableLines({
-				rows: sortedRows([...overview.state.nodes.values()].map((entry) => nodeView(overview.kind, entry, Date.now()))),
+				rows: sortedRows(
+					[...overview.state.nodes.values()].map((entry) => nodeView(overview.kind, entry, Date.now())),
+					{now: Date.now(), cycleMs: overview.effectiveIntervalMs()},
+				),
 				selected: null,
 				sourceLabel: overview.label,
 				cadence: overview.cadence(),

@@ -20,12 +20,14 @@ import {
 	sortColumns,
 	sortedRows,
 	sortRows,
+	staleAfterMs,
 	sortWords,
 	type OverviewRow,
 	type SortColumn,
 } from '../../source/screen/overview-rows.js';
 import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
 import {lineText} from '../../source/screen/layout/line.js';
+import {overviewRowOf} from '../helpers/overview-row.js';
 
 const at = 1_700_000_000_000;
 
@@ -64,6 +66,9 @@ function prometheusViews(nodes: Record<string, number | null | PrometheusFigures
 }
 
 const byName = (rows: OverviewRow[]) => new Map(rows.map((row) => [row.name, row]));
+
+/** The rows at `now` of nodes each read every `cycleMs` (1 s: no rate bound). */
+const rowsOf = (views: NodeView[], now = at, cycleMs = 1000) => sortedRows(views, {now, cycleMs});
 
 const forbidden: Failure = {
 	kind: 'forbidden',
@@ -105,26 +110,26 @@ describe('slow: window p99 ≥ 10 × the median p99 of the other nodes', () => {
 	});
 
 	test('p99s 10, 12, 11, 150 ms: the 150 ms node is slow (median of the others 11 ms, 10 × = 110 ms); no other is', () => {
-		const rows = byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 150})));
+		const rows = byName(rowsOf(prometheusViews({a: 10, b: 12, c: 11, d: 150})));
 		assert.equal(rows.get('d')!.slow, true);
 		assert.equal(rows.get('d')!.state, 'slow');
 		assert.equal(rows.get('d')!.word, 'slow');
 		// b: the others are 10, 11, 150 ms, median 11 ms; 12 < 110.
 		for (const name of ['a', 'b', 'c']) assert.deepEqual([rows.get(name)!.slow, rows.get(name)!.state], [false, 'ok'], name);
-		// Slow ranks above ok; the ok ones (same age) highest p99 first.
+		// Slow ranks above ok; the ok ones by name, so they keep their places.
 		assert.deepEqual(
-			sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 150})).map((row) => row.name),
-			['d', 'b', 'c', 'a'],
+			rowsOf(prometheusViews({a: 10, b: 12, c: 11, d: 150})).map((row) => row.name),
+			['d', 'a', 'b', 'c'],
 		);
 	});
 
 	test('at exactly 10 × the median it is slow; just under it is not', () => {
-		assert.equal(byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 110}))).get('d')!.state, 'slow');
-		assert.equal(byName(sortedRows(prometheusViews({a: 10, b: 12, c: 11, d: 109}))).get('d')!.state, 'ok');
+		assert.equal(byName(rowsOf(prometheusViews({a: 10, b: 12, c: 11, d: 110}))).get('d')!.state, 'slow');
+		assert.equal(byName(rowsOf(prometheusViews({a: 10, b: 12, c: 11, d: 109}))).get('d')!.state, 'ok');
 	});
 
 	test('an even number of others: 10, 20, 30, 40 → median 25 ms, so 250 ms is slow and 40 ms is not', () => {
-		const rows = byName(sortedRows(prometheusViews({a: 10, b: 20, c: 30, d: 40, e: 250})));
+		const rows = byName(rowsOf(prometheusViews({a: 10, b: 20, c: 30, d: 40, e: 250})));
 		assert.equal(rows.get('e')!.state, 'slow');
 		// d: the others are 10, 20, 30, 250 ms, median 25 ms.
 		assert.equal(rows.get('d')!.state, 'ok');
@@ -132,26 +137,26 @@ describe('slow: window p99 ≥ 10 × the median p99 of the other nodes', () => {
 
 	test('one other node is no median: 10 and 500 ms, neither is flagged; nodes without a p99 do not count', () => {
 		assert.deepEqual(
-			sortedRows(prometheusViews({a: 10, b: 500})).map((row) => row.state),
+			rowsOf(prometheusViews({a: 10, b: 500})).map((row) => row.state),
 			['ok', 'ok'],
 		);
 		assert.deepEqual(
-			sortedRows(prometheusViews({a: 10, b: 500, c: null})).map((row) => [row.name, row.state]),
+			rowsOf(prometheusViews({a: 10, b: 500, c: null})).map((row) => [row.name, row.state]),
 			[
-				['b', 'ok'],
 				['a', 'ok'],
+				['b', 'ok'],
 				['c', 'ok'],
 			],
 		);
-		assert.equal(byName(sortedRows(prometheusViews({a: 10, b: 10, c: 100}))).get('c')!.state, 'slow');
+		assert.equal(byName(rowsOf(prometheusViews({a: 10, b: 10, c: 100}))).get('c')!.state, 'slow');
 	});
 
-	test('a node that is unhealthy keeps its state and carries the flag; a lagging one shows slow', () => {
+	test('a node that is unhealthy or lagging keeps its state (it ranks above slow) and carries the flag', () => {
 		const rows = byName(
-			sortedRows(prometheusViews({a: 10, b: 12, c: 11, stalled: answer('stalled', 200, 400), lagging: answer('lagging', 200, 30)})),
+			rowsOf(prometheusViews({a: 10, b: 12, c: 11, stalled: answer('stalled', 200, 400), lagging: answer('lagging', 200, 30)})),
 		);
 		assert.deepEqual([rows.get('stalled')!.state, rows.get('stalled')!.slow], ['unhealthy', true]);
-		assert.deepEqual([rows.get('lagging')!.state, rows.get('lagging')!.word, rows.get('lagging')!.slow], ['slow', 'slow', true]);
+		assert.deepEqual([rows.get('lagging')!.state, rows.get('lagging')!.word, rows.get('lagging')!.slow], ['warn', 'lagging', true]);
 	});
 
 	test("a failing node's old p99 neither is flagged nor counts in the median", () => {
@@ -162,7 +167,7 @@ describe('slow: window p99 ≥ 10 × the median p99 of the other nodes', () => {
 	});
 
 	test('flagSlow leaves gone nodes alone', () => {
-		const base = prometheusViews({a: 10, b: 11, c: 12, d: 500}).map(overviewRow);
+		const base = prometheusViews({a: 10, b: 11, c: 12, d: 500}).map((view) => overviewRow(view, {now: at, cycleMs: 1000}));
 		const gone = base.map((row) => (row.name === 'd' ? {...row, gone: true} : row));
 		assert.equal(flagSlow(gone).find((row) => row.name === 'd')!.slow, false);
 	});
@@ -181,13 +186,18 @@ function overviewRowsWithFailure(): Map<string, OverviewRow> {
 	}
 
 	state = prometheusReduce(state, {type: 'feed', node: 'c', action: {type: 'failure', failure: forbidden, at: at + 1000}});
-	return byName(sortedRows([...state.nodes.values()].map((entry) => nodeView(prometheusFeedKind, entry, at + 1000))));
+	return byName(
+		rowsOf(
+			[...state.nodes.values()].map((entry) => nodeView(prometheusFeedKind, entry, at + 1000)),
+			at + 1000,
+		),
+	);
 }
 
 describe('worst first', () => {
-	test('unhealthy, then errors and unknowns, slow, warn, ok; gone nodes last', () => {
+	test('unhealthy, critical by the time left, errors and unknowns, warn, slow, ok by name; gone nodes last', () => {
 		let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
-		const names = ['ok-1', 'ok-2', 'lagging', 'slow', 'error', 'waiting', 'unhealthy', 'ok-3', 'gone'];
+		const names = ['ok-1', 'ok-2', 'lagging', 'slow', 'error', 'waiting', 'unhealthy', 'ok-3', 'gone', 'critical-150', 'critical-170'];
 		state = prometheusReduce(state, {type: 'names', names, at});
 		const answers: Record<string, PrometheusFigures> = {
 			'ok-1': answer('ok-1', 10),
@@ -197,26 +207,76 @@ describe('worst first', () => {
 			slow: answer('slow', 150),
 			unhealthy: answer('unhealthy', 12, 400),
 			gone: answer('gone', 10),
+			'critical-150': answer('critical-150', 11, 150),
+			'critical-170': answer('critical-170', 11, 170),
 		};
 		for (const [name, figures] of Object.entries(answers))
 			state = prometheusReduce(state, {type: 'feed', node: name, action: {type: 'figures', figures, latencyMs: 5}});
 		state = prometheusReduce(state, {type: 'feed', node: 'error', action: {type: 'failure', failure: forbidden, at}});
 		state = prometheusReduce(state, {type: 'names', names: names.filter((name) => name !== 'gone'), at: at + 1000});
-		const rows = sortedRows([...state.nodes.values()].map((entry) => nodeView(prometheusFeedKind, entry, at + 1000)));
+		const rows = rowsOf(
+			[...state.nodes.values()].map((entry) => nodeView(prometheusFeedKind, entry, at + 1000)),
+			at + 1000,
+		);
 		assert.deepEqual(
 			rows.map((row) => [row.name, row.reason ?? row.word]),
 			[
 				['unhealthy', 'unhealthy'],
+				// 180 - 170 - 1 s since the read = 9 s left, before 180 - 150 - 1 = 29 s.
+				['critical-170', 'critical'],
+				['critical-150', 'critical'],
 				['error', '403 nodes/proxy'],
 				['waiting', 'waiting'],
-				['slow', 'slow'],
 				['lagging', 'lagging'],
+				['slow', 'slow'],
+				['ok-1', 'ok'],
 				['ok-2', 'ok'],
 				['ok-3', 'ok'],
-				['ok-1', 'ok'],
 				['gone', 'gone'],
 			],
 		);
+		assert.deepEqual(
+			rows.map((row) => row.notReadyInSeconds),
+			[null, 9, 29, null, null, 149, null, null, null, null, null],
+		);
+	});
+});
+
+describe("the age judged is the one the kubelet reported at the read, not pleg-top's polling gap", () => {
+	/** One node polled through the API server: a read at `at` whose gauge says the last relist was `ageSeconds` before. */
+	function readAt(ageSeconds: number): NodeView[] {
+		const text = `# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds ${at / 1000 - ageSeconds}\n`;
+		const reduce = overviewReducer(proxyFeedKind, 60_000);
+		let state: OverviewState<FeedState> = initialOverviewState(10);
+		state = reduce(state, {type: 'names', names: ['n'], at});
+		state = reduce(state, {type: 'feed', node: 'n', action: {type: 'scrape', scrape: {at, sample: parsePlegSample(text), latencyMs: 5}}});
+		return [...state.nodes.values()].map((entry) => nodeView(proxyFeedKind, entry, at + 16_000));
+	}
+
+	const only = (views: NodeView[], cycleMs: number) => rowsOf(views, at + 16_000, cycleMs)[0]!;
+
+	test('300 nodes at --max-rps 20 (a 15 s cycle), read 16 s ago with an age of 1 s: ok, last seen 1s, read 16s ago', () => {
+		const row = only(readAt(1), 15_000);
+		assert.deepEqual(
+			[row.state, row.word, row.band, row.lastSeenAgeSeconds, row.readAgeSeconds, row.notReadyInSeconds],
+			['ok', 'ok', 'ok', 1, 16, null],
+		);
+	});
+
+	test('the same read on a 1 s cycle is older than 2 cycles + 5 s: stale (unknown), never lagging', () => {
+		const row = only(readAt(1), 1000);
+		assert.deepEqual([row.state, row.word, row.band], ['unknown', 'stale', 'unknown']);
+		assert.equal(staleAfterMs(1000), 7000);
+	});
+
+	test('an age of 100 s at the read is critical; NotReady in 180 - 100 - 16 = 64 s', () => {
+		const row = only(readAt(100), 15_000);
+		assert.deepEqual([row.state, row.word, row.band, row.notReadyInSeconds], ['critical', 'critical', 'critical', 64]);
+	});
+
+	test("an age past the threshold at the read is unhealthy, even once the read is stale: it is the kubelet's own figure", () => {
+		const row = only(readAt(200), 1000);
+		assert.deepEqual([row.state, row.band, row.lastSeenAgeSeconds], ['unhealthy', 'unhealthy', 200]);
 	});
 });
 
@@ -234,7 +294,13 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 	state = reduce(state, {type: 'feed', node: 'read-once', action: {type: 'scrape', scrape: {at, sample, latencyMs: 5}}});
 	for (const node of ['never-read', 'read-once'])
 		state = reduce(state, {type: 'feed', node, action: {type: 'failure', failure: forbidden, at: at + 1000}});
-	const rowsAt = (now: number) => byName(sortedRows([...state.nodes.values()].map((entry) => nodeView(proxyFeedKind, entry, now))));
+	const rowsAt = (now: number) =>
+		byName(
+			rowsOf(
+				[...state.nodes.values()].map((entry) => nodeView(proxyFeedKind, entry, now)),
+				now,
+			),
+		);
 
 	test('both rows: state error, "403 nodes/proxy"; the one with old figures shows them dimmed (stale)', () => {
 		const rows = rowsAt(at + 2000);
@@ -249,7 +315,7 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 		}
 	});
 
-	test('the counts line: 2 errors, no warning, no unhealthy', () => {
+	test('the counts line: 2 errors (plural), no warning, no unhealthy', () => {
 		const rows = [...rowsAt(at + 2000).values()];
 		const lines = overviewTableLines({
 			rows,
@@ -261,7 +327,7 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 			width: 80,
 			height: 12,
 		}).map(lineText);
-		assert.equal(lines[2], '✗ 0 unhealthy · ? 2 error · ! 0 warn · ✓ 0 ok');
+		assert.equal(lines[2], '✗ 0 unhealthy · ? 2 errors · ! 0 warn · ✓ 0 ok');
 	});
 
 	test('still an error, not "unhealthy", when the age from the old figures passes the threshold', () => {
@@ -273,26 +339,7 @@ describe('the same fault is counted the same way whether or not a good scrape ca
 });
 
 /** A row with only the fields a sort reads set. */
-function row(name: string, fields: Partial<OverviewRow> = {}): OverviewRow {
-	return {
-		name,
-		ready: 'True',
-		kubeletVersion: 'v1.28.4',
-		lastSeenAgeSeconds: 1,
-		meanSeconds: 0.01,
-		p99: {seconds: 0.02, atLeast: false},
-		ratePerSecond: 1,
-		discardEvents: 0,
-		state: 'ok',
-		word: 'ok',
-		reason: null,
-		slow: false,
-		stale: false,
-		gone: false,
-		failure: null,
-		...fields,
-	};
-}
+const row = overviewRowOf;
 
 describe('sorting by any column', () => {
 	const rows = [
@@ -348,12 +395,12 @@ describe('sorting by any column', () => {
 			assert.equal(order.reversed, false);
 		}
 
-		assert.deepEqual(seen, ['node', 'ready', 'kubelet', 'last-seen', 'mean', 'p99', 'rate', 'discards', 'status']);
+		assert.deepEqual(seen, ['node', 'ready', 'kubelet', 'last-seen', 'read', 'notready-in', 'mean', 'p99', 'rate', 'discards', 'status']);
 	});
 
 	test('each column in its usual order and reversed: absent values and gone nodes stay last', () => {
-		assert.deepEqual(names('status'), ['delta', 'alpha', 'charlie', 'bravo', 'echo']);
-		assert.deepEqual(names('status', true), ['bravo', 'charlie', 'alpha', 'delta', 'echo']);
+		assert.deepEqual(names('status'), ['delta', 'alpha', 'bravo', 'charlie', 'echo']);
+		assert.deepEqual(names('status', true), ['charlie', 'bravo', 'alpha', 'delta', 'echo']);
 		assert.deepEqual(names('node'), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
 		assert.deepEqual(names('node', true), ['delta', 'charlie', 'bravo', 'alpha', 'echo']);
 		assert.deepEqual(names('ready'), ['bravo', 'charlie', 'delta', 'alpha', 'echo']);

@@ -27,6 +27,24 @@ function busiestSecond(starts: number[]): number {
 	return most;
 }
 
+/** A poll answering each node after `delayMs(node)`, noting each start and the most requests open at once. */
+function timedPoll(delayMs: (node: string) => number) {
+	const timed = {
+		starts: [] as Array<{node: string; at: number}>,
+		open: 0,
+		most: 0,
+		async poll(node: string) {
+			timed.starts.push({node, at: Date.now()});
+			timed.open++;
+			timed.most = Math.max(timed.most, timed.open);
+			await new Promise((resolve) => setTimeout(resolve, delayMs(node)));
+			timed.open--;
+			return true;
+		},
+	};
+	return timed;
+}
+
 const names = (count: number) => Array.from({length: count}, (_, i) => `node-${String(i).padStart(2, '0')}`);
 
 describe('overview scheduler', () => {
@@ -74,25 +92,18 @@ describe('overview scheduler', () => {
 	});
 
 	test('never more than --max-inflight requests at once when the server is slow', async () => {
-		let inflight = 0;
-		let most = 0;
+		const slow = timedPoll(() => 400);
 		const scheduler = startScheduler({
 			intervalMs: 1000,
 			maxInflight: 3,
 			maxRps: 1000,
 			now: Date.now,
-			async poll() {
-				inflight++;
-				most = Math.max(most, inflight);
-				await new Promise((resolve) => setTimeout(resolve, 400));
-				inflight--;
-				return true;
-			},
+			poll: slow.poll,
 		});
 		scheduler.setNodes(names(10));
 		await advance(3000);
 		scheduler.stop();
-		assert.equal(most, 3);
+		assert.equal(slow.most, 3);
 		// 3 at a time, 400 ms each: 3 per 400 ms = 7.5 per second, so about 22 in 3 s (whole batches: 8 × 3 = 24 started).
 		assert.ok(scheduler.requestCount >= 21 && scheduler.requestCount <= 24, `${scheduler.requestCount} requests`);
 	});
@@ -148,5 +159,32 @@ describe('overview scheduler', () => {
 		await advance(3000);
 		scheduler.stop();
 		assert.ok(!starts.slice(3).includes('b'));
+	});
+
+	test('8 hung nodes (answers after 30 s) do not hold the 8 slots: the 40 others are all read within 10 s', async () => {
+		const hung = Array.from({length: 8}, (_, i) => `hung-${i}`);
+		const timed = timedPoll((node) => (node.startsWith('hung') ? 30_000 : 50));
+		const {starts} = timed;
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 20,
+			now: Date.now,
+			poll: timed.poll,
+		});
+		// The hung nodes first: they take every slot before any other node starts.
+		scheduler.setNodes([...hung, ...names(40)]);
+		// They start 50 ms apart (20/s); 2 s (slotMs) after its start each gives its slot up, still unanswered.
+		await advance(1990);
+		assert.deepEqual([scheduler.overdue, scheduler.inflight], [0, 8]);
+		await advance(400);
+		assert.equal(scheduler.overdue, 8);
+		await advance(7610);
+		const read = new Set(starts.filter((start) => start.at < 1_000_000 + 10_000).map((start) => start.node));
+		assert.equal(names(40).filter((name) => read.has(name)).length, 40);
+		// Never polled again while in flight; never more than 8 holding slots + 8 overdue at the API server.
+		for (const node of hung) assert.equal(starts.filter((start) => start.node === node).length, 1, node);
+		assert.ok(timed.most <= 16, `${timed.most} open`);
+		scheduler.stop();
 	});
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import type {NodeInfo} from '../../source/domain/types.js';
 import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
-import {initialOverviewState, listedNames, nodeView, overviewReducer} from '../../source/domain/overview-state.js';
+import {initialOverviewState, listedNames, nodeView, overviewReducer, readView, scrapeAges} from '../../source/domain/overview-state.js';
 import type {FeedState} from '../../source/domain/feed.js';
 import {nodeScreenView} from '../../source/screen/node-screen-view.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
@@ -83,5 +83,44 @@ describe('overview state', () => {
 			[1000, 2000],
 		);
 		assert.deepEqual(nodeScreenView({kind, paused: false}, state, 'gone', 3000).history, []);
+	});
+
+	test('feeds: many nodes in one action, the earlier state untouched; a name not listed is skipped', () => {
+		let state = initialOverviewState<FeedState>(10);
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('b')], at: 0});
+		const before = state;
+		const scrape = {type: 'scrape' as const, scrape: {at: 1000, sample, latencyMs: 5}};
+		state = reduce(state, {
+			type: 'feeds',
+			actions: [
+				{node: 'a', action: scrape},
+				{node: 'b', action: scrape},
+				{node: 'zz', action: scrape},
+			],
+		});
+		assert.deepEqual(
+			[...state.nodes.values()].map((entry) => entry.feed.latest?.at),
+			[1000, 1000],
+		);
+		assert.ok(!state.nodes.has('zz'));
+		assert.equal(before.nodes.get('a')!.feed.latest, null);
+	});
+
+	test('readView: the figures at the last read, the same object until the entry changes; scrapeAges from it', () => {
+		let state = initialOverviewState<FeedState>(10);
+		state = reduce(state, {type: 'nodes', nodes: [info('a')], at: 0});
+		// The gauge says 1000 s (Unix); read at 1,003 s: the kubelet's age at the read was 3 s.
+		state = reduce(state, {type: 'feed', node: 'a', action: {type: 'scrape', scrape: {at: 1_003_000, sample, latencyMs: 5}}});
+		const first = readView(proxyFeedKind, state.nodes.get('a')!);
+		assert.equal(first.figures!.now, 1_003_000);
+		assert.equal(readView(proxyFeedKind, state.nodes.get('a')!), first);
+		// 10 s later: 3 s at the read, read 10 s ago, whether from the view at the read or at now.
+		assert.deepEqual(scrapeAges(first, 1_013_000), {atScrapeSeconds: 3, sinceScrapeSeconds: 10});
+		assert.deepEqual(scrapeAges(nodeView(proxyFeedKind, state.nodes.get('a')!, 1_013_000), 1_013_000), {
+			atScrapeSeconds: 3,
+			sinceScrapeSeconds: 10,
+		});
+		state = reduce(state, {type: 'feed', node: 'a', action: {type: 'scrape', scrape: {at: 1_004_000, sample, latencyMs: 5}}});
+		assert.notEqual(readView(proxyFeedKind, state.nodes.get('a')!), first);
 	});
 });

@@ -285,7 +285,10 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 						}
 					});
 				});
-				const rows = sortedRows([...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, Date.now())));
+				const rows = sortedRows(
+					[...engine.state.nodes.values()].map((entry) => nodeView(engine.kind, entry, Date.now())),
+					{now: Date.now(), cycleMs: engine.effectiveIntervalMs()},
+				);
 				const p99 = new Map(rows.map((row) => [row.name, row.p99!.seconds]));
 				// A node is `slow` exactly when its p99 is at least 10 × the median p99 of the other three (their middle one).
 				for (const row of rows) {

@@ -14,23 +14,29 @@ import {healthSymbol, type Tone} from '../layout/theme.js';
 import {defaultSort, filterRows, sortsDescending, sortWords, type SortColumn, type SortOrder} from '../overview-rows.js';
 
 /**
- * Where a row ranks, worst first: PLEG unhealthy; a failing read (error) or no verdict (unknown); slow (p99 far
- * above the other nodes'); a warning; ok.
+ * Where a row ranks, worst first: PLEG unhealthy; critical (half the threshold or more, by the time left); a failing
+ * read (error) or no verdict (unknown, stale); a warning (lagging, not ready); slow (p99 far above the other nodes');
+ * ok.
  */
-export type RowState = 'unhealthy' | 'error' | 'unknown' | 'slow' | 'warn' | 'ok';
+export type RowState = 'unhealthy' | 'critical' | 'error' | 'unknown' | 'warn' | 'slow' | 'ok';
 
 /** What the table shows of one node (built by overview-rows.ts). */
 export type OverviewTableRow = {
 	name: string;
 	ready: 'True' | 'False' | 'Unknown' | null;
 	kubeletVersion: string | null;
+	/** The last-seen age the kubelet reported at the last good read, s (what the status is judged on). */
 	lastSeenAgeSeconds: number | null;
+	/** How long ago that read was, s: pleg-top's polling gap, shown beside the age, never judged. */
+	readAgeSeconds: number | null;
+	/** Estimated seconds left before the kubelet's rule makes the node NotReady; null in the ok band. */
+	notReadyInSeconds: number | null;
 	meanSeconds: number | null;
 	p99: Quantile | null;
 	ratePerSecond: number | null;
 	discardEvents: number | null;
 	state: RowState;
-	/** One word for the state, as scripts read it (--once JSON `status`): "unhealthy", "error", "slow", "lagging", "ok" … */
+	/** One word for the state, as scripts read it (--once JSON `status`): "unhealthy", "critical", "error", "lagging", "ok" … */
 	word: string;
 	/** Why a read failed, in a few words ("403 nodes/proxy", "kubelet unreachable"): the status column shows it. */
 	reason: string | null;
@@ -74,6 +80,7 @@ type Column = {
 /** Symbol and colour per state; the word beside the symbol carries the meaning without colour. */
 export const stateSymbol: Record<RowState, string> = {
 	unhealthy: healthSymbol.unhealthy,
+	critical: healthSymbol.critical,
 	error: healthSymbol.unknown,
 	unknown: healthSymbol.unknown,
 	slow: healthSymbol.warn,
@@ -83,6 +90,7 @@ export const stateSymbol: Record<RowState, string> = {
 
 const stateTone: Record<RowState, Tone> = {
 	unhealthy: 'unhealthy',
+	critical: 'critical',
 	error: 'error',
 	unknown: 'unknown',
 	slow: 'warn',
@@ -108,7 +116,9 @@ const statusMinWidth = 11;
 const statusMaxWidth = 21;
 
 function statusColumn(rows: OverviewTableRow[]): Column {
-	const longest = Math.max(0, ...rows.map((row) => cellWidth(statusText(row))));
+	// Measured once per distinct text: a fleet has thousands of rows but a handful of statuses.
+	const texts = new Set(rows.map(statusText));
+	const longest = Math.max(0, ...[...texts].map((text) => cellWidth(text)));
 	return {
 		id: 'status',
 		title: 'status',
@@ -125,18 +135,35 @@ const optionalColumns: Array<Column & {drop: number}> = [
 		title: 'Ready',
 		width: 7,
 		right: false,
-		drop: 4,
+		drop: 5,
 		cell: (row) => seg(row.ready ?? missing, row.ready === 'True' || row.ready === null ? undefined : 'warn'),
 	},
 	{id: 'kubelet', title: 'kubelet', width: 9, right: false, drop: 1, cell: (row) => figure(row.kubeletVersion ?? missing, row)},
-	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 7, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
-	{id: 'mean', title: 'mean', width: 8, right: true, drop: 5, cell: (row) => figure(formatSeconds(row.meanSeconds), row)},
+	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 9, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
+	// The age above is the kubelet's at the read; this says how old that read is (at the rate bound, many seconds).
+	{
+		id: 'read',
+		title: 'read',
+		width: 8,
+		right: true,
+		drop: 6,
+		cell: (row) => figure(row.readAgeSeconds === null ? missing : `${age(row.readAgeSeconds)} ago`, row),
+	},
+	{
+		id: 'notready-in',
+		title: 'NotReady in',
+		width: 12,
+		right: true,
+		drop: 8,
+		cell: (row) => seg(age(row.notReadyInSeconds), row.notReadyInSeconds === null ? 'dim' : row.state === 'critical' ? 'critical' : 'warn'),
+	},
+	{id: 'mean', title: 'mean', width: 8, right: true, drop: 4, cell: (row) => figure(formatSeconds(row.meanSeconds), row)},
 	{
 		id: 'p99',
 		title: 'p99',
 		width: 8,
 		right: true,
-		drop: 6,
+		drop: 7,
 		cell: (row) => seg(formatQuantile(row.p99), row.stale || row.gone ? 'dim' : row.slow ? 'warn' : undefined),
 	},
 	{id: 'rate', title: 'relists/s', width: 10, right: true, drop: 3, cell: (row) => figure(formatRate(row.ratePerSecond), row)},
@@ -146,6 +173,7 @@ const optionalColumns: Array<Column & {drop: number}> = [
 const gap = 2;
 const marker = 2;
 const minNameWidth = 8;
+const wantedNameWidth = 20;
 
 /** A cell of exactly `width` cells: cut with "…" (a name, a version: not a figure) or padded. */
 function fit(segment: Segment, width: number, right: boolean): Segment {
@@ -161,7 +189,9 @@ export function chooseColumns(rows: OverviewTableRow[], width: number): {status:
 	const status = statusColumn(rows);
 	let optional = [...optionalColumns];
 	const used = (columns: Column[]) => marker + status.width + columns.reduce((sum, column) => sum + gap + column.width, 0) + gap;
-	while (optional.length > 0 && used(optional) + minNameWidth > width) {
+	// A name cut to a few letters names no node: columns go before the name is cut below wantedNameWidth.
+	const wanted = Math.max(minNameWidth, Math.min(longest, wantedNameWidth));
+	while (optional.length > 0 && used(optional) + wanted > width) {
 		const lowest = Math.min(...optional.map((column) => column.drop));
 		optional = optional.filter((column) => column.drop !== lowest);
 	}
@@ -204,16 +234,26 @@ function titleLine({status, columns, nameWidth}: Layout, sort: SortOrder | undef
  * as an error whether or not a good read came before it.
  */
 function countsLine(rows: OverviewTableRow[], width: number): Line {
-	const count = (state: RowState) => rows.filter((row) => !row.gone && row.state === state).length;
-	const gone = rows.filter((row) => row.gone).length;
-	const always = (state: RowState, word: string): Item => [
-		seg(`${stateSymbol[state]} ${count(state)} ${word}`, count(state) > 0 ? stateTone[state] : 'dim'),
+	// One pass over the rows (10,000 of them on a big fleet), not one per state.
+	const counts = new Map<RowState, number>();
+	let gone = 0;
+	for (const row of rows) {
+		if (row.gone) gone++;
+		else counts.set(row.state, (counts.get(row.state) ?? 0) + 1);
+	}
+
+	const count = (state: RowState) => counts.get(state) ?? 0;
+	const item = (state: RowState, word: string, plural = word): Item => [
+		seg(`${stateSymbol[state]} ${count(state)} ${count(state) === 1 ? word : plural}`, count(state) > 0 ? stateTone[state] : 'dim'),
 	];
-	const items: Item[] = [always('unhealthy', 'unhealthy')];
-	if (count('error') > 0) items.push(always('error', 'error'));
-	if (count('slow') > 0) items.push(always('slow', 'slow'));
-	items.push(always('warn', 'warn'), [seg(`${stateSymbol.ok} ${count('ok')} ok`, 'ok')]);
-	if (count('unknown') > 0) items.push([seg(`${stateSymbol.unknown} ${count('unknown')} waiting`, 'unknown')]);
+	// In rank order; unhealthy and warn always (a zero there is news), the others when there are some.
+	const items: Item[] = [item('unhealthy', 'unhealthy')];
+	if (count('critical') > 0) items.push(item('critical', 'critical'));
+	if (count('error') > 0) items.push(item('error', 'error', 'errors'));
+	if (count('unknown') > 0) items.push(item('unknown', 'unknown'));
+	items.push(item('warn', 'warn'));
+	if (count('slow') > 0) items.push(item('slow', 'slow'));
+	items.push([seg(`${stateSymbol.ok} ${count('ok')} ok`, 'ok')]);
 	if (gone > 0) items.push([seg(`${gone} gone`, 'dim')]);
 	return fitItems(items, width);
 }
