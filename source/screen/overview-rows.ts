@@ -1,9 +1,41 @@
 // One table row per node: what the overview shows of each NodeView, the `slow` flag (a node far slower than the
 // rest), and the orders the table can be sorted in (worst first by default) and the name filter.
-import type {Failure} from '../domain/types.js';
+import type {Failure, Quantile} from '../domain/types.js';
 import {ageBand, type AgeBand, type Band} from '../domain/health.js';
-import type {OverviewTableRow, RowState} from './panes/overview-table.js';
 import {scrapeAges, type NodeView} from '../domain/overview-state.js';
+
+/**
+ * Where a row ranks, worst first: PLEG unhealthy; critical (half the threshold or more, by the time left); a failing
+ * read (error) or no verdict (unknown, stale); a warning (lagging, not ready); slow (p99 far above the other nodes');
+ * ok.
+ */
+export type RowState = 'unhealthy' | 'critical' | 'error' | 'unknown' | 'warn' | 'slow' | 'ok';
+
+/** What the table shows of one node (built here, drawn by panes/overview-table.tsx). */
+export type OverviewTableRow = {
+	name: string;
+	ready: 'True' | 'False' | 'Unknown' | null;
+	kubeletVersion: string | null;
+	/** The last-seen age the kubelet reported at the last good read, s (what the status is judged on). */
+	lastSeenAgeSeconds: number | null;
+	/** How long ago that read was, s: pleg-top's polling gap, shown beside the age, never judged. */
+	readAgeSeconds: number | null;
+	/** Estimated seconds left before the kubelet's rule makes the node NotReady; null in the ok band. */
+	notReadyInSeconds: number | null;
+	meanSeconds: number | null;
+	p99: Quantile | null;
+	ratePerSecond: number | null;
+	discardEvents: number | null;
+	state: RowState;
+	/** One word for the state, as scripts read it (--once JSON `status`): "unhealthy", "critical", "error", "lagging", "ok" … */
+	word: string;
+	/** Why a read failed, in a few words ("403 nodes/proxy", "kubelet unreachable"): the status column shows it. */
+	reason: string | null;
+	/** Window p99 ≥ 10 × the median of the other nodes' (overview-rows.ts flagSlow). */
+	slow: boolean;
+	stale: boolean;
+	gone: boolean;
+};
 
 /** A table row (the fields the table shows) and the failure behind an error status. */
 export type OverviewRow = OverviewTableRow & {

@@ -6,45 +6,21 @@ import React from 'react';
 import {Box} from 'ink';
 import {formatCount, formatQuantile, formatRate, formatSeconds, missing} from '../../domain/format.js';
 import {formatGoDuration} from '../../domain/go-duration.js';
-import type {Failure, Quantile} from '../../domain/types.js';
+import type {Failure} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, fitLeading, seg, spread, wrapWords, type Item, type Line, type Segment} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {healthSymbol, type Tone} from '../layout/theme.js';
-import {defaultSort, filterRows, sortsDescending, sortWords, type SortColumn, type SortOrder} from '../overview-rows.js';
-
-/**
- * Where a row ranks, worst first: PLEG unhealthy; critical (half the threshold or more, by the time left); a failing
- * read (error) or no verdict (unknown, stale); a warning (lagging, not ready); slow (p99 far above the other nodes');
- * ok.
- */
-export type RowState = 'unhealthy' | 'critical' | 'error' | 'unknown' | 'warn' | 'slow' | 'ok';
-
-/** What the table shows of one node (built by overview-rows.ts). */
-export type OverviewTableRow = {
-	name: string;
-	ready: 'True' | 'False' | 'Unknown' | null;
-	kubeletVersion: string | null;
-	/** The last-seen age the kubelet reported at the last good read, s (what the status is judged on). */
-	lastSeenAgeSeconds: number | null;
-	/** How long ago that read was, s: pleg-top's polling gap, shown beside the age, never judged. */
-	readAgeSeconds: number | null;
-	/** Estimated seconds left before the kubelet's rule makes the node NotReady; null in the ok band. */
-	notReadyInSeconds: number | null;
-	meanSeconds: number | null;
-	p99: Quantile | null;
-	ratePerSecond: number | null;
-	discardEvents: number | null;
-	state: RowState;
-	/** One word for the state, as scripts read it (--once JSON `status`): "unhealthy", "critical", "error", "lagging", "ok" … */
-	word: string;
-	/** Why a read failed, in a few words ("403 nodes/proxy", "kubelet unreachable"): the status column shows it. */
-	reason: string | null;
-	/** Window p99 ≥ 10 × the median of the other nodes' (overview-rows.ts flagSlow). */
-	slow: boolean;
-	stale: boolean;
-	gone: boolean;
-};
+import {
+	defaultSort,
+	filterRows,
+	sortsDescending,
+	sortWords,
+	type OverviewTableRow,
+	type RowState,
+	type SortColumn,
+	type SortOrder,
+} from '../overview-rows.js';
 
 export type OverviewTableProps = {
 	/** Every row, sorted; the filter below picks the ones shown. */
