@@ -257,13 +257,15 @@ describe('kubelet states through the JSON lines', () => {
 describe('the incident keys through the JSON lines', () => {
 	test('band, secondsToThreshold, unhealthyForSeconds and transitions follow a stall past the threshold and its recovery', async () => {
 		// Requests 1-2: last seen 170 s ago; 3-5: one gauge, 200 s old at request 3 and aging (the stall); 6 on: 1 s ago.
+		// While the gauge lags, the relist count stands still, as in a real stall: a count that rose beside a gauge
+		// of constant age would be a node clock 170 s behind (clock-offset.ts), not a stall.
 		const lastSeen = 'kubelet_pleg_last_seen_seconds';
 		let stalled = 0;
 		serve('worker-1', (n) => {
 			const now = Math.floor(Date.now() / 1000);
 			if (n === 3) stalled = now - 200;
 			const gauge = n <= 2 ? now - 170 : n <= 5 ? stalled : now - 1;
-			return setSamples(v121After(n), {[lastSeen]: String(gauge)});
+			return setSamples(v121After(n <= 5 ? 1 : n), {[lastSeen]: String(gauge)});
 		});
 		const cli = start('worker-1');
 		const lines = await waitForLine(cli, (_, index) => index === 5);

@@ -19,18 +19,18 @@ export type FakeCluster = {
 export const fakeClusterToken = 'fake-cluster-token-0123456789';
 const token = fakeClusterToken;
 
-/** A node: its name and how fast its simulated kubelet runs (simulated seconds per real second, default 1). */
-export type FakeClusterNode = string | {name: string; speed?: number};
+/** A node: its name, how fast its simulated kubelet runs (simulated seconds per real second, default 1), its labels. */
+export type FakeClusterNode = string | {name: string; speed?: number; labels?: Record<string, string>};
 
 export async function startFakeCluster(nodeSpecs: FakeClusterNode[] = ['worker-1']): Promise<FakeCluster> {
 	const temp = makeTempDir('pleg-top-cluster-');
 	const kubelets = new Map<string, SimulatedKubelet>();
 	const nodes = nodeSpecs.map((spec, index) => {
-		const {name, speed} = typeof spec === 'string' ? {name: spec, speed: 1} : spec;
+		const {name, speed = 1, labels} = typeof spec === 'string' ? {name: spec} : spec;
 		// Up 20 minutes, as the demo node, so lifetime and window figures differ.
 		const kubelet = new SimulatedKubelet({now: Date.now, speed, seed: index + 1, nodeName: name, startedAt: Date.now() - 20 * 60_000});
 		kubelets.set(name, kubelet);
-		return {name, metrics: () => kubelet.metricsText()};
+		return {name, labels, metrics: () => kubelet.metricsText()};
 	});
 	const api = await startFakeApiServer({nodes, tokens: {[token]: 'jane@example.com'}});
 	const kubeconfig = temp.write(

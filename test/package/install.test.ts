@@ -144,7 +144,7 @@ describe('installed as the README says, from a clone', {skip}, () => {
 		assert.equal(tmuxLine, "tmux split-window -h 'pleg-top worker-1; read x'");
 		assert.equal(kubectlLine, 'kubectl pleg-top worker-1');
 		// The README's "pleg-top-0.1.0.tgz", checked above, is the name `npm pack` gives this version.
-		assert.deepEqual(Object.keys(manifest.bin).sort(), ['kubectl-pleg_top', 'pleg-top']);
+		assert.deepEqual(Object.keys(manifest.bin).sort(), ['kubectl-pleg_top', 'kubectl_complete-pleg_top', 'pleg-top']);
 	});
 
 	test('before the install nothing is on PATH: the tmux pane says so and stays until Enter', async () => {
@@ -158,7 +158,7 @@ describe('installed as the README says, from a clone', {skip}, () => {
 		await server.waitForPanes(1);
 	});
 
-	test('npm pack and npm install -g into ~/.local put both bins on PATH, offline', () => {
+	test('npm pack and npm install -g into ~/.local put the bins on PATH (kubectl completes through the third), offline', () => {
 		// `npm install` (the first step) is stood in for by this checkout's node_modules, which `npm ci` filled.
 		symlinkSync(path.join(root, 'node_modules'), path.join(clone, 'node_modules'));
 		for (const step of installSteps.slice(1)) {
@@ -167,13 +167,14 @@ describe('installed as the README says, from a clone', {skip}, () => {
 		}
 
 		const bin = path.join(home, '.local', 'bin');
-		assert.deepEqual(readdirSync(bin).sort(), ['kubectl-pleg_top', 'pleg-top']);
+		assert.deepEqual(readdirSync(bin).sort(), ['kubectl-pleg_top', 'kubectl_complete-pleg_top', 'pleg-top']);
 		const installed = path.join(home, '.local', 'lib', 'node_modules', manifest.name);
 		// A copy, not a link back to the clone: the clone may go.
 		assert.equal(lstatSync(installed).isDirectory(), true);
 		assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'dist', 'package.json']);
 		assert.equal(shell('command -v pleg-top').stdout.trim(), path.join(bin, 'pleg-top'));
 		assert.equal(shell('command -v kubectl-pleg_top').stdout.trim(), path.join(bin, 'kubectl-pleg_top'));
+		assert.equal(shell('command -v kubectl_complete-pleg_top').stdout.trim(), path.join(bin, 'kubectl_complete-pleg_top'));
 		assert.equal(shell('pleg-top --version').stdout, `${manifest.version}\n`);
 	});
 
@@ -222,7 +223,7 @@ describe('installed as the README says, from a clone', {skip}, () => {
 		},
 	);
 
-	test("the README's undo removes both bins and the package", () => {
+	test("the README's undo removes the bins and the package", () => {
 		for (const step of undoSteps) {
 			const result = shell(step);
 			assert.equal(result.status, 0, `${step} failed:\n${result.stdout}\n${result.stderr}`);

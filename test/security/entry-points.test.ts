@@ -28,7 +28,7 @@ describe('the Node object', () => {
 		assert.deepEqual(info, {
 			name: `worker-1${v}`,
 			kubeletVersion: `v1.28.4${v}`,
-			ready: {status: 'False', reason: `KubeletNotReady${v}`, message: `PLEG is not healthy ${v}`, since: null},
+			ready: {status: 'False', reason: `KubeletNotReady${v}`, message: `PLEG is not healthy ${v}`, since: null, heartbeatSeconds: null},
 			containerRuntimeVersion: `containerd://1.7.2${v}`,
 		});
 	});
