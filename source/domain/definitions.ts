@@ -186,7 +186,7 @@ export const definitions = [
 		id: 'next-steps',
 		label: 'Next steps',
 		formula:
-			'shown from the critical band on (≥ threshold / 2), when unhealthy or unknown; the --once text adds them when unhealthy. One command a row, the node filled in; "# on the node" marks the two run in a shell on the node (ssh, or the kubectl debug shell)',
+			"shown from the critical band on (≥ threshold / 2), when unhealthy or unknown; the --once text adds them when unhealthy. One command a row, the node filled in; every kubectl line (and every check: hint) carries the --kubeconfig given and the context used, quoted for a POSIX shell. kubectl describe node, and once unhealthy kubectl cordon; then on the node (ssh: kubectl debug needs the same runtime to start its pod) the runtime the Node reports (containerd://, cri-o:// → unit crio, docker://; containerd when not read): systemctl status, journalctl --since -15m, crictl --timeout 5s info, crictl pods --state notready, the kubelet's PLEG lines of the last 30 minutes. A short screen shows the first ones under the heading, or folds the block into one row",
 	},
 	{
 		id: 'status-calls-per-relist',

@@ -14,7 +14,7 @@ import {
 import {formatGoDuration} from '../domain/go-duration.js';
 import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
 import {humanAge} from '../domain/event-age.js';
-import {nextSteps} from '../domain/next-steps.js';
+import {nextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {anatomyReportLines} from './anatomy-report.js';
 import type {
 	CriOperationFigures,
@@ -174,8 +174,11 @@ function discardTotal(figures: Figures): number | null {
 	return figures.discardEventsTotal ?? null;
 }
 
-/** The --once text report: one figure per line, no colour. `status` adds a line when no good scrape came yet. */
-export function textReport(figures: Figures, status?: FeedStatus): string {
+/**
+ * The --once text report: one figure per line, no colour. `status` adds a line when no good scrape came yet; `paste`
+ * is where the next steps' kubectl lines go and the node's runtime.
+ */
+export function textReport(figures: Figures, status?: FeedStatus, paste?: PasteContext): string {
 	const {constants, lifetime, window} = figures;
 	const lines: Array<[string, string]> = [
 		['node', figures.node],
@@ -212,7 +215,7 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 	}
 
 	// The relist anatomy follows as its own block, aligned on its own labels; then the Events and, when unhealthy, what to run.
-	const incident = [...eventLines(figures.events ?? null), ...nextStepLines(figures)];
+	const incident = [...eventLines(figures.events ?? null), ...nextStepLines(figures, paste)];
 	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null)) + (incident.length > 0 ? alignLines(incident) : '');
 }
 
@@ -238,12 +241,12 @@ function eventLines(events: EventsFigures | null): Array<[string, string]> {
 }
 
 /** The commands to run next, with the node filled in, while the kubelet's rule fails. */
-function nextStepLines(figures: Figures): Array<[string, string]> {
+function nextStepLines(figures: Figures, paste: PasteContext | undefined): Array<[string, string]> {
 	if (bandOf(figures) !== 'unhealthy') {
 		return [];
 	}
 
-	return nextSteps(figures.node).map((step) => [
+	return nextSteps(stepsFor(figures, paste)).map((step) => [
 		'next step',
 		step.where === 'on the node' ? `${step.command}  # on the node` : step.command,
 	]);

@@ -5,6 +5,7 @@ import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Figures} from '../domain/types.js';
+import type {PasteContext} from '../domain/next-steps.js';
 import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
 import {labFromRecording} from '../lab/recording.js';
@@ -43,7 +44,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 			return exitCodeFor(failure!.kind);
 		}
 
-		io.stdout(formatNodeOnce(view.figures, mode.format));
+		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view)));
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
@@ -95,8 +96,17 @@ export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy
 	return reachesBand(figures, failOn) ? 1 : 0;
 }
 
-export function formatNodeOnce(figures: Figures, format: Format): string {
-	return (format === 'json' ? JSON.stringify(jsonReport(figures), null, 2) : textReport(figures)) + '\n';
+export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext): string {
+	return (format === 'json' ? JSON.stringify(jsonReport(figures), null, 2) : textReport(figures, undefined, paste)) + '\n';
+}
+
+/** Where the report's pasted kubectl lines go (the kubeconfig and context read) and the node's runtime. */
+function pasteOf(plan: Plan, view: NodeView): PasteContext {
+	const kube = plan.header?.kube;
+	return {
+		target: kube ? {context: kube.context, kubeconfig: kube.kubeconfig} : null,
+		runtimeVersion: view.node?.containerRuntimeVersion ?? null,
+	};
 }
 
 export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null};

@@ -4,7 +4,7 @@ import {useApp, useInput} from 'ink';
 import React, {useEffect, useState} from 'react';
 import type {DemoControls} from '../demo/demo-source.js';
 import type {Engine} from '../engine/engine.js';
-import {Dashboard, dashboardHelpScroll, type HeaderContext} from './dashboard.js';
+import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
@@ -56,7 +56,16 @@ export default function App({engine, demo, header}: AppProps) {
 			const move = showHelp ? helpMoveOf(key) : undefined;
 			if (move)
 				setHelpOffset((offset) =>
-					scrollHelp(offset, move, dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single ?? undefined)),
+					scrollHelp(
+						offset,
+						move,
+						dashboardHelpScroll(
+							columns,
+							Math.max(1, rows - 1),
+							engine.single ?? undefined,
+							pasteContext({context: header, node: view.node}),
+						),
+					),
 				);
 			else if (input === 'q') exit();
 			else if (input === 'p') engine.setPaused(!engine.paused);

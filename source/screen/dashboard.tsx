@@ -24,7 +24,7 @@ import {eventsPaneLines, eventsPaneRows} from './panes/events-pane.js';
 import {nextStepsPaneLines} from './panes/next-steps-pane.js';
 import {runtimeCallsLines} from './panes/runtime-calls.js';
 import {bandOf} from '../domain/health.js';
-import {showsNextSteps} from '../domain/next-steps.js';
+import {showsNextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {staleBannerLines, statusLines} from './panes/status-line.js';
 import {verdictLines} from './panes/verdict-line.js';
 
@@ -60,8 +60,8 @@ export type DashboardProps = {
 };
 
 export type HeaderContext = {
-	/** The kubeconfig context and its cluster, when the kubeconfig was read. */
-	kube?: {context: string; cluster: string};
+	/** The kubeconfig context and its cluster, when the kubeconfig was read; --kubeconfig when given (for pasted commands). */
+	kube?: {context: string; cluster: string; kubeconfig?: string};
 	/** --replay: the file and --speed; `ended` once the recording has run out. */
 	replay?: {file: string; speed: number; ended?: boolean};
 };
@@ -73,8 +73,17 @@ export const sideBySideWidth = 90;
 const columnGap = 2;
 
 /** How the help scrolls on the dashboard (below its header row) at this size: for the screens' scroll keys. */
-export function dashboardHelpScroll(width: number, height: number, node?: string): HelpScroll {
-	return helpScroll({width, height: height - 1, node});
+export function dashboardHelpScroll(width: number, height: number, node?: string, paste?: PasteContext): HelpScroll {
+	return helpScroll({width, height: height - 1, node, paste});
+}
+
+/** Where pasted commands go (the kubeconfig and context read) and the node's runtime, for the next steps. */
+export function pasteContext({context, node}: Pick<DashboardProps, 'context' | 'node'>): PasteContext {
+	const kube = context?.kube;
+	return {
+		target: kube ? {context: kube.context, kubeconfig: kube.kubeconfig} : null,
+		runtimeVersion: node?.containerRuntimeVersion ?? null,
+	};
 }
 
 /** A block of rows: one column of lines, or two panes side by side. */
@@ -94,7 +103,8 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 	const header = headerLine(props);
 	if (props.showHelp) {
 		const node = props.figures?.node ?? props.node?.name;
-		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node}))];
+		const paste = pasteContext(props);
+		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node, paste}))];
 	}
 
 	const {figures} = props;
@@ -323,7 +333,7 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 		}),
 	);
 	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];
-	const incident = incidentVariants(figures, width);
+	const incident = incidentVariants(figures, width, pasteContext(props));
 	const arranged = oncePer((form: ConstantsForm) => statsAndConstants(figures, width, form, stats));
 	const attempt = (forms: ConstantsForm[], spaced: boolean, why: SizedBlocks, extra: Block[]) => {
 		for (const form of forms) {
@@ -387,6 +397,8 @@ function sized(panes: Pane[]): SizedBlocks {
 
 /** Events beyond this many wait for `kubectl describe node`. */
 const maxEventsShown = 5;
+/** The next steps' command counts tried on a short screen, most first: below 2 the pane folds into one row. */
+const commandCountsTried = [5, 4, 3, 2];
 /** The event counts tried, most first. */
 const eventCountsTried = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
 
@@ -396,7 +408,7 @@ const eventCountsTried = Array.from({length: maxEventsShown}, (_, index) => maxE
  * that stays before the history; otherwise the CRI calls (shown only with an error or a timeout) and the Events
  * give way to the history, so an idle screen stays as it was.
  */
-function incidentVariants(figures: Figures, width: number): IncidentVariants {
+function incidentVariants(figures: Figures, width: number, paste: PasteContext): IncidentVariants {
 	const band = bandOf(figures);
 	const stalled = figures.window?.count === 0 || band === 'critical' || band === 'unhealthy';
 	const anatomy = figures.anatomy ?? null;
@@ -418,15 +430,20 @@ function incidentVariants(figures: Figures, width: number): IncidentVariants {
 		};
 	}
 
-	const steps = pane(() => nextStepsPaneLines({node: figures.node, width}));
-	const compactSteps = pane(() => nextStepsPaneLines({node: figures.node, width, compact: true}));
+	// The steps keep their heading with fewer commands (the first ones: the kubectl lines, then the runtime's), or fold
+	// whole into one row: commands without their heading would read as Events.
+	const fill = stepsFor(figures, paste);
+	const steps = pane(() => nextStepsPaneLines({steps: fill, width}));
+	const fewerSteps = commandCountsTried.map((commands) => pane(() => nextStepsPaneLines({steps: fill, width, commands})));
+	const foldedSteps = pane(() => nextStepsPaneLines({steps: fill, width, folded: true}));
 	return {
 		core: [
 			...eventCountsTried.map((count) => variant(runtime, events(count), steps)),
-			variant(runtime, events(1), compactSteps),
-			variant(compactRuntime, events(1), compactSteps),
+			variant(compactRuntime, events(1), steps),
+			...fewerSteps.map((some) => variant(compactRuntime, events(1), some)),
+			variant(compactRuntime, events(1), foldedSteps),
 		],
-		rest: [variant(compactRuntime, compactSteps), variant(compactSteps), variant()],
+		rest: [variant(compactRuntime, foldedSteps), variant(foldedSteps), variant()],
 	};
 }
 

@@ -19,7 +19,8 @@ import type {HttpAnswer} from './http/https-request.js';
 import {cutToPlegLines} from '../domain/exposition/parse.js';
 import {sendsToken} from './http/flag-auth.js';
 import {kubeconfigAuth} from './kube/credentials.js';
-import type {LoadedKubeconfig} from './kube/kubeconfig.js';
+import {kubectlTargetOf, type LoadedKubeconfig} from './kube/kubeconfig.js';
+import {kubectlCommand} from '../domain/next-steps.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {nodeEventsFromJson} from './node-events.js';
 import {nodeInfoFromJson, nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
@@ -137,7 +138,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 					action: 'list nodes',
 					// All that the overview needs, not only what was refused first.
 					forbiddenNotes: [
-						`the overview then reads each node through get on nodes/proxy: check: kubectl --context ${loaded.contextName} auth can-i get nodes/proxy`,
+						`the overview then reads each node through get on nodes/proxy: check: ${kubectlCommand(kubectlTargetOf(loaded), ['auth', 'can-i', 'get', 'nodes/proxy'])}`,
 					],
 				});
 			}

@@ -2,11 +2,13 @@
 // carry `events` and `eventsError` exactly; a 403 on the Events is named with its RBAC rule and fails nothing else;
 // the --once text lists the Events and, when unhealthy, the commands to run with the node filled in.
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {readDump} from '../metrics/dump.js';
-import {dumpThenMinuteLater, fast, startCluster, testToken, v121After, withLastSeen, type Cluster} from './cluster.js';
+import {kubeconfigYaml, singleContext} from '../helpers/kubeconfig-files.js';
+import {dumpThenMinuteLater, fast, startCluster, testToken, tokenUser, v121After, withLastSeen, type Cluster} from './cluster.js';
 
 let cluster: Cluster;
 const running: CliProcess[] = [];
@@ -22,6 +24,7 @@ before(async () => {
 		{
 			name: 'worker-1',
 			kubeletVersion: 'v1.21.2',
+			containerRuntimeVersion: 'cri-o://1.30.1',
 			metrics: () => withLastSeen(readDump('1.21.2'), 1),
 			events: [
 				{
@@ -172,12 +175,40 @@ describe('the --once text', () => {
 		assert.deepEqual(
 			lines.filter((line) => line.startsWith('next step ')).map((line) => line.replace(/^next step +/, '')),
 			[
-				'kubectl describe node worker-1',
-				'kubectl debug node/worker-1 -it --image=busybox -- chroot /host crictl ps -a',
-				'journalctl -u kubelet | grep -i pleg  # on the node',
-				'crictl pods --state NotReady  # on the node',
+				'kubectl --context fake-ctx describe node worker-1',
+				'kubectl --context fake-ctx cordon worker-1',
+				// The Node reports cri-o: its unit is crio.
+				'systemctl status crio  # on the node',
+				'journalctl -u crio --since -15m  # on the node',
+				'crictl --timeout 5s info  # on the node',
+				'crictl pods --state notready  # on the node',
+				'journalctl -u kubelet --since -30m | grep -i pleg  # on the node',
 			],
 		);
+	});
+
+	test('--kubeconfig and --context as given, quoted: bash hands kubectl exactly those words', async () => {
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(200));
+		const context = `on-call's "prod" $(date)`;
+		const spec = {...singleContext(cluster.fake.url, tokenUser), contexts: [{name: context, cluster: 'fake', user: tokenUser.name}]};
+		const file = cluster.temp.write(`it's a dir/kube config.yaml`, kubeconfigYaml(spec));
+		const result = await runCli([...once('worker-1'), '--kubeconfig', file, '--context', context], {env: {HOME: cluster.temp.dir}});
+		assert.equal(result.code, 1, result.stderr);
+		const kubectl = result.stdout
+			.split('\n')
+			.filter((line) => line.startsWith('next step ') && line.includes('kubectl'))
+			.map((line) => line.replace(/^next step +/, ''));
+		assert.equal(kubectl.length, 2, result.stdout);
+		// Each line run by bash against a stub kubectl that prints the words it was given, one per NUL.
+		for (const [line, verb] of [
+			[kubectl[0]!, ['describe', 'node', 'worker-1']],
+			[kubectl[1]!, ['cordon', 'worker-1']],
+		] as const) {
+			const words = execFileSync('bash', ['-c', `kubectl() { printf '%s\\0' "$@"; }\n${line}`], {encoding: 'utf8'})
+				.split('\0')
+				.slice(0, -1);
+			assert.deepEqual(words, ['--kubeconfig', file, '--context', context, ...verb], line);
+		}
 	});
 
 	test('healthy: the Events, no next steps; a 403 on them is one line naming the rule', async () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 // never uses (see module-hooks/hooks.ts for the rest of that cost).
 import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
 import type {Cluster, Context, User} from '@kubernetes/client-node/dist/config_types.js';
+import type {KubectlTarget} from '../../domain/next-steps.js';
 import {sourceFailure} from '../failure.js';
 import {mergeKubeconfigs, parseKubeconfigFile, type Entry, type MergedKubeconfig, type ParsedFile} from './kubeconfig-merge.js';
 import {TokenFileAuth, tokenFileProviderName} from './token-file-auth.js';
@@ -31,7 +32,14 @@ export type LoadedKubeconfig = {
 	filesTried: string[];
 	/** The file that defined the context, the cluster and the user (first one wins). */
 	origins: {context: string; cluster: string; user: string};
+	/** --kubeconfig as given, when it was: pasted kubectl commands carry it (KUBECONFIG and ~/.kube/config kubectl finds alone). */
+	kubeconfigFlag?: string;
 };
+
+/** Where a pasted kubectl command must go to reach what pleg-top reached: --kubeconfig when given, the context used. */
+export function kubectlTargetOf(loaded: LoadedKubeconfig): KubectlTarget {
+	return {kubeconfig: loaded.kubeconfigFlag, context: loaded.contextName};
+}
 
 type Candidates = {files: string[]; required: boolean; how: string};
 
@@ -211,5 +219,6 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
 		userName: userEntry.name,
 		filesTried,
 		origins: {context: context.file, cluster: clusterEntry.file, user: userEntry.file},
+		...(options.kubeconfig ? {kubeconfigFlag: options.kubeconfig} : {}),
 	};
 }
