@@ -70,7 +70,7 @@ export const definitions = [
 		id: 'terminal-title',
 		label: 'Terminal title and bell',
 		formula:
-			"title 'pleg-top NODE: …' (healthy, NotReady in N, UNHEALTHY N, unknown), rewritten when it changes, at most once a scrape, cleared on exit; the bell once on each change into unhealthy or unknown (--no-bell: never)",
+			"title 'pleg-top NODE: …' (healthy, NotReady in N, critical, NotReady in N, UNHEALTHY N, unknown), rewritten when it changes, at most once a scrape, cleared on exit; the bell once on entering critical (≥ threshold / 2) or unhealthy from a better state, and on entering unknown (--no-bell: never). A failed scrape turns both unknown only after 2 failed scrapes in a row or once the last good one is 5 s old; unhealthy is never held back",
 	},
 	{id: 'gauge-scale', label: 'Gauge scale', formula: 'log scale from 0.5 s to 2 × threshold; ticks at the relist period and the threshold'},
 	{
