@@ -46,6 +46,7 @@ describe('jsonReport', () => {
 			band: 'ok', // age 0.5 s ≤ 5 s
 			secondsToThreshold: 179.5, // 180 − 0.5
 			unhealthyForSeconds: null, // healthy
+			podsEvictedInSeconds: null, // no Node object read: no Ready condition to count from
 			transitions: 0, // healthy at both scrapes
 			events: [], // the Events were not read: said, not shown as none
 			eventsError: "the node's Events were not read",

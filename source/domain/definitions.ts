@@ -183,6 +183,12 @@ export const definitions = [
 			"the node's Events as `kubectl describe node` lists them (involvedObject.kind=Node, its name, namespace default), read with the Node object every 10 s: newest first, age since lastTimestamp (kubectl's style), ×count. A 403 is one row naming the rule (list on events in namespace default); JSON events / eventsError",
 	},
 	{
+		id: 'eviction',
+		label: 'Pods evicted in',
+		formula:
+			"once the Node's Ready condition is False or Unknown: its lastTransitionTime + 300 s (the default tolerationSeconds for the not-ready and unreachable NoExecute taints) − now, with ~ (the API server's clock, and the taint lands a little after the condition); shown with the next steps. JSON podsEvictedInSeconds: negative once passed, null while Ready",
+	},
+	{
 		id: 'next-steps',
 		label: 'Next steps',
 		formula:

@@ -13,6 +13,7 @@ import {
 } from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
 import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
+import {evictionInSeconds, evictionText} from '../domain/eviction.js';
 import {humanAge} from '../domain/event-age.js';
 import {nextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {anatomyReportLines} from './anatomy-report.js';
@@ -71,6 +72,8 @@ export function jsonReport(figures: Figures) {
 		secondsToThreshold: ms(secondsToThreshold(figures)),
 		// null while not unhealthy, and while stale; a lower bound when the start is not the gauge's.
 		unhealthyForSeconds: ms(figures.incident?.unhealthyForSeconds),
+		// Once the Node is NotReady: until pods with the default toleration (300 s) are evicted, negative once passed.
+		podsEvictedInSeconds: ms(evictionInSeconds(ready, figures.now)),
 		// Changes between healthy and unhealthy seen in this run; null where the source does not follow them.
 		transitions: figures.incident?.transitions ?? null,
 		// The node's recent Events, newest first; [] when there are none, or when they could not be read: eventsError says why.
@@ -200,6 +203,8 @@ export function textReport(figures: Figures, status?: FeedStatus, paste?: PasteC
 	if (figures.ready) {
 		const {status: readyStatus, reason, message} = figures.ready;
 		lines.push(['Ready', [readyStatus, reason, message].filter(Boolean).join(' · ')]);
+		const eviction = evictionInSeconds(figures.ready, figures.now);
+		if (eviction !== null) lines.push(['eviction', evictionText(eviction)]);
 	}
 
 	for (const line of figures.unavailable) {

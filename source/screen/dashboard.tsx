@@ -24,6 +24,7 @@ import {eventsPaneLines, eventsPaneRows} from './panes/events-pane.js';
 import {nextStepsPaneLines} from './panes/next-steps-pane.js';
 import {runtimeCallsLines} from './panes/runtime-calls.js';
 import {bandOf} from '../domain/health.js';
+import {evictionInSeconds} from '../domain/eviction.js';
 import {showsNextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {staleBannerLines, statusLines} from './panes/status-line.js';
 import {verdictLines} from './panes/verdict-line.js';
@@ -397,8 +398,8 @@ function sized(panes: Pane[]): SizedBlocks {
 
 /** Events beyond this many wait for `kubectl describe node`. */
 const maxEventsShown = 5;
-/** The next steps' command counts tried on a short screen, most first: below 2 the pane folds into one row. */
-const commandCountsTried = [5, 4, 3, 2];
+/** The next steps' command counts tried on a short screen, most first: below 1 the pane folds into one row. */
+const commandCountsTried = [5, 4, 3, 2, 1];
 /** The event counts tried, most first. */
 const eventCountsTried = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
 
@@ -432,10 +433,10 @@ function incidentVariants(figures: Figures, width: number, paste: PasteContext):
 
 	// The steps keep their heading with fewer commands (the first ones: the kubectl lines, then the runtime's), or fold
 	// whole into one row: commands without their heading would read as Events.
-	const fill = stepsFor(figures, paste);
-	const steps = pane(() => nextStepsPaneLines({steps: fill, width}));
-	const fewerSteps = commandCountsTried.map((commands) => pane(() => nextStepsPaneLines({steps: fill, width, commands})));
-	const foldedSteps = pane(() => nextStepsPaneLines({steps: fill, width, folded: true}));
+	const fill = {steps: stepsFor(figures, paste), width, evictionInSeconds: evictionInSeconds(figures.ready, figures.now)};
+	const steps = pane(() => nextStepsPaneLines(fill));
+	const fewerSteps = commandCountsTried.map((commands) => pane(() => nextStepsPaneLines({...fill, commands})));
+	const foldedSteps = pane(() => nextStepsPaneLines({...fill, folded: true}));
 	return {
 		core: [
 			...eventCountsTried.map((count) => variant(runtime, events(count), steps)),

@@ -10,6 +10,7 @@ export const contractKeys = [
 	'band',
 	'secondsToThreshold',
 	'unhealthyForSeconds',
+	'podsEvictedInSeconds',
 	'transitions',
 	'events',
 	'eventsError',

@@ -47,6 +47,13 @@ before(async () => {
 			],
 		},
 		{name: 'quiet-1', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1)},
+		{
+			name: 'not-ready-1',
+			kubeletVersion: 'v1.21.2',
+			// NotReady for 48 s when stamped: pods with the default 300 s toleration go in 252 s = 4m12s.
+			ready: {status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy', lastTransitionTime: ago(48)},
+			metrics: () => withLastSeen(readDump('1.21.2'), 200),
+		},
 	]);
 });
 
@@ -185,6 +192,26 @@ describe('the --once text', () => {
 				'journalctl -u kubelet --since -30m | grep -i pleg  # on the node',
 			],
 		);
+	});
+
+	test('NotReady: when the pods with the default toleration are evicted, in the text and as podsEvictedInSeconds', async () => {
+		const text = await runCli(once('not-ready-1'), {env: cluster.env});
+		assert.equal(text.code, 1, text.stderr);
+		const eviction = /^eviction +pods evicted in ~4m(\d+)s \(default tolerationSeconds\)$/m.exec(text.stdout);
+		assert.ok(eviction, text.stdout);
+		// 252 s less the seconds since the stamp (whole seconds, floored).
+		assert.ok(Number(eviction[1]) <= 12 && Number(eviction[1]) >= 12 - Math.ceil(elapsed()), text.stdout);
+
+		const json = await runCli(once('not-ready-1', '-o', 'json'), {env: cluster.env});
+		const report = JSON.parse(json.stdout) as Report;
+		const expected = 252 - elapsed();
+		assert.ok(
+			report['podsEvictedInSeconds'] > expected - 0.5 && report['podsEvictedInSeconds'] <= 252,
+			String(report['podsEvictedInSeconds']),
+		);
+		// Ready: no eviction to count down to.
+		const ready = JSON.parse((await runCli(once('quiet-1', '-o', 'json'), {env: cluster.env})).stdout) as Report;
+		assert.equal(ready['podsEvictedInSeconds'], null);
 	});
 
 	test('--kubeconfig and --context as given, quoted: bash hands kubectl exactly those words', async () => {

@@ -137,6 +137,19 @@ describe('the main view during a stall', () => {
 		);
 	});
 
+	test('NotReady for 48 s: the eviction horizon under the heading, 300 − 48 = 252 s, at both sizes', () => {
+		const notReadyFigures = {...stalled, ready: {status: 'False' as const, reason: 'KubeletNotReady', message, since: testNow - 48_000}};
+		for (const [columns, rows] of [
+			[120, 35],
+			[80, 24],
+		] as const) {
+			const frame = screen(columns, rows, notReadyFigures);
+			assertFits(frame, columns, rows);
+			const heading = frame.indexOf(commands[0]!);
+			assert.equal(frame[heading + 1], '  pods evicted in ~4m12s (default tolerationSeconds)', frame.join('\n'));
+		}
+	});
+
 	test('a 403 on the Events is one dim row naming the rule; no error of the screen', () => {
 		const forbidden: EventsFigures = {
 			items: [],

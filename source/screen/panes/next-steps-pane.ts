@@ -2,6 +2,7 @@
 // saying so, the lines that run in a shell on the node. A command wider than its row breaks between shell words
 // with a trailing backslash, which a shell reads as one command (never inside a quoted word, where it would not).
 // The pane keeps its heading or folds whole into one row: commands without their heading would read as Events.
+import {evictionText} from '../../domain/eviction.js';
 import {nextSteps, onNodeNote, type NextStep, type StepsFor} from '../../domain/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 
@@ -12,17 +13,21 @@ export type NextStepsPaneProps = {
 	commands?: number;
 	/** One row instead of the commands: for a shorter screen still. @default false */
 	folded?: boolean;
+	/** Seconds until pods with the default toleration are evicted (negative: since); null while the Node is Ready. */
+	evictionInSeconds?: number | null;
 };
 
 const indent = '  ';
 
-export function nextStepsPaneLines({steps, width, commands, folded = false}: NextStepsPaneProps): Line[] {
+export function nextStepsPaneLines({steps, width, commands, folded = false, evictionInSeconds = null}: NextStepsPaneProps): Line[] {
 	const all = nextSteps(steps);
+	// How long before cordoning is too late to matter: in the heading's block, folded or not.
+	const eviction: Line[] = evictionInSeconds === null ? [] : [[seg(indent), seg(evictionText(evictionInSeconds), 'warn')]];
 	if (folded) {
-		return [[seg('next steps', 'title'), seg(' · folded for room: ? lists the commands', 'dim')]];
+		return [[seg('next steps', 'title'), seg(' · folded for room: ? lists the commands', 'dim')], ...eviction];
 	}
 
-	const lines: Line[] = [[seg('next steps', 'title'), seg(' · ready to paste', 'dim')]];
+	const lines: Line[] = [[seg('next steps', 'title'), seg(' · ready to paste', 'dim')], ...eviction];
 	const shown = all.slice(0, commands ?? all.length);
 	for (const [index, step] of shown.entries()) {
 		if (step.where === 'on the node' && all[index - 1]?.where !== 'on the node') {
