@@ -6,6 +6,7 @@ import {dashboardHelpScroll} from '../../source/screen/dashboard.js';
 import {lineText} from '../../source/screen/layout/line.js';
 import {helpBodyLines} from '../../source/screen/panes/help-screen.js';
 import {dashboardRows} from '../helpers/dashboard-frame.js';
+import {cells} from '../helpers/ui-frame.js';
 
 process.env.TZ = 'UTC';
 
@@ -45,5 +46,17 @@ describe('the next steps in the help', () => {
 		const extra = body(40, long).length - body(40, 'n').length;
 		assert.equal(extra, 2);
 		assert.equal(dashboardHelpScroll(40, 30, long).maxOffset, dashboardHelpScroll(40, 30, 'n').maxOffset + extra);
+	});
+
+	test("no row wider than the help: the note and the unread runtime's longer why wrap inside it", () => {
+		for (const width of [40, 60, 80, 82]) {
+			const rows = body(width, 'worker-7');
+			const steps = rows.slice(
+				rows.findIndex((row) => row.startsWith('next steps')),
+				rows.indexOf('figures'),
+			);
+			const wide = steps.filter((row) => cells(row) > width);
+			assert.deepEqual(wide, [], `at ${width}`);
+		}
 	});
 });

@@ -5,6 +5,7 @@
 import {definitions, keyGroups, type KeyBinding} from '../../domain/definitions.js';
 import {nextSteps, onNodeNote, type PasteContext} from '../../domain/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
+import type {Tone} from '../layout/theme.js';
 import {breakCommand} from './next-steps-pane.js';
 
 export type HelpScreenProps = {
@@ -39,12 +40,12 @@ export function helpBodyLines(width: number, node = 'NODE', paste?: PasteContext
 	let noted = false;
 	for (const step of nextSteps({...paste, node, unhealthy: true})) {
 		if (step.where === 'on the node' && !noted) {
-			lines.push(...wrapWords(onNodeNote, width, 2, 'dim', 4).map((line, index) => (index === 0 ? [seg('  '), ...line] : line)));
+			lines.push(...indented(onNodeNote, width, 2, 'dim'));
 			noted = true;
 		}
 
 		lines.push(...breakCommand(step.command, width - 2).map((row): Line => [seg('  '), seg(row, 'value')]));
-		lines.push(...wrapWords(step.why, width, 2, 'dim', 4).map((line, index) => (index === 0 ? [seg('    '), ...line] : line)));
+		lines.push(...indented(step.why, width, 4, 'dim'));
 	}
 
 	lines.push([seg('figures', 'title')]);
@@ -62,6 +63,11 @@ export type HelpScroll = {
 	/** The highest first row: the last page. */
 	maxOffset: number;
 };
+
+/** `text` in at most two rows of `width`, every row indented by `indent` cells (within the width, never past it). */
+function indented(text: string, width: number, indent: number, tone: Tone): Line[] {
+	return wrapWords(text, width - indent, 2, tone).map((line) => [seg(' '.repeat(indent)), ...line]);
+}
 
 /** How the help scrolls in `width` × `height`: a title row, then `page` rows of the body, then the position row. */
 export function helpScroll({width, height, node, paste}: Omit<HelpScreenProps, 'offset'> & {height: number}): HelpScroll {
