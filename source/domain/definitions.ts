@@ -96,7 +96,7 @@ export const definitions = [
 		id: 'interval-p99',
 		label: 'Interval p99',
 		formula:
-			"histogram_quantile(0.99) on the bucket deltas of kubelet_pleg_relist_interval_seconds over the window (the Grafana kubelet dashboard's panel): ≈ period + duration p99 when healthy",
+			"the 0.99 rank in the bucket deltas of kubelet_pleg_relist_interval_seconds over the window (the Grafana kubelet dashboard's panel), shown as the bound of the bucket holding it, ≤ 2.5s, not interpolated: ~1 s intervals all fall in (1, 2.5], where histogram_quantile's interpolation says 2.48 s on every healthy node; ≥ 10s in +Inf. ≈ period + duration p99 when healthy",
 	},
 	{id: 'lifetime-mean', label: 'Lifetime mean', formula: 'sum / count since kubelet start (days of fast relists hide a recent stall)'},
 	{

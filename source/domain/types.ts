@@ -183,7 +183,11 @@ export type Failure = {
 };
 
 /** A histogram quantile answer. `atLeast` = the rank fell in the +Inf bucket: the value is a lower bound. */
-export type Quantile = {seconds: number; atLeast: boolean};
+/**
+ * atLeast: the rank is in +Inf, `seconds` the highest finite bound. atMost: `seconds` is the upper bound of the
+ * bucket holding the rank, not an interpolation (the relist interval p99).
+ */
+export type Quantile = {seconds: number; atLeast: boolean; atMost?: boolean};
 
 /** Figures from the deltas between two scrapes (a window, or since a baseline mark). */
 export type DeltaFigures = {

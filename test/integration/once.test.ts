@@ -92,6 +92,8 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		assert.match(line('window') ?? '', /: 60 relists, mean 10ms, /);
 		assert.equal(line('quantiles'), 'p50 8.3ms, p90 24ms, p99 47ms');
 		assert.equal(line('interval'), '1.02s');
+		// All 60 intervals in (1, 2.5]: the bucket's bound, not the 2.48 s an interpolation would invent.
+		assert.equal(line('interval p99'), '≤ 2.5s');
 		assert.equal(line('discards'), '2 total, 2 in window');
 		assert.equal(line('threshold'), '3m0s (relistThreshold, pkg/kubelet/pleg/generic.go:83)');
 	});
