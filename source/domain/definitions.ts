@@ -235,11 +235,11 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
 	{keys: ['a'], action: 'relist anatomy', hint: 'anatomy', demoOnly: false},
 	{keys: ['k'], action: 'kubelet source pane: open / fold into one row', hint: 'source', demoOnly: false},
-	{keys: ['c'], action: 'demo: container churn', hint: 'churn', demoOnly: true},
+	{keys: ['c'], action: 'demo: container churn on / off', hint: 'churn', demoOnly: true},
 	{keys: ['s'], action: 'demo: stall the relist', hint: 'stall', demoOnly: true},
-	{keys: ['r'], action: 'demo: recover', hint: 'recover', demoOnly: true},
+	{keys: ['r'], action: 'demo: recover (ends the stall, the churn and the slow runtime)', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
-	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
+	{keys: ['w'], action: 'demo: slow runtime on / off', hint: 'slow', demoOnly: true},
 	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 

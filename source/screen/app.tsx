@@ -2,7 +2,7 @@
 // the polling, the clock and the pause; this component owns what is toggled on screen.
 import {useApp, useInput} from 'ink';
 import React, {useEffect, useState} from 'react';
-import type {DemoControls} from '../demo/demo-source.js';
+import {demoLabel, type DemoControls} from '../demo/demo-source.js';
 import type {Engine} from '../engine/engine.js';
 import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
@@ -22,11 +22,11 @@ export type AppProps = {
 
 /** Demo keys: each maps to one simulator control. */
 function steerDemo(input: string, demo: DemoControls): void {
-	if (input === 'c') demo.churn(demo.scenario !== 'churn');
+	if (input === 'c') demo.churn(!demo.churning);
 	else if (input === 's') demo.stall();
 	else if (input === 'r') demo.recover();
 	else if (input === 'x') demo.restart();
-	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
+	else if (input === 'w') demo.slowRuntime(!demo.runtimeSlow);
 }
 
 export default function App({engine, demo, header}: AppProps) {
@@ -93,7 +93,7 @@ export default function App({engine, demo, header}: AppProps) {
 			helpOffset={helpOffset}
 			showAnatomy={showAnatomy}
 			toggleConstants={toggleConstants}
-			demoScenario={demo?.scenario}
+			demoScenario={demo && demoLabel(demo)}
 			context={context}
 		/>
 	);

@@ -206,12 +206,13 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 		items.push([seg(kube.context === kube.cluster ? kube.context : `${kube.context} (cluster ${kube.cluster})`)]);
 	}
 
-	if (version) {
-		items.push([seg(`kubelet ${version}`)]);
-	}
-
+	// Before the version: what the demo is doing is the one item a narrow header must not drop.
 	if (demoScenario) {
 		items.push([seg(`demo: ${demoScenario}`, 'warn')]);
+	}
+
+	if (version) {
+		items.push([seg(`kubelet ${version}`)]);
 	}
 
 	if (node?.containerRuntimeVersion) {
