@@ -229,7 +229,7 @@ export const definitions = [
 export type FigureId = (typeof definitions)[number]['id'];
 
 export const keyBindings: readonly KeyBinding[] = [
-	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
+	{keys: ['q', 'Ctrl-C'], action: 'quit (exit 0; Ctrl-C exits 130, as an interrupted command)', hint: 'quit', demoOnly: false},
 	{keys: ['?'], action: 'keys, then what each figure means (this help)', hint: 'help', demoOnly: false},
 	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},

@@ -48,8 +48,9 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		engine.single === null
 			? React.createElement(OverviewApp, {engine})
 			: React.createElement(App, {engine, demo: plan.demo, header: plan.header});
+	let interrupted = false;
 	try {
-		await runFullScreen(element, ending.signal);
+		({interrupted} = await runFullScreen(element, ending.signal));
 	} finally {
 		unsubscribe();
 		signals?.close();
@@ -64,5 +65,6 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	}
 
 	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
-	return 0;
+	// Ctrl-C: 130, as a shell reports an interrupted command (and as --once ends on it).
+	return interrupted ? 130 : 0;
 }

@@ -76,7 +76,7 @@ export default function App({engine, demo, header}: AppProps) {
 			} else if (input === 'a') setShowAnatomy((shown) => !shown);
 			else if (input === 'k') setToggleConstants((toggled) => !toggled);
 			else if (key.escape) setShowHelp(false);
-			else if (demo) steerDemo(input, demo);
+			else if (demo && !key.ctrl) steerDemo(input, demo);
 		}),
 	);
 
