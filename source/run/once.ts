@@ -16,14 +16,16 @@ import {overviewPlainLines} from '../screen/panes/overview-table.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
-import {formatFailure} from './start-rule.js';
+import {formatFailure, isPermanent} from './start-rule.js';
 import {jsonLineOf} from './json-lines.js';
 
 type Io = {stdout(text: string): void; stderr(text: string): void};
 
 export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
 	if (plan.replay) return replayOnce(plan, mode as NodeMode, io);
-	const contactFailure = await plan.contact();
+	let contactFailure = await plan.contact();
+	// A passing fault (a 503, a timeout) is asked again once before it ends the run; one retrying will not mend is not.
+	if (contactFailure && !isPermanent(contactFailure)) contactFailure = await plan.contact();
 	if (contactFailure) {
 		plan.close();
 		io.stderr(formatFailure(contactFailure) + '\n');
@@ -53,23 +55,36 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	return exitCodeForOverview(result, mode.failOn);
 }
 
+/** Failed reads of the one node that --once retries before it reports the failure (exit 3). */
+const onceRetries = 1;
+
 /**
  * Runs `engine` until every listed node was read `reads` times, the node list failed, or (one node) a read failed,
  * then stops it and returns every node's view at that moment.
  */
 export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<NodeView[]> {
 	const counts = new Map<string, number>();
+	let failedReads = 0;
 	await new Promise<void>((resolve) => {
 		const check = (node: string | null, read: boolean) => {
-			if (node !== null && read) counts.set(node, (counts.get(node) ?? 0) + 1);
 			const {state} = engine;
 			if (engine.single !== null) {
 				const entry = state.nodes.get(engine.single);
-				const failed = entry !== undefined && engine.kind.status(entry.feed).failure !== null;
+				const failure = entry === undefined ? null : engine.kind.status(entry.feed).failure;
+				// Only good reads make the report's window; a failed one is retried once (the poller's first back-off, 1 s,
+				// within any --timeout), unless retrying will not mend it.
+				if (node === engine.single && read) {
+					if (failure === null) counts.set(node, (counts.get(node) ?? 0) + 1);
+					else failedReads++;
+				}
+
+				const failed = failure !== null && (isPermanent(failure) || failedReads >= onceRetries + 1);
 				// The node's Events are part of the report: their first answer is waited for too (a refusal is an answer).
 				if (failed || ((counts.get(engine.single) ?? 0) >= reads && !engine.awaitingEvents)) finish();
 				return;
 			}
+
+			if (node !== null && read) counts.set(node, (counts.get(node) ?? 0) + 1);
 
 			const listed = state.listedAt !== null || state.listFailure !== null;
 			if (listed && (state.listFailure !== null || listedNames(state).every((name) => (counts.get(name) ?? 0) >= reads))) finish();
