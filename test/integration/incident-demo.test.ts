@@ -9,6 +9,7 @@ import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {demoNodeSteps as commands} from '../helpers/next-steps-rows.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-incident-'));
@@ -18,19 +19,6 @@ after(() => {
 	for (const session of sessions) session.kill();
 	rmSync(home, {recursive: true, force: true});
 });
-
-/** The demo reads no kubeconfig (plain kubectl); its Node reports containerd. */
-const commands = [
-	'next steps · ready to paste',
-	'  kubectl describe node demo-node',
-	'  kubectl cordon demo-node',
-	'on the node (ssh: kubectl debug node/… needs this same runtime to start its pod)',
-	'  systemctl status containerd',
-	'  journalctl -u containerd --since -15m',
-	'  crictl --timeout 5s info',
-	'  crictl pods --state notready',
-	'  journalctl -u kubelet --since -30m | grep -i pleg',
-];
 
 const eviction = /^ {2}pods evicted in ~4m\d+s \(default tolerationSeconds\)$/;
 

@@ -9,6 +9,7 @@ import {churnAnatomy, operation} from '../helpers/anatomy.js';
 import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
 import {lastSeenAt, makeFigures, readyNode, testNow, windowFigures} from '../helpers/figures.js';
 import {cells} from '../helpers/ui-frame.js';
+import {demoNodeSteps as commands} from '../helpers/next-steps-rows.js';
 
 process.env.TZ = 'UTC';
 
@@ -69,19 +70,6 @@ const notReady = readyNode({ready: {status: 'False', reason: 'KubeletNotReady', 
 
 /** The App gives the dashboard one row less than the terminal. */
 const screen = (columns: number, rows: number, figures: Figures) => dashboardRows(columns, rows - 1, {figures, history, node: notReady});
-
-/** The kubectl lines, then under one row saying where, the runtime side (containerd: the Node's runtime). */
-const commands = [
-	'next steps · ready to paste',
-	'  kubectl describe node demo-node',
-	'  kubectl cordon demo-node',
-	'on the node (ssh: kubectl debug node/… needs this same runtime to start its pod)',
-	'  systemctl status containerd',
-	'  journalctl -u containerd --since -15m',
-	'  crictl --timeout 5s info',
-	'  crictl pods --state notready',
-	'  journalctl -u kubelet --since -30m | grep -i pleg',
-];
 
 function assertFits(rows: string[], columns: number, height: number): void {
 	assert.ok(rows.length <= height - 1, `${rows.length} rows`);
