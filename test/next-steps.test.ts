@@ -6,6 +6,7 @@ import {execFileSync} from 'node:child_process';
 import {describe, test} from 'node:test';
 import {kubectlCommand, nextSteps, runtimeOf, shellQuote} from '../source/domain/next-steps.js';
 import {breakCommand, shellWords} from '../source/screen/panes/next-steps-pane.js';
+import {podListPath, podPageFromJson} from '../source/sources/pod-count.js';
 
 /** The words bash passes to `kubectl` when it runs `command` (a stub function prints one argument a line, NUL-ended). */
 function argumentsBashPasses(command: string): string[] {
@@ -91,5 +92,15 @@ describe('the runtime the Node reports', () => {
 		assert.equal(critical[1]!.why, "is containerd running (assumed: the Node's runtime was not read)");
 		// A node name that is not a plain word (from the command line) is quoted too.
 		assert.equal(nextSteps({node: "n'1"})[0]!.command, "kubectl describe node 'n'\\''1'");
+	});
+});
+
+describe('the pod list, counted', () => {
+	test('the selector and limit in the path; a page is its items and the continue token', () => {
+		assert.equal(podListPath('worker 1', null), '/api/v1/pods?fieldSelector=spec.nodeName%3Dworker%201&limit=500');
+		assert.equal(podListPath('n', 'abc=='), '/api/v1/pods?fieldSelector=spec.nodeName%3Dn&limit=500&continue=abc%3D%3D');
+		assert.deepEqual(podPageFromJson('{"items":[{},{},{}],"metadata":{"continue":"t"}}'), {items: 3, continueToken: 't'});
+		assert.deepEqual(podPageFromJson('{"items":[],"metadata":{"continue":""}}'), {items: 0, continueToken: null});
+		assert.throws(() => podPageFromJson('{"kind":"Status"}'));
 	});
 });

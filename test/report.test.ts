@@ -47,6 +47,8 @@ describe('jsonReport', () => {
 			secondsToThreshold: 179.5, // 180 − 0.5
 			unhealthyForSeconds: null, // healthy
 			podsEvictedInSeconds: null, // no Node object read: no Ready condition to count from
+			podsOnNode: null, // counted only while the Node is not Ready
+			podsOnNodeError: null,
 			transitions: 0, // healthy at both scrapes
 			events: [], // the Events were not read: said, not shown as none
 			eventsError: "the node's Events were not read",

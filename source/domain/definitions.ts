@@ -186,7 +186,7 @@ export const definitions = [
 		id: 'eviction',
 		label: 'Pods evicted in',
 		formula:
-			"once the Node's Ready condition is False or Unknown: its lastTransitionTime + 300 s (the default tolerationSeconds for the not-ready and unreachable NoExecute taints) − now, with ~ (the API server's clock, and the taint lands a little after the condition); shown with the next steps. JSON podsEvictedInSeconds: negative once passed, null while Ready",
+			"once the Node's Ready condition is False or Unknown: its lastTransitionTime + 300 s (the default tolerationSeconds for the not-ready and unreachable NoExecute taints) − now, with ~ (the API server's clock, and the taint lands a little after the condition); shown with the next steps, with the pods bound to the node (spec.nodeName, counted while it is not Ready; a refusal to list pods is said). JSON podsEvictedInSeconds: negative once passed, null while Ready; podsOnNode, podsOnNodeError",
 	},
 	{
 		id: 'next-steps',

@@ -3,7 +3,7 @@
 // each pod that sets none) is evicted that long after. Counted from the Ready condition's lastTransitionTime: the
 // API server's clock against the local one, and the taint lands a little after the condition, hence "~".
 import {formatAge} from './format.js';
-import type {NodeInfo} from './types.js';
+import type {NodeInfo, PodCount} from './types.js';
 
 /** DefaultTolerationSeconds: --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
 export const defaultTolerationSeconds = 300;
@@ -25,4 +25,10 @@ export function evictionText(seconds: number): string {
 	return seconds >= 0
 		? `pods evicted in ~${formatAge(seconds)} (default tolerationSeconds)`
 		: `pods being evicted for ~${formatAge(-seconds)} (default tolerationSeconds)`;
+}
+
+/** "23 pods on the node", or why they were not counted. */
+export function podsText(pods: PodCount): string {
+	if (pods.count === null) return `pods not counted: ${pods.error}`;
+	return pods.count === 1 ? '1 pod on the node' : `${pods.count} pods on the node`;
 }

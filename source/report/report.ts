@@ -13,7 +13,7 @@ import {
 } from '../domain/format.js';
 import {formatGoDuration} from '../domain/go-duration.js';
 import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
-import {evictionInSeconds, evictionText} from '../domain/eviction.js';
+import {evictionInSeconds, evictionText, podsText} from '../domain/eviction.js';
 import {humanAge} from '../domain/event-age.js';
 import {nextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {anatomyReportLines} from './anatomy-report.js';
@@ -74,6 +74,9 @@ export function jsonReport(figures: Figures) {
 		unhealthyForSeconds: ms(figures.incident?.unhealthyForSeconds),
 		// Once the Node is NotReady: until pods with the default toleration (300 s) are evicted, negative once passed.
 		podsEvictedInSeconds: ms(evictionInSeconds(ready, figures.now)),
+		// Counted (spec.nodeName) while the Node is not Ready; null otherwise, or with the reason when not countable.
+		podsOnNode: figures.pods?.count ?? null,
+		podsOnNodeError: figures.pods?.error ?? null,
 		// Changes between healthy and unhealthy seen in this run; null where the source does not follow them.
 		transitions: figures.incident?.transitions ?? null,
 		// The node's recent Events, newest first; [] when there are none, or when they could not be read: eventsError says why.
@@ -205,6 +208,7 @@ export function textReport(figures: Figures, status?: FeedStatus, paste?: PasteC
 		lines.push(['Ready', [readyStatus, reason, message].filter(Boolean).join(' · ')]);
 		const eviction = evictionInSeconds(figures.ready, figures.now);
 		if (eviction !== null) lines.push(['eviction', evictionText(eviction)]);
+		if (figures.pods) lines.push(['pods', podsText(figures.pods)]);
 	}
 
 	for (const line of figures.unavailable) {

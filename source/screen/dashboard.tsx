@@ -434,7 +434,12 @@ function incidentVariants(figures: Figures, width: number, paste: PasteContext):
 
 	// The steps keep their heading with fewer commands (the first ones: the kubectl lines, then the runtime's), or fold
 	// whole into one row: commands without their heading would read as Events.
-	const fill = {steps: stepsFor(figures, paste), width, evictionInSeconds: evictionInSeconds(figures.ready, figures.now)};
+	const fill = {
+		steps: stepsFor(figures, paste),
+		width,
+		evictionInSeconds: evictionInSeconds(figures.ready, figures.now),
+		pods: figures.pods ?? null,
+	};
 	const steps = pane(() => nextStepsPaneLines(fill));
 	const fewerSteps = commandCountsTried.map((commands) => pane(() => nextStepsPaneLines({...fill, commands})));
 	const foldedSteps = pane(() => nextStepsPaneLines({...fill, folded: true}));

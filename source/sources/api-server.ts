@@ -1,6 +1,7 @@
 // The kubelet's /metrics through the API server's node proxy, the Node object and the node's Events. Auth and
 // TLS come from the kubeconfig through client-node (kube/credentials.ts); requests go through the one transport.
-import type {MetricsSource, NodeEvents, NodeInfo} from '../domain/types.js';
+import type {MetricsSource, NodeEvents, NodeInfo, PodCount} from '../domain/types.js';
+import {maxPodPages, podListAccept, podListPath, podPageFromJson} from './pod-count.js';
 import {
 	classifyAnswer,
 	forbiddenFailure,
@@ -161,6 +162,29 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 	}
 
 	function nodeSource(name: string): NodeSource {
+		/** The pods bound to the node, or why not: a refusal or failure is said, never thrown (they are context). */
+		async function countPods(signal: AbortSignal): Promise<PodCount> {
+			let count = 0;
+			let continueToken: string | null = null;
+			try {
+				for (let page = 0; page < maxPodPages; page++) {
+					const path = podListPath(name, continueToken);
+					const answer = await get(path, podListAccept, signal);
+					if (answer.status === 403) return {count: null, error: 'not allowed to list pods (list on pods)'};
+					if (answer.status !== 200) return {count: null, error: `GET /api/v1/pods answered ${answer.status}`};
+					const parsed = podPageFromJson(answer.body);
+					count += parsed.items;
+					continueToken = parsed.continueToken;
+					if (continueToken === null) return {count, error: null};
+				}
+
+				return {count: null, error: `more than ${maxPodPages * 500} pods`};
+			} catch (error) {
+				if (signal.aborted) throw error;
+				return {count: null, error: error instanceof SourceFailure ? error.failure.summary : 'the pod list could not be read'};
+			}
+		}
+
 		const paths: Record<NodeCall, string> = {
 			node: `/api/v1/nodes/${encodeURIComponent(name)}`,
 			proxy: `/api/v1/nodes/${encodeURIComponent(name)}/proxy/metrics`,
@@ -225,8 +249,9 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			},
 			async fetchNode(signal) {
 				const answer = await fetch('node', json, signal);
+				let info: NodeInfo;
 				try {
-					return nodeInfoFromJson(answer.body, name);
+					info = nodeInfoFromJson(answer.body, name);
 				} catch {
 					throw guard(
 						sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [
@@ -235,6 +260,9 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 						]),
 					);
 				}
+
+				// Counted only while NotReady: that is when the eviction horizon needs it, and an idle node costs nothing.
+				return info.ready && info.ready.status !== 'True' ? {...info, pods: await countPods(signal)} : info;
 			},
 			async fetchEvents(signal) {
 				// What `kubectl describe node` shows under Events: no uid in the selector, so both the kubelet's

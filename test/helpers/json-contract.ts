@@ -11,6 +11,8 @@ export const contractKeys = [
 	'secondsToThreshold',
 	'unhealthyForSeconds',
 	'podsEvictedInSeconds',
+	'podsOnNode',
+	'podsOnNodeError',
 	'transitions',
 	'events',
 	'eventsError',

@@ -52,6 +52,7 @@ before(async () => {
 			kubeletVersion: 'v1.21.2',
 			// NotReady for 48 s when stamped: pods with the default 300 s toleration go in 252 s = 4m12s.
 			ready: {status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy', lastTransitionTime: ago(48)},
+			pods: 23,
 			metrics: () => withLastSeen(readDump('1.21.2'), 200),
 		},
 	]);
@@ -209,9 +210,34 @@ describe('the --once text', () => {
 			report['podsEvictedInSeconds'] > expected - 0.5 && report['podsEvictedInSeconds'] <= 252,
 			String(report['podsEvictedInSeconds']),
 		);
-		// Ready: no eviction to count down to.
+		// The pods that go, counted by spec.nodeName while the Node is not Ready.
+		assert.match(text.stdout, /^pods +23 pods on the node$/m);
+		assert.equal(report['podsOnNode'], 23);
+		assert.equal(report['podsOnNodeError'], null);
+		const podRequests = cluster.fake.requests.filter((request) => request.path.startsWith('/api/v1/pods?'));
+		assert.ok(podRequests.length > 0);
+		assert.ok(
+			podRequests.every((request) => request.path === '/api/v1/pods?fieldSelector=spec.nodeName%3Dnot-ready-1&limit=500'),
+			podRequests.map((request) => request.path).join('\n'),
+		);
+		// Ready: no eviction to count down to, and no pods listed.
+		const before = podRequests.length;
 		const ready = JSON.parse((await runCli(once('quiet-1', '-o', 'json'), {env: cluster.env})).stdout) as Report;
 		assert.equal(ready['podsEvictedInSeconds'], null);
+		assert.equal(ready['podsOnNode'], null);
+		assert.equal(cluster.fake.requests.filter((request) => request.path.startsWith('/api/v1/pods?')).length, before);
+	});
+
+	test('listing pods refused: said in one line and the JSON key, the rest of the report as without it', async () => {
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'pods'});
+		const text = await runCli(once('not-ready-1'), {env: cluster.env});
+		assert.equal(text.code, 1, text.stderr);
+		assert.equal(text.stderr, '');
+		assert.match(text.stdout, /^pods +pods not counted: not allowed to list pods \(list on pods\)$/m);
+		const report = JSON.parse((await runCli(once('not-ready-1', '-o', 'json'), {env: cluster.env})).stdout) as Report;
+		assert.equal(report['podsOnNode'], null);
+		assert.equal(report['podsOnNodeError'], 'not allowed to list pods (list on pods)');
+		assert.equal(report['healthy'], false);
 	});
 
 	test('--kubeconfig and --context as given, quoted: bash hands kubectl exactly those words', async () => {

@@ -125,8 +125,12 @@ describe('the main view during a stall', () => {
 		);
 	});
 
-	test('NotReady for 48 s: the eviction horizon under the heading, 300 − 48 = 252 s, at both sizes', () => {
-		const notReadyFigures = {...stalled, ready: {status: 'False' as const, reason: 'KubeletNotReady', message, since: testNow - 48_000}};
+	test('NotReady for 48 s: the eviction horizon and the pod count under the heading, 300 − 48 = 252 s, at both sizes', () => {
+		const notReadyFigures: Figures = {
+			...stalled,
+			ready: {status: 'False', reason: 'KubeletNotReady', message, since: testNow - 48_000},
+			pods: {count: 23, error: null},
+		};
 		for (const [columns, rows] of [
 			[120, 35],
 			[80, 24],
@@ -134,7 +138,7 @@ describe('the main view during a stall', () => {
 			const frame = screen(columns, rows, notReadyFigures);
 			assertFits(frame, columns, rows);
 			const heading = frame.indexOf(commands[0]!);
-			assert.equal(frame[heading + 1], '  pods evicted in ~4m12s (default tolerationSeconds)', frame.join('\n'));
+			assert.equal(frame[heading + 1], '  pods evicted in ~4m12s (default tolerationSeconds) · 23 pods on the node', frame.join('\n'));
 		}
 	});
 

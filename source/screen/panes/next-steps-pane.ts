@@ -2,7 +2,8 @@
 // saying so, the lines that run in a shell on the node. A command wider than its row breaks between shell words
 // with a trailing backslash, which a shell reads as one command (never inside a quoted word, where it would not).
 // The pane keeps its heading or folds whole into one row: commands without their heading would read as Events.
-import {evictionText} from '../../domain/eviction.js';
+import {evictionText, podsText} from '../../domain/eviction.js';
+import type {PodCount} from '../../domain/types.js';
 import {nextSteps, onNodeNote, type NextStep, type StepsFor} from '../../domain/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 
@@ -15,14 +16,24 @@ export type NextStepsPaneProps = {
 	folded?: boolean;
 	/** Seconds until pods with the default toleration are evicted (negative: since); null while the Node is Ready. */
 	evictionInSeconds?: number | null;
+	/** The pods on the node (counted while it is not Ready), said beside the horizon. */
+	pods?: PodCount | null;
 };
 
 const indent = '  ';
 
-export function nextStepsPaneLines({steps, width, commands, folded = false, evictionInSeconds = null}: NextStepsPaneProps): Line[] {
+export function nextStepsPaneLines({
+	steps,
+	width,
+	commands,
+	folded = false,
+	evictionInSeconds = null,
+	pods = null,
+}: NextStepsPaneProps): Line[] {
 	const all = nextSteps(steps);
-	// How long before cordoning is too late to matter: in the heading's block, folded or not.
-	const eviction: Line[] = evictionInSeconds === null ? [] : [[seg(indent), seg(evictionText(evictionInSeconds), 'warn')]];
+	// How long before cordoning is too late to matter, and for how many pods: in the heading's block, folded or not.
+	const count: Line = pods ? [seg(` · ${podsText(pods)}`, pods.count === null ? 'dim' : 'value')] : [];
+	const eviction: Line[] = evictionInSeconds === null ? [] : [[seg(indent), seg(evictionText(evictionInSeconds), 'warn'), ...count]];
 	if (folded) {
 		return [[seg('next steps', 'title'), seg(' · folded for room: ? lists the commands', 'dim')], ...eviction];
 	}
