@@ -174,6 +174,16 @@ describe('the header says where the figures come from', () => {
 		session.keys('q');
 	});
 
+	test('the next steps on the live screen carry the --kubeconfig and --context given', {skip}, async () => {
+		// worker-2 serves a last-seen gauge of 2023: unhealthy, so the next steps show.
+		const session = startCli(['worker-2', '--kubeconfig', cluster.kubeconfig, '--context', 'fake-ctx'], 120, 35, {HOME: home});
+		const screen = await session.waitFor(/^next steps · ready to paste$/m, 20_000);
+		const rows = screen.split('\n').map((row) => row.trimEnd());
+		assert.ok(rows.includes(`  kubectl --kubeconfig ${cluster.kubeconfig} --context fake-ctx describe node worker-2`), screen);
+		assert.ok(rows.includes(`  kubectl --kubeconfig ${cluster.kubeconfig} --context fake-ctx cordon worker-2`), screen);
+		session.keys('q');
+	});
+
 	test('a replay: REPLAY FILE ×speed, then end of recording', {skip}, async () => {
 		const file = `${cluster.temp.dir}/header-replay.jsonl`;
 		const recorded = await runCli(['worker-1', '--once', ...fast, '--record', file], {env: cluster.env});
