@@ -4,7 +4,7 @@
 import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
-import type {Figures} from '../domain/types.js';
+import type {Failure, Figures} from '../domain/types.js';
 import type {PasteContext} from '../domain/next-steps.js';
 import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
@@ -17,6 +17,7 @@ import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
 import {formatFailure, isPermanent} from './start-rule.js';
+import {retryDelay} from '../domain/backoff.js';
 import {jsonLineOf} from './json-lines.js';
 
 type Io = {stdout(text: string): void; stderr(text: string): void};
@@ -33,7 +34,8 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	}
 
 	const engine = plan.start('once');
-	const views = await readsDone(engine, plan.onceReads);
+	// --once polls one window apart: its first back-off after a failure is that long (domain/backoff.ts).
+	const views = await readsDone(engine, plan.onceReads, {timeoutMs: mode.timeoutMs, pollMs: mode.windowSeconds * 1000});
 	plan.close();
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
 	if (engine.single !== null) {
@@ -57,12 +59,20 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 
 /** Failed reads of the one node that --once retries before it reports the failure (exit 3). */
 const onceRetries = 1;
+/** --timeout, and the poll interval the poller's first back-off starts from (ms). */
+type RetryWithin = {timeoutMs: number; pollMs: number};
+
+/** Whether --once asks again after `failure`: a passing fault whose retry (as the poller schedules it) goes out within --timeout. */
+function retried(failure: Failure, {timeoutMs, pollMs}: RetryWithin): boolean {
+	return !isPermanent(failure) && retryDelay(failure.retryAfterSeconds, 1, pollMs) <= timeoutMs;
+}
 
 /**
- * Runs `engine` until every listed node was read `reads` times, the node list failed, or (one node) a read failed,
+ * Runs `engine` until every listed node was read `reads` times (one node: good reads; a failed one is retried once
+ * when the retry goes out within --timeout), the node list failed, or (one node) a read failed,
  * then stops it and returns every node's view at that moment.
  */
-export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<NodeView[]> {
+export async function readsDone<F>(engine: Engine<F>, reads: number, retry: RetryWithin = {timeoutMs: 0, pollMs: 0}): Promise<NodeView[]> {
 	const counts = new Map<string, number>();
 	let failedReads = 0;
 	await new Promise<void>((resolve) => {
@@ -78,7 +88,7 @@ export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<No
 					else failedReads++;
 				}
 
-				const failed = failure !== null && (isPermanent(failure) || failedReads >= onceRetries + 1);
+				const failed = failure !== null && (!retried(failure, retry) || failedReads >= onceRetries + 1);
 				// The node's Events are part of the report: their first answer is waited for too (a refusal is an answer).
 				if (failed || ((counts.get(engine.single) ?? 0) >= reads && !engine.awaitingEvents)) finish();
 				return;
