@@ -187,7 +187,15 @@ describe('parseOptions: the Mode', () => {
 		rejects(['--node', 'n', '-o', 'yaml'], /--output must be text or json, not "yaml"/);
 		rejects(['--node', 'n', '--interval', '10ms'], /at least 100ms/);
 		rejects(['--node', 'n', '--interval', 'fast'], /^--interval: "fast" is not a duration: write it as 100ms, 2s, 1m or 1m30s$/);
-		rejects(['--node', 'n', '--bogus'], /Unknown option '--bogus'/);
+		rejects(['--node', 'n', '--bogus'], /^unknown flag --bogus$/);
+		// A typo: pleg-top's own words and the flag meant (2 letters swapped or wrong in 8; a unique prefix).
+		rejects(['n', '--intreval', '2s'], /^unknown flag --intreval: did you mean --interval\?$/);
+		rejects(['n', '--contxt', 'prod'], /^unknown flag --contxt: did you mean --context\?/);
+		rejects(['n', '--kubeconf', 'f'], /^unknown flag --kubeconf: did you mean --kubeconfig\?/);
+		// --kube starts three flags (--kubeconfig, --kubelet-url, --kubelet-ca): no guess.
+		rejects(['n', '--kube', 'f'], /^unknown flag --kube$/);
+		rejects(['n', '--no-bel'], /^unknown flag --no-bel: did you mean --no-bell\?/);
+		rejects(['n', '-x'], /^unknown flag -x$/);
 		rejects(['--demo', '--demo-speed', 'fast'], /--demo-speed/);
 		rejects(['--demo', '--context', 'prod'], /--demo reads no kubeconfig/);
 	});

@@ -46,6 +46,9 @@ describe('jsonReport', () => {
 			band: 'ok', // age 0.5 s ≤ 5 s
 			secondsToThreshold: 179.5, // 180 − 0.5
 			unhealthyForSeconds: null, // healthy
+			podsEvictedInSeconds: null, // no Node object read: no Ready condition to count from
+			podsOnNode: null, // counted only while the Node is not Ready
+			podsOnNodeError: null,
 			transitions: 0, // healthy at both scrapes
 			events: [], // the Events were not read: said, not shown as none
 			eventsError: "the node's Events were not read",
@@ -234,7 +237,7 @@ describe('textReport', () => {
 				'window          1m0s: 60 relists, mean 10ms, 1.00/s',
 				'quantiles       p50 8.3ms, p90 24ms, p99 47ms',
 				'interval        1.02s',
-				'interval p99    2.48s', // 1 + 1.5 × 59.4/60 = 2.485 (2.48499… in binary) in the interval bucket deltas
+				'interval p99    ≤ 2.5s', // rank 59.4 of 60 in the interval bucket deltas' (1, 2.5]: its bound, not 2.485
 				'discards        2 total, 2 in window',
 				'threshold/mean  ×18,000', // 180 s / 10 ms
 				// The relist anatomy, its own block (the edited copy moves no CRI counter).

@@ -290,6 +290,44 @@ function nodeName(values: Values, positionals: string[]): string | undefined {
 	return node;
 }
 
+/** Edit distance (insertions, deletions, substitutions, swaps of neighbours): how far a typo is from a flag. */
+function typoDistance(a: string, b: string): number {
+	const d = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+	for (let i = 1; i <= a.length; i++) {
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+		}
+	}
+
+	return d[a.length]![b.length]!;
+}
+
+/** The flag nearest to `typed` (without dashes), when it is near enough to be what was meant. */
+export function suggestFlag(typed: string): string | undefined {
+	let best: {flag: string; distance: number} | undefined;
+	for (const flag of Object.keys(flagSpec)) {
+		const distance = typoDistance(typed.toLowerCase(), flag);
+		if (!best || distance < best.distance) best = {flag, distance};
+	}
+
+	// At most a third of the flag's letters wrong (2 in --interval), and a prefix counts: --kube for --kubeconfig.
+	const prefix = typed.length >= 3 && Object.keys(flagSpec).filter((flag) => flag.startsWith(typed.toLowerCase()));
+	if (prefix && prefix.length === 1) return prefix[0];
+	return best && best.distance <= Math.max(1, Math.floor(best.flag.length / 3)) ? best.flag : undefined;
+}
+
+/** pleg-top's words for node:util's "Unknown option '--intreval'. To specify a positional argument …". */
+function unknownFlagMessage(error: unknown): string | undefined {
+	if ((error as {code?: string}).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+	const typed = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+	if (!typed) return undefined;
+	const suggestion = typed.startsWith('--') ? suggestFlag(typed.slice(2)) : undefined;
+	// The usage line after it already points at --help.
+	return suggestion ? `unknown flag ${typed}: did you mean --${suggestion}?` : `unknown flag ${typed}`;
+}
+
 export function parseOptions(argv: readonly string[], invocation: Invocation = {}): Mode {
 	const env = invocation.env ?? {};
 	let values: Values;
@@ -297,7 +335,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	try {
 		({values, positionals} = parseArgs({args: joinNegativeValues(argv), options: flagSpec, strict: true, allowPositionals: true}));
 	} catch (error) {
-		throw new UsageError((error as Error).message);
+		throw new UsageError(unknownFlagMessage(error) ?? (error as Error).message);
 	}
 
 	if (values.help) return {kind: 'help', program: programName(invocation.argv1)};

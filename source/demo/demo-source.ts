@@ -7,6 +7,7 @@ import type {MetricsSource, NodeEvents, NodeInfo} from '../domain/types.js';
 import {SimulatedKubelet, type DemoControls} from './simulated-kubelet.js';
 
 export type {DemoControls, DemoScenario} from './simulated-kubelet.js';
+export {demoLabel} from './simulated-kubelet.js';
 
 export type DemoSourceOptions = {
 	/** --demo-speed: simulated seconds per real second. */

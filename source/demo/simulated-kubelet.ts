@@ -76,8 +76,19 @@ export type DemoControls = {
 	recover(): void;
 	/** Kubelet restart: every counter back to 0, last_seen 0 until the first relist succeeds. */
 	restart(): void;
+	/** The one scenario that shows most (stalled, then churn, then slow-runtime): for the stats and the tests. */
 	readonly scenario: DemoScenario;
+	/** Each switch on its own: the keys toggle these, the header names every one that is on. */
+	readonly churning: boolean;
+	readonly runtimeSlow: boolean;
+	readonly stalled: boolean;
 };
+
+/** What the demo does now, every switch that is on: "stalled + churn + slow runtime", or "idle". */
+export function demoLabel(controls: Pick<DemoControls, 'churning' | 'runtimeSlow' | 'stalled'>): string {
+	const on = [controls.stalled && 'stalled', controls.churning && 'churn', controls.runtimeSlow && 'slow runtime'].filter(Boolean);
+	return on.length > 0 ? on.join(' + ') : 'idle';
+}
 
 export type ReadyCondition = NonNullable<NodeInfo['ready']>;
 
@@ -225,6 +236,18 @@ export class SimulatedKubelet implements DemoControls {
 		return this.#slowRuntime ? 'slow-runtime' : 'idle';
 	}
 
+	get churning(): boolean {
+		return this.#churn;
+	}
+
+	get runtimeSlow(): boolean {
+		return this.#slowRuntime;
+	}
+
+	get stalled(): boolean {
+		return this.#hang !== 'none';
+	}
+
 	churn(on: boolean): void {
 		this.#sync();
 		if (on && !this.#churn) {
@@ -271,6 +294,9 @@ export class SimulatedKubelet implements DemoControls {
 
 		this.#hang = 'none';
 		this.#runtimeHungSinceMs = null;
+		// Back to an idle node: churn and the slow runtime stop too, so r always ends what the other keys started.
+		this.#churn = false;
+		this.#slowRuntime = false;
 		// A GC run waiting on the runtime gets its answer now, late but without an error.
 		const gcSince = this.#gcWaitingSinceMs;
 		if (gcSince !== null) {

@@ -81,7 +81,7 @@ export const definitions = [
 		id: 'terminal-title',
 		label: 'Terminal title and bell',
 		formula:
-			"title 'pleg-top NODE: …' (healthy, NotReady in N, UNHEALTHY N, unknown), rewritten when it changes, at most once a scrape, cleared on exit; the bell once on each change into unhealthy or unknown (--no-bell: never)",
+			"title 'pleg-top NODE: …' (healthy, NotReady in N, critical, NotReady in N, UNHEALTHY N, unknown), rewritten when it changes, at most once a scrape, cleared on exit; the bell once on entering critical (≥ threshold / 2) or unhealthy from a better state, and on entering unknown (--no-bell: never). A failed scrape turns both unknown only after 2 failed scrapes in a row or once the last good one is 5 s old; unhealthy is never held back",
 	},
 	{id: 'gauge-scale', label: 'Gauge scale', formula: 'log scale from 0.5 s to 2 × threshold; ticks at the relist period and the threshold'},
 	{
@@ -107,7 +107,7 @@ export const definitions = [
 		id: 'interval-p99',
 		label: 'Interval p99',
 		formula:
-			"histogram_quantile(0.99) on the bucket deltas of kubelet_pleg_relist_interval_seconds over the window (the Grafana kubelet dashboard's panel): ≈ period + duration p99 when healthy",
+			"the 0.99 rank in the bucket deltas of kubelet_pleg_relist_interval_seconds over the window (the Grafana kubelet dashboard's panel), shown as the bound of the bucket holding it, ≤ 2.5s, not interpolated: ~1 s intervals all fall in (1, 2.5], where histogram_quantile's interpolation says 2.48 s on every healthy node; ≥ 10s in +Inf. ≈ period + duration p99 when healthy",
 	},
 	{id: 'lifetime-mean', label: 'Lifetime mean', formula: 'sum / count since kubelet start (days of fast relists hide a recent stall)'},
 	{
@@ -200,10 +200,16 @@ export const definitions = [
 			"every string from the cluster (Events, the Node's versions and conditions, node names, server and plugin messages, metric labels) is shown with its control characters made visible, as kubectl does since CVE-2021-25743: ESC as ^[, other C0 as ^X (CR ^M, BS ^H, BEL ^G), DEL ^?, C1 and bidi overrides as \\u009b; a line break as a space. JSON carries the same text, and its writer escapes any control character left (U+007F–U+009F too, as \\u00XX)",
 	},
 	{
+		id: 'eviction',
+		label: 'Pods evicted in',
+		formula:
+			"once the Node's Ready condition is False or Unknown: its lastTransitionTime + 300 s (the default tolerationSeconds for the not-ready and unreachable NoExecute taints) − now, with ~ (the API server's clock, and the taint lands a little after the condition); shown with the next steps, with the pods bound to the node (spec.nodeName, counted while it is not Ready; a refusal to list pods is said). JSON podsEvictedInSeconds: negative once passed, null while Ready; podsOnNode, podsOnNodeError",
+	},
+	{
 		id: 'next-steps',
 		label: 'Next steps',
 		formula:
-			'shown from the critical band on (≥ threshold / 2), when unhealthy or unknown; the --once text adds them when unhealthy. One command a row, the node filled in; "# on the node" marks the two run in a shell on the node (ssh, or the kubectl debug shell)',
+			"shown from the critical band on (≥ threshold / 2), when unhealthy or unknown; the --once text adds them when unhealthy. One command a row, the node filled in; every kubectl line (and every check: hint) carries the --kubeconfig given and the context used, quoted for a POSIX shell. kubectl describe node, and once unhealthy kubectl cordon; then on the node (ssh: kubectl debug needs the same runtime to start its pod) the runtime the Node reports (containerd://, cri-o:// → unit crio, docker://; containerd when not read): systemctl status, journalctl --since -15m, crictl --timeout 5s info, crictl pods --state notready, the kubelet's PLEG lines of the last 30 minutes. A short screen shows the first ones under the heading, or folds the block into one row",
 	},
 	{
 		id: 'status-calls-per-relist',
@@ -257,17 +263,17 @@ export const definitions = [
 export type FigureId = (typeof definitions)[number]['id'];
 
 export const keyBindings: readonly KeyBinding[] = [
-	{keys: ['q', 'Ctrl-C'], action: 'quit', hint: 'quit', demoOnly: false},
+	{keys: ['q', 'Ctrl-C'], action: 'quit (exit 0; Ctrl-C exits 130, as an interrupted command)', hint: 'quit', demoOnly: false},
 	{keys: ['?'], action: 'keys, then what each figure means (this help)', hint: 'help', demoOnly: false},
 	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
 	{keys: ['a'], action: 'relist anatomy', hint: 'anatomy', demoOnly: false},
 	{keys: ['k'], action: 'kubelet source pane: open / fold into one row', hint: 'source', demoOnly: false},
-	{keys: ['c'], action: 'demo: container churn', hint: 'churn', demoOnly: true},
+	{keys: ['c'], action: 'demo: container churn on / off', hint: 'churn', demoOnly: true},
 	{keys: ['s'], action: 'demo: stall the relist', hint: 'stall', demoOnly: true},
-	{keys: ['r'], action: 'demo: recover', hint: 'recover', demoOnly: true},
+	{keys: ['r'], action: 'demo: recover (ends the stall, the churn and the slow runtime)', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
-	{keys: ['w'], action: 'demo: slow runtime', hint: 'slow', demoOnly: true},
+	{keys: ['w'], action: 'demo: slow runtime on / off', hint: 'slow', demoOnly: true},
 	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 

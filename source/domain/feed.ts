@@ -460,6 +460,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		unavailable: [...windowNotes(state, window), ...unavailableLines(sample, kubeletVersion, countUnchanged)],
 		baseline: baselineFigures(state),
 		ready: state.node?.ready ?? null,
+		pods: state.node?.pods ?? null,
 		discardEventsTotal: sample.discardEvents,
 		// The corrected latest scrape: its CRI counters continue across a restart like the relist ones.
 		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window, kubeletVersion),

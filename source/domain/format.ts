@@ -47,7 +47,8 @@ export function formatQuantile(quantile: Quantile | null): string {
 		return missing;
 	}
 
-	return quantile.atLeast ? `≥ ${formatBound(quantile.seconds)}` : formatSeconds(quantile.seconds);
+	if (quantile.atLeast) return `≥ ${formatBound(quantile.seconds)}`;
+	return quantile.atMost ? `≤ ${formatBound(quantile.seconds)}` : formatSeconds(quantile.seconds);
 }
 
 /**

@@ -123,7 +123,12 @@ export type NodeInfo = {
 	} | null;
 	/** status.nodeInfo.containerRuntimeVersion, e.g. "containerd://1.7.2"; absent when the source reads no Node object. */
 	containerRuntimeVersion?: string | null;
+	/** The pods bound to the node, counted while it is not Ready (for the eviction horizon); absent or null otherwise. */
+	pods?: PodCount | null;
 };
+
+/** The pods on a node (spec.nodeName), or why they were not counted (e.g. RBAC: list on pods). */
+export type PodCount = {count: number; error: null} | {count: null; error: string};
 
 /** One Event about the node, as `kubectl describe node` lists them. */
 export type NodeEvent = {
@@ -205,7 +210,11 @@ export type Failure = {
 };
 
 /** A histogram quantile answer. `atLeast` = the rank fell in the +Inf bucket: the value is a lower bound. */
-export type Quantile = {seconds: number; atLeast: boolean};
+/**
+ * atLeast: the rank is in +Inf, `seconds` the highest finite bound. atMost: `seconds` is the upper bound of the
+ * bucket holding the rank, not an interpolation (the relist interval p99).
+ */
+export type Quantile = {seconds: number; atLeast: boolean; atMost?: boolean};
 
 /** Figures from the deltas between two scrapes (a window, or since a baseline mark). */
 export type DeltaFigures = {
@@ -415,6 +424,8 @@ export type Figures = {
 	} | null;
 	/** The Node's Ready condition when the source fetched the Node object (added by the metrics helper). */
 	ready?: NodeInfo['ready'];
+	/** The pods on the node, counted while it is not Ready; null or absent otherwise. */
+	pods?: PodCount | null;
 	/** The CRI calls behind each relist; absent on hand-built figures. */
 	anatomy?: RelistAnatomy | null;
 	/** The node's recent Events; null or absent when they were not read (a source without them, or no answer yet). */

@@ -14,8 +14,9 @@ import {
 import {formatGoDuration} from '../domain/go-duration.js';
 import {clockOffsetText} from '../domain/clock-offset.js';
 import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
+import {evictionInSeconds, evictionText, podsText} from '../domain/eviction.js';
 import {humanAge} from '../domain/event-age.js';
-import {nextSteps} from '../domain/next-steps.js';
+import {nextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {anatomyReportLines} from '../domain/anatomy-text.js';
 import type {
 	CriOperationFigures,
@@ -72,6 +73,11 @@ export function jsonReport(figures: Figures) {
 		secondsToThreshold: ms(secondsToThreshold(figures)),
 		// null while not unhealthy, and while stale; a lower bound when the start is not the gauge's.
 		unhealthyForSeconds: ms(figures.incident?.unhealthyForSeconds),
+		// Once the Node is NotReady: until pods with the default toleration (300 s) are evicted, negative once passed.
+		podsEvictedInSeconds: ms(evictionInSeconds(ready, figures.now)),
+		// Counted (spec.nodeName) while the Node is not Ready; null otherwise, or with the reason when not countable.
+		podsOnNode: figures.pods?.count ?? null,
+		podsOnNodeError: figures.pods?.error ?? null,
 		// Changes between healthy and unhealthy seen in this run; null where the source does not follow them.
 		transitions: figures.incident?.transitions ?? null,
 		// The node's recent Events, newest first; [] when there are none, or when they could not be read: eventsError says why.
@@ -179,8 +185,11 @@ function discardTotal(figures: Figures): number | null {
 	return figures.discardEventsTotal ?? null;
 }
 
-/** The --once text report: one figure per line, no colour. `status` adds a line when no good scrape came yet. */
-export function textReport(figures: Figures, status?: FeedStatus): string {
+/**
+ * The --once text report: one figure per line, no colour. `status` adds a line when no good scrape came yet; `paste`
+ * is where the next steps' kubectl lines go and the node's runtime.
+ */
+export function textReport(figures: Figures, status?: FeedStatus, paste?: PasteContext): string {
 	const {constants, lifetime, window} = figures;
 	const lines: Array<[string, string]> = [
 		['node', figures.node],
@@ -203,6 +212,9 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 	if (figures.ready) {
 		const {status: readyStatus, reason, message} = figures.ready;
 		lines.push(['Ready', [readyStatus, reason, message].filter(Boolean).join(' · ')]);
+		const eviction = evictionInSeconds(figures.ready, figures.now);
+		if (eviction !== null) lines.push(['eviction', evictionText(eviction)]);
+		if (figures.pods) lines.push(['pods', podsText(figures.pods)]);
 	}
 
 	for (const line of figures.unavailable) {
@@ -218,7 +230,7 @@ export function textReport(figures: Figures, status?: FeedStatus): string {
 	}
 
 	// The relist anatomy follows as its own block, aligned on its own labels; then the Events and, when unhealthy, what to run.
-	const incident = [...eventLines(figures.events ?? null), ...nextStepLines(figures)];
+	const incident = [...eventLines(figures.events ?? null), ...nextStepLines(figures, paste)];
 	return alignLines(lines) + alignLines(anatomyReportLines(figures.anatomy ?? null)) + (incident.length > 0 ? alignLines(incident) : '');
 }
 
@@ -250,12 +262,12 @@ function eventLines(events: EventsFigures | null): Array<[string, string]> {
 }
 
 /** The commands to run next, with the node filled in, while the kubelet's rule fails. */
-function nextStepLines(figures: Figures): Array<[string, string]> {
+function nextStepLines(figures: Figures, paste: PasteContext | undefined): Array<[string, string]> {
 	if (bandOf(figures) !== 'unhealthy') {
 		return [];
 	}
 
-	return nextSteps(figures.node).map((step) => [
+	return nextSteps(stepsFor(figures, paste)).map((step) => [
 		'next step',
 		step.where === 'on the node' ? `${step.command}  # on the node` : step.command,
 	]);

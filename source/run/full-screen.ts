@@ -11,8 +11,12 @@ const showCursor = '\u001B[?25h';
 /** Erase the whole screen (and any scrollback) and put the cursor home. */
 const clearScreen = '\u001B[2J\u001B[3J\u001B[H';
 
-export async function runFullScreen(element: ReactElement, signal?: AbortSignal): Promise<void> {
-	const [{render, useInput, useStdout}, React] = await Promise.all([import('ink'), import('react')]);
+/** How the screen ended: `interrupted` by Ctrl-C (the caller exits 130, as a shell reports a SIGINT), else by q or a signal. */
+export type FullScreenEnd = {interrupted: boolean};
+
+export async function runFullScreen(element: ReactElement, signal?: AbortSignal): Promise<FullScreenEnd> {
+	const [{render, useApp, useInput, useStdout}, React] = await Promise.all([import('ink'), import('react')]);
+	const end: FullScreenEnd = {interrupted: false};
 
 	/**
 	 * Ctrl-L clears the whole screen and draws the current frame again from the top, for a screen something else
@@ -22,8 +26,14 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 	 */
 	function Redraw({children}: {children: ReactElement}): ReactElement {
 		const {write} = useStdout();
+		const {exit} = useApp();
 		useInput((input, key) => {
 			if (key.ctrl && input === 'l') write(clearScreen);
+			// Ctrl-C arrives as a key in raw mode: it quits as q does, but the exit code says it was an interrupt.
+			if (key.ctrl && input === 'c') {
+				end.interrupted = true;
+				exit();
+			}
 		});
 		return children;
 	}
@@ -32,12 +42,19 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 	try {
 		// Not incrementalRendering: with ink 6.8 it drifts a row per frame (a header drawn four times, a ✓ beside
 		// STALE). The bundle's own writer rewrites only changed rows, at their place (scripts/build.mjs).
-		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: true, stdout: oneWritePerFrame(process.stdout)});
+		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: false, stdout: oneWritePerFrame(process.stdout)});
 		const quit = () => {
 			instance.unmount();
 		};
 
-		const unregister = onStop(quit, {terminal: true});
+		// A SIGINT (Ctrl-C before the screen read keys, or kill -INT) is the same interrupt as the key.
+		const unregister = onStop(
+			(reason) => {
+				end.interrupted = reason === 'SIGINT';
+				quit();
+			},
+			{terminal: true},
+		);
 		signal?.addEventListener('abort', quit);
 		if (signal?.aborted) quit();
 		try {
@@ -49,4 +66,6 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 	} finally {
 		process.stdout.write(showCursor + leaveAltScreen);
 	}
+
+	return end;
 }

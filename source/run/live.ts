@@ -62,8 +62,9 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 			? React.createElement(OverviewApp, {engine})
 			: React.createElement(App, {engine, demo: plan.demo, header: plan.header});
 	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);
+	let interrupted = false;
 	try {
-		await runFullScreen(element, ending.signal);
+		({interrupted} = await runFullScreen(element, ending.signal));
 	} finally {
 		unsubscribe();
 		signals?.close();
@@ -81,5 +82,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	// After a hangup (SIGHUP) the files (--summary, --plot, --record) are still written; the write-down is tried on
 	// the terminal too, which a kill -HUP leaves in place, and fails without harm on one that is gone (signals.ts).
 	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
-	return terminalGone() ? hangupExitCode : 0;
+	// A hangup: 129; Ctrl-C: 130, as a shell reports an interrupted command (and as --once ends on it).
+	if (terminalGone()) return hangupExitCode;
+	return interrupted ? 130 : 0;
 }

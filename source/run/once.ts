@@ -4,7 +4,8 @@
 import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
-import type {Figures} from '../domain/types.js';
+import type {Failure, Figures} from '../domain/types.js';
+import {pasteTarget, type PasteContext} from '../domain/next-steps.js';
 import {safeJson} from '../domain/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
@@ -17,14 +18,17 @@ import {overviewPlainLines} from '../screen/panes/overview-table.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
-import {formatFailure} from './start-rule.js';
+import {formatFailure, isPermanent} from './start-rule.js';
+import {retryDelay} from '../domain/backoff.js';
 import {jsonLineOf} from './json-lines.js';
 
 type Io = {stdout(text: string): void; stderr(text: string): void};
 
 export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
 	if (plan.replay) return replayOnce(plan, mode as NodeMode, io);
-	const contactFailure = await plan.contact();
+	let contactFailure = await plan.contact();
+	// A passing fault (a 503, a timeout) is asked again once before it ends the run; one retrying will not mend is not.
+	if (contactFailure && !isPermanent(contactFailure)) contactFailure = await plan.contact();
 	if (contactFailure) {
 		plan.close();
 		io.stderr(formatFailure(contactFailure) + '\n');
@@ -32,7 +36,8 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	}
 
 	const engine = plan.start('once');
-	const {views, at} = await readsDone(engine, plan.onceReads);
+	// --once polls one window apart: its first back-off after a failure is that long (domain/backoff.ts).
+	const {views, at} = await readsDone(engine, plan.onceReads, {timeoutMs: mode.timeoutMs, pollMs: mode.windowSeconds * 1000});
 	plan.close();
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
 	if (engine.single !== null) {
@@ -45,7 +50,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 			return exitCodeFor(failure!.kind);
 		}
 
-		io.stdout(formatNodeOnce(view.figures, mode.format));
+		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view)));
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
@@ -55,23 +60,48 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	return exitCodeForOverview(result, mode.failOn);
 }
 
+/** Failed reads of the one node that --once retries before it reports the failure (exit 3). */
+const onceRetries = 1;
+/** --timeout, and the poll interval the poller's first back-off starts from (ms). */
+type RetryWithin = {timeoutMs: number; pollMs: number};
+
+/** Whether --once asks again after `failure`: a passing fault whose retry (as the poller schedules it) goes out within --timeout. */
+function retried(failure: Failure, {timeoutMs, pollMs}: RetryWithin): boolean {
+	return !isPermanent(failure) && retryDelay(failure.retryAfterSeconds, 1, pollMs) <= timeoutMs;
+}
+
 /**
- * Runs `engine` until every listed node was read `reads` times, the node list failed, or (one node) a read failed,
+ * Runs `engine` until every listed node was read `reads` times (one node: good reads; a failed one is retried once
+ * when the retry goes out within --timeout), the node list failed, or (one node) a read failed,
  * then stops it and returns every node's view at that moment, and the moment.
  */
-export async function readsDone<F>(engine: Engine<F>, reads: number): Promise<{views: NodeView[]; at: number}> {
+export async function readsDone<F>(
+	engine: Engine<F>,
+	reads: number,
+	retry: RetryWithin = {timeoutMs: 0, pollMs: 0},
+): Promise<{views: NodeView[]; at: number}> {
 	const counts = new Map<string, number>();
+	let failedReads = 0;
 	await new Promise<void>((resolve) => {
 		const check = (node: string | null, read: boolean) => {
-			if (node !== null && read) counts.set(node, (counts.get(node) ?? 0) + 1);
 			const {state} = engine;
 			if (engine.single !== null) {
 				const entry = state.nodes.get(engine.single);
-				const failed = entry !== undefined && engine.kind.status(entry.feed).failure !== null;
+				const failure = entry === undefined ? null : engine.kind.status(entry.feed).failure;
+				// Only good reads make the report's window; a failed one is retried once (the poller's first back-off, 1 s,
+				// within any --timeout), unless retrying will not mend it.
+				if (node === engine.single && read) {
+					if (failure === null) counts.set(node, (counts.get(node) ?? 0) + 1);
+					else failedReads++;
+				}
+
+				const failed = failure !== null && (!retried(failure, retry) || failedReads >= onceRetries + 1);
 				// The node's Events are part of the report: their first answer is waited for too (a refusal is an answer).
 				if (failed || ((counts.get(engine.single) ?? 0) >= reads && !engine.awaitingEvents)) finish();
 				return;
 			}
+
+			if (node !== null && read) counts.set(node, (counts.get(node) ?? 0) + 1);
 
 			const listed = state.listedAt !== null || state.listFailure !== null;
 			if (listed && (state.listFailure !== null || listedNames(state).every((name) => (counts.get(name) ?? 0) >= reads))) finish();
@@ -98,8 +128,17 @@ export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy
 	return reachesBand(figures, failOn) ? 1 : 0;
 }
 
-export function formatNodeOnce(figures: Figures, format: Format): string {
-	return (format === 'json' ? safeJson(jsonReport(figures), 2) : textReport(figures)) + '\n';
+export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext): string {
+	return (format === 'json' ? safeJson(jsonReport(figures), 2) : textReport(figures, undefined, paste)) + '\n';
+}
+
+/** Where the report's pasted kubectl lines go (the kubeconfig and context read) and the node's runtime. */
+function pasteOf(plan: Plan, view: NodeView): PasteContext {
+	const kube = plan.header?.kube;
+	return {
+		target: kube ? pasteTarget(kube) : null,
+		runtimeVersion: view.node?.containerRuntimeVersion ?? null,
+	};
 }
 
 export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null};

@@ -11,7 +11,7 @@ import {createLabRecorder, readRecording, type LabRecorder} from '../lab/recorde
 import type {DirectAccess, KubeAccess, Mode, NodeMode, OverviewMode} from '../cli/options.js';
 import {createApiServerSource} from '../sources/api-server.js';
 import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
-import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
+import {loadKubeconfig, type LoadedKubeconfig} from '../sources/kube/kubeconfig.js';
 import {createPrometheusSource} from '../sources/prometheus.js';
 import {createReplaySource, recordedIntervalMs, type ReplaySource} from '../lab/replay.js';
 import {toFailure} from '../sources/to-failure.js';
@@ -37,7 +37,10 @@ export type Plan = {
 	/** A one-node run over /metrics text: the lab session (write-down, --record, --summary, --plot). */
 	readonly recorder?: LabRecorder;
 	/** What the screen's header names besides the source: the kubeconfig context and cluster, or the replay. */
-	readonly header?: {kube?: {context: string; cluster: string}; replay?: {file: string; speed: number}};
+	readonly header?: {
+		kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean};
+		replay?: {file: string; speed: number};
+	};
 	close(): void;
 };
 
@@ -50,6 +53,16 @@ export function planFor(mode: Exclude<Mode, {kind: 'help'} | {kind: 'version'}>,
 
 function kubeconfig(access: KubeAccess, env: NodeJS.ProcessEnv) {
 	return loadKubeconfig({kubeconfig: access.kubeconfig, context: access.context, env, homeDir: env['HOME'] ?? homedir()});
+}
+
+/** The context and cluster read, and --kubeconfig when given: the header names them, pasted kubectl lines carry them. */
+function kubeHeader(loaded: LoadedKubeconfig): NonNullable<Plan['header']>['kube'] {
+	return {
+		context: loaded.contextName,
+		cluster: loaded.clusterName,
+		...(loaded.kubeconfigFlag ? {kubeconfig: loaded.kubeconfigFlag} : {}),
+		...(loaded.inCluster ? {inCluster: true} : {}),
+	};
 }
 
 /** How the node engine is paced: real ms between scrapes, the cadence shown, Node reads, its clock and its end. */
@@ -109,7 +122,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 			const {url, node, access, direct} = backend;
 			// --token-file alone needs no kubeconfig; without it the kubeconfig user authenticates to the kubelet.
 			const loaded = direct.tokenFile === undefined ? kubeconfig(access, env) : undefined;
-			header = loaded && {kube: {context: loaded.contextName, cluster: loaded.clusterName}};
+			header = loaded && {kube: kubeHeader(loaded)};
 			source = createKubeletDirectSource({
 				url,
 				node,
@@ -127,7 +140,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 
 		case 'api-server': {
 			const loaded = kubeconfig(backend.access, env);
-			header = {kube: {context: loaded.contextName, cluster: loaded.clusterName}};
+			header = {kube: kubeHeader(loaded)};
 			source = createApiServerSource({
 				loaded,
 				node: backend.node,

@@ -1,12 +1,15 @@
 // The one place pleg-top hears that it should stop: SIGTERM, SIGHUP (the terminal or tmux pane closed) and
 // SIGINT, a closed stdout (`pleg-top … | head`), and a terminal that went away under the screen (reads and writes
 // fail with EIO or EPIPE). Every runner stops through here, so each ends the same way: its engine stopped, the
-// terminal given back, exit 0; after a hangup (SIGHUP, or the terminal gone) exit 129 (128 + SIGHUP, as a shell
-// reports a job the hangup ended), with the files still written and the writes to a terminal that is gone failing
-// without harm.
+// terminal given back, exit 0 (the live screen 130 on SIGINT, as on Ctrl-C); after a hangup (SIGHUP, or the
+// terminal gone) exit 129 (128 + SIGHUP, as a shell reports a job the hangup ended), with the files still written
+// and the writes to a terminal that is gone failing without harm.
 import {closeSync, openSync} from 'node:fs';
 
 const signals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+
+/** Why a run stops: one of those signals, stdout closed, or the terminal gone (a read or write on it failed). */
+export type StopReason = (typeof signals)[number] | 'stdout closed' | 'terminal gone';
 
 /** The exit code of a run ended by a hangup: 128 + SIGHUP (1). */
 export const hangupExitCode = 129;
@@ -52,35 +55,40 @@ function detachStandardStreams(): void {
 const goneCodes = new Set(['EIO', 'EPIPE', 'ENXIO', 'EBADF', 'ERR_STREAM_DESTROYED']);
 
 /**
- * Calls `stop` once on the first of those; returns the unregister. `stdoutClosed`: also when stdout fails (a closed
- * pipe). `terminal`: also when a read or write on the terminal fails because it is gone, which counts as a hangup.
+ * Calls `stop` once on the first of those, with which; returns the unregister. `stdoutClosed`: also when stdout fails
+ * (a closed pipe). `terminal`: also when a read or write on the terminal fails because it is gone, a hangup.
  */
-export function onStop(stop: () => void, options: {stdoutClosed?: boolean; terminal?: boolean} = {}): () => void {
+export function onStop(stop: (reason: StopReason) => void, options: {stdoutClosed?: boolean; terminal?: boolean} = {}): () => void {
 	let done = false;
-	const once = () => {
+	const once = (reason: StopReason) => {
 		if (done) return;
 		done = true;
-		stop();
+		stop(reason);
 	};
 
-	const hangup = () => {
+	const hangup = (reason: StopReason) => {
 		markHangup();
-		once();
+		once(reason);
 	};
 
-	const byName = {SIGTERM: once, SIGINT: once, SIGHUP: hangup};
+	const byName: Record<(typeof signals)[number], () => void> = {
+		SIGTERM: () => once('SIGTERM'),
+		SIGINT: () => once('SIGINT'),
+		SIGHUP: () => hangup('SIGHUP'),
+	};
+	const stdoutClosed = () => once('stdout closed');
 	const terminalError = (error: NodeJS.ErrnoException) => {
-		if (goneCodes.has(error.code ?? '')) hangup();
-		else once();
+		if (goneCodes.has(error.code ?? '')) hangup('terminal gone');
+		else once('terminal gone');
 	};
 
 	const streams = options.terminal ? [process.stdin, process.stdout, process.stderr] : [];
 	for (const signal of signals) process.once(signal, byName[signal]);
-	if (options.stdoutClosed) process.stdout.on('error', once);
+	if (options.stdoutClosed) process.stdout.on('error', stdoutClosed);
 	for (const stream of streams) stream.on('error', terminalError);
 	return () => {
 		for (const signal of signals) process.off(signal, byName[signal]);
-		if (options.stdoutClosed) process.stdout.off('error', once);
+		if (options.stdoutClosed) process.stdout.off('error', stdoutClosed);
 		for (const stream of streams) stream.off('error', terminalError);
 	};
 }

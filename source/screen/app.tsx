@@ -2,9 +2,9 @@
 // the polling, the clock and the pause; this component owns what is toggled on screen.
 import {useApp, useInput} from 'ink';
 import React, {useEffect, useState} from 'react';
-import type {DemoControls} from '../demo/demo-source.js';
+import {demoLabel, type DemoControls} from '../demo/demo-source.js';
 import type {Engine} from '../engine/engine.js';
-import {Dashboard, dashboardHelpScroll, type HeaderContext} from './dashboard.js';
+import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
@@ -22,11 +22,11 @@ export type AppProps = {
 
 /** Demo keys: each maps to one simulator control. */
 function steerDemo(input: string, demo: DemoControls): void {
-	if (input === 'c') demo.churn(demo.scenario !== 'churn');
+	if (input === 'c') demo.churn(!demo.churning);
 	else if (input === 's') demo.stall();
 	else if (input === 'r') demo.recover();
 	else if (input === 'x') demo.restart();
-	else if (input === 'w') demo.slowRuntime(demo.scenario !== 'slow-runtime');
+	else if (input === 'w') demo.slowRuntime(!demo.runtimeSlow);
 }
 
 export default function App({engine, demo, header}: AppProps) {
@@ -56,7 +56,16 @@ export default function App({engine, demo, header}: AppProps) {
 			const move = showHelp ? helpMoveOf(key) : undefined;
 			if (move)
 				setHelpOffset((offset) =>
-					scrollHelp(offset, move, dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single ?? undefined)),
+					scrollHelp(
+						offset,
+						move,
+						dashboardHelpScroll(
+							columns,
+							Math.max(1, rows - 1),
+							engine.single ?? undefined,
+							pasteContext({context: header, node: view.node}),
+						),
+					),
 				);
 			else if (input === 'q') exit();
 			else if (input === 'p') engine.setPaused(!engine.paused);
@@ -67,7 +76,7 @@ export default function App({engine, demo, header}: AppProps) {
 			} else if (input === 'a') setShowAnatomy((shown) => !shown);
 			else if (input === 'k') setToggleConstants((toggled) => !toggled);
 			else if (key.escape) setShowHelp(false);
-			else if (demo) steerDemo(input, demo);
+			else if (demo && !key.ctrl) steerDemo(input, demo);
 		}),
 	);
 
@@ -84,7 +93,7 @@ export default function App({engine, demo, header}: AppProps) {
 			helpOffset={helpOffset}
 			showAnatomy={showAnatomy}
 			toggleConstants={toggleConstants}
-			demoScenario={demo?.scenario}
+			demoScenario={demo && demoLabel(demo)}
 			context={context}
 		/>
 	);

@@ -25,7 +25,8 @@ import {nextStepsPaneLines} from './panes/next-steps-pane.js';
 import {runtimeCallsLines} from './panes/runtime-calls.js';
 import {bandOf} from '../domain/health.js';
 import {clockOffsetText} from '../domain/clock-offset.js';
-import {showsNextSteps} from '../domain/next-steps.js';
+import {evictionInSeconds} from '../domain/eviction.js';
+import {pasteTarget, showsNextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {staleBannerLines, statusLines} from './panes/status-line.js';
 import {verdictLines} from './panes/verdict-line.js';
 
@@ -61,8 +62,9 @@ export type DashboardProps = {
 };
 
 export type HeaderContext = {
-	/** The kubeconfig context and its cluster, when the kubeconfig was read. */
-	kube?: {context: string; cluster: string};
+	/** The kubeconfig context and its cluster, when the kubeconfig was read; --kubeconfig when given (for pasted commands). */
+	/** `inCluster`: the pod's service account, which kubectl in the pod takes by itself (no context to paste). */
+	kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean};
 	/** --replay: the file and --speed; `ended` once the recording has run out. */
 	replay?: {file: string; speed: number; ended?: boolean};
 };
@@ -74,8 +76,17 @@ export const sideBySideWidth = 90;
 const columnGap = 2;
 
 /** How the help scrolls on the dashboard (below its header row) at this size: for the screens' scroll keys. */
-export function dashboardHelpScroll(width: number, height: number, node?: string): HelpScroll {
-	return helpScroll({width, height: height - 1, node});
+export function dashboardHelpScroll(width: number, height: number, node?: string, paste?: PasteContext): HelpScroll {
+	return helpScroll({width, height: height - 1, node, paste});
+}
+
+/** Where pasted commands go (the kubeconfig and context read) and the node's runtime, for the next steps. */
+export function pasteContext({context, node}: Pick<DashboardProps, 'context' | 'node'>): PasteContext {
+	const kube = context?.kube;
+	return {
+		target: kube ? pasteTarget(kube) : null,
+		runtimeVersion: node?.containerRuntimeVersion ?? null,
+	};
 }
 
 /** A block of rows: one column of lines, or two panes side by side. */
@@ -95,7 +106,8 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 	const header = headerLine(props);
 	if (props.showHelp) {
 		const node = props.figures?.node ?? props.node?.name;
-		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node}))];
+		const paste = pasteContext(props);
+		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node, paste}))];
 	}
 
 	const {figures} = props;
@@ -202,12 +214,13 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 		items.push([seg(kube.context === kube.cluster ? kube.context : `${kube.context} (cluster ${kube.cluster})`)]);
 	}
 
-	if (version) {
-		items.push([seg(`kubelet ${version}`)]);
-	}
-
+	// Before the version: what the demo is doing is the one item a narrow header must not drop.
 	if (demoScenario) {
 		items.push([seg(`demo: ${demoScenario}`, 'warn')]);
+	}
+
+	if (version) {
+		items.push([seg(`kubelet ${version}`)]);
 	}
 
 	if (node?.containerRuntimeVersion) {
@@ -330,7 +343,7 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 		}),
 	);
 	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];
-	const incident = incidentVariants(figures, width);
+	const incident = incidentVariants(figures, width, pasteContext(props));
 	const arranged = oncePer((form: ConstantsForm) => statsAndConstants(figures, width, form, stats));
 	const attempt = (forms: ConstantsForm[], spaced: boolean, why: SizedBlocks, extra: Block[]) => {
 		for (const form of forms) {
@@ -394,6 +407,8 @@ function sized(panes: Pane[]): SizedBlocks {
 
 /** Events beyond this many wait for `kubectl describe node`. */
 const maxEventsShown = 5;
+/** The next steps' command counts tried on a short screen, most first: below 1 the pane folds into one row. */
+const commandCountsTried = [5, 4, 3, 2, 1];
 /** The event counts tried, most first. */
 const eventCountsTried = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
 
@@ -403,7 +418,7 @@ const eventCountsTried = Array.from({length: maxEventsShown}, (_, index) => maxE
  * that stays before the history; otherwise the CRI calls (shown only with an error or a timeout) and the Events
  * give way to the history, so an idle screen stays as it was.
  */
-function incidentVariants(figures: Figures, width: number): IncidentVariants {
+function incidentVariants(figures: Figures, width: number, paste: PasteContext): IncidentVariants {
 	const band = bandOf(figures);
 	const stalled = figures.window?.count === 0 || band === 'critical' || band === 'unhealthy';
 	const anatomy = figures.anatomy ?? null;
@@ -425,15 +440,25 @@ function incidentVariants(figures: Figures, width: number): IncidentVariants {
 		};
 	}
 
-	const steps = pane(() => nextStepsPaneLines({node: figures.node, width}));
-	const compactSteps = pane(() => nextStepsPaneLines({node: figures.node, width, compact: true}));
+	// The steps keep their heading with fewer commands (the first ones: the kubectl lines, then the runtime's), or fold
+	// whole into one row: commands without their heading would read as Events.
+	const fill = {
+		steps: stepsFor(figures, paste),
+		width,
+		evictionInSeconds: evictionInSeconds(figures.ready, figures.now),
+		pods: figures.pods ?? null,
+	};
+	const steps = pane(() => nextStepsPaneLines(fill));
+	const fewerSteps = commandCountsTried.map((commands) => pane(() => nextStepsPaneLines({...fill, commands})));
+	const foldedSteps = pane(() => nextStepsPaneLines({...fill, folded: true}));
 	return {
 		core: [
 			...eventCountsTried.map((count) => variant(runtime, events(count), steps)),
-			variant(runtime, events(1), compactSteps),
-			variant(compactRuntime, events(1), compactSteps),
+			variant(compactRuntime, events(1), steps),
+			...fewerSteps.map((some) => variant(compactRuntime, events(1), some)),
+			variant(compactRuntime, events(1), foldedSteps),
 		],
-		rest: [variant(compactRuntime, compactSteps), variant(compactSteps), variant()],
+		rest: [variant(compactRuntime, foldedSteps), variant(foldedSteps), variant()],
 	};
 }
 

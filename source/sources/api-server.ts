@@ -1,6 +1,7 @@
 // The kubelet's /metrics through the API server's node proxy, the Node object and the node's Events. Auth and
 // TLS come from the kubeconfig through client-node (kube/credentials.ts); requests go through the one transport.
-import type {MetricsAnswer, MetricsSource, NodeEvent, NodeEvents, NodeInfo} from '../domain/types.js';
+import type {MetricsAnswer, MetricsSource, NodeEvent, NodeEvents, NodeInfo, PodCount} from '../domain/types.js';
+import {maxPodPages, podListAccept, podListPath, podPageFromJson} from './pod-count.js';
 import {
 	classifyAnswer,
 	forbiddenFailure,
@@ -20,7 +21,8 @@ import {dateHeaderSeconds} from './http/date-header.js';
 import {cutToPlegLines} from '../domain/exposition/parse.js';
 import {sendsToken} from './http/flag-auth.js';
 import {kubeconfigAuth} from './kube/credentials.js';
-import type {LoadedKubeconfig} from './kube/kubeconfig.js';
+import {kubectlTargetOf, type LoadedKubeconfig} from './kube/kubeconfig.js';
+import {kubectlCommand} from '../domain/next-steps.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {eventPageFromJson, newestEvents, type EventPage} from './node-events.js';
 import {nodeInfoFromJson, nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
@@ -149,7 +151,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 					action: 'list nodes',
 					// All that the overview needs, not only what was refused first.
 					forbiddenNotes: [
-						`the overview then reads each node through get on nodes/proxy: check: kubectl --context ${loaded.contextName} auth can-i get nodes/proxy`,
+						`the overview then reads each node through get on nodes/proxy: check: ${kubectlCommand(kubectlTargetOf(loaded), ['auth', 'can-i', 'get', 'nodes/proxy'])}`,
 					],
 				});
 			}
@@ -174,6 +176,29 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 
 	function nodeSource(name: string): NodeSource {
 		const held = heldNames.get(name) ?? name;
+		/** The pods bound to the node, or why not: a refusal or failure is said, never thrown (they are context). */
+		async function countPods(signal: AbortSignal): Promise<PodCount> {
+			let count = 0;
+			let continueToken: string | null = null;
+			try {
+				for (let page = 0; page < maxPodPages; page++) {
+					const path = podListPath(held, continueToken);
+					const answer = await get(path, podListAccept, signal);
+					if (answer.status === 403) return {count: null, error: 'not allowed to list pods (list on pods)'};
+					if (answer.status !== 200) return {count: null, error: `GET /api/v1/pods answered ${answer.status}`};
+					const parsed = podPageFromJson(answer.body);
+					count += parsed.items;
+					continueToken = parsed.continueToken;
+					if (continueToken === null) return {count, error: null};
+				}
+
+				return {count: null, error: `more than ${maxPodPages * 500} pods`};
+			} catch (error) {
+				if (signal.aborted) throw error;
+				return {count: null, error: error instanceof SourceFailure ? error.failure.summary : 'the pod list could not be read'};
+			}
+		}
+
 		const paths: Record<NodeCall, string> = {
 			node: `/api/v1/nodes/${encodeURIComponent(held)}`,
 			proxy: `/api/v1/nodes/${encodeURIComponent(held)}/proxy/metrics`,
@@ -243,8 +268,9 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 			fetchMetricsDated,
 			async fetchNode(signal) {
 				const answer = await fetch('node', json, signal);
+				let info: NodeInfo;
 				try {
-					return nodeInfoFromJson(answer.body, name);
+					info = nodeInfoFromJson(answer.body, name);
 				} catch {
 					throw guard(
 						sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [
@@ -253,6 +279,9 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 						]),
 					);
 				}
+
+				// Counted only while NotReady: that is when the eviction horizon needs it, and an idle node costs nothing.
+				return info.ready && info.ready.status !== 'True' ? {...info, pods: await countPods(signal)} : info;
 			},
 			async fetchEvents(signal) {
 				try {

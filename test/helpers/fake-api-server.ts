@@ -39,6 +39,8 @@ export type FakeNode = {
 	events?: Array<Record<string, unknown> & {namespace?: string}>;
 	/** Labels besides kubernetes.io/hostname (the node list's labelSelector matches them: k=v terms only). */
 	labels?: Record<string, string>;
+	/** Pods bound to the node (GET /api/v1/pods?fieldSelector=spec.nodeName=NAME, metadata only). @default 0 */
+	pods?: number;
 	/** /metrics body; called once per request with the 1-based number of metrics requests for this node. */
 	metrics?: (requestNumber: number) => string | Buffer;
 	/**
@@ -50,7 +52,7 @@ export type FakeNode = {
 };
 
 /** Which endpoint. */
-export type Route = 'list' | 'node' | 'metrics' | 'events';
+export type Route = 'list' | 'node' | 'metrics' | 'events' | 'pods';
 
 export type Fault =
 	/** Answer with this status and a Status body shaped like kube-apiserver's (or `message` when given), plus `headers` (e.g. Retry-After). */
@@ -178,6 +180,14 @@ function defaultStatus(
 				};
 			}
 
+			if (route === 'pods') {
+				return {
+					reason: 'Forbidden',
+					message: `pods is forbidden: User "${who}" cannot list resource "pods" in API group "" at the cluster scope`,
+					details: {kind: 'pods'},
+				};
+			}
+
 			if (route === 'list') {
 				return {
 					reason: 'Forbidden',
@@ -273,6 +283,10 @@ function parsePath(url: URL): Parsed {
 		return {route: 'list', node: null, labelSelector: url.searchParams.get('labelSelector') ?? ''};
 	}
 
+	if (pathname === '/api/v1/pods') {
+		return {route: 'pods', node: selectorTerms(url.searchParams.get('fieldSelector') ?? '')['spec.nodeName'] ?? null};
+	}
+
 	const events = /^\/api\/v1\/namespaces\/([^/]+)\/events$/.exec(pathname);
 	if (events) {
 		const terms = selectorTerms(url.searchParams.get('fieldSelector') ?? '');
@@ -360,6 +374,15 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			return {type: 'application/json', body: JSON.stringify({kind: 'EventList', apiVersion: 'v1', metadata, items})};
 		}
 
+		if (route === 'pods') {
+			// PartialObjectMetadataList, as asked: names only, one page (the fake holds few pods).
+			const items = Array.from({length: node?.pods ?? 0}, (_, index) => ({metadata: {name: `pod-${index}`, namespace: 'default'}}));
+			return {
+				type: 'application/json',
+				body: JSON.stringify({kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: {resourceVersion: '1'}, items}),
+			};
+		}
+
 		if (route === 'list') {
 			return {
 				type: 'application/json',
@@ -435,7 +458,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		}
 
 		// Events of an unknown node are an empty list, as kube-apiserver answers a selector that matches nothing.
-		if (parsed.route !== 'events' && parsed.node !== null && node === undefined) {
+		if (parsed.route !== 'events' && parsed.route !== 'pods' && parsed.node !== null && node === undefined) {
 			const status = defaultStatus(404, parsed.route, parsed.node, user);
 			send(request, response, 404, 'application/json', statusBody(404, status.reason, status.message, status.details));
 			return {status: 404, gzipped: false};

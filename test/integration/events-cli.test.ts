@@ -2,12 +2,14 @@
 // carry `events` and `eventsError` exactly; a 403 on the Events is named with its RBAC rule and fails nothing else;
 // the --once text lists the Events and, when unhealthy, the commands to run with the node filled in.
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {eventFlood} from '../helpers/event-flood.js';
 import {readDump} from '../metrics/dump.js';
-import {dumpThenMinuteLater, fast, startCluster, testToken, v121After, withLastSeen, type Cluster} from './cluster.js';
+import {kubeconfigYaml, singleContext} from '../helpers/kubeconfig-files.js';
+import {dumpThenMinuteLater, fast, startCluster, testToken, tokenUser, v121After, withLastSeen, type Cluster} from './cluster.js';
 
 let cluster: Cluster;
 const running: CliProcess[] = [];
@@ -26,6 +28,7 @@ before(async () => {
 		{
 			name: 'worker-1',
 			kubeletVersion: 'v1.21.2',
+			containerRuntimeVersion: 'cri-o://1.30.1',
 			metrics: () => withLastSeen(readDump('1.21.2'), 1),
 			events: [
 				{
@@ -51,6 +54,14 @@ before(async () => {
 		// Three pages of Events (500 a page), the newest on the last; and more than the four pages read.
 		{name: 'flooded', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(1200, 1100)},
 		{name: 'past-bound', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(2300, 1999)},
+		{
+			name: 'not-ready-1',
+			kubeletVersion: 'v1.21.2',
+			// NotReady for 48 s when stamped: pods with the default 300 s toleration go in 252 s = 4m12s.
+			ready: {status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy', lastTransitionTime: ago(48)},
+			pods: 23,
+			metrics: () => withLastSeen(readDump('1.21.2'), 200),
+		},
 	]);
 });
 
@@ -199,12 +210,85 @@ describe('the --once text', () => {
 		assert.deepEqual(
 			lines.filter((line) => line.startsWith('next step ')).map((line) => line.replace(/^next step +/, '')),
 			[
-				'kubectl describe node worker-1',
-				'kubectl debug node/worker-1 -it --image=busybox -- chroot /host crictl ps -a',
-				'journalctl -u kubelet | grep -i pleg  # on the node',
-				'crictl pods --state NotReady  # on the node',
+				'kubectl --context fake-ctx describe node worker-1',
+				'kubectl --context fake-ctx cordon worker-1',
+				// The Node reports cri-o: its unit is crio.
+				'systemctl status crio  # on the node',
+				'journalctl -u crio --since -15m  # on the node',
+				'crictl --timeout 5s info  # on the node',
+				'crictl pods --state notready  # on the node',
+				'journalctl -u kubelet --since -30m | grep -i pleg  # on the node',
 			],
 		);
+	});
+
+	test('NotReady: when the pods with the default toleration are evicted, in the text and as podsEvictedInSeconds', async () => {
+		const text = await runCli(once('not-ready-1'), {env: cluster.env});
+		assert.equal(text.code, 1, text.stderr);
+		const eviction = /^eviction +pods evicted in ~4m(\d+)s \(default tolerationSeconds\)$/m.exec(text.stdout);
+		assert.ok(eviction, text.stdout);
+		// 252 s less the seconds since the stamp (whole seconds, floored).
+		assert.ok(Number(eviction[1]) <= 12 && Number(eviction[1]) >= 12 - Math.ceil(elapsed()), text.stdout);
+
+		const json = await runCli(once('not-ready-1', '-o', 'json'), {env: cluster.env});
+		const report = JSON.parse(json.stdout) as Report;
+		const expected = 252 - elapsed();
+		assert.ok(
+			report['podsEvictedInSeconds'] > expected - 0.5 && report['podsEvictedInSeconds'] <= 252,
+			String(report['podsEvictedInSeconds']),
+		);
+		// The pods that go, counted by spec.nodeName while the Node is not Ready.
+		assert.match(text.stdout, /^pods +23 pods on the node$/m);
+		assert.equal(report['podsOnNode'], 23);
+		assert.equal(report['podsOnNodeError'], null);
+		const podRequests = cluster.fake.requests.filter((request) => request.path.startsWith('/api/v1/pods?'));
+		assert.ok(podRequests.length > 0);
+		assert.ok(
+			podRequests.every((request) => request.path === '/api/v1/pods?fieldSelector=spec.nodeName%3Dnot-ready-1&limit=500'),
+			podRequests.map((request) => request.path).join('\n'),
+		);
+		// Ready: no eviction to count down to, and no pods listed.
+		const before = podRequests.length;
+		const ready = JSON.parse((await runCli(once('quiet-1', '-o', 'json'), {env: cluster.env})).stdout) as Report;
+		assert.equal(ready['podsEvictedInSeconds'], null);
+		assert.equal(ready['podsOnNode'], null);
+		assert.equal(cluster.fake.requests.filter((request) => request.path.startsWith('/api/v1/pods?')).length, before);
+	});
+
+	test('listing pods refused: said in one line and the JSON key, the rest of the report as without it', async () => {
+		cluster.fake.setFault({type: 'status', code: 403}, {route: 'pods'});
+		const text = await runCli(once('not-ready-1'), {env: cluster.env});
+		assert.equal(text.code, 1, text.stderr);
+		assert.equal(text.stderr, '');
+		assert.match(text.stdout, /^pods +pods not counted: not allowed to list pods \(list on pods\)$/m);
+		const report = JSON.parse((await runCli(once('not-ready-1', '-o', 'json'), {env: cluster.env})).stdout) as Report;
+		assert.equal(report['podsOnNode'], null);
+		assert.equal(report['podsOnNodeError'], 'not allowed to list pods (list on pods)');
+		assert.equal(report['healthy'], false);
+	});
+
+	test('--kubeconfig and --context as given, quoted: bash hands kubectl exactly those words', async () => {
+		cluster.fake.setMetrics('worker-1', dumpThenMinuteLater(200));
+		const context = `on-call's "prod" $(date)`;
+		const spec = {...singleContext(cluster.fake.url, tokenUser), contexts: [{name: context, cluster: 'fake', user: tokenUser.name}]};
+		const file = cluster.temp.write(`it's a dir/kube config.yaml`, kubeconfigYaml(spec));
+		const result = await runCli([...once('worker-1'), '--kubeconfig', file, '--context', context], {env: {HOME: cluster.temp.dir}});
+		assert.equal(result.code, 1, result.stderr);
+		const kubectl = result.stdout
+			.split('\n')
+			.filter((line) => line.startsWith('next step ') && line.includes('kubectl'))
+			.map((line) => line.replace(/^next step +/, ''));
+		assert.equal(kubectl.length, 2, result.stdout);
+		// Each line run by bash against a stub kubectl that prints the words it was given, one per NUL.
+		for (const [line, verb] of [
+			[kubectl[0]!, ['describe', 'node', 'worker-1']],
+			[kubectl[1]!, ['cordon', 'worker-1']],
+		] as const) {
+			const words = execFileSync('bash', ['-c', `kubectl() { printf '%s\\0' "$@"; }\n${line}`], {encoding: 'utf8'})
+				.split('\0')
+				.slice(0, -1);
+			assert.deepEqual(words, ['--kubeconfig', file, '--context', context, ...verb], line);
+		}
 	});
 
 	test('healthy: the Events, no next steps; a 403 on them is one line naming the rule', async () => {

@@ -64,6 +64,14 @@ async function waitForTitle(session: TmuxSession, pattern: RegExp, timeoutMs = 1
 	return title;
 }
 
+async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!done()) {
+		if (Date.now() > deadline) throw new Error('timed out');
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
 /** "1m2s" or "58s" → seconds. */
 function seconds(text: string): number {
 	const match = /^(?:(\d+)m)?(\d+)s$/.exec(text);
@@ -103,8 +111,9 @@ for (const [columns, rows, bell] of [
 				assert.equal(seconds(left!) + seconds(age!), 180, critical);
 				assert.ok(seconds(age!) >= 90, critical);
 				assert.match(critical, /^!! last seen .* · critical ≥ 90s$/m);
-				await waitForTitle(session, /^pleg-top demo-node: NotReady in (?:\d+m)?\d+s$/);
-				assert.equal(display(session, '#{window_bell_flag}'), '0');
+				// The warning before it is too late: the title says critical and the bell rings on entering it.
+				await waitForTitle(session, /^pleg-top demo-node: critical, NotReady in (?:\d+m)?\d+s$/);
+				assert.equal(display(session, '#{window_bell_flag}'), bell ? '1' : '0');
 
 				// Past it: the kubelet's words, then for how long since when. Unhealthy since the gauge + 180 s, so the span
 				// is the age in the kubelet's words less 3 minutes, and the header's clock less the start.
@@ -148,14 +157,30 @@ describe('the header says where the figures come from', () => {
 		);
 		assert.equal(header.split('worker-1').length - 1, 1, header);
 
-		// The scrape fails: unknown in the title, with the bell; good again: healthy, no second bell needed.
+		// One failed scrape between good ones is a blip: the title stays, no bell.
 		assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top worker-1: healthy');
+		const metricsRequests = () => cluster.fake.requests.filter((request) => request.path.endsWith('/nodes/worker-1/proxy/metrics')).length;
+		const before = metricsRequests();
+		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics', node: 'worker-1'}, 1);
+		await until(() => metricsRequests() >= before + 3);
+		assert.equal(display(session, '#{pane_title}'), 'pleg-top worker-1: healthy');
 		assert.equal(display(session, '#{window_bell_flag}'), '0');
+		// The scrapes keep failing: unknown in the title, with the bell; good again: healthy, no second bell needed.
 		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics', node: 'worker-1'});
 		assert.equal(await waitForTitle(session, /: unknown$/), 'pleg-top worker-1: unknown');
 		assert.equal(display(session, '#{window_bell_flag}'), '1');
 		cluster.fake.clearFaults();
 		assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top worker-1: healthy');
+		session.keys('q');
+	});
+
+	test('the next steps on the live screen carry the --kubeconfig and --context given', {skip}, async () => {
+		// worker-2 serves a last-seen gauge of 2023: unhealthy, so the next steps show.
+		const session = startCli(['worker-2', '--kubeconfig', cluster.kubeconfig, '--context', 'fake-ctx'], 120, 35, {HOME: home});
+		const screen = await session.waitFor(/^next steps · ready to paste$/m, 20_000);
+		const rows = screen.split('\n').map((row) => row.trimEnd());
+		assert.ok(rows.includes(`  kubectl --kubeconfig ${cluster.kubeconfig} --context fake-ctx describe node worker-2`), screen);
+		assert.ok(rows.includes(`  kubectl --kubeconfig ${cluster.kubeconfig} --context fake-ctx cordon worker-2`), screen);
 		session.keys('q');
 	});
 

@@ -92,6 +92,8 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		assert.match(line('window') ?? '', /: 60 relists, mean 10ms, /);
 		assert.equal(line('quantiles'), 'p50 8.3ms, p90 24ms, p99 47ms');
 		assert.equal(line('interval'), '1.02s');
+		// All 60 intervals in (1, 2.5]: the bucket's bound, not the 2.48 s an interpolation would invent.
+		assert.equal(line('interval p99'), '≤ 2.5s');
 		assert.equal(line('discards'), '2 total, 2 in window');
 		assert.equal(line('threshold'), '3m0s (relistThreshold, pkg/kubelet/pleg/generic.go:83)');
 	});
@@ -481,6 +483,23 @@ describe('answers from the API server: exit 3', () => {
 			assert.equal(lines[2], '  that is itself a sign of node trouble: the kubelet is down or the node is cut off from the control plane');
 		});
 	}
+
+	test('one failed scrape is retried once: a single 503 still gives the report (exit 0); two in a row exit 3', async () => {
+		const metricsRequests = () => cluster.fake.requests.filter((request) => request.path.endsWith('/worker-1/proxy/metrics')).length;
+		let before = metricsRequests();
+		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics'}, 1);
+		const retried = await runCli(once('worker-1'), {env: cluster.env});
+		assert.equal(retried.code, 0, retried.stderr);
+		assert.match(retried.stdout, /^verdict +PLEG is healthy$/m);
+		// The failed one, its retry, and the second read of the window.
+		assert.equal(metricsRequests() - before, 3);
+
+		before = metricsRequests();
+		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics'}, 2);
+		const lines = await failing(once('worker-1'), cluster.env, 3);
+		assert.equal(lines[0], 'pleg-top: the API server cannot reach the kubelet on node "worker-1"');
+		assert.equal(metricsRequests() - before, 2);
+	});
 });
 
 describe('bodies that are not kubelet metrics: exit 3, "metrics could not be parsed" and the first bad line', () => {

@@ -32,6 +32,11 @@ describe("usage errors: exit 2 and pleg-top's own words", {concurrency: true}, (
 		assert.equal(await usage(['worker-1', '--timeout', '600h']), 'pleg-top: --timeout must be at most 10m, not "600h"');
 	});
 
+	test("a typo in a flag: the flag meant, in pleg-top's words, not the argument parser's", async () => {
+		assert.equal(await usage(['worker-1', '--intreval', '2s']), 'pleg-top: unknown flag --intreval: did you mean --interval?');
+		assert.equal(await usage(['worker-1', '--bogus']), 'pleg-top: unknown flag --bogus');
+	});
+
 	test('--interval -1s: a negative duration, said by pleg-top rather than the argument parser', async () => {
 		assert.equal(
 			await usage(['worker-1', '--interval', '-1s']),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {deltaBuckets, histogramQuantile} from '../../source/domain/quantile.js';
+import {deltaBuckets, histogramQuantile, histogramQuantileBound} from '../../source/domain/quantile.js';
 import type {Bucket} from '../../source/domain/types.js';
 
 const buckets = (pairs: Array<[number, number]>): Bucket[] => pairs.map(([le, count]) => ({le, count}));
@@ -270,5 +270,19 @@ describe('deltaBuckets', () => {
 				[Infinity, 3],
 			]),
 		);
+	});
+});
+
+describe('histogramQuantileBound: the bucket, not an interpolation', () => {
+	const interval = (counts: number[]) => [1, 2.5, 5, 10, Infinity].map((le, index) => ({le, count: counts[index]!}));
+
+	test('every interval in (1, 2.5]: p99 is at most 2.5 s (interpolation would say 2.485 s)', () => {
+		assert.deepEqual(histogramQuantileBound(0.99, interval([0, 60, 60, 60, 60])), {seconds: 2.5, atLeast: false, atMost: true});
+	});
+
+	test('rank 0.99 × 100 = 99 past the 98 in (1, 2.5]: the (2.5, 5] bucket, at most 5 s; in +Inf: at least 10 s', () => {
+		assert.deepEqual(histogramQuantileBound(0.99, interval([0, 98, 100, 100, 100])), {seconds: 5, atLeast: false, atMost: true});
+		assert.deepEqual(histogramQuantileBound(0.99, interval([0, 90, 90, 90, 100])), {seconds: 10, atLeast: true});
+		assert.equal(histogramQuantileBound(0.99, interval([0, 0, 0, 0, 0])), null);
 	});
 });

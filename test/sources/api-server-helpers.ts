@@ -26,7 +26,8 @@ export function makeHarness(temp: TempDir): Harness {
 	return {
 		source(spec, options = {}) {
 			const file = temp.write(`kubeconfig-${++count}.yaml`, kubeconfigYaml(spec));
-			const loaded = loadKubeconfig({kubeconfig: file, env: {}, homeDir: temp.dir});
+			// Found through KUBECONFIG, as kubectl would find it: the hints' kubectl lines then need no --kubeconfig.
+			const loaded = loadKubeconfig({kubeconfig: undefined, env: {KUBECONFIG: file}, homeDir: temp.dir});
 			const source = createApiServerSource({
 				loaded,
 				node: options.node ?? 'worker-1',

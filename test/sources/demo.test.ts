@@ -7,7 +7,7 @@ import {feedReducer, figuresAt, initialFeedState, type FeedState} from '../../so
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {formatGoFloat} from '../../source/demo/simulated-exposition.js';
 import {RUNTIME_OPERATION_BUCKETS} from '../../source/demo/simulated-histogram.js';
-import {SimulatedKubelet, type SimulatedKubeletStats} from '../../source/demo/simulated-kubelet.js';
+import {demoLabel, SimulatedKubelet, type SimulatedKubeletStats} from '../../source/demo/simulated-kubelet.js';
 
 // 2023-11-14T22:13:20Z; any fixed instant works, the simulation only reads this fake clock.
 const t0 = 1_700_000_000_000;
@@ -126,6 +126,25 @@ describe('SimulatedKubelet: the relist loop', () => {
 		assert.equal(lastSeen, Math.floor(stats.lastSuccessfulStartMs! / 1000));
 		// Healthy drift: at most one period plus one short relist.
 		assert.ok(stats.lastSeenAgeSeconds! >= 0 && stats.lastSeenAgeSeconds! < 1.1);
+	});
+
+	test('the switches are independent, the label names every one that is on, and r ends them all', () => {
+		const {clock, kubelet} = simulate();
+		clock.advanceSeconds(5);
+		assert.equal(demoLabel(kubelet), 'idle');
+		kubelet.churn(true);
+		kubelet.slowRuntime(true);
+		assert.equal(demoLabel(kubelet), 'churn + slow runtime');
+		// The slow runtime goes off while the churn stays on (before, scenario 'churn' hid it, so w could only turn it on).
+		kubelet.slowRuntime(false);
+		assert.deepEqual([kubelet.churning, kubelet.runtimeSlow], [true, false]);
+		kubelet.slowRuntime(true);
+		kubelet.stall();
+		clock.advanceSeconds(2);
+		assert.equal(demoLabel(kubelet), 'stalled + churn + slow runtime');
+		kubelet.recover();
+		assert.equal(demoLabel(kubelet), 'idle');
+		assert.equal(kubelet.scenario, 'idle');
 	});
 
 	test('churn raises the windowed mean duration tenfold or more and keeps the interval relation', () => {

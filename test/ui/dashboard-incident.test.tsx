@@ -9,6 +9,7 @@ import {churnAnatomy, operation} from '../helpers/anatomy.js';
 import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
 import {lastSeenAt, makeFigures, readyNode, testNow, windowFigures} from '../helpers/figures.js';
 import {cells} from '../helpers/ui-frame.js';
+import {demoNodeSteps as commands} from '../helpers/next-steps-rows.js';
 
 process.env.TZ = 'UTC';
 
@@ -70,13 +71,6 @@ const notReady = readyNode({ready: {status: 'False', reason: 'KubeletNotReady', 
 /** The App gives the dashboard one row less than the terminal. */
 const screen = (columns: number, rows: number, figures: Figures) => dashboardRows(columns, rows - 1, {figures, history, node: notReady});
 
-const commands = [
-	'  kubectl describe node demo-node',
-	'  kubectl debug node/demo-node -it --image=busybox -- chroot /host crictl ps -a',
-	'  journalctl -u kubelet | grep -i pleg  # on the node',
-	'  crictl pods --state NotReady  # on the node',
-];
-
 function assertFits(rows: string[], columns: number, height: number): void {
 	assert.ok(rows.length <= height - 1, `${rows.length} rows`);
 	for (const row of rows) assert.ok(cells(row) <= columns, `wider than ${columns}: "${row}"`);
@@ -92,8 +86,9 @@ describe('the main view during a stall', () => {
 		// Room for the newest Event only: the others are counted and left to kubectl.
 		assert.ok(rows.includes('events · 3 Events, newest first (2 more: kubectl describe node)'), text);
 		assert.ok(rows.includes('  NodeNotReady  30s ago  ×1  Node demo-node status is now: NodeNotReady'), text);
-		// Every command whole, on a row of its own, ready to paste.
-		for (const command of commands) assert.ok(rows.includes(command), `${command}\n${text}`);
+		// The block keeps its heading: the first commands, each whole on a row of its own, then how many more `?` lists.
+		const heading = rows.indexOf(commands[0]!);
+		assert.deepEqual(rows.slice(heading, heading + 4), [...commands.slice(0, 3), '  … and more: ? lists every command'], text);
 		// The stall is on the chart too: the age row and its axis.
 		assert.match(text, /^age +.* max \dm\d+s$/m);
 	});
@@ -113,8 +108,8 @@ describe('the main view during a stall', () => {
 			rows.some((row) => /^ {2}NodeReady {10}25m ago {2}×1 {2}Node demo-node status is now: NodeReady$/.test(row)),
 			text,
 		);
-		assert.ok(rows.includes('next steps · ready to paste'), text);
-		for (const command of commands) assert.ok(rows.includes(command), `${command}\n${text}`);
+		const heading = rows.indexOf(commands[0]!);
+		assert.deepEqual(rows.slice(heading, heading + commands.length), commands, text);
 		assert.match(text, /^history · last /m);
 		// In reading order: why (CRI calls, Events), then what to run, then the chart.
 		const order = ['CRI calls in 10s', 'events ·', 'next steps', 'history ·'].map((start) =>
@@ -128,6 +123,23 @@ describe('the main view during a stall', () => {
 			order.every((index) => index >= 0),
 			String(order),
 		);
+	});
+
+	test('NotReady for 48 s: the eviction horizon and the pod count under the heading, 300 − 48 = 252 s, at both sizes', () => {
+		const notReadyFigures: Figures = {
+			...stalled,
+			ready: {status: 'False', reason: 'KubeletNotReady', message, since: testNow - 48_000},
+			pods: {count: 23, error: null},
+		};
+		for (const [columns, rows] of [
+			[120, 35],
+			[80, 24],
+		] as const) {
+			const frame = screen(columns, rows, notReadyFigures);
+			assertFits(frame, columns, rows);
+			const heading = frame.indexOf(commands[0]!);
+			assert.equal(frame[heading + 1], '  pods evicted in ~4m12s (default tolerationSeconds) · 23 pods on the node', frame.join('\n'));
+		}
 	});
 
 	test('a 403 on the Events is one dim row naming the rule; no error of the screen', () => {

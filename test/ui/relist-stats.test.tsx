@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import React from 'react';
 import {relistStatsLines} from '../../source/screen/panes/relist-stats.js';
+import type {Quantile} from '../../source/domain/types.js';
 import {makeFigures, windowFigures} from '../helpers/figures.js';
 import {frameOf} from '../helpers/ui-frame.js';
 import {Lines} from '../../source/screen/layout/line-view.js';
@@ -27,11 +28,12 @@ describe('RelistStats', () => {
 	});
 
 	test('the interval p99 beside the interval mean; in the +Inf bucket it is a lower bound', () => {
-		const row = (intervalP99: {seconds: number; atLeast: boolean}) =>
-			stats(makeFigures({window: windowFigures({intervalP99})}), 60).split('\n')[3];
+		const row = (intervalP99: Quantile) => stats(makeFigures({window: windowFigures({intervalP99})}), 60).split('\n')[3];
 		// 1 s period + a 9.3 ms p99 relist ≈ 1.0093 s, at three significant digits.
 		assert.equal(row({seconds: 1.0093, atLeast: false}), 'interval mean 1s · interval p99 1.01s');
 		assert.equal(row({seconds: 10, atLeast: true}), 'interval mean 1s · interval p99 ≥ 10s');
+		// The bound of the bucket holding the rank, not an interpolation inside it.
+		assert.equal(row({seconds: 2.5, atLeast: false, atMost: true}), 'interval mean 1s · interval p99 ≤ 2.5s');
 	});
 
 	test('a p99 in the +Inf bucket is a lower bound: "≥ 10 s", never "10.0 s"', () => {

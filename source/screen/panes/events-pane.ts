@@ -34,10 +34,14 @@ export function eventsPaneLines({events, width, maxEvents}: EventsPaneProps): Li
 	const atLeast = total.atLeast ? 'at least ' : '';
 	const title = `events · ${atLeast}${countText(total.count)}, newest first${more > 0 ? ` (${atLeast}${more} more: kubectl describe node)` : ''}`;
 	const lines: Line[] = [...wrapWords(title, width, 1, 'title')];
-	const reasons = Math.min(reasonWidth, Math.max(...shown.map((event) => cellWidth(event.reason))));
-	const ages = Math.max(...shown.map((event) => cellWidth(ageText(event))));
+	// Every column as wide as its widest cell, so the messages start in one column: a reason past reasonWidth is cut.
+	const columns: Columns = {
+		reasons: Math.min(reasonWidth, Math.max(...shown.map((event) => cellWidth(event.reason)))),
+		ages: Math.max(...shown.map((event) => cellWidth(ageText(event)))),
+		counts: Math.max(...shown.map((event) => cellWidth(countCell(event)))),
+	};
 	for (const event of shown) {
-		lines.push(eventLine(event, reasons, ages, width));
+		lines.push(eventLine(event, columns, width));
 	}
 
 	if (events.error) {
@@ -73,17 +77,28 @@ function ageText(event: NodeEventAt): string {
 	return `${humanAge(event.ageSeconds)} ago`;
 }
 
+/** The widths of the reason, age and count columns, in cells. */
+type Columns = {reasons: number; ages: number; counts: number};
+
+function countCell(event: NodeEventAt): string {
+	return `×${event.count}`;
+}
+
+/** `text` cut to `width` cells with "…", or padded to them. */
+function fitCell(text: string, width: number): string {
+	if (cellWidth(text) <= width) return text + ' '.repeat(width - cellWidth(text));
+	let cut = text;
+	while (cut && cellWidth(`${cut}…`) > width) cut = cut.slice(0, -1);
+	return `${cut}…`;
+}
+
 /** "  NodeNotReady       2m ago  ×1  Node demo-node status is now: NodeNotReady", the message cut to the row. */
-function eventLine(event: NodeEventAt, reasons: number, ages: number, width: number): Line {
-	const reason = event.reason.padEnd(reasons);
-	const head = `${indent}${reason}  ${ageText(event).padStart(ages)}  ×${event.count}`;
-	const line: Line = [
-		seg(indent),
-		seg(reason, event.type === 'Warning' ? 'warn' : 'value'),
-		seg(`  ${ageText(event).padStart(ages)}`, 'label'),
-		seg(`  ×${event.count}`, 'label'),
-	];
-	const room = width - cellWidth(head) - 2;
+function eventLine(event: NodeEventAt, columns: Columns, width: number): Line {
+	const reason = fitCell(event.reason, columns.reasons);
+	const age = `  ${ageText(event).padStart(columns.ages)}`;
+	const count = `  ${fitCell(countCell(event), columns.counts)}`;
+	const line: Line = [seg(indent), seg(reason, event.type === 'Warning' ? 'warn' : 'value'), seg(age, 'label'), seg(count, 'label')];
+	const room = width - cellWidth(indent + reason + age + count) - 2;
 	const message = event.message.replaceAll('\n', ' ');
 	if (room >= 8 && message) {
 		line.push(seg('  '), ...(wrapWords(message, room, 1)[0] ?? []));

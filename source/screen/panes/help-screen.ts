@@ -3,8 +3,10 @@
 // README use, so the three cannot drift apart).
 // Taller than its pane, it scrolls: the title stays on top and the last row says which rows show.
 import {definitions, keyGroups, type KeyBinding} from '../../domain/definitions.js';
-import {nextSteps} from '../../domain/next-steps.js';
+import {nextSteps, onNodeNote, type PasteContext} from '../../domain/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
+import type {Tone} from '../layout/theme.js';
+import {breakCommand} from './next-steps-pane.js';
 
 export type HelpScreenProps = {
 	width: number;
@@ -14,12 +16,14 @@ export type HelpScreenProps = {
 	offset?: number;
 	/** The node the next steps name; NODE where no node is open (the overview's table). */
 	node?: string;
+	/** Where the next steps' kubectl lines go, and the node's runtime. */
+	paste?: PasteContext;
 };
 
 const title = 'pleg-top — keys, then what each figure means (? or Esc closes)';
 
 /** Every row of the help below its title, at this width. */
-export function helpBodyLines(width: number, node = 'NODE'): Line[] {
+export function helpBodyLines(width: number, node = 'NODE', paste?: PasteContext): Line[] {
 	const groups = keyGroups();
 	const keysWidth = Math.max(...groups.flatMap((group) => group.bindings.map((binding) => cellWidth(keysText(binding)))));
 	// A narrow pane gives the actions room before the key column's alignment.
@@ -33,10 +37,15 @@ export function helpBodyLines(width: number, node = 'NODE'): Line[] {
 	}
 
 	lines.push(...wrapWords('next steps when PLEG is in trouble (the main view shows them from the critical band on)', width, 2, 'title'));
-	for (const step of nextSteps(node)) {
-		const where = step.where === 'on the node' ? ' (on the node)' : '';
-		lines.push(...wrapWords(step.command, width, 3, 'value', 6).map((line, index) => (index === 0 ? [seg('  '), ...line] : line)));
-		lines.push(...wrapWords(`${step.why}${where}`, width, 2, 'dim', 4).map((line, index) => (index === 0 ? [seg('    '), ...line] : line)));
+	let noted = false;
+	for (const step of nextSteps({...paste, node, unhealthy: true})) {
+		if (step.where === 'on the node' && !noted) {
+			lines.push(...indented(onNodeNote, width, 2, 'dim'));
+			noted = true;
+		}
+
+		lines.push(...breakCommand(step.command, width - 2).map((row): Line => [seg('  '), seg(row, 'value')]));
+		lines.push(...indented(step.why, width, 4, 'dim'));
 	}
 
 	lines.push([seg('figures', 'title')]);
@@ -55,9 +64,14 @@ export type HelpScroll = {
 	maxOffset: number;
 };
 
+/** `text` in at most two rows of `width`, every row indented by `indent` cells (within the width, never past it). */
+function indented(text: string, width: number, indent: number, tone: Tone): Line[] {
+	return wrapWords(text, width - indent, 2, tone).map((line) => [seg(' '.repeat(indent)), ...line]);
+}
+
 /** How the help scrolls in `width` × `height`: a title row, then `page` rows of the body, then the position row. */
-export function helpScroll({width, height, node}: {width: number; height: number; node?: string}): HelpScroll {
-	const body = helpBodyLines(width, node).length;
+export function helpScroll({width, height, node, paste}: Omit<HelpScreenProps, 'offset'> & {height: number}): HelpScroll {
+	const body = helpBodyLines(width, node, paste).length;
 	const titleRows = wrapWords(title, width, 2, 'title').length;
 	if (titleRows + body <= height) {
 		return {page: body, maxOffset: 0};
@@ -75,14 +89,14 @@ export function scrollHelp(offset: number, move: HelpMove, {page, maxOffset}: He
 	return Math.max(0, Math.min(maxOffset, Math.min(offset, maxOffset) + steps[move]));
 }
 
-export function helpScreenLines({width, height, offset = 0, node}: HelpScreenProps): Line[] {
+export function helpScreenLines({width, height, offset = 0, node, paste}: HelpScreenProps): Line[] {
 	const head = wrapWords(title, width, 2, 'title');
-	const body = helpBodyLines(width, node);
+	const body = helpBodyLines(width, node, paste);
 	if (height === undefined || head.length + body.length <= height) {
 		return [...head, ...body];
 	}
 
-	const {page, maxOffset} = helpScroll({width, height, node});
+	const {page, maxOffset} = helpScroll({width, height, node, paste});
 	const first = Math.max(0, Math.min(offset, maxOffset));
 	const shown = body.slice(first, first + page);
 	const position = `line ${first + 1}–${first + shown.length} of ${body.length}`;

@@ -4,7 +4,8 @@
 // address and credentials; the decisions (which status or socket error means what) are the same for all.
 import http from 'node:http';
 import {formatGoDuration} from '../../domain/go-duration.js';
-import type {LoadedKubeconfig} from '../kube/kubeconfig.js';
+import {kubectlCommand} from '../../domain/next-steps.js';
+import {kubectlTargetOf, type LoadedKubeconfig} from '../kube/kubeconfig.js';
 import type {HttpAnswer} from './https-request.js';
 import {BodyCutError, BodyEncodingError, BodyTooLargeError, RequestTimeoutError} from './request-errors.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
@@ -191,9 +192,10 @@ function identity(peer: Peer): string {
 
 /** The kubectl command that asks the API server whether pleg-top's identity holds `rule`. */
 function canI(peer: Peer, rule: Rule): string {
-	const what = `${rule.verb} ${rule.resource}${rule.namespace === undefined ? '' : ` -n ${rule.namespace}`}`;
+	const what = ['auth', 'can-i', rule.verb, rule.resource, ...(rule.namespace === undefined ? [] : ['-n', rule.namespace])];
 	const loaded = peer.kind === 'api-server' || !peer.tokenFile ? peer.loaded : undefined;
-	return loaded ? `kubectl --context ${loaded.contextName} auth can-i ${what}` : `kubectl auth can-i ${what} --as SUBJECT`;
+	// Without a kubeconfig user, SUBJECT is for the reader to fill in: left unquoted, as a placeholder.
+	return loaded ? kubectlCommand(kubectlTargetOf(loaded), what) : `${kubectlCommand(null, what)} --as SUBJECT`;
 }
 
 // Request errors: the socket, DNS, TLS, the timeout and a cut body.
@@ -404,7 +406,7 @@ function unauthorized(answer: HttpAnswer, peer: Peer, secrets: readonly string[]
 		return sourceFailure('unauthorized', `${peer.url} rejected the credentials of ${identity(peer)}`, [
 			quote(answer, peer, secrets),
 			credentialHint(loaded),
-			`check: kubectl --context ${loaded.contextName} auth whoami`,
+			`check: ${kubectlCommand(kubectlTargetOf(loaded), ['auth', 'whoami'])}`,
 		]);
 	}
 
@@ -515,11 +517,11 @@ export function classifyAnswer(answer: HttpAnswer, peer: Peer, call: Call, secre
 
 	if (call.proxiedNode !== undefined && (answer.status === 502 || answer.status === 503)) {
 		const node = call.proxiedNode;
-		const context = peer.kind === 'api-server' ? ` --context ${peer.loaded.contextName}` : '';
+		const target = peer.kind === 'api-server' ? kubectlTargetOf(peer.loaded) : null;
 		return sourceFailure('kubelet-unreachable', `the API server cannot reach the kubelet on node "${node}"`, [
 			`API server (${answer.status}): ${serverMessage(answer, secrets)}`,
 			'that is itself a sign of node trouble: the kubelet is down or the node is cut off from the control plane',
-			`check: kubectl${context} get node ${node} -o wide`,
+			`check: ${kubectlCommand(target, ['get', 'node', node, '-o', 'wide'])}`,
 		]);
 	}
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 // never uses (scripts/build.mjs keeps the rest of them out of the bundle).
 import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
 import type {Cluster, Context, User} from '@kubernetes/client-node/dist/config_types.js';
+import type {KubectlTarget} from '../../domain/next-steps.js';
 import {sourceFailure} from '../failure.js';
 import {mergeKubeconfigs, parseKubeconfigFile, type Entry, type MergedKubeconfig, type ParsedFile} from './kubeconfig-merge.js';
 import {TokenFileAuth, tokenFileProviderName} from './token-file-auth.js';
@@ -39,7 +40,16 @@ export type LoadedKubeconfig = {
 	origins: {context: string; cluster: string; user: string};
 	/** No kubeconfig: the pod's service account, as client-go's in-cluster config (there is no context to name in a command). */
 	inCluster: boolean;
+	/** --kubeconfig as given, when it was: pasted kubectl commands carry it (KUBECONFIG and ~/.kube/config kubectl finds alone). */
+	kubeconfigFlag?: string;
 };
+
+/** Where a pasted kubectl command must go to reach what pleg-top reached: --kubeconfig when given, the context used. */
+export function kubectlTargetOf(loaded: LoadedKubeconfig): KubectlTarget {
+	// In a pod, kubectl takes the same service account by itself: there is no context to name.
+	if (loaded.inCluster) return {};
+	return {kubeconfig: loaded.kubeconfigFlag, context: loaded.contextName};
+}
 
 type Candidates = {files: string[]; required: boolean; how: string};
 
@@ -252,5 +262,6 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
 		filesTried,
 		origins: {context: context.file, cluster: clusterEntry.file, user: userEntry.file},
 		inCluster: false,
+		...(options.kubeconfig ? {kubeconfigFlag: options.kubeconfig} : {}),
 	};
 }
