@@ -35,8 +35,50 @@ const ioModules = [
 ];
 const uiModules = ['ink', 'react', 'react/jsx-runtime'];
 
+/**
+ * What each folder of source/ may import from the others: the data flows one way (README "Development" draws it).
+ * A folder not named in `may` is refused with the reason; `paths` are packages the folder must not load.
+ */
+const layers = {
+	domain: {may: [], paths: [...uiModules, ...ioModules], why: 'domain/ is the pure core: no UI, no I/O, no other layer'},
+	sources: {may: ['domain'], paths: uiModules, why: 'sources/ is I/O only: it feeds the domain and knows nothing above it'},
+	engine: {may: ['domain', 'sources'], paths: uiModules, why: 'engine/ runs without a screen (JSON lines, --once)'},
+	demo: {may: ['domain'], paths: uiModules, why: 'demo/ is a simulated kubelet: it knows the domain only'},
+	report: {may: ['domain'], paths: [...uiModules, ...ioModules], why: 'report/ turns figures into text and JSON, nothing more'},
+	lab: {may: ['domain', 'sources', 'report'], paths: uiModules, why: 'lab/ records and summarises; it draws no screen'},
+	screen: {may: ['domain', 'engine'], paths: ioModules, why: 'screen/ renders what the engine hands it; I/O lives in sources/'},
+	substitutes: {may: ['domain'], paths: [], why: 'substitutes/ stand in for modules inside dependencies'},
+	cli: {may: ['domain'], paths: [...uiModules, ...ioModules], why: 'cli/ is pure: argv to a Mode'},
+	run: {may: ['domain', 'sources', 'engine', 'screen', 'report', 'lab', 'demo', 'cli'], paths: [], why: 'run/ wires the layers'},
+	bootstrap: {may: [], paths: [], why: 'bootstrap/ runs before any other module'},
+};
+
+const layerBoundaries = Object.entries(layers).map(([folder, {may, paths, why}]) => {
+	const refused = Object.keys(layers).filter((other) => other !== folder && !may.includes(other));
+	return {
+		files: [`source/${folder}/**/*.{ts,tsx}`],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: paths.map((name) => ({name, message: why})),
+					patterns:
+						refused.length === 0
+							? []
+							: [
+									{
+										group: refused.flatMap((other) => [`**/${other}/*`, `**/${other}/**`, `../${other}`]),
+										message: `${why} (it may import ${may.join(', ') || 'no other layer'})`,
+									},
+								],
+				},
+			],
+		},
+	};
+});
+
 export default tseslint.config(
-	{ignores: ['dist/', 'node_modules/', 'coverage/', '**/*.d.ts']},
+	{ignores: ['dist/', 'node_modules/', 'coverage/', '.tmp/', '**/*.d.ts']},
 	...tseslint.configs.recommended,
 	{
 		files: ['**/*.tsx', 'source/screen/**/*.ts'],
@@ -55,51 +97,7 @@ export default tseslint.config(
 		ignores: ['source/engine/**', 'source/substitutes/ink-throttle.ts'],
 		rules: clockReads,
 	},
-	{
-		// The pure core: no terminal, no React, no I/O, no transport.
-		files: ['source/domain/**/*.ts'],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					paths: [...uiModules, ...ioModules].map((name) => ({name, message: 'domain/ is pure: no UI and no I/O.'})),
-					patterns: [
-						{
-							group: ['**/sources/**', '**/sources/*'],
-							message: 'domain/ never imports sources/: the transport feeds it, not the other way round.',
-						},
-						{group: ['**/screen/**', '**/engine/**', '**/run/**', 'ink-*'], message: 'domain/ is the innermost layer.'},
-					],
-				},
-			],
-		},
-	},
-	{
-		// Components render props: they never reach for a source.
-		files: ['source/screen/**/*.{ts,tsx}'],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					paths: ioModules.map((name) => ({name, message: 'screen/ renders props; I/O lives in sources/.'})),
-					patterns: [{group: ['**/sources/**', '**/sources/*'], message: 'screen/ never imports sources/: the engine hands it figures.'}],
-				},
-			],
-		},
-	},
-	{
-		// Sources are I/O only: they know nothing of the screen.
-		files: ['source/sources/**/*.ts', 'source/engine/**/*.ts'],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					paths: uiModules.map((name) => ({name, message: 'sources/ and engine/ run without a screen (JSON lines, --once).'})),
-					patterns: [{group: ['**/screen/**', '**/screen/*'], message: 'sources/ and engine/ run without a screen.'}],
-				},
-			],
-		},
-	},
+	...layerBoundaries,
 	{
 		files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
 		rules: {

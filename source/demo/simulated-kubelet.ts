@@ -16,6 +16,9 @@ import {renderKubeletMetrics, type RunningContainers} from './simulated-expositi
 import {fillerFor} from './simulated-filler.js';
 import {DEF_BUCKETS, FixedHistogram, RUNTIME_OPERATION_BUCKETS} from './simulated-histogram.js';
 import {createRandom, type Random} from './simulated-random.js';
+import type {DemoControls, DemoScenario} from '../domain/demo-controls.js';
+
+export {demoLabel, type DemoControls, type DemoScenario} from '../domain/demo-controls.js';
 
 /** genericPlegRelistPeriod, ms. */
 const relistPeriodMs = 1000;
@@ -41,8 +44,6 @@ const runtimeRequestTimeoutMs = 120_000;
 /** What the kubelet records when container GC's ListContainers runs into the timeout (err.Error() of the gRPC call). */
 const deadlineExceeded = 'rpc error: code = DeadlineExceeded desc = context deadline exceeded';
 
-export type DemoScenario = 'idle' | 'churn' | 'slow-runtime' | 'stalled';
-
 export type SimulatedKubeletOptions = {
 	/** The local clock, ms since the epoch. */
 	now: () => number;
@@ -63,32 +64,6 @@ export type SimulatedKubeletOptions = {
 	 */
 	timestamps?: 'local' | 'simulated';
 };
-
-/** The scenario switches the demo UI and the test fake API server drive. */
-export type DemoControls = {
-	/** Pods churn (a deployment of 12 pods scales to 0 and back): relists take 10-50x longer. */
-	churn(on: boolean): void;
-	/** The container runtime answers slowly: the two list calls take most of each relist. */
-	slowRuntime(on: boolean): void;
-	/** The relist in progress (or the next one) hangs in ListPodSandbox: no completions, last_seen stops. */
-	stall(): void;
-	/** The hung relist returns: its long duration is observed and the loop resumes 1 s later. */
-	recover(): void;
-	/** Kubelet restart: every counter back to 0, last_seen 0 until the first relist succeeds. */
-	restart(): void;
-	/** The one scenario that shows most (stalled, then churn, then slow-runtime): for the stats and the tests. */
-	readonly scenario: DemoScenario;
-	/** Each switch on its own: the keys toggle these, the header names every one that is on. */
-	readonly churning: boolean;
-	readonly runtimeSlow: boolean;
-	readonly stalled: boolean;
-};
-
-/** What the demo does now, every switch that is on: "stalled + churn + slow runtime", or "idle". */
-export function demoLabel(controls: Pick<DemoControls, 'churning' | 'runtimeSlow' | 'stalled'>): string {
-	const on = [controls.stalled && 'stalled', controls.churning && 'churn', controls.runtimeSlow && 'slow runtime'].filter(Boolean);
-	return on.length > 0 ? on.join(' + ') : 'idle';
-}
 
 export type ReadyCondition = NonNullable<NodeInfo['ready']>;
 

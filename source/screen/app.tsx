@@ -2,7 +2,7 @@
 // the polling, the clock and the pause; this component owns what is toggled on screen.
 import {useApp, useInput} from 'ink';
 import React, {useEffect, useState} from 'react';
-import {demoLabel, type DemoControls} from '../demo/demo-source.js';
+import {demoLabel, type DemoControls} from '../domain/demo-controls.js';
 import type {Engine} from '../engine/engine.js';
 import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';

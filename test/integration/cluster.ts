@@ -4,7 +4,7 @@
 import net from 'node:net';
 import {startFakeApiServer, type FakeApiServer, type FakeNode} from '../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext, type KubeconfigSpec, type TempDir, type UserSpec} from '../helpers/kubeconfig-files.js';
-import {readDump, setSamples, v121OneMinuteLater} from '../metrics/dump.js';
+import {readDump, setSamples, v121OneMinuteLater} from '../domain/dump.js';
 
 export const testToken = 'pleg-top-integration-token-5c1d9e7a0b2f';
 export const tokenUser: UserSpec = {name: 'token-user', token: testToken};
