@@ -43,7 +43,12 @@ async function startWithWindow(args: string[], env: Record<string, string> = {})
 
 /** The pane with its colours (SGR codes), as capture-pane -e gives it. */
 function captureColours(session: TmuxSession): string {
-	return execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', session.name], {encoding: 'utf8'});
+	const screen = execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', session.name], {encoding: 'utf8'});
+	// tmux's own "Pane is dead (status 0, …)" line (remain-on-exit) is not pleg-top's: a blank row in its place.
+	return screen
+		.split('\n')
+		.map((line) => (/^Pane is dead \(/.test(line.replace(/\u001B\[[\d;]*m/g, '')) ? '' : line))
+		.join('\n');
 }
 
 const scenes: Scene[] = [

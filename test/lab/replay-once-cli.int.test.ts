@@ -117,7 +117,7 @@ test('piped, a replay that meets a line out of time order writes the figures so 
 	const [a, b, c, d, e] = labRecords();
 	const file = join(home, 'shuffled-piped.jsonl');
 	writeFileSync(file, recordingText([a!, b!, d!, c!, e!]));
-	const result = await runCli(['--replay', file, '--speed', '1000'], {env: {HOME: home}, timeoutMs: 60_000});
+	const result = await runCli(['--replay', file, '--speed', '100'], {env: {HOME: home}, timeoutMs: 60_000});
 	assert.equal(result.code, 2, result.stderr);
 	const lines = result.stdout
 		.trimEnd()

@@ -111,8 +111,8 @@ describe("the README's pleg-top commands, run as written", () => {
 	let folder: string;
 
 	before(async () => {
-		// The nodes the README's lines name: one pool's node for `-l pool=gpu`, three for `pleg-top worker-1 worker-2 worker-3`.
-		cluster = await startFakeCluster([{name: 'worker-1', labels: {pool: 'gpu'}}, 'worker-2', 'worker-3']);
+		// The nodes the README's lines name: one pool's node for `-l pool=gpu`, three for `pleg-top worker-1 worker-2 worker-3`, worker-03.
+		cluster = await startFakeCluster([{name: 'worker-1', labels: {pool: 'gpu'}}, 'worker-2', 'worker-3', 'worker-03']);
 		const metrics = cluster.kubelets.get('worker-1')!;
 		kubelet = await startFakeKubelet({
 			metrics: () => metrics.metricsText(),
