@@ -3,7 +3,7 @@
 // runner (--once report, JSON lines when stdout is not a terminal, or the live screen) -> an exit code.
 import './bootstrap/environment.js';
 import {readFileSync} from 'node:fs';
-import {completionScript, shells, type Shell} from './cli/completion.js';
+import {completionNeed, completionScript, shells, type Shell} from './cli/completion.js';
 import {helpText} from './cli/help-text.js';
 import {parseOptions, programName, UsageError, type Mode} from './cli/options.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
@@ -25,7 +25,8 @@ const kubectlCompletes = (argv1: string | undefined) =>
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 	if (argv[0] === '__complete' || kubectlCompletes(process.argv[1])) {
 		const {runComplete} = await import('./run/complete.js');
-		return runComplete(argv[0] === '__complete' ? argv.slice(1) : argv, env, stdout);
+		const words = argv[0] === '__complete' ? argv.slice(1) : argv;
+		return runComplete(completionNeed(words.length === 0 ? [''] : words), env, stdout);
 	}
 
 	if (argv[0] === 'completion') {

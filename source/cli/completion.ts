@@ -2,21 +2,11 @@
 // and the scripts for bash, zsh and fish. The scripts ask `pleg-top __complete WORD…` (kubectl asks its plugin's
 // `kubectl_complete-pleg_top WORD…`), which answers as cobra programs do: one candidate a line, then
 // `:DIRECTIVE` (4: no file names; 0: the shell may offer file names), so kubectl's own completion reads it.
-import {failOnBands, flagSpec, formats} from './options.js';
+import type {CompletionNeed} from '../run/complete-need.js';
+import {failOnBands, flagSpec, formats, parseDuration} from './options.js';
 
 export const shells = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof shells)[number];
-
-/** cobra's ShellCompDirective values that pleg-top answers with. */
-export const directives = {filesAllowed: 0, noFiles: 4} as const;
-
-/** What the word being completed is, decided from the words before it. */
-export type CompletionNeed =
-	| {kind: 'words'; candidates: string[]}
-	/** A file name: the shell offers files. */
-	| {kind: 'files'}
-	/** A node name: the caller lists the nodes of the cluster the typed --kubeconfig/--context pick, within the typed --timeout. */
-	| {kind: 'nodes'; prefix: string; kubeconfig: string | undefined; context: string | undefined; timeout: string | undefined};
 
 const fileFlags = new Set(['kubeconfig', 'record', 'replay', 'summary', 'plot', 'token-file', 'kubelet-ca']);
 const valueWords: Partial<Record<keyof typeof flagSpec, readonly string[]>> = {output: formats, 'fail-on': failOnBands};
@@ -42,6 +32,16 @@ function typedValue(words: readonly string[], name: string): string | undefined 
 	return value;
 }
 
+/** A typed --timeout in ms; one that does not read as a duration is left out (the default bound applies). */
+function typedTimeoutMs(text: string | undefined): number | undefined {
+	if (text === undefined) return undefined;
+	try {
+		return parseDuration(text);
+	} catch {
+		return undefined;
+	}
+}
+
 /** What to offer for the last of `words` (the word being typed, '' for a new one); the words before it are finished. */
 export function completionNeed(words: readonly string[]): CompletionNeed {
 	const current = words.at(-1) ?? '';
@@ -65,16 +65,8 @@ export function completionNeed(words: readonly string[]): CompletionNeed {
 		prefix: current,
 		kubeconfig: typedValue(finished, 'kubeconfig'),
 		context: typedValue(finished, 'context'),
-		timeout: typedValue(finished, 'timeout'),
+		timeoutMs: typedTimeoutMs(typedValue(finished, 'timeout')),
 	};
-}
-
-/** A node name as the API server allows it (a DNS subdomain): anything else a hostile server sent is not offered. */
-export const offerableNodeName = (name: string) => /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(name);
-
-/** The answer a completing shell (or kubectl) reads: candidates, then `:directive`. */
-export function completionAnswer(candidates: readonly string[], directive: number): string {
-	return [...candidates, `:${directive}`].join('\n') + '\n';
 }
 
 /** The completion script for `shell`; `program` is the command it completes (pleg-top). */

@@ -2,8 +2,7 @@
 // Node names come from the cluster the typed --kubeconfig/--context pick, within a bound (the typed --timeout, else
 // 5 s): a shell waits for the answer, so a slow cluster or a credential plugin that prompts gives no names, not a hang.
 import {homedir} from 'node:os';
-import {completionAnswer, completionNeed, directives, offerableNodeName} from '../cli/completion.js';
-import {parseDuration} from '../cli/options.js';
+import {completionAnswer, directives, offerableNodeName, type CompletionNeed} from './complete-need.js';
 import {systemNow} from '../engine/engine.js';
 import {createApiServerSource} from '../sources/api-server.js';
 import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
@@ -11,10 +10,10 @@ import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
 /** How long a completion may take to list the nodes before it answers with none, unless --timeout was typed. */
 export const nodeListBoundMs = 5000;
 
-type NodesNeed = {kubeconfig: string | undefined; context: string | undefined; timeout: string | undefined};
+type NodesNeed = Extract<CompletionNeed, {kind: 'nodes'}>;
 
-async function nodeNames({kubeconfig, context, timeout}: NodesNeed, env: NodeJS.ProcessEnv): Promise<string[]> {
-	const boundMs = timeout === undefined ? nodeListBoundMs : parseDuration(timeout);
+async function nodeNames({kubeconfig, context, timeoutMs}: NodesNeed, env: NodeJS.ProcessEnv): Promise<string[]> {
+	const boundMs = timeoutMs ?? nodeListBoundMs;
 	const loaded = loadKubeconfig({kubeconfig, context, env, homeDir: env['HOME'] ?? homedir()});
 	const api = createApiServerSource({loaded, node: '(all nodes)', timeoutMs: boundMs, now: systemNow});
 	const abort = new AbortController();
@@ -27,8 +26,8 @@ async function nodeNames({kubeconfig, context, timeout}: NodesNeed, env: NodeJS.
 	}
 }
 
-export async function runComplete(words: readonly string[], env: NodeJS.ProcessEnv, stdout: (text: string) => void): Promise<number> {
-	const need = completionNeed(words.length === 0 ? [''] : words);
+/** Answers `need` (cli/completion.ts decided it from the words typed) on stdout, cobra's way. */
+export async function runComplete(need: CompletionNeed, env: NodeJS.ProcessEnv, stdout: (text: string) => void): Promise<number> {
 	if (need.kind === 'files') return (stdout(completionAnswer([], directives.filesAllowed)), 0);
 	if (need.kind === 'words') return (stdout(completionAnswer(need.candidates, directives.noFiles)), 0);
 	let names: string[] = [];

@@ -1,7 +1,7 @@
 // JSON lines (stdout is not a terminal, no --once): one line per read of a node, one node or every node, until a
 // signal, a closed pipe (`| head`) or the end of a replay. A failed read writes the node's last good figures marked
 // `stale` with the `error`, so a script sees both what is known and why it is old.
-import type {NodeMode, OverviewMode} from '../cli/options.js';
+import type {NodeMode, OverviewMode} from './mode.js';
 import {nodeView} from '../domain/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';
 import {safeJson} from '../domain/untrusted-text.js';

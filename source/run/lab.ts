@@ -1,6 +1,6 @@
 // The end of a one-node run: the lab session's write-down (what was seen, on stderr, wrapped to the terminal; left
 // out with --quiet, under JSON lines and after --once), the --summary and --plot files, and what was written where.
-import type {NodeMode} from '../cli/options.js';
+import type {NodeMode} from './mode.js';
 import type {LabSummary} from '../lab/lab-session.js';
 import {writeQuitFiles} from '../lab/recorder.js';
 import type {Plan} from './plan.js';

@@ -2,7 +2,7 @@
 // overview table for an engine of every node, in the alternate screen until q, Ctrl-C or a signal. A fault that
 // retrying will not mend, met before the first good read, ends the screen and is said on the normal screen
 // (exit 3, or 2 for a configuration fault), where it stays readable.
-import type {NodeMode, OverviewMode} from '../cli/options.js';
+import type {NodeMode, OverviewMode} from './mode.js';
 import type {Failure} from '../domain/types.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';

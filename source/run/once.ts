@@ -1,7 +1,7 @@
 // --once: every node of the engine read twice one window apart (from /metrics text; once from Prometheus, which
 // windows itself), then one report and an exit code. One node gives the one-node report; the overview, a table of
 // every node. --replay --once reports the whole recording instead, without waiting.
-import type {FailOn, Format, NodeMode, OverviewMode} from '../cli/options.js';
+import type {FailOn, Format, NodeMode, OverviewMode} from './mode.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';

@@ -8,7 +8,7 @@ import {systemNow, type Engine} from '../engine/engine.js';
 import {startNodeEngine, type NodeEngineOptions} from '../engine/node-engine.js';
 import {startPrometheusOverview, startProxyOverview} from '../engine/overview-engine.js';
 import {createLabRecorder, readRecording, type LabRecorder} from '../lab/recorder.js';
-import type {DirectAccess, KubeAccess, Mode, NodeMode, OverviewMode} from '../cli/options.js';
+import type {DirectAccess, KubeAccess, Mode, NodeMode, OverviewMode} from './mode.js';
 import {createApiServerSource} from '../sources/api-server.js';
 import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
 import {loadKubeconfig, type LoadedKubeconfig} from '../sources/kube/kubeconfig.js';

@@ -1,7 +1,8 @@
 // What completion offers for the word being typed, decided from the words before it (pure).
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {completionAnswer, completionNeed, offerableNodeName} from '../../source/cli/completion.js';
+import {completionNeed} from '../../source/cli/completion.js';
+import {completionAnswer, offerableNodeName} from '../../source/run/complete-need.js';
 
 describe('completionNeed', () => {
 	test('a word starting with - is a flag: every long flag with that start', () => {
@@ -28,9 +29,9 @@ describe('completionNeed', () => {
 			prefix: 'wor',
 			kubeconfig: '/k/a',
 			context: 'stage',
-			timeout: '2s',
+			timeoutMs: 2000,
 		});
-		assert.deepEqual(completionNeed(['']), {kind: 'nodes', prefix: '', kubeconfig: undefined, context: undefined, timeout: undefined});
+		assert.deepEqual(completionNeed(['']), {kind: 'nodes', prefix: '', kubeconfig: undefined, context: undefined, timeoutMs: undefined});
 	});
 
 	test('the completion subcommand and its shells', () => {
