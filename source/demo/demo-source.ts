@@ -49,6 +49,7 @@ export function createDemoSource(options: DemoSourceOptions): DemoSource {
 	let held: number | null = null;
 	return {
 		label: 'embedded simulated kubelet',
+		sameClock: true,
 		node: kubelet.nodeName,
 		controls: kubelet,
 		now() {

@@ -47,6 +47,8 @@ export type ClockEvidence = {
 	date: {low: number; high: number} | null;
 	/** The Ready heartbeat's lower bound: lastHeartbeatTime − local read time, seconds (the node is at least this ahead). */
 	heartbeatLowSeconds: number | null;
+	/** The node's clock is pleg-top's own (the demo): the offset is 0 by construction, nothing to learn. */
+	sameClock: boolean;
 	/** The previous scrape's gauge and count, to see both advance. */
 	previous: {lastSeenSeconds: number | null; relistCount: number | null} | null;
 };
@@ -56,6 +58,7 @@ export const noClockEvidence: ClockEvidence = {
 	relistEstimate: null,
 	date: null,
 	heartbeatLowSeconds: null,
+	sameClock: false,
 	previous: null,
 };
 
@@ -76,6 +79,7 @@ export function clockAfterScrape(evidence: ClockEvidence, scrape: ClockScrape): 
 		relistEstimate: advanced ? relistEstimate(evidence.relistEstimate, relist) : evidence.relistEstimate,
 		date: scrape.dateSeconds === null ? evidence.date : dateAfter(evidence.date, scrape),
 		heartbeatLowSeconds: evidence.heartbeatLowSeconds,
+		sameClock: evidence.sameClock,
 		previous: {lastSeenSeconds: scrape.lastSeenSeconds, relistCount: scrape.relistCount},
 	};
 }
@@ -127,6 +131,7 @@ export function clockAfterHeartbeat(evidence: ClockEvidence, heartbeatSeconds: n
  * else unknown (no relist seen to complete, no Date, e.g. a stall from the start).
  */
 export function clockOffset(evidence: ClockEvidence): ClockOffset {
+	if (evidence.sameClock) return {offsetSeconds: 0, source: 'same-clock', atLeast: false};
 	if (evidence.relistEstimate !== null) {
 		return {offsetSeconds: evidence.relistEstimate, source: 'relist', atLeast: false};
 	}

@@ -33,7 +33,7 @@ export const definitions = [
 		id: 'node-clock',
 		label: 'Node clock offset',
 		formula:
-			"node clock − local clock (JSON clockOffsetSeconds, clockOffsetSource), best source first: relist: the highest gauge − local time where the gauge advanced with the relist count (kept through a stall; lowered only by 5 in a row 2 s below it); date-header: the answer's Date (the kubelet's, through the proxy), midpoint of [Date − answered, Date + 1 − sent] over the scrapes; heartbeat: Ready lastHeartbeatTime − read time, a bound, above 2 s; unknown (null): none, e.g. a stall from the start with no Date. Applied and shown beyond ±2 s ('node clock 3m20s behind'); 'node clock unknown' past the ok band",
+			"node clock − local clock (JSON clockOffsetSeconds, clockOffsetSource), best source first: relist: the highest gauge − local time where the gauge advanced with the relist count (kept through a stall; lowered only by 5 in a row 2 s below it); date-header: the answer's Date (the kubelet's, through the proxy), midpoint of [Date − answered, Date + 1 − sent] over the scrapes; heartbeat: Ready lastHeartbeatTime − read time, a bound, above 2 s; same-clock (0): the demo, whose simulated kubelet runs on pleg-top's own clock; unknown (null): none, e.g. a stall from the start with no Date. Applied and shown beyond ±2 s ('node clock 3m20s behind'); 'node clock unknown' past the ok band",
 	},
 	{id: 'never-succeeded', label: 'No successful relist yet', formula: 'the gauge is 0: no relist has succeeded since the kubelet started'},
 	{

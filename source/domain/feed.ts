@@ -225,13 +225,15 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	const window = windowOf(scrapes);
 	const eventedConnected = (state.eventedConnected && !restarted) || risen;
 	const lastRestartAt = restarted ? scrape.at : state.lastRestartAt;
-	const clock = clockAfterScrape(state.clock, {
-		at: scrape.at,
-		sentAt: scrape.at - scrape.latencyMs,
-		lastSeenSeconds: unusableGauge(scrape.sample.lastSeenSeconds) === null ? scrape.sample.lastSeenSeconds || null : null,
-		relistCount: countNow,
-		dateSeconds: scrape.dateSeconds ?? null,
-	});
+	const clock = scrape.sameClock
+		? {...state.clock, sameClock: true}
+		: clockAfterScrape(state.clock, {
+				at: scrape.at,
+				sentAt: scrape.at - scrape.latencyMs,
+				lastSeenSeconds: unusableGauge(scrape.sample.lastSeenSeconds) === null ? scrape.sample.lastSeenSeconds || null : null,
+				relistCount: countNow,
+				dateSeconds: scrape.dateSeconds ?? null,
+			});
 	const point: HistoryPoint = {
 		at: scrape.at,
 		windowMeanSeconds: window?.meanSeconds ?? null,

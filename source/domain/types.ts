@@ -103,6 +103,8 @@ export type Scrape = {
 	 * node proxy (clock-offset.ts). Null or absent when the source gives none (demo, replay, Prometheus).
 	 */
 	dateSeconds?: number | null;
+	/** The source's gauge is on the very clock `at` is read on (the demo's simulated kubelet): no offset to learn. */
+	sameClock?: boolean;
 };
 
 /** A /metrics answer with the time its server wrote on it. */
@@ -185,6 +187,11 @@ export type MetricsSource = {
 	/** The node name, for reports. */
 	readonly node: string;
 	fetchMetrics(signal: AbortSignal): Promise<string>;
+	/**
+	 * The node's clock is the one pleg-top reads (the demo's simulated kubelet): its ages need no offset, and a gauge
+	 * read late on a busy machine (at --demo-speed 20 a quarter second is 5 simulated seconds) must not be taken for one.
+	 */
+	readonly sameClock?: boolean;
 	/** fetchMetrics with the answer's Date header, for the node's clock offset; sources over HTTP have it. */
 	fetchMetricsDated?(signal: AbortSignal): Promise<MetricsAnswer>;
 	fetchNode?(signal: AbortSignal): Promise<NodeInfo>;
@@ -438,7 +445,7 @@ export type Figures = {
 export type NodeClock = {
 	/** node clock − local clock, seconds; null when it cannot be known. */
 	offsetSeconds: number | null;
-	source: 'relist' | 'date-header' | 'heartbeat' | 'unknown';
+	source: 'relist' | 'date-header' | 'heartbeat' | 'same-clock' | 'unknown';
 	/** The node is at least offsetSeconds ahead (the heartbeat's bound). */
 	atLeast: boolean;
 };

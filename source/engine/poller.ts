@@ -81,7 +81,7 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 			const sample = parsePlegSample(text);
 			const at = now();
 			failures = 0;
-			listener.onScrape({at, sample, latencyMs: at - started, dateSeconds}, text);
+			listener.onScrape({at, sample, latencyMs: at - started, dateSeconds, ...(source.sameClock ? {sameClock: true} : {})}, text);
 		} catch (error) {
 			if (controller.signal.aborted) return;
 			failures++;

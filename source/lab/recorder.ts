@@ -36,6 +36,7 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 	let recordError: string | null = null;
 	const observed: MetricsSource = {
 		label: source.label,
+		...(source.sameClock && {sameClock: true}),
 		...(source.metricsUrl === undefined ? {} : {metricsUrl: source.metricsUrl}),
 		node: source.node,
 		fetchMetrics: async (signal) => source.fetchMetrics(signal),

@@ -309,6 +309,7 @@ function nodeClockLines(figures: Figures): Array<[string, string]> {
 		relist: 'from the relist loop; ages on the node clock',
 		'date-header': 'from the Date header; ages on the node clock',
 		heartbeat: 'from the Ready heartbeat, a bound; ages on it',
+		'same-clock': "the demo's simulated kubelet runs on pleg-top's own clock",
 		unknown: "no relist seen to complete and no Date header; ages on this machine's clock",
 	}[figures.clock!.source];
 	return [['node clock', `${text.replace(/^node clock /, '')} (${from})`]];

@@ -107,3 +107,21 @@ describe('ages on the node clock', () => {
 		assert.deepEqual(figuresAt(state, t0 + 500)?.clock, {offsetSeconds: 100, source: 'heartbeat', atLeast: true});
 	});
 });
+
+test("the demo's kubelet is on pleg-top's own clock: a gauge read 5 s late under load is an age, never an offset", () => {
+	// Relisting at 1/s, but every scrape read 5 s after its relist started (at --demo-speed 20 a quarter second late).
+	const late = Array.from({length: 4}, (_, k): FeedAction => {
+		const at = t0 + k * 1000;
+		const action = kubelet(at, 2000 + k, at / 1000 - 5) as Extract<FeedAction, {type: 'scrape'}>;
+		return {type: 'scrape', scrape: {...action.scrape, sameClock: true}};
+	});
+	const figures = figuresAt(run(late), t0 + 3000)!;
+	assert.deepEqual(figures.clock, {offsetSeconds: 0, source: 'same-clock', atLeast: false});
+	assert.equal(figures.lastSeen.ageSeconds, 5);
+	// The same scrapes from a node of its own clock read as 5 s behind.
+	const own = late.map((action) => {
+		const {sameClock: _, ...scrape} = (action as Extract<FeedAction, {type: 'scrape'}>).scrape;
+		return {type: 'scrape', scrape} as FeedAction;
+	});
+	assert.deepEqual(figuresAt(run(own), t0 + 3000)!.clock, {offsetSeconds: -5, source: 'relist', atLeast: false});
+});
