@@ -125,9 +125,10 @@ const scenes: Scene[] = [
 			const session = start(['--demo', '--demo-speed', '20']);
 			await session.waitFor('PLEG is healthy', 10_000);
 			session.keys('s');
-			// The kubelet's NodeNotReady a few seconds past the threshold, after the GC failure on the hung runtime.
+			// The kubelet's NodeNotReady a few seconds past the threshold (the GC failure on the hung runtime before it is
+			// counted in the Events title when the next steps leave it no row), then the commands to paste.
 			await session.waitFor(/NodeNotReady +[1-5]\ds ago/, 30_000);
-			await session.waitFor(/ContainerGCFailed[\s\S]*kubectl describe node demo-node/, 5000);
+			await session.waitFor(/NodeNotReady[\s\S]*kubectl describe node demo-node[\s\S]*crictl pods --state notready/, 5000);
 			return session;
 		},
 	},
