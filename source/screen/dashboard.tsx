@@ -55,6 +55,8 @@ export type DashboardProps = {
 	toggleConstants?: boolean;
 	/** `a`: the relist anatomy pane takes the place of the constants pane and the history chart. */
 	showAnatomy?: boolean;
+	/** What q does: quit, or back to the node table this screen was opened from. @default 'quit' */
+	quitHint?: 'quit' | 'back';
 	/** The demo scenario's name when the demo source runs. */
 	demoScenario?: string;
 	/** What the header says of where the figures come from besides the source: the kubeconfig context, a replay. */
@@ -254,6 +256,7 @@ function statusProps(props: DashboardProps) {
 		now: props.now,
 		width: props.width,
 		demo: props.demoScenario !== undefined,
+		quitHint: props.quitHint ?? 'quit',
 	};
 }
 

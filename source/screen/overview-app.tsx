@@ -80,6 +80,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 				showHelp={ui.help}
 				helpOffset={ui.helpOffset}
 				toggleConstants={ui.constantsToggled}
+				quitHint={only === undefined ? 'back' : 'quit'}
 			/>
 		);
 	}

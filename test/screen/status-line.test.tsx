@@ -31,6 +31,10 @@ describe('StatusLine', () => {
 		assert.equal(status(), 'every 1s  last scrape 320ms  q quit  ? help  p pause  b mark  a anatomy');
 	});
 
+	test('opened from the node table, q goes back there and says so', () => {
+		assert.equal(status({quitHint: 'back'}), 'every 1s  last scrape 320ms  q back  ? help  p pause  b mark  a anatomy');
+	});
+
 	test('hints stop at the first that does not fit, in order', () => {
 		// 27 columns of state + 2, then "q quit  ? help  p pause" = 23 → 52; "  b mark" would make 60.
 		assert.equal(status({width: 59}), 'every 1s  last scrape 320ms  q quit  ? help  p pause');

@@ -21,9 +21,11 @@ export type StatusLineProps = {
 	demo?: boolean;
 	/** Most failure-detail rows to show (the dashboard lowers it on short terminals). */
 	maxDetails?: number;
+	/** What q does here: quit, or back to the node table when the screen was opened from it. @default 'quit' */
+	quitHint?: 'quit' | 'back';
 };
 
-export function statusLines({status, intervalSeconds, width, demo = false, maxDetails = 3}: StatusLineProps): Line[] {
+export function statusLines({status, intervalSeconds, width, demo = false, maxDetails = 3, quitHint = 'quit'}: StatusLineProps): Line[] {
 	const lines: Line[] = [];
 	if (status.failure) {
 		lines.push(...wrapWords(`${healthSymbol.unhealthy} ${status.failure.summary}`, width, 2, 'error', 2));
@@ -36,7 +38,7 @@ export function statusLines({status, intervalSeconds, width, demo = false, maxDe
 	// State first (skipping what does not fit), then the key hints in order until one does not fit.
 	const state = fitItems(stateItems(status, intervalSeconds), width, '  ');
 	const used = lineWidth(state) + (state.length > 0 ? 2 : 0);
-	const hints = fitLeading(hintItems(demo), width - used, '  ');
+	const hints = fitLeading(hintItems(demo, quitHint), width - used, '  ');
 	lines.push(hints.length > 0 && state.length > 0 ? [...state, seg('  '), ...hints] : [...state, ...hints]);
 	return lines;
 }
@@ -83,8 +85,8 @@ function formatLatency(ms: number): string {
 }
 
 /** Key hints, most useful first; the status row keeps as many as fit. */
-function hintItems(demo: boolean): Item[] {
+function hintItems(demo: boolean, quitHint: 'quit' | 'back'): Item[] {
 	return keyBindings
 		.filter((binding) => demo || !binding.demoOnly)
-		.map((binding) => [seg(binding.keys[0]!, 'value'), seg(` ${binding.hint}`, 'dim')]);
+		.map((binding) => [seg(binding.keys[0]!, 'value'), seg(` ${binding.hint === 'quit' ? quitHint : binding.hint}`, 'dim')]);
 }

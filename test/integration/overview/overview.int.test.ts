@@ -197,6 +197,8 @@ describe('cluster overview through the API server', () => {
 				new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · containerd://1.7.2 · q/Esc: all nodes`),
 			);
 			assert.match(screen, /the API server cannot reach the kubelet on node "gone-kubelet"/);
+			// q goes back from here, and the key hints say so.
+			assert.match(screen, /  q back  \? help/);
 			app.stdin.write('\u001B');
 			await until(() => frame().includes('↑↓ select'), 'the table again');
 			// The selection is kept.
