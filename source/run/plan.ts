@@ -234,8 +234,9 @@ function prometheusPlan(mode: NodeMode | OverviewMode, {url, direct}: {url: stri
 function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 	const {backend} = mode;
 	if (backend.kind === 'prometheus') return prometheusPlan(mode, backend, undefined);
+	const loaded = kubeconfig(backend.access, env);
 	const api = createApiServerSource({
-		loaded: kubeconfig(backend.access, env),
+		loaded,
 		node: '(all nodes)',
 		timeoutMs: mode.timeoutMs,
 		maxBodyBytes: mode.maxBodyBytes,
@@ -251,6 +252,8 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 
 	const fleet = {label: `${which} via ${api.label.replace(/^\(all nodes\) via /, '')}`, listNodes, forNode: api.forNode};
 	return {
+		// The one-node screens the table opens name the context, and their pasted commands carry it.
+		header: {kube: kubeHeader(loaded)},
 		async contact() {
 			try {
 				const listed = await listNodes(new AbortController().signal);

@@ -4,7 +4,7 @@
 // the sort order and the name filter (overview-keys.ts).
 import {useApp, useInput} from 'ink';
 import React, {useMemo, useRef, useState} from 'react';
-import {Dashboard, dashboardHelpScroll} from './dashboard.js';
+import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {OverviewTable} from './panes/overview-table.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
@@ -25,9 +25,11 @@ export type OverviewAppProps<F> = {
 	size?: {columns: number; rows: number};
 	/** Open this node's screen at once. Esc then does nothing. */
 	only?: string;
+	/** The kubeconfig context read: the node screens it opens show it, and their pasted commands carry it. */
+	header?: HeaderContext;
 };
 
-export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: OverviewAppProps<F>) {
+export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header}: OverviewAppProps<F>) {
 	const {exit} = useApp();
 	const terminal = useTerminalSize();
 	const {columns, rows: terminalRows} = size ?? terminal;
@@ -53,7 +55,14 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 				scrollHelp(
 					offset,
 					move,
-					before.open === null ? helpScroll({width: columns, height}) : dashboardHelpScroll(columns, height, before.open),
+					before.open === null
+						? helpScroll({width: columns, height})
+						: dashboardHelpScroll(
+								columns,
+								height,
+								before.open,
+								pasteContext({context: header, node: known.find((view) => view.name === before.open)?.node ?? null}),
+							),
 				);
 			const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
 			if (after === 'quit') {
@@ -72,7 +81,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 		return (
 			<Dashboard
 				{...nodeScreenView(engine, state, open, at)}
-				sourceLabel={only === undefined ? `${open} · q/Esc: all nodes · ${engine.label}` : engine.label}
+				sourceLabel={only === undefined ? `${open} · q/Esc: all nodes${header?.kube ? '' : ` · ${engine.label}`}` : engine.label}
 				intervalSeconds={engine.effectiveIntervalMs() / 1000}
 				now={at}
 				width={columns}
@@ -80,6 +89,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only}: Overvi
 				showHelp={ui.help}
 				helpOffset={ui.helpOffset}
 				toggleConstants={ui.constantsToggled}
+				context={header}
 				quitHint={only === undefined ? 'back' : 'quit'}
 			/>
 		);

@@ -151,7 +151,7 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 
 			// Enter opens the selected node; q there goes back to the table (not out of the program), q then quits.
 			session.keys('Enter');
-			screen = await session.waitFor(/^pleg-top · denied-1 · kubelet/m);
+			screen = await session.waitFor(/^pleg-top · denied-1 · fake-ctx \(cluster fake\) · kubelet .* · q\/Esc: all nodes/m);
 			session.keys('q');
 			screen = await session.waitFor('↑↓ select');
 			assert.ok(session.alive());

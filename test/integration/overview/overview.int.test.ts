@@ -182,23 +182,27 @@ describe('cluster overview through the API server', () => {
 	});
 
 	test("arrow down and Enter open that node's one-node screen; Esc returns to the table", async () => {
-		const app = render(React.createElement(OverviewApp<unknown>, {engine, renderEveryMs: 50, size: {columns: 120, rows: 30}}));
+		const header = {kube: {context: 'on-call', cluster: 'prod', kubeconfig: '/k/prod config'}};
+		const app = render(React.createElement(OverviewApp<unknown>, {engine, renderEveryMs: 50, size: {columns: 120, rows: 30}, header}));
 		const frame = () => stripVTControlCharacters(app.lastFrame() ?? '');
 		try {
 			await until(() => frame().includes(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled}`), 'the table with the stalled node selected');
 			app.stdin.write('\u001B[B');
 			await until(() => frame().includes(`› ? kubelet unreachable  ${unreachable}`), 'the selection on the second row');
 			app.stdin.write('\r');
-			await until(() => frame().includes('q/Esc: all nodes'), 'the one-node screen');
+			await until(() => frame().includes('q back'), 'the one-node screen');
 			const screen = frame();
-			// The node named once, then its container runtime from the Node object.
+			// The node named once, the context (it names the cluster, so the API server's URL is left out), then its
+			// container runtime from the Node object.
 			assert.match(
 				screen.split('\n')[0]!,
-				new RegExp(`^pleg-top · ${unreachable} · kubelet v1.28.4 · containerd://1.7.2 · q/Esc: all nodes`),
+				new RegExp(`^pleg-top · ${unreachable} · on-call \\(cluster prod\\) · kubelet v1.28.4 · containerd://1.7.2 · q/Esc: all nodes`),
 			);
 			assert.match(screen, /the API server cannot reach the kubelet on node "gone-kubelet"/);
 			// q goes back from here, and the key hints say so.
 			assert.match(screen, /  q back  \? help/);
+			// As on `pleg-top NODE --context on-call`: the context in the header (the next steps take their target from it).
+			assert.match(screen, /on-call \(cluster prod\)/);
 			app.stdin.write('\u001B');
 			await until(() => frame().includes('↑↓ select'), 'the table again');
 			// The selection is kept.
