@@ -65,14 +65,15 @@ test('2,000 polls with random faults: no crash, no overlap, no handle or listene
 	// Handles while running, read every 100 polls and at the end. A request in flight (its socket, the fake server's
 	// socket for it, its timeout: the server runs in this process) or a socket a fault destroyed whose close is still
 	// queued lifts one reading, never the floor. So the floor of the last quarter must not stand above that of the
-	// first, and no reading above the first floor plus a node request (3) and a closing pair (2). Leaks also show
-	// below, where nothing may remain after stop and close.
+	// first, and no reading above the first floor plus a node request (3) and two closing pairs (2 each: faults can
+	// come on back-to-back polls, and CI once read 12 against a floor of 6 at the end). Leaks also show below, where
+	// nothing may remain after stop and close.
 	const samples = result.resourceSamples;
 	const quarter = Math.floor(samples.length / 4);
 	const firstFloor = Math.min(...samples.slice(0, quarter));
 	assert.equal(samples.length, 20, samples.join(','));
 	assert.ok(Math.min(...samples.slice(-quarter)) <= firstFloor, samples.join(','));
-	assert.ok(Math.max(...samples, total(result.end.resources)) <= firstFloor + 5, JSON.stringify({samples, end: result.end.resources}));
+	assert.ok(Math.max(...samples, total(result.end.resources)) <= firstFloor + 7, JSON.stringify({samples, end: result.end.resources}));
 	assert.equal(result.end.listeners, result.warm.listeners);
 	// Stopped and closed: back to what ran before the poller started (the fake server only), then to nothing.
 	assert.deepEqual(result.afterStop.resources, result.baseline.resources);
