@@ -4,45 +4,21 @@
 // so no caller has to assume that a flag "must have been given".
 import {parseArgs} from 'node:util';
 import {
-	outputs,
-	formats,
 	failOnBands,
+	formats,
 	themes,
-	type Output,
-	type Format,
-	type FailOn,
-	type Theme,
-	type KubeAccess,
 	type DirectAccess,
+	type KubeAccess,
+	type LabFiles,
+	type Mode,
 	type NodeBackend,
 	type OverviewBackend,
 	type RunSettings,
-	type LabFiles,
-	type NodeMode,
-	type OverviewMode,
-	type Mode,
+	type Theme,
 } from '../run/mode.js';
 
-/** The Mode's vocabulary, from the runners' contract (run/mode.ts). */
-export {
-	outputs,
-	formats,
-	failOnBands,
-	themes,
-	type Output,
-	type Format,
-	type FailOn,
-	type Theme,
-	type KubeAccess,
-	type DirectAccess,
-	type NodeBackend,
-	type OverviewBackend,
-	type RunSettings,
-	type LabFiles,
-	type NodeMode,
-	type OverviewMode,
-	type Mode,
-};
+// The Mode's vocabulary is the runners' contract (run/mode.ts); callers of parseOptions find it here too.
+export * from '../run/mode.js';
 
 /**
  * The palette a terminal's COLORFGBG asks for ("fg;bg" or "fg;default;bg", set by rxvt, Konsole, iTerm2 and
