@@ -8,6 +8,9 @@ import {recordingFailure} from './recorder.js';
 import {recordedNode, recordExposition, type RecordLine} from './recording.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 
+/** Real ms a served line's recorded time holds the clock still: the parse and the reads of that turn. */
+const holdMs = 5;
+
 /** Longest recorded gap the replay waits out, ms: longer gaps (two sessions appended to one file) are skipped. */
 export const maxReplayGapMs = 60_000;
 
@@ -76,10 +79,15 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 
 	// Between serving a line and the poller reading the clock for the scrape's time, the payload is parsed:
 	// the clock holds still until that first read, so the scrape's time is exactly the recorded one.
+	// Other reads of the clock in the same few milliseconds (the Node read resolving in that turn) see the same
+	// held time, so whichever reads first, the scrape's time is the recorded one.
 	let held: number | null = null;
+	let heldAt = 0;
 	const now = () => {
 		if (held !== null) {
-			reanchor(held);
+			if (realNow() - heldAt <= holdMs) return held;
+			anchor = held;
+			anchorReal = heldAt;
 			held = null;
 		}
 
@@ -132,6 +140,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 				await waitUntil(markAt, signal);
 				// Listeners read the clock for the mark's time: hold it at the recorded one while they run.
 				held = markAt;
+				heldAt = realNow();
 				for (const listener of listeners) listener(markAt);
 				markShownFor = index;
 			}
@@ -149,6 +158,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 
 			reanchor(record.at);
 			held = record.at;
+			heldAt = realNow();
 			return recordExposition(record);
 		},
 		close() {
