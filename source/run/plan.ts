@@ -8,8 +8,8 @@ import {systemNow, type Engine} from '../engine/engine.js';
 import {startNodeEngine, type NodeEngineOptions} from '../engine/node-engine.js';
 import {startPrometheusOverview, startProxyOverview} from '../engine/overview-engine.js';
 import {createLabRecorder, readRecording, type LabRecorder} from '../lab/recorder.js';
-import type {DirectAccess, KubeAccess, Mode, NodeMode, OverviewMode} from './mode.js';
-import {createApiServerSource} from '../sources/api-server.js';
+import type {DirectAccess, KubeAccess, Mode, NodeBackend, NodeMode, OverviewMode} from './mode.js';
+import {createApiServer, createApiServerSource} from '../sources/api-server.js';
 import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
 import {loadKubeconfig, type LoadedKubeconfig} from '../sources/kube/kubeconfig.js';
 import {createPrometheusSource} from '../sources/prometheus.js';
@@ -48,7 +48,7 @@ export type Plan = {
 export function planFor(mode: Exclude<Mode, {kind: 'help'} | {kind: 'version'}>, env: NodeJS.ProcessEnv): Plan {
 	if (mode.kind === 'overview') return overviewPlan(mode, env);
 	if (mode.backend.kind === 'prometheus') return prometheusPlan(mode, mode.backend, mode.backend.node);
-	return nodePlan(mode, env);
+	return nodePlan(mode, mode.backend, env);
 }
 
 function kubeconfig(access: KubeAccess, env: NodeJS.ProcessEnv) {
@@ -68,9 +68,11 @@ function kubeHeader(loaded: LoadedKubeconfig): NonNullable<Plan['header']>['kube
 /** How the node engine is paced: real ms between scrapes, the cadence shown, Node reads, its clock and its end. */
 type Pacing = Pick<NodeEngineOptions, 'pollMs' | 'shownIntervalMs' | 'nodeRefreshMs' | 'now' | 'ended' | 'marks'>;
 
+/** Where one node's /metrics text comes from: every node backend but Prometheus, which answers with figures. */
+type TextBackend = Exclude<NodeBackend, {kind: 'prometheus'}>;
+
 /** One node over its /metrics text. */
-function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
-	const {backend} = mode;
+function nodePlan(mode: NodeMode, backend: TextBackend, env: NodeJS.ProcessEnv): Plan {
 	const windowMs = mode.windowSeconds * 1000;
 	let source: MetricsSource;
 	let demo: DemoControls | undefined;
@@ -151,10 +153,6 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 			pace = steady;
 			break;
 		}
-
-		case 'prometheus': {
-			throw new Error('a --prometheus node has a plan of its own (prometheusPlan)');
-		}
 	}
 
 	let recorder: LabRecorder;
@@ -219,12 +217,12 @@ function prometheusPlan(mode: NodeMode | OverviewMode, {url, direct}: {url: stri
 				await source.fetchFigures(new AbortController().signal);
 				return null;
 			} catch (error) {
-				return toFailure(error, {label: source.label, node: source.node ?? '(all nodes)'});
+				return toFailure(error, source);
 			}
 		},
-		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}) as Engine,
+		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}),
 		onceReads: 1,
-		notes: (source as {notes?: readonly string[]}).notes ?? [],
+		notes: source.notes ?? [],
 		close() {
 			source.close?.();
 		},
@@ -235,9 +233,8 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 	const {backend} = mode;
 	if (backend.kind === 'prometheus') return prometheusPlan(mode, backend, undefined);
 	const loaded = kubeconfig(backend.access, env);
-	const api = createApiServerSource({
+	const api = createApiServer({
 		loaded,
-		node: '(all nodes)',
 		timeoutMs: mode.timeoutMs,
 		maxBodyBytes: mode.maxBodyBytes,
 		now: systemNow,
@@ -250,7 +247,7 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 		return names === undefined ? nodes : nodes.filter((node) => names.includes(node.name));
 	};
 
-	const fleet = {label: `${which} via ${api.label.replace(/^\(all nodes\) via /, '')}`, listNodes, forNode: api.forNode};
+	const fleet = {label: `${which} via ${api.where}`, listNodes, forNode: api.forNode};
 	return {
 		// The one-node screens the table opens name the context, and their pasted commands carry it.
 		header: {kube: kubeHeader(loaded)},
@@ -261,14 +258,14 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 				if (missing.length > 0) {
 					return {
 						kind: 'not-found',
-						summary: `no node named ${missing.map((name) => `"${name}"`).join(', ')} in the node list of ${api.label.replace(/^\(all nodes\) via /, '')}`,
+						summary: `no node named ${missing.map((name) => `"${name}"`).join(', ')} in the node list of ${api.where}`,
 						details: ['kubectl get nodes lists them'],
 					};
 				}
 
 				return null;
 			} catch (error) {
-				const failure = toFailure(error, {label: fleet.label, node: '(all nodes)'});
+				const failure = toFailure(error, fleet);
 				if (failure.kind === 'forbidden') {
 					failure.details.push(
 						'the overview lists nodes first; without that right, watch one node: pleg-top NODE (kubectl get nodes lists them)',
@@ -286,9 +283,9 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 				windowSeconds: mode.windowSeconds,
 				maxInflight: backend.maxInflight,
 				maxRps: backend.maxRps,
-			}) as Engine,
+			}),
 		onceReads: 2,
-		notes: api.notes ?? [],
+		notes: api.notes,
 		close() {
 			api.close();
 		},

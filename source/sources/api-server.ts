@@ -27,9 +27,8 @@ import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {eventPageFromJson, newestEvents, type EventPage} from './node-events.js';
 import {nodeInfoFromJson, nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
 
-export type ApiServerSourceOptions = {
+export type ApiServerOptions = {
 	loaded: LoadedKubeconfig;
-	node: string;
 	/** Limit for each request (connect to last body byte), ms. */
 	timeoutMs: number;
 	/** --max-body-size, bytes: the most read from one answer. @default 64 MiB */
@@ -40,13 +39,21 @@ export type ApiServerSourceOptions = {
 	now: () => number;
 };
 
+/** The API server of one node: the node's source, and the fleet's reads (the node list, other nodes). */
+export type ApiServerSourceOptions = ApiServerOptions & {node: string};
+
 /** One node through the API server: its metrics, its Node object and its Events. */
 export type NodeSource = MetricsSource & {
 	fetchNode(signal: AbortSignal): Promise<NodeInfo>;
 	fetchEvents(signal: AbortSignal): Promise<NodeEvents>;
 };
 
-export type ApiServerSource = NodeSource & {
+/** The API server itself, for every node (the overview, completion): no node of its own. */
+export type ApiServer = {
+	/** The server as labels name it after "NODE via ", with the short form of any warning. */
+	readonly where: string;
+	/** Warnings to say once on stderr at start (e.g. a token sent without TLS). */
+	readonly notes: readonly string[];
 	/** Names of all nodes (for the not-found message). Throws SourceFailure 'forbidden' when listing is not allowed. */
 	listNodeNames(signal: AbortSignal): Promise<string[]>;
 	/** Every Node object (GET /api/v1/nodes, 500 a page), for the overview. Throws SourceFailure (403 names `list` on `nodes`). */
@@ -59,6 +66,8 @@ export type ApiServerSource = NodeSource & {
 	forNode(node: string): NodeSource;
 	close(): void;
 };
+
+export type ApiServerSource = NodeSource & Omit<ApiServer, 'where' | 'notes'>;
 
 const metricsAccept = 'text/plain;version=0.0.4';
 // Metadata only: the names are all pleg-top needs, and a full NodeList of a large cluster is megabytes.
@@ -83,8 +92,14 @@ const proxyNote =
 /** The Node object and the metrics proxy, the two calls the one-node screen needs: a 403 on one asks after the other. */
 type NodeCall = 'node' | 'proxy';
 
+/** One node's source through the API server, which also lists and reads the others (over the same connections). */
 export function createApiServerSource(options: ApiServerSourceOptions): ApiServerSource {
-	const {loaded, node} = options;
+	const {listNodeNames, listNodes, forNode, close} = createApiServer(options);
+	return {...forNode(options.node), listNodeNames, listNodes, forNode, close};
+}
+
+export function createApiServer(options: ApiServerOptions): ApiServer {
+	const {loaded} = options;
 	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
 	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
 	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes});
@@ -93,6 +108,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		insecureBy: `insecure-skip-tls-verify of cluster "${loaded.clusterName}" in ${loaded.origins.cluster}`,
 		sendsToken: sendsToken({loaded}),
 	});
+	const where = `${loaded.server}${warnings.labelSuffix}`;
 
 	function guard(failure: SourceFailure): SourceFailure {
 		// Defence in depth: whatever built the text, no known credential leaves this module.
@@ -258,7 +274,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 		}
 
 		return {
-			label: `${name} via ${loaded.server}${warnings.labelSuffix}`,
+			label: `${name} via ${where}`,
 			metricsUrl: `${loaded.server.replace(/\/$/, '')}${paths.proxy}`,
 			node: name,
 			notes: warnings.notes,
@@ -345,7 +361,8 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 	}
 
 	return {
-		...nodeSource(node),
+		where,
+		notes: warnings.notes,
 		listNodeNames,
 		listNodes,
 		forNode: nodeSource,
