@@ -280,7 +280,8 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	const failOn = oneOf('fail-on', failOnBands, values['fail-on']);
 	const intervalMs = duration('interval', values.interval);
 	const timeoutMs = duration('timeout', values.timeout);
-	const windowMs = duration('window', values.window);
+	// Seconds from here on, as the flag's help and every windowed figure say it; only a timer takes it in ms (onceGapMs).
+	const windowSeconds = duration('window', values.window) / 1000;
 	if (intervalMs < 100) {
 		throw new UsageError('--interval must be at least 100ms: the kubelet relists once a second');
 	}
@@ -290,11 +291,11 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	}
 
 	// --once takes exactly two scrapes one window apart, so --interval plays no part in it.
-	if (values.once && windowMs < 100) {
+	if (values.once && windowSeconds < 0.1) {
 		throw new UsageError(`--window (${values.window}) must be at least 100ms: --once scrapes twice, one window apart`);
 	}
 
-	if (!values.once && windowMs < 2 * intervalMs) {
+	if (!values.once && windowSeconds < (2 * intervalMs) / 1000) {
 		throw new UsageError(`--window (${values.window}) must span at least two scrapes (2 × --interval ${values.interval})`);
 	}
 
@@ -365,7 +366,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		intervalMs,
 		timeoutMs,
 		maxBodyBytes: parseByteSize(values['max-body-size']),
-		windowSeconds: windowMs / 1000,
+		windowSeconds,
 		// no-color.org: NO_COLOR set to any non-empty value turns colour off.
 		color: !values['no-color'] && !env['NO_COLOR'],
 		bell: !values['no-bell'],

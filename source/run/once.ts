@@ -1,7 +1,7 @@
 // --once: every node of the engine read twice one window apart (from /metrics text; once from Prometheus, which
 // windows itself), then one report and an exit code. One node gives the one-node report; the overview, a table of
 // every node. --replay --once reports the whole recording instead, without waiting.
-import type {FailOn, Format, NodeMode, OverviewMode} from './mode.js';
+import {onceGapMs, type FailOn, type Format, type NodeMode, type OverviewMode} from './mode.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';
@@ -38,7 +38,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 
 	const engine = plan.start('once');
 	// --once polls one window apart: its first back-off after a failure is that long (domain/backoff.ts).
-	const {views, at} = await readsDone(engine, plan.onceReads, {timeoutMs: mode.timeoutMs, pollMs: mode.windowSeconds * 1000});
+	const {views, at} = await readsDone(engine, plan.onceReads, {timeoutMs: mode.timeoutMs, pollMs: onceGapMs(mode)});
 	plan.close();
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
 	if (engine.scope === 'node') {

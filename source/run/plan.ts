@@ -8,7 +8,7 @@ import {systemNow, type Engine} from '../engine/engine.js';
 import {startNodeEngine, type NodeEngineOptions} from '../engine/node-engine.js';
 import {startPrometheusOverview, startProxyOverview} from '../engine/overview-engine.js';
 import {createLabRecorder, readRecording, type LabRecorder} from '../lab/recorder.js';
-import type {DirectAccess, KubeAccess, Mode, NodeBackend, NodeMode, OverviewMode} from './mode.js';
+import {onceGapMs, type DirectAccess, type KubeAccess, type Mode, type NodeBackend, type NodeMode, type OverviewMode} from './mode.js';
 import {createApiServer, createApiServerSource} from '../sources/api-server.js';
 import {createKubeletDirectSource} from '../sources/kubelet-direct.js';
 import {loadKubeconfig, type LoadedKubeconfig} from '../sources/kube/kubeconfig.js';
@@ -73,14 +73,13 @@ type TextBackend = Exclude<NodeBackend, {kind: 'prometheus'}>;
 
 /** One node over its /metrics text. */
 function nodePlan(mode: NodeMode, backend: TextBackend, env: NodeJS.ProcessEnv): Plan {
-	const windowMs = mode.windowSeconds * 1000;
 	let source: MetricsSource;
 	let demo: DemoControls | undefined;
 	let replay: ReplaySource | undefined;
 	let header: Plan['header'];
 	// A real node: one request an --interval after the last ended; for --once, the two one window apart.
 	const steady = (purpose: Purpose): Pacing => {
-		const ms = purpose === 'once' ? windowMs : mode.intervalMs;
+		const ms = purpose === 'once' ? onceGapMs(mode) : mode.intervalMs;
 		return {pollMs: ms, shownIntervalMs: ms};
 	};
 
@@ -112,7 +111,7 @@ function nodePlan(mode: NodeMode, backend: TextBackend, env: NodeJS.ProcessEnv):
 			demo = simulated.controls;
 			pace = (purpose) => ({
 				...(purpose === 'once'
-					? {pollMs: windowMs / backend.speed, shownIntervalMs: windowMs}
+					? {pollMs: onceGapMs(mode) / backend.speed, shownIntervalMs: onceGapMs(mode)}
 					: {pollMs: cadence.pollMs, shownIntervalMs: cadence.shownMs}),
 				nodeRefreshMs: cadence.nodeRefreshMs,
 				now: simulated.now,
@@ -279,7 +278,7 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 		start: (purpose) =>
 			startProxyOverview({
 				fleet,
-				intervalMs: purpose === 'once' ? mode.windowSeconds * 1000 : mode.intervalMs,
+				intervalMs: purpose === 'once' ? onceGapMs(mode) : mode.intervalMs,
 				windowSeconds: mode.windowSeconds,
 				maxInflight: backend.maxInflight,
 				maxRps: backend.maxRps,
