@@ -1,6 +1,7 @@
 // The one interface every runner (live screen, JSON lines, --once) reads: an engine polls one node or every node
 // of a cluster, owns every timer and the clock, and holds the state as the overview reducer keeps it, one feed per
-// node. A one-node run is an engine of one node, so each runner is written once for both.
+// node. A one-node run is an engine of one node, so each runner is written once for both, and tells the two apart
+// by the engine's `scope` where they differ (the one node's verdict, or the table).
 import type {FeedKind, FeedReader, OverviewAction, OverviewState} from '../domain/overview-state.js';
 import {initialOverviewState, overviewReducer} from '../domain/overview-state.js';
 import {formatGoDuration} from '../domain/go-duration.js';
