@@ -265,22 +265,79 @@ function unknownFlagMessage(error: unknown): string | undefined {
 
 export function parseOptions(argv: readonly string[], invocation: Invocation = {}): Mode {
 	const env = invocation.env ?? {};
-	let values: Values;
-	let positionals: string[];
-	try {
-		({values, positionals} = parseArgs({args: joinNegativeValues(argv), options: flagSpec, strict: true, allowPositionals: true}));
-	} catch (error) {
-		throw new UsageError(unknownFlagMessage(error) ?? (error as Error).message);
-	}
-
+	const {values, positionals} = readWords(argv);
 	if (values.help) return {kind: 'help', program: programName(invocation.argv1)};
 	if (values.version) return {kind: 'version'};
 
 	const format = oneOf('output', formats, values.output);
 	const failOn = oneOf('fail-on', failOnBands, values['fail-on']);
+	const {intervalMs, timeoutMs, windowSeconds} = timing(values);
+	if (values['fail-on'] !== 'unhealthy' && !values.once) {
+		throw new UsageError('--fail-on sets the exit code of --once: add --once');
+	}
+
+	const limits = numbers(values);
+	const picks: Picks = {
+		kubeletUrl: httpsUrl('kubelet-url', values['kubelet-url']),
+		prometheus: httpsUrl('prometheus', values.prometheus),
+		node: nodeName(values, positionals),
+		names: positionals.length > 1 ? positionals : undefined,
+		selector: values.selector,
+	};
+	checkFleetPicks(values, picks);
+	checkSources(values, picks);
+
+	const settings: RunSettings = {
+		output: values.once ? 'once' : invocation.stdoutIsTty ? 'live' : 'json-lines',
+		format,
+		intervalMs,
+		timeoutMs,
+		maxBodyBytes: parseByteSize(values['max-body-size']),
+		windowSeconds,
+		// no-color.org: NO_COLOR set to any non-empty value turns colour off.
+		color: !values['no-color'] && !env['NO_COLOR'],
+		bell: !values['no-bell'],
+		quiet: values.quiet,
+		theme: values.theme === undefined ? (themeFromColorfgbg(env['COLORFGBG']) ?? 'dark') : oneOf('theme', themes, values.theme),
+		failOn,
+	};
+	const lab: LabFiles = {record: values.record, summary: values.summary, plot: values.plot};
+	const labFlags = [
+		lab.record !== undefined && '--record',
+		lab.summary !== undefined && '--summary',
+		lab.plot !== undefined && '--plot',
+	].filter(Boolean);
+	const nodeBackend = nodeBackendOf(values, picks, limits);
+	if (nodeBackend === null) {
+		if (labFlags.length > 0)
+			throw new UsageError(`${labFlags.join(', ')} follow${labFlags.length === 1 ? 's' : ''} one node: give the node (pleg-top NODE)`);
+		return {...settings, kind: 'overview', backend: overviewBackendOf(values, picks, limits)};
+	}
+
+	if (nodeBackend.kind === 'prometheus' && labFlags.length > 0) {
+		throw new UsageError(
+			`${labFlags.join(', ')} work${labFlags.length === 1 ? 's' : ''} on the kubelet's /metrics text; --prometheus answers with figures: drop ${labFlags.length === 1 ? 'it' : 'them'}`,
+		);
+	}
+
+	return {...settings, kind: 'node', backend: nodeBackend, lab};
+}
+
+/** The words as flags and positionals; an unknown flag in pleg-top's words, with the flag nearest to it. */
+function readWords(argv: readonly string[]): {values: Values; positionals: string[]} {
+	try {
+		return parseArgs({args: joinNegativeValues(argv), options: flagSpec, strict: true, allowPositionals: true});
+	} catch (error) {
+		throw new UsageError(unknownFlagMessage(error) ?? (error as Error).message);
+	}
+}
+
+/** --interval and --timeout in ms, --window in seconds, each within its bounds. */
+function timing(values: Values): {intervalMs: number; timeoutMs: number; windowSeconds: number} {
 	const intervalMs = duration('interval', values.interval);
 	const timeoutMs = duration('timeout', values.timeout);
-	const windowMs = duration('window', values.window);
+	// Seconds from here on, as the flag's help and every windowed figure say it; only a timer takes it in ms (onceGapMs).
+	const windowSeconds = duration('window', values.window) / 1000;
 	if (intervalMs < 100) {
 		throw new UsageError('--interval must be at least 100ms: the kubelet relists once a second');
 	}
@@ -290,46 +347,61 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	}
 
 	// --once takes exactly two scrapes one window apart, so --interval plays no part in it.
-	if (values.once && windowMs < 100) {
+	if (values.once && windowSeconds < 0.1) {
 		throw new UsageError(`--window (${values.window}) must be at least 100ms: --once scrapes twice, one window apart`);
 	}
 
-	if (!values.once && windowMs < 2 * intervalMs) {
+	if (!values.once && windowSeconds < (2 * intervalMs) / 1000) {
 		throw new UsageError(`--window (${values.window}) must span at least two scrapes (2 × --interval ${values.interval})`);
 	}
 
-	if (values['fail-on'] !== 'unhealthy' && !values.once) {
-		throw new UsageError('--fail-on sets the exit code of --once: add --once');
-	}
+	return {intervalMs, timeoutMs, windowSeconds};
+}
 
-	const demoSpeed = positiveNumber('demo-speed', values['demo-speed'], 3600);
-	const replaySpeed = positiveNumber('speed', values.speed, 3600);
-	const maxInflight = positiveNumber('max-inflight', values['max-inflight'], 1000);
-	const maxRps = positiveNumber('max-rps', values['max-rps'], 10_000);
-	const kubeletUrl = httpsUrl('kubelet-url', values['kubelet-url']);
-	const prometheus = httpsUrl('prometheus', values.prometheus);
-	const node = nodeName(values, positionals);
-	const names = positionals.length > 1 ? positionals : undefined;
-	const selector = values.selector;
+/** The numeric flags, each checked whether or not the run uses it. */
+function numbers(values: Values) {
+	return {
+		demoSpeed: positiveNumber('demo-speed', values['demo-speed'], 3600),
+		replaySpeed: positiveNumber('speed', values.speed, 3600),
+		maxInflight: positiveNumber('max-inflight', values['max-inflight'], 1000),
+		maxRps: positiveNumber('max-rps', values['max-rps'], 10_000),
+	};
+}
+
+type Numbers = ReturnType<typeof numbers>;
+
+/** What the words pick to watch: a node (the first word or --node), several names, -l, and the URLs read directly. */
+type Picks = {
+	node: string | undefined;
+	names: string[] | undefined;
+	selector: string | undefined;
+	kubeletUrl: string | undefined;
+	prometheus: string | undefined;
+};
+
+/** Several names and -l pick nodes of the overview through the API server: nothing else may choose the source. */
+function checkFleetPicks(values: Values, {node, names, selector, kubeletUrl, prometheus}: Picks): void {
 	if (selector !== undefined && selector.trim() === '') throw new UsageError('-l/--selector needs labels, e.g. -l pool=gpu');
 	const fleetFlag =
 		names !== undefined ? `several nodes (${names.map((word) => `"${word}"`).join(' ')})` : selector !== undefined ? '-l/--selector' : null;
-	if (fleetFlag !== null) {
-		const other = values.demo
-			? '--demo'
-			: values.replay !== undefined
-				? '--replay'
-				: kubeletUrl !== undefined
-					? '--kubelet-url'
-					: prometheus !== undefined
-						? '--prometheus'
-						: values.node !== undefined || (selector !== undefined && node !== undefined)
-							? 'a node name'
-							: null;
-		if (other !== null) throw new UsageError(`${fleetFlag} pick nodes of the overview through the API server: drop ${other}`);
-		if (names !== undefined && names.some((name) => name.trim() === '')) throw new UsageError('a node name is empty');
-	}
+	if (fleetFlag === null) return;
+	const other = values.demo
+		? '--demo'
+		: values.replay !== undefined
+			? '--replay'
+			: kubeletUrl !== undefined
+				? '--kubelet-url'
+				: prometheus !== undefined
+					? '--prometheus'
+					: values.node !== undefined || (selector !== undefined && node !== undefined)
+						? 'a node name'
+						: null;
+	if (other !== null) throw new UsageError(`${fleetFlag} pick nodes of the overview through the API server: drop ${other}`);
+	if (names !== undefined && names.some((name) => name.trim() === '')) throw new UsageError('a node name is empty');
+}
 
+/** One source of metrics at most; the simulated ones read no kubeconfig and name no node; the lab files' own rules. */
+function checkSources(values: Values, {node, kubeletUrl, prometheus}: Picks): void {
 	const backends = [
 		values.demo && '--demo',
 		values.replay !== undefined && '--replay',
@@ -358,65 +430,35 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	if (values.plot !== undefined && !values.plot.endsWith('.svg')) {
 		throw new UsageError(`--plot writes SVG: name the file *.svg, not "${values.plot}"`);
 	}
+}
 
-	const settings: RunSettings = {
-		output: values.once ? 'once' : invocation.stdoutIsTty ? 'live' : 'json-lines',
-		format,
-		intervalMs,
-		timeoutMs,
-		maxBodyBytes: parseByteSize(values['max-body-size']),
-		windowSeconds: windowMs / 1000,
-		// no-color.org: NO_COLOR set to any non-empty value turns colour off.
-		color: !values['no-color'] && !env['NO_COLOR'],
-		bell: !values['no-bell'],
-		quiet: values.quiet,
-		theme: values.theme === undefined ? (themeFromColorfgbg(env['COLORFGBG']) ?? 'dark') : oneOf('theme', themes, values.theme),
-		failOn,
+const accessOf = (values: Values): KubeAccess => ({kubeconfig: values.kubeconfig, context: values.context});
+
+const directOf = (values: Values): DirectAccess => ({
+	tokenFile: values['token-file'],
+	caFile: values['kubelet-ca'],
+	insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
+});
+
+/** Where one node's figures come from; null when no node is picked (the overview). */
+function nodeBackendOf(values: Values, {node, kubeletUrl, prometheus}: Picks, {replaySpeed, demoSpeed}: Numbers): NodeBackend | null {
+	if (values.replay !== undefined) return {kind: 'replay', file: values.replay, speed: replaySpeed};
+	if (values.demo) return {kind: 'demo', speed: demoSpeed};
+	if (kubeletUrl !== undefined) return {kind: 'kubelet-direct', url: kubeletUrl, node, access: accessOf(values), direct: directOf(values)};
+	if (node === undefined) return null;
+	if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, node, direct: directOf(values)};
+	return {kind: 'api-server', node, access: accessOf(values)};
+}
+
+/** Where every node's figures come from: Prometheus, or the API server within --max-inflight and --max-rps. */
+function overviewBackendOf(values: Values, {names, selector, prometheus}: Picks, {maxInflight, maxRps}: Numbers): OverviewBackend {
+	if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, direct: directOf(values)};
+	return {
+		kind: 'api-server',
+		access: accessOf(values),
+		maxInflight: Math.floor(maxInflight),
+		maxRps,
+		...(selector === undefined ? {} : {selector}),
+		...(names === undefined ? {} : {names}),
 	};
-	const access: KubeAccess = {kubeconfig: values.kubeconfig, context: values.context};
-	const direct: DirectAccess = {
-		tokenFile: values['token-file'],
-		caFile: values['kubelet-ca'],
-		insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
-	};
-	const lab: LabFiles = {record: values.record, summary: values.summary, plot: values.plot};
-
-	const labFlags = [
-		lab.record !== undefined && '--record',
-		lab.summary !== undefined && '--summary',
-		lab.plot !== undefined && '--plot',
-	].filter(Boolean);
-	const nodeBackend = ((): NodeBackend | null => {
-		if (values.replay !== undefined) return {kind: 'replay', file: values.replay, speed: replaySpeed};
-		if (values.demo) return {kind: 'demo', speed: demoSpeed};
-		if (kubeletUrl !== undefined) return {kind: 'kubelet-direct', url: kubeletUrl, node, access, direct};
-		if (node === undefined) return null;
-		if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, node, direct};
-		return {kind: 'api-server', node, access};
-	})();
-
-	if (nodeBackend === null) {
-		if (labFlags.length > 0)
-			throw new UsageError(`${labFlags.join(', ')} follow${labFlags.length === 1 ? 's' : ''} one node: give the node (pleg-top NODE)`);
-		const backend: OverviewBackend =
-			prometheus !== undefined
-				? {kind: 'prometheus', url: prometheus, direct}
-				: {
-						kind: 'api-server',
-						access,
-						maxInflight: Math.floor(maxInflight),
-						maxRps,
-						...(selector === undefined ? {} : {selector}),
-						...(names === undefined ? {} : {names}),
-					};
-		return {...settings, kind: 'overview', backend};
-	}
-
-	if (nodeBackend.kind === 'prometheus' && labFlags.length > 0) {
-		throw new UsageError(
-			`${labFlags.join(', ')} work${labFlags.length === 1 ? 's' : ''} on the kubelet's /metrics text; --prometheus answers with figures: drop ${labFlags.length === 1 ? 'it' : 'them'}`,
-		);
-	}
-
-	return {...settings, kind: 'node', backend: nodeBackend, lab};
 }

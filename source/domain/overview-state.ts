@@ -27,7 +27,12 @@ export type FeedKind<F, A> = {
 	figures(feed: F, now: number): Figures | null;
 	status(feed: F): FeedStatus;
 	history(feed: F): LogView<HistoryPoint>;
+	/** Kubelet restarts (counter resets) seen, where the feed counts them (a feed of /metrics text). */
+	restarts?(feed: F): number;
 };
+
+/** What a reader of the state needs of a feed kind: its figures, status and history, never its reducer. */
+export type FeedReader<F> = Pick<FeedKind<F, never>, 'figures' | 'status' | 'history' | 'restarts'>;
 
 export type OverviewEntry<F> = {
 	name: string;
@@ -142,7 +147,7 @@ export function listedNames<F>(state: OverviewState<F>): string[] {
 	return [...state.nodes.values()].filter((entry) => entry.goneSince === null).map((entry) => entry.name);
 }
 
-export function nodeView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>, now: number): NodeView {
+export function nodeView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>, now: number): NodeView {
 	return {
 		name: entry.name,
 		figures: kind.figures(entry.feed, now),
@@ -181,7 +186,7 @@ const readViews = new WeakMap<object, NodeView>();
  * from: it changes only when the entry does, so a frame of N nodes derives no figures for the nodes not read
  * since the last frame. Memoized per entry (entries are replaced on every action for their node).
  */
-export function readView<F>(kind: FeedKind<F, unknown>, entry: OverviewEntry<F>): NodeView {
+export function readView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>): NodeView {
 	let view = readViews.get(entry);
 	if (view === undefined) {
 		const status = kind.status(entry.feed);

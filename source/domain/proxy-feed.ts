@@ -33,4 +33,5 @@ export const proxyFeedKind: FeedKind<FeedState, FeedAction> = {
 	figures: lastFiguresMemo(),
 	status: (feed) => feed.status,
 	history: (feed) => logView(feed.history),
+	restarts: (feed) => feed.restarts,
 };

@@ -1,7 +1,8 @@
 // The one interface every runner (live screen, JSON lines, --once) reads: an engine polls one node or every node
 // of a cluster, owns every timer and the clock, and holds the state as the overview reducer keeps it, one feed per
-// node. A one-node run is an engine of one node, so each runner is written once for both.
-import type {FeedKind, OverviewAction, OverviewState} from '../domain/overview-state.js';
+// node. A one-node run is an engine of one node, so each runner is written once for both, and tells the two apart
+// by the engine's `scope` where they differ (the one node's verdict, or the table).
+import type {FeedKind, FeedReader, OverviewAction, OverviewState} from '../domain/overview-state.js';
 import {initialOverviewState, overviewReducer} from '../domain/overview-state.js';
 import {formatGoDuration} from '../domain/go-duration.js';
 
@@ -11,13 +12,13 @@ import {formatGoDuration} from '../domain/go-duration.js';
  */
 export type EngineListener = (node: string | null, read: boolean, at: number) => void;
 
-export type Engine<F = unknown> = {
-	readonly kind: FeedKind<F, unknown>;
+/** What every engine has, of one node or of many. */
+export type EngineCore<F = unknown> = {
+	/** How the engine's per-node feed is read (figures, status, history): the state's entries are read through it. */
+	readonly kind: FeedReader<F>;
 	readonly state: OverviewState<F>;
 	/** The source, e.g. "worker-1 via https://10.0.0.1:6443" or "all nodes via https://10.0.0.1:6443". */
 	readonly label: string;
-	/** The one node of a one-node run; null when the engine reads every node of the cluster. */
-	readonly single: string | null;
 	/** How often each node is read, in words, e.g. "each node every 2.5 s (50 nodes, --max-rps 20)". */
 	cadence(): string;
 	/** The per-node interval kept, ms on the engine's clock (a replay's: the recorded one). */
@@ -32,12 +33,39 @@ export type Engine<F = unknown> = {
 	mark(at: number): void;
 	/** Requests made so far, for tests and the bench. */
 	readonly requestCount: number;
-	/** A one-node engine whose source reads the node's Events, before their first answer: --once waits for it too. */
-	readonly awaitingEvents?: boolean;
 	/** Resolves when the source has nothing more to give (the end of a replay); never otherwise. */
 	readonly ended: Promise<void>;
 	stop(): void;
 };
+
+/** An engine of one node (`pleg-top NODE`, --demo, --replay, --kubelet-url, --prometheus with a node). */
+export type NodeEngine<F = unknown> = EngineCore<F> & {
+	readonly scope: 'node';
+	/** The one node: its entry in the state is the run's. */
+	readonly single: string;
+	/** A source that reads the node's Events, before their first answer: --once waits for it too. */
+	readonly awaitingEvents?: boolean;
+};
+
+/** An engine of every node of the cluster, or of those picked (-l, several names). */
+export type FleetEngine<F = unknown> = EngineCore<F> & {readonly scope: 'fleet'};
+
+/** The one interface every runner reads; each narrows on `scope` where one node and many differ. */
+export type Engine<F = unknown> = NodeEngine<F> | FleetEngine<F>;
+
+/**
+ * `core` as the engine of the node `single`, or of every node when null: for an engine whose source decides (a
+ * Prometheus source with or without a node). The tag is set on `core` itself, so its getters stay live.
+ */
+export function scopedEngine<F>(core: EngineCore<F>, single: string | null): Engine<F> {
+	if (single === null) {
+		const scope: FleetEngine['scope'] = 'fleet';
+		return Object.assign(core, {scope});
+	}
+
+	const scope: NodeEngine['scope'] = 'node';
+	return Object.assign(core, {scope, single});
+}
 
 /** Timers as the engines use them, injected by tests that drive time by hand. */
 export type Timers = {

@@ -3,9 +3,8 @@
 // JSON lines and --once read it exactly as they read the cluster overview.
 import type {FeedAction, FeedState} from '../domain/feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
-import type {FeedKind} from '../domain/overview-state.js';
 import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
-import {createStore, never, seconds, systemNow, type Engine} from './engine.js';
+import {createStore, never, seconds, systemNow, type NodeEngine} from './engine.js';
 import {defaultNodeRefreshMs, startPoller} from './poller.js';
 
 export type NodeEngineOptions = {
@@ -34,7 +33,7 @@ export type NodeEngineOptions = {
 	minBackoffMs?: number;
 };
 
-export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
+export function startNodeEngine(options: NodeEngineOptions): NodeEngine<FeedState> {
 	const {source} = options;
 	const now = options.now ?? systemNow;
 	const name = source.node;
@@ -78,8 +77,9 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 		},
 	);
 	const shownMs = options.shownIntervalMs ?? options.pollMs;
-	const engine: Engine<FeedState> = {
-		kind: proxyFeedKind as FeedKind<FeedState, unknown>,
+	const engine: NodeEngine<FeedState> = {
+		scope: 'node',
+		kind: proxyFeedKind,
 		get state() {
 			return store.state;
 		},

@@ -12,8 +12,19 @@ import {toFailure} from '../sources/to-failure.js';
 import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import {startScheduler} from './scheduler.js';
-import {listedNames, type FeedKind} from '../domain/overview-state.js';
-import {createStore, globalTimers, never, seconds, systemNow, type Engine, type Timers} from './engine.js';
+import {listedNames} from '../domain/overview-state.js';
+import {
+	createStore,
+	globalTimers,
+	never,
+	scopedEngine,
+	seconds,
+	systemNow,
+	type Engine,
+	type EngineCore,
+	type FleetEngine,
+	type Timers,
+} from './engine.js';
 
 /** The overview's engines are engines (engine.ts) of every node. */
 export type OverviewEngine<F> = Engine<F>;
@@ -37,7 +48,7 @@ export type ProxyOverviewOptions = {
 	relistMs?: number;
 };
 
-export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngine<FeedState> {
+export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<FeedState> {
 	const now = options.now ?? systemNow;
 	const timers = options.timers ?? globalTimers;
 	const relistMs = options.relistMs ?? 30_000;
@@ -93,7 +104,7 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 		} catch (error) {
 			if (stopped) return;
 			const at = now();
-			store.dispatch({type: 'list-failure', failure: toFailure(error, {label: options.fleet.label, node: '(node list)'}), at}, at);
+			store.dispatch({type: 'list-failure', failure: toFailure(error, options.fleet), at}, at);
 		}
 
 		if (!stopped) relistTimer = timers.setTimeout(relist, relistMs);
@@ -101,12 +112,12 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 
 	void relist();
 	return {
-		kind: proxyFeedKind as FeedKind<FeedState, unknown>,
+		scope: 'fleet',
+		kind: proxyFeedKind,
 		get state() {
 			return store.state;
 		},
 		label: options.fleet.label,
-		single: null,
 		cadence() {
 			const effective = scheduler.effectiveIntervalMs;
 			const count = listedNames(store.state).length;
@@ -144,7 +155,7 @@ export type PrometheusOverviewOptions = {
 	maxBackoffMs?: number;
 };
 
-export function startPrometheusOverview(options: PrometheusOverviewOptions): OverviewEngine<PrometheusFeed> {
+export function startPrometheusOverview(options: PrometheusOverviewOptions): Engine<PrometheusFeed> {
 	const now = options.now ?? systemNow;
 	const timers = options.timers ?? globalTimers;
 	const {source} = options;
@@ -185,7 +196,7 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 		} catch (error) {
 			if (signal.aborted) return;
 			failures++;
-			const failure = toFailure(error, {label: source.label, node: source.node ?? '(all nodes)'});
+			const failure = toFailure(error, source);
 			retryAfterSeconds = failure.retryAfterSeconds;
 			const at = now();
 			store.dispatch({type: 'list-failure', failure, at}, at);
@@ -205,13 +216,12 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 	}
 
 	timer = timers.setTimeout(fetch, 0);
-	return {
-		kind: prometheusFeedKind as FeedKind<PrometheusFeed, unknown>,
+	const core: EngineCore<PrometheusFeed> = {
+		kind: prometheusFeedKind,
 		get state() {
 			return store.state;
 		},
 		label: source.label,
-		single: source.node,
 		cadence: () => `every node from one set of queries every ${seconds(options.intervalMs)} · window [${source.windowSeconds}s]`,
 		effectiveIntervalMs: () => options.intervalMs,
 		subscribe: store.subscribe,
@@ -244,4 +254,6 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 			controller?.abort();
 		},
 	};
+	// With a node (--prometheus with a node) the engine is that node's; without, every node's.
+	return scopedEngine(core, source.node);
 }

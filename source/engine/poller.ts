@@ -41,150 +41,153 @@ export type Poller = {
 export const defaultNodeRefreshMs = 10_000;
 
 export function startPoller(options: PollerOptions, listener: PollerListener): Poller {
-	const {source, intervalMs} = options;
+	const {source} = options;
 	const now = options.now ?? Date.now;
 	const nodeRefreshMs = options.nodeRefreshMs ?? defaultNodeRefreshMs;
 	let stopped = false;
 	let paused = false;
-	let failures = 0;
-	// What the server asked to wait after the last failure (Retry-After), s.
-	let retryAfterSeconds: number | undefined;
-	let requestCount = 0;
-	let metricsTimer: NodeJS.Timeout | undefined;
-	let nodeTimer: NodeJS.Timeout | undefined;
-	let inFlight: AbortController | undefined;
-	// One controller serves scrape after scrape until a pause or stop aborts it: an AbortSignal is an EventTarget,
-	// and making one per scrape cost ~0.05 ms a tick. Every source removes its abort listener when a request ends.
-	let metricsController = new AbortController();
-	let nodeInFlight: AbortController | undefined;
-	let eventsTimer: NodeJS.Timeout | undefined;
-	let eventsInFlight: AbortController | undefined;
+	const running = () => !stopped && !paused;
+	const scrapes = scrapeStep(options, listener, now);
+	const metrics = requestLoop(scrapes.step, running);
+	// The Node object and the Events are context read beside the scrapes, on the Node object's cadence.
+	const node = refreshLoop(source.fetchNode?.bind(source), (info) => listener.onNode?.(info), nodeRefreshMs, running);
+	const events = refreshLoop(source.fetchEvents?.bind(source), (answer) => listener.onEvents?.(answer, now()), nodeRefreshMs, running);
+	const loops = [metrics, node, events].filter((loop) => loop !== null);
 
-	const scheduleMetrics = (delayMs: number) => {
-		if (!stopped && !paused) {
-			metricsTimer = setTimeout(pollMetrics, delayMs);
-		}
-	};
-
-	async function pollMetrics() {
-		metricsTimer = undefined;
-		if (metricsController.signal.aborted) metricsController = new AbortController();
-		const controller = metricsController;
-		inFlight = controller;
-		const started = now();
-		requestCount++;
-		try {
-			const {text, dateSeconds} = source.fetchMetricsDated
-				? await source.fetchMetricsDated(controller.signal)
-				: {text: await source.fetchMetrics(controller.signal), dateSeconds: null};
-			if (controller.signal.aborted) return;
-			const sample = parsePlegSample(text);
-			const at = now();
-			failures = 0;
-			listener.onScrape({at, sample, latencyMs: at - started, dateSeconds, ...(source.sameClock ? {sameClock: true} : {})}, text);
-		} catch (error) {
-			if (controller.signal.aborted) return;
-			failures++;
-			const failure = toFailure(error, source);
-			retryAfterSeconds = failure.retryAfterSeconds;
-			listener.onFailure(failure, now());
-		} finally {
-			if (inFlight === controller) inFlight = undefined;
-		}
-
-		scheduleMetrics(
-			failures === 0 ? intervalMs : retryDelay(retryAfterSeconds, failures, intervalMs, options.maxBackoffMs, options.minBackoffMs),
-		);
-	}
-
-	const scheduleNode = (delayMs: number) => {
-		if (!stopped && !paused && source.fetchNode) {
-			nodeTimer = setTimeout(pollNode, delayMs);
-		}
-	};
-
-	async function pollNode() {
-		nodeTimer = undefined;
-		if (!source.fetchNode) return;
-		const controller = new AbortController();
-		nodeInFlight = controller;
-		try {
-			const node = await source.fetchNode(controller.signal);
-			if (!controller.signal.aborted) listener.onNode?.(node);
-		} catch {
-			// The metrics request reports reachability and RBAC problems; the Node object is extra
-			// context, so a failure here keeps the last one shown rather than adding a second error.
-		} finally {
-			if (nodeInFlight === controller) nodeInFlight = undefined;
-		}
-
-		if (!controller.signal.aborted) scheduleNode(nodeRefreshMs);
-	}
-
-	const scheduleEvents = (delayMs: number) => {
-		if (!stopped && !paused && source.fetchEvents) {
-			eventsTimer = setTimeout(pollEvents, delayMs);
-		}
-	};
-
-	async function pollEvents() {
-		eventsTimer = undefined;
-		if (!source.fetchEvents) return;
-		const controller = new AbortController();
-		eventsInFlight = controller;
-		try {
-			const events = await source.fetchEvents(controller.signal);
-			if (!controller.signal.aborted) listener.onEvents?.(events, now());
-		} catch {
-			// fetchEvents answers a refusal or a failure in its `error`; it rejects only when aborted.
-		} finally {
-			if (eventsInFlight === controller) eventsInFlight = undefined;
-		}
-
-		if (!controller.signal.aborted) scheduleEvents(nodeRefreshMs);
-	}
-
-	scheduleMetrics(0);
-	scheduleNode(options.firstNodeReadMs ?? 0);
+	metrics.schedule(0);
+	node?.schedule(options.firstNodeReadMs ?? 0);
 	// No caller reads the Events before the engine starts: the first read goes out at once.
-	scheduleEvents(0);
+	events?.schedule(0);
 
 	return {
 		stop() {
 			stopped = true;
-			clearTimeout(metricsTimer);
-			clearTimeout(nodeTimer);
-			clearTimeout(eventsTimer);
-			inFlight?.abort();
-			nodeInFlight?.abort();
-			eventsInFlight?.abort();
+			for (const loop of loops) loop.halt();
 		},
 		setPaused(next: boolean) {
 			if (next === paused || stopped) return;
 			paused = next;
-			if (paused) {
-				// Nothing is read while paused, the Node object and the Events included: what is shown stays as it was.
-				clearTimeout(metricsTimer);
-				clearTimeout(nodeTimer);
-				clearTimeout(eventsTimer);
-				metricsTimer = undefined;
-				nodeTimer = undefined;
-				eventsTimer = undefined;
-				// Forget the aborted requests now, so resuming does not wait for their rejection.
-				inFlight?.abort();
-				nodeInFlight?.abort();
-				eventsInFlight?.abort();
-				inFlight = undefined;
-				nodeInFlight = undefined;
-				eventsInFlight = undefined;
-			} else {
-				if (!inFlight) scheduleMetrics(0);
-				if (!nodeInFlight) scheduleNode(0);
-				if (!eventsInFlight) scheduleEvents(0);
+			// Nothing is read while paused, the Node object and the Events included: what is shown stays as it was.
+			for (const loop of loops) {
+				if (paused) loop.halt();
+				else if (!loop.busy) loop.schedule(0);
 			}
 		},
 		get requestCount() {
-			return requestCount;
+			return scrapes.count;
 		},
 	};
+}
+
+/** One request after another, each `delayMs` after the last ended, as long as `running` says so. */
+type RequestLoop = {
+	schedule(delayMs: number): void;
+	/** A request is in flight. */
+	readonly busy: boolean;
+	/** Clears the timer and aborts the request in flight, forgotten at once so a resume does not wait for its rejection. */
+	halt(): void;
+};
+
+/**
+ * The loop of one kind of request: `step` makes one (it never rejects) and answers the wait before the next; an
+ * aborted one schedules none. One controller serves request after request until `halt` aborts it: an AbortSignal
+ * is an EventTarget, and making one per scrape cost ~0.05 ms a tick.
+ */
+function requestLoop(step: (signal: AbortSignal) => Promise<number>, running: () => boolean): RequestLoop {
+	let timer: NodeJS.Timeout | undefined;
+	let inFlight: AbortController | undefined;
+	let controller = new AbortController();
+
+	async function run() {
+		timer = undefined;
+		if (controller.signal.aborted) controller = new AbortController();
+		const mine = controller;
+		inFlight = mine;
+		let nextMs: number;
+		try {
+			nextMs = await step(mine.signal);
+		} finally {
+			if (inFlight === mine) inFlight = undefined;
+		}
+
+		if (!mine.signal.aborted) schedule(nextMs);
+	}
+
+	function schedule(delayMs: number) {
+		if (running()) timer = setTimeout(run, delayMs);
+	}
+
+	return {
+		schedule,
+		get busy() {
+			return inFlight !== undefined;
+		},
+		halt() {
+			clearTimeout(timer);
+			timer = undefined;
+			inFlight?.abort();
+			inFlight = undefined;
+		},
+	};
+}
+
+/**
+ * One scrape: the text parsed and handed on, or the failure; the wait before the next is the interval, or after a
+ * failure the back-off (the server's Retry-After when it sent one). Counts the requests made.
+ */
+function scrapeStep(options: PollerOptions, listener: PollerListener, now: () => number) {
+	const {source, intervalMs} = options;
+	let failures = 0;
+	// What the server asked to wait after the last failure (Retry-After), s.
+	let retryAfterSeconds: number | undefined;
+	const counter = {
+		count: 0,
+		async step(signal: AbortSignal): Promise<number> {
+			const started = now();
+			counter.count++;
+			try {
+				const {text, dateSeconds} = source.fetchMetricsDated
+					? await source.fetchMetricsDated(signal)
+					: {text: await source.fetchMetrics(signal), dateSeconds: null};
+				if (signal.aborted) return intervalMs;
+				const sample = parsePlegSample(text);
+				const at = now();
+				failures = 0;
+				listener.onScrape({at, sample, latencyMs: at - started, dateSeconds, ...(source.sameClock ? {sameClock: true} : {})}, text);
+			} catch (error) {
+				if (signal.aborted) return intervalMs;
+				failures++;
+				const failure = toFailure(error, source);
+				retryAfterSeconds = failure.retryAfterSeconds;
+				listener.onFailure(failure, now());
+			}
+
+			return failures === 0 ? intervalMs : retryDelay(retryAfterSeconds, failures, intervalMs, options.maxBackoffMs, options.minBackoffMs);
+		},
+	};
+	return counter;
+}
+
+/**
+ * The Node object or the node's Events, re-read every `refreshMs` when the source has them (null when it has not).
+ * A failure keeps the last answer shown: the scrape reports reachability and RBAC problems, and fetchEvents answers
+ * a refusal in its `error` (it rejects only when aborted).
+ */
+function refreshLoop<T>(
+	fetch: ((signal: AbortSignal) => Promise<T>) | undefined,
+	deliver: (answer: T) => void,
+	refreshMs: number,
+	running: () => boolean,
+): RequestLoop | null {
+	if (fetch === undefined) return null;
+	return requestLoop(async (signal) => {
+		try {
+			const answer = await fetch(signal);
+			if (!signal.aborted) deliver(answer);
+		} catch {
+			// The last answer stays shown (see above).
+		}
+
+		return refreshMs;
+	}, running);
 }

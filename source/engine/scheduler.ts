@@ -8,6 +8,9 @@ import {globalTimers, type Timers} from './engine.js';
 
 export type {Timers} from './engine.js';
 
+/** A poll's answer: true on success, false on a failure, or the wait the server asked for after one (Retry-After). */
+export type PollOutcome = boolean | {retryAfterSeconds: number};
+
 export type SchedulerOptions = {
 	/** Wanted time between two requests to the same node (start to start), ms. */
 	intervalMs: number;
@@ -22,7 +25,7 @@ export type SchedulerOptions = {
 	 * One request for one node: resolves true on success, false on a failure (which backs that node off), or the
 	 * wait the server asked for after a failure (Retry-After), which is kept instead of the back-off.
 	 */
-	poll(node: string, signal: AbortSignal): Promise<boolean | {retryAfterSeconds: number}>;
+	poll(node: string, signal: AbortSignal): Promise<PollOutcome>;
 	/** Back-off cap after failures, ms (as the one-node poller's). */
 	maxBackoffMs?: number;
 	/**
@@ -125,10 +128,26 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 		const controller = new AbortController();
 		entry.controller = controller;
 		nextSlotAt = at + gapMs;
-		inflight++;
 		requestCount++;
+		const freeSlot = takeSlot();
+		const settle = (outcome: PollOutcome) => {
+			freeSlot();
+			if (!controller.signal.aborted) {
+				entry.controller = null;
+				settleEntry(entry, outcome, at);
+			}
+
+			pump();
+		};
+
+		options.poll(name, controller.signal).then(settle, () => settle(false));
+	}
+
+	/** A slot for one request; given up after slotMs to the overdue count (at most maxInflight). Returns its release. */
+	function takeSlot(): () => void {
+		inflight++;
 		let holdsSlot = true;
-		const release = timers.setTimeout(() => {
+		const giveUp = timers.setTimeout(() => {
 			if (holdsSlot && overdue < maxInflight && !stopped) {
 				holdsSlot = false;
 				inflight--;
@@ -136,57 +155,57 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 				pump();
 			}
 		}, slotMs);
-		const settle = (outcome: boolean | {retryAfterSeconds: number}) => {
-			const ok = outcome === true;
-			timers.clearTimeout(release);
+		return () => {
+			timers.clearTimeout(giveUp);
 			if (holdsSlot) inflight--;
 			else overdue--;
-			if (controller.signal.aborted) {
-				pump();
-				return;
-			}
-
-			entry.controller = null;
-			entry.failures = ok ? 0 : entry.failures + 1;
-			// Start to start on success; after a failure, back off from when it ended (as the one-node poller does).
-			const asked = typeof outcome === 'object' ? outcome.retryAfterSeconds : undefined;
-			entry.dueAt = ok ? at + intervalMs : now() + retryDelay(asked, entry.failures, intervalMs, options.maxBackoffMs);
-			pump();
 		};
+	}
 
-		options.poll(name, controller.signal).then(settle, () => settle(false));
+	/** The node's failures and next due time after a request that started at `startedAt` ended now with `outcome`. */
+	function settleEntry(entry: Entry, outcome: PollOutcome, startedAt: number): void {
+		const ok = outcome === true;
+		entry.failures = ok ? 0 : entry.failures + 1;
+		// Start to start on success; after a failure, back off from when it ended (as the one-node poller does).
+		const asked = typeof outcome === 'object' ? outcome.retryAfterSeconds : undefined;
+		entry.dueAt = ok ? startedAt + intervalMs : now() + retryDelay(asked, entry.failures, intervalMs, options.maxBackoffMs);
+	}
+
+	/** New nodes are due at once; missing ones are dropped and their request aborted. */
+	function setNodes(names: readonly string[]): void {
+		const wanted = new Set(names);
+		for (const [name, entry] of entries) {
+			if (!wanted.has(name)) {
+				entry.controller?.abort();
+				entries.delete(name);
+			}
+		}
+
+		const at = now();
+		for (const name of wanted) {
+			if (!entries.has(name)) {
+				entries.set(name, {dueAt: at, controller: null, failures: 0});
+			}
+		}
+
+		intervalMs = effectiveIntervalMs(entries.size, options.intervalMs, maxRps);
+		pump();
+	}
+
+	function stop(): void {
+		stopped = true;
+		if (timer !== undefined) {
+			timers.clearTimeout(timer);
+		}
+
+		for (const entry of entries.values()) {
+			entry.controller?.abort();
+		}
 	}
 
 	return {
-		setNodes(names) {
-			const wanted = new Set(names);
-			for (const [name, entry] of entries) {
-				if (!wanted.has(name)) {
-					entry.controller?.abort();
-					entries.delete(name);
-				}
-			}
-
-			const at = now();
-			for (const name of wanted) {
-				if (!entries.has(name)) {
-					entries.set(name, {dueAt: at, controller: null, failures: 0});
-				}
-			}
-
-			intervalMs = effectiveIntervalMs(entries.size, options.intervalMs, maxRps);
-			pump();
-		},
-		stop() {
-			stopped = true;
-			if (timer !== undefined) {
-				timers.clearTimeout(timer);
-			}
-
-			for (const entry of entries.values()) {
-				entry.controller?.abort();
-			}
-		},
+		setNodes,
+		stop,
 		get effectiveIntervalMs() {
 			return intervalMs;
 		},

@@ -4,7 +4,7 @@
 import {homedir} from 'node:os';
 import {completionAnswer, directives, offerableNodeName, type CompletionNeed} from './complete-need.js';
 import {systemNow} from '../engine/engine.js';
-import {createApiServerSource} from '../sources/api-server.js';
+import {createApiServer} from '../sources/api-server.js';
 import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
 
 /** How long a completion may take to list the nodes before it answers with none, unless --timeout was typed. */
@@ -15,7 +15,7 @@ type NodesNeed = Extract<CompletionNeed, {kind: 'nodes'}>;
 async function nodeNames({kubeconfig, context, timeoutMs}: NodesNeed, env: NodeJS.ProcessEnv): Promise<string[]> {
 	const boundMs = timeoutMs ?? nodeListBoundMs;
 	const loaded = loadKubeconfig({kubeconfig, context, env, homeDir: env['HOME'] ?? homedir()});
-	const api = createApiServerSource({loaded, node: '(all nodes)', timeoutMs: boundMs, now: systemNow});
+	const api = createApiServer({loaded, timeoutMs: boundMs, now: systemNow});
 	const abort = new AbortController();
 	const timer = setTimeout(() => abort.abort(), boundMs);
 	try {

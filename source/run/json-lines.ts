@@ -27,8 +27,7 @@ export function engineLine<F>(engine: Engine<F>, node: string, at: number): obje
 	if (!entry) return null;
 	const view = nodeView(engine.kind, entry, at);
 	// kubeletRestarts: counter resets seen since pleg-top started (the screen marks them R in the history), where the feed counts them.
-	const restarts = (entry.feed as {restarts?: unknown}).restarts;
-	const extra = typeof restarts === 'number' ? {kubeletRestarts: restarts} : {};
+	const extra = engine.kind.restarts ? {kubeletRestarts: engine.kind.restarts(entry.feed)} : {};
 	return {...jsonLineOf(view.figures, node, view.status.failure, extra), time: new Date(at).toISOString()};
 }
 
@@ -67,7 +66,7 @@ export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io
 		// A replay piped into a script ends with the recording; a line it could not read (its failure is the last JSON
 		// line's error) ends it with that failure's exit code.
 		void engine.ended.then(() => {
-			const entry = engine.single === null ? undefined : engine.state.nodes.get(engine.single);
+			const entry = engine.scope === 'node' ? engine.state.nodes.get(engine.single) : undefined;
 			const failure = entry ? engine.kind.status(entry.feed).failure : null;
 			stop(failure ? exitCodeFor(failure.kind) : 0);
 		});

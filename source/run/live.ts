@@ -40,7 +40,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	// The terminal title and the bell follow each read of the one node (the overview has no single verdict).
 	// Subscribed before the screen mounts, so this listener runs first: it derives the figures of (feed, at), and the
 	// frame drawn for the same change at the same `at` (frames.ts, throttle 0) gets them from the feed kind's memo.
-	const single = engine.single;
+	const single = engine.scope === 'node' ? engine.single : null;
 	const signals =
 		single === null ? null : createTerminalSignals({node: single, bell: mode.bell, write: (text) => process.stdout.write(text)});
 	// The overview's title and bell: at most one look a second (a refresh of many nodes is as many reads).
@@ -58,7 +58,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		}
 	});
 	const app =
-		engine.single === null
+		engine.scope === 'fleet'
 			? React.createElement(OverviewApp, {engine, header: plan.header})
 			: React.createElement(App, {engine, demo: plan.demo, header: plan.header});
 	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);

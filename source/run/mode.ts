@@ -72,6 +72,11 @@ export type RunSettings = {
 	failOn: FailOn;
 };
 
+/** --once reads each node twice one window apart: the window as a timer takes it, ms (the one place it leaves seconds). */
+export function onceGapMs({windowSeconds}: Pick<RunSettings, 'windowSeconds'>): number {
+	return windowSeconds * 1000;
+}
+
 /** The lab files of a one-node run: --record (one line per scrape), and on quit --summary and --plot. */
 export type LabFiles = {record: string | undefined; summary: string | undefined; plot: string | undefined};
 

@@ -1,7 +1,7 @@
 // --once: every node of the engine read twice one window apart (from /metrics text; once from Prometheus, which
 // windows itself), then one report and an exit code. One node gives the one-node report; the overview, a table of
 // every node. --replay --once reports the whole recording instead, without waiting.
-import type {FailOn, Format, NodeMode, OverviewMode} from './mode.js';
+import {onceGapMs, type FailOn, type Format, type NodeMode, type OverviewMode} from './mode.js';
 import {bandOf, bandReaches} from '../domain/health.js';
 import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';
@@ -18,6 +18,7 @@ import {overviewPlainLines} from '../screen/panes/overview-table.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
+import type {ReplaySource} from '../lab/replay.js';
 import {formatFailure, isPermanent} from './start-rule.js';
 import {retryDelay} from '../domain/backoff.js';
 import {jsonLineOf} from './json-lines.js';
@@ -25,7 +26,7 @@ import {jsonLineOf} from './json-lines.js';
 type Io = {stdout(text: string): void; stderr(text: string): void};
 
 export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
-	if (plan.replay) return replayOnce(plan, mode as NodeMode, io);
+	if (plan.replay && mode.kind === 'node') return replayOnce(plan, plan.replay, mode, io);
 	let contactFailure = await plan.contact();
 	// A passing fault (a 503, a timeout) is asked again once before it ends the run; one retrying will not mend is not.
 	if (contactFailure && !isPermanent(contactFailure)) contactFailure = await plan.contact();
@@ -37,10 +38,10 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 
 	const engine = plan.start('once');
 	// --once polls one window apart: its first back-off after a failure is that long (domain/backoff.ts).
-	const {views, at} = await readsDone(engine, plan.onceReads, {timeoutMs: mode.timeoutMs, pollMs: mode.windowSeconds * 1000});
+	const {views, at} = await readsDone(engine, plan.onceReads, {timeoutMs: mode.timeoutMs, pollMs: onceGapMs(mode)});
 	plan.close();
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
-	if (engine.single !== null) {
+	if (engine.scope === 'node') {
 		const view = views.find((candidate) => candidate.name === engine.single);
 		const failure =
 			view?.status.failure ??
@@ -85,7 +86,7 @@ export async function readsDone<F>(
 	await new Promise<void>((resolve) => {
 		const check = (node: string | null, read: boolean) => {
 			const {state} = engine;
-			if (engine.single !== null) {
+			if (engine.scope === 'node') {
 				const entry = state.nodes.get(engine.single);
 				const failure = entry === undefined ? null : engine.kind.status(entry.feed).failure;
 				// Only good reads make the report's window; a failed one is retried once (the poller's first back-off, 1 s,
@@ -174,8 +175,7 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 }
 
 /** --replay FILE --once: the whole recording and each marked segment, without waiting. */
-function replayOnce(plan: Plan, mode: NodeMode, io: Io): number {
-	const replay = plan.replay!;
+function replayOnce(plan: Plan, replay: ReplaySource, mode: NodeMode, io: Io): number {
 	let lab;
 	let lines = 0;
 	// Streamed: the records are counted as they pass, never held.

@@ -17,7 +17,7 @@ export function isPermanent(failure: Failure): boolean {
  */
 export function fatalBeforeFirstRead<F>(engine: Engine<F>): Failure | null {
 	const {state} = engine;
-	if (engine.single === null) {
+	if (engine.scope === 'fleet') {
 		return state.listedAt === null && state.listFailure !== null && isPermanent(state.listFailure) ? state.listFailure : null;
 	}
 

@@ -3,7 +3,7 @@
 import {useApp, useInput} from 'ink';
 import React, {useEffect, useState} from 'react';
 import {demoLabel, type DemoControls} from '../domain/demo-controls.js';
-import type {Engine} from '../engine/engine.js';
+import type {NodeEngine} from '../engine/engine.js';
 import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
@@ -13,7 +13,7 @@ import {nodeScreenView} from './node-screen-view.js';
 
 export type AppProps = {
 	/** An engine of one node (engine.single names it). */
-	engine: Engine;
+	engine: NodeEngine;
 	/** Present with --demo: keys that steer the simulated kubelet. */
 	demo?: DemoControls;
 	/** The kubeconfig context or the replay, for the header. */
@@ -32,7 +32,7 @@ function steerDemo(input: string, demo: DemoControls): void {
 export default function App({engine, demo, header}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
-	const view = nodeScreenView(engine, frame.state, engine.single ?? '', frame.now);
+	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
 	const {columns, rows} = useTerminalSize();
 	const [showHelp, setShowHelp] = useState(false);
 	const [showAnatomy, setShowAnatomy] = useState(false);
@@ -59,12 +59,7 @@ export default function App({engine, demo, header}: AppProps) {
 					scrollHelp(
 						offset,
 						move,
-						dashboardHelpScroll(
-							columns,
-							Math.max(1, rows - 1),
-							engine.single ?? undefined,
-							pasteContext({context: header, node: view.node}),
-						),
+						dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node})),
 					),
 				);
 			else if (input === 'q') exit();

@@ -3,12 +3,15 @@ import {excerpt, MetricsParseError, NoPlegSeriesError, plegFamilyNames} from '..
 import {redact, SourceFailure, visibleFailure} from './failure.js';
 import type {Failure, MetricsSource} from '../domain/types.js';
 
+/** Where a request went: a source of one node, or one about every node (the node list, a fleet's queries), which has none. */
+export type Asked = Pick<MetricsSource, 'label' | 'metricsUrl'> & {readonly node?: string | null};
+
 /** Every failure a poll can end in, its lines visible text (a parse error quotes the kubelet's line, an unclassified error anything). */
-export function toFailure(error: unknown, source: Pick<MetricsSource, 'label' | 'node' | 'metricsUrl'>): Failure {
+export function toFailure(error: unknown, source: Asked): Failure {
 	return error instanceof SourceFailure ? error.failure : visibleFailure(classified(error, source));
 }
 
-function classified(error: unknown, source: Pick<MetricsSource, 'label' | 'node' | 'metricsUrl'>): Failure {
+function classified(error: unknown, source: Asked): Failure {
 	if (error instanceof NoPlegSeriesError) return noPlegFailure(error, source);
 	if (error instanceof MetricsParseError) {
 		const where = error.line === null ? '' : ` (line ${error.line})`;
@@ -23,7 +26,8 @@ function classified(error: unknown, source: Pick<MetricsSource, 'label' | 'node'
 
 	// An error no layer classified is a bug in pleg-top, but the screen must stay up: show it plainly.
 	const message = error instanceof Error ? error.message : String(error);
-	return {kind: 'http', summary: `request for ${source.node} failed: ${message}`, details: [`from ${source.label}`]};
+	const request = typeof source.node === 'string' ? `request for ${source.node}` : 'request';
+	return {kind: 'http', summary: `${request} failed: ${message}`, details: [`from ${source.label}`]};
 }
 
 /** Valid text without PLEG series: the wrong endpoint. Says what was looked for, where, and what the body holds instead. */

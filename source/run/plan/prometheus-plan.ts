@@ -1,0 +1,43 @@
+// Every node (or one node) from a Prometheus-compatible API: one fetch per interval, windowed by Prometheus.
+import {systemNow} from '../../engine/engine.js';
+import {startPrometheusOverview} from '../../engine/overview-engine.js';
+import {createPrometheusSource} from '../../sources/prometheus.js';
+import {toFailure} from '../../sources/to-failure.js';
+import type {DirectAccess, NodeMode, OverviewMode} from '../mode.js';
+import type {Plan} from './types.js';
+
+/** `node`: the one node asked for (its engine is that node's); undefined for every node. */
+export function prometheusPlan(
+	mode: NodeMode | OverviewMode,
+	{url, direct}: {url: string; direct: DirectAccess},
+	node: string | undefined,
+): Plan {
+	const {tokenFile, caFile, insecureSkipTlsVerify} = direct;
+	const source = createPrometheusSource({
+		url,
+		node,
+		windowSeconds: mode.windowSeconds,
+		tokenFile,
+		caFile,
+		insecureSkipTlsVerify,
+		timeoutMs: mode.timeoutMs,
+		maxBodyBytes: mode.maxBodyBytes,
+		now: systemNow,
+	});
+	return {
+		async contact() {
+			try {
+				await source.fetchFigures(new AbortController().signal);
+				return null;
+			} catch (error) {
+				return toFailure(error, source);
+			}
+		},
+		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}),
+		onceReads: 1,
+		notes: source.notes ?? [],
+		close() {
+			source.close?.();
+		},
+	};
+}
