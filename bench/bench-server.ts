@@ -26,13 +26,16 @@ export type BenchServerOptions = {
 	 * as a real kubelet gives a 1 s scrape, so the figures move on every tick as they would in real use.
 	 */
 	speed: number;
+	/** Compress /metrics when pleg-top accepts gzip, as kube-apiserver does. @default true */
+	gzip?: boolean;
 };
 
-export async function startBenchServer({bytes, speed}: BenchServerOptions): Promise<BenchServer> {
+export async function startBenchServer({bytes, speed, gzip = true}: BenchServerOptions): Promise<BenchServer> {
 	const kubelet = new SimulatedKubelet({now: Date.now, speed, nodeName: benchNode, startedAt: Date.now() - 20 * 60_000});
 	const server = await startFakeApiServer({
 		nodes: [{name: benchNode, kubeletVersion: kubelet.kubeletVersion, metrics: () => kubelet.paddedMetricsText(bytes)}],
 		tokens: {[benchToken]: 'bench-user'},
+		gzip,
 	});
 	const temp = makeTempDir('pleg-top-bench-');
 	const kubeconfigPath = temp.write('kubeconfig', kubeconfigYaml(singleContext(server.url, {name: 'bench', token: benchToken})));

@@ -78,7 +78,9 @@ export type Fault =
 	 */
 	| {type: 'endless'; sent: {bytes: number; closed: boolean}}
 	/** 200, gzip, `mebibytes` MiB of zero bytes in 1 MiB gzip members (about 1 KB each): a gzip bomb. */
-	| {type: 'gzip-bomb'; mebibytes: number};
+	| {type: 'gzip-bomb'; mebibytes: number}
+	/** 200 stating a Content-Length of `mebibytes` MiB, then 1 KiB of it, and the connection held open. */
+	| {type: 'stated-length'; mebibytes: number};
 
 export type FaultScope = {route?: Route; node?: string};
 
@@ -526,6 +528,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 				response.writeHead(200, {'Content-Type': normal.type, 'Content-Encoding': 'gzip', 'Content-Length': bomb.length});
 				response.end(bomb);
 				return {status: 200, gzipped: true};
+			}
+
+			case 'stated-length': {
+				response.writeHead(200, {'Content-Type': normal.type, 'Content-Length': fault.mebibytes * 1024 * 1024});
+				response.write(Buffer.alloc(1024, '#'));
+				return {status: 200, gzipped: false};
 			}
 
 			case 'close-mid-body': {

@@ -34,6 +34,16 @@ describe('--max-body-size', () => {
 		assert.ok(sent.bytes > mebibyte && sent.bytes < 16 * mebibyte, `${sent.bytes} bytes sent`);
 	});
 
+	test('a Content-Length past the cap fails at once, before --timeout, even when the body then stalls', async () => {
+		files.cluster.fake.setFault({type: 'stated-length', mebibytes: 2}, {route: 'metrics'});
+		// A --timeout far beyond the test's own: only the stated length can end the read in time.
+		const lines = await failingLines(once('--max-body-size', '1Mi', '--timeout', '10m'));
+		assert.deepEqual(lines, [
+			`pleg-top: the body from ${files.cluster.fake.url}/api/v1/nodes/worker-1/proxy/metrics passed 1 MiB; raise --max-body-size`,
+			"  pleg-top stopped reading it there: a kubelet's /metrics is a few MB; something in the way may send without end",
+		]);
+	});
+
 	test('a 1 MB gzip bomb (1 GiB of zeros): fails at the default 64 MiB after decompression', async () => {
 		files.cluster.fake.setFault({type: 'gzip-bomb', mebibytes: 1024}, {route: 'metrics'});
 		const lines = await failingLines(once());

@@ -1,14 +1,14 @@
-// The one HTTP transport: every request pleg-top makes (API server, kubelet, Prometheus) goes through it. Kept
-// connections, opened anew only when the TLS material changes (an exec plugin can hand out a new client
+// The one HTTP transport: every request pleg-top makes (API server, kubelet, Prometheus) goes through it. A
+// keep-alive agent, made anew only when the TLS material changes (an exec plugin can hand out a new client
 // certificate); a timeout for the whole request; abort by signal; gzip; a GET sent once more when a kept-alive
 // socket had been closed under it; new credentials and one more try after a 401 when they can differ (as kubectl
 // does). Every request error leaves as a SourceFailure from the one classifier. Not client-node's request helper:
 // it costs about three times as much CPU per scrape.
-import type http from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
 import {classifyRequestError, type Peer} from './classify.js';
 import type {BodyReader} from './body-text.js';
-import {getText, type HttpAnswer, type RequestOptions} from './https-request.js';
-import {KeptConnections} from './kept-connections.js';
+import {getText, type HttpAnswer} from './https-request.js';
 import {StaleSocketError} from './request-errors.js';
 import {SourceFailure} from '../failure.js';
 
@@ -57,38 +57,38 @@ const userAgent = 'pleg-top';
 const maxUrlsKept = 16;
 
 /**
- * The kept connections to the server, opened anew only when the TLS material changes (an exec plugin can hand out a
- * new client certificate). With a proxy-url, client-node's agent and Node's client instead.
+ * The keep-alive agent for the server, made anew only when the TLS material changes (an exec plugin can hand out a
+ * new client certificate): the old one's connections are closed then. With a proxy-url, client-node's agent.
  */
-function createConnectionKeeper(url: URL) {
-	let current: {connections: KeptConnections; key: string; tls: RequestAuth['tls']} | null = null;
+function createAgentKeeper(url: URL) {
+	let current: {agent: http.Agent; key: string; tls: RequestAuth['tls']} | null = null;
 	const text = (value: unknown) => (value === undefined ? '' : String(value));
-	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-	const port = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
 	return {
-		viaFor(auth: RequestAuth): RequestOptions['via'] {
+		agentFor(auth: RequestAuth): http.Agent {
 			if (auth.proxyAgent) {
-				return {agent: auth.proxyAgent};
+				return auth.proxyAgent;
 			}
 
 			const {tls} = auth;
 			// Cached credentials hand out the same object scrape after scrape: the material is compared only when it is new.
 			if (current?.tls === tls) {
-				return {connections: current.connections};
+				return current.agent;
 			}
 
 			const key = [tls.ca, tls.cert, tls.key, tls.rejectUnauthorized, tls.servername].map(text).join('\u0000');
 			if (current?.key === key) {
 				current.tls = tls;
 			} else {
-				current?.connections.close();
-				current = {connections: new KeptConnections({host, port, tls: url.protocol === 'http:' ? null : tls}), key, tls};
+				current?.agent.destroy();
+				// Idle sockets are unreferenced by the agent, so a kept connection does not hold the process open.
+				const agent = url.protocol === 'http:' ? new http.Agent({keepAlive: true}) : new https.Agent({keepAlive: true, ...tls});
+				current = {agent, key, tls};
 			}
 
-			return {connections: current.connections};
+			return current.agent;
 		},
 		destroy() {
-			current?.connections.close();
+			current?.agent.destroy();
 			current = null;
 		},
 	};
@@ -97,7 +97,7 @@ function createConnectionKeeper(url: URL) {
 export function createTransport(options: TransportOptions): Transport {
 	const {peer, auth, timeoutMs} = options;
 	const base = peer.url.replace(/\/$/, '');
-	const connections = createConnectionKeeper(new URL(base));
+	const agents = createAgentKeeper(new URL(base));
 	// The same few paths every interval (metrics, the Node object, its Events): each parsed once. getText only reads it.
 	const urls = new Map<string, URL>();
 	const urlOf = (path: string): URL => {
@@ -121,7 +121,7 @@ export function createTransport(options: TransportOptions): Transport {
 		const all = {'User-Agent': userAgent, 'Accept-Encoding': 'gzip', ...credentials.headers, ...headers};
 		const url = urlOf(path);
 		const request = () =>
-			getText({url, via: connections.viaFor(credentials), headers: all, timeoutMs, signal, readBody, maxBodyBytes: options.maxBodyBytes});
+			getText({url, agent: agents.agentFor(credentials), headers: all, timeoutMs, signal, readBody, maxBodyBytes: options.maxBodyBytes});
 		// A GET that never reached the server is sent once more on a fresh connection.
 		return request().catch(async (error: unknown) => {
 			if (error instanceof StaleSocketError) {
@@ -152,7 +152,7 @@ export function createTransport(options: TransportOptions): Transport {
 		},
 		secrets: () => auth.secrets(),
 		close() {
-			connections.destroy();
+			agents.destroy();
 		},
 	};
 }
