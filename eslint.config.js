@@ -123,4 +123,21 @@ export default tseslint.config(
 			'@typescript-eslint/no-explicit-any': 'off',
 		},
 	},
+	{
+		// A frame a test reads is drawn by the renderer that ships: ink with the bundle's substitutions, loaded
+		// through the one helper that refuses to run without them.
+		files: ['test/**/*.{ts,tsx}'],
+		ignores: ['test/helpers/shipped-ink.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{name: 'ink-testing-library', message: 'render through test/helpers/shipped-ink.ts (the renderer that ships)'},
+						{name: 'ink', importNames: ['render'], message: 'render through test/helpers/shipped-ink.ts (the renderer that ships)'},
+					],
+				},
+			],
+		},
+	},
 );
