@@ -38,3 +38,10 @@ test('a test renders only through test/helpers/shipped-ink.ts, the renderer that
 	assert.equal(await refusal('test/screen/probe.test.tsx', 'ink', 'Text'), null);
 	assert.equal(await refusal('test/helpers/shipped-ink.ts', 'ink-testing-library', 'render'), null);
 });
+
+test('a pane test (test/screen/*.test.ts) reads its Line[] without ink or React; a .tsx test may draw a screen', async () => {
+	assert.match((await refusal('test/screen/probe.test.ts', 'react', 'React'))!, /test\/helpers\/pane-rows\.ts/);
+	assert.match((await refusal('test/screen/probe.test.ts', '../helpers/ui-frame.js', 'frameOf'))!, /test\/helpers\/pane-rows\.ts/);
+	assert.match((await refusal('test/screen/probe.test.ts', 'ink-testing-library', 'render'))!, /test\/helpers\/pane-rows\.ts/);
+	assert.equal(await refusal('test/screen/probe.test.tsx', '../helpers/ui-frame.js', 'frameOf'), null);
+});
