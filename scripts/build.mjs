@@ -45,8 +45,11 @@ export function substitute(entries = substitutions, {requireAll = true} = {}) {
 
 const shippedEntry = path.join(root, 'source', 'main.ts');
 
-/** The esbuild options of the shipped bundle; tests bundle their own entry points with the same ones (every swap is required only of the shipped entry). */
-export function bundleOptions({entry = shippedEntry, outfile = path.join(root, 'dist', 'cli.js')} = {}) {
+/**
+ * The esbuild options of the shipped bundle; tests bundle their own entry points with the same ones (every swap is
+ * required only of the shipped entry). `entries`: another list of substitutions, for a bench weighing what one buys.
+ */
+export function bundleOptions({entry = shippedEntry, outfile = path.join(root, 'dist', 'cli.js'), entries = substitutions} = {}) {
 	return {
 		entryPoints: [entry],
 		outfile,
@@ -58,7 +61,7 @@ export function bundleOptions({entry = shippedEntry, outfile = path.join(root, '
 		define: {'process.env.NODE_ENV': '"production"'},
 		// Some bundled CommonJS modules call require(): give the ES module one.
 		banner: {js: "import {createRequire as __plegTopRequire} from 'node:module';\nconst require = __plegTopRequire(import.meta.url);"},
-		plugins: [substitute(substitutions, {requireAll: entry === shippedEntry})],
+		plugins: [substitute(entries, {requireAll: entry === shippedEntry})],
 		// Read on first use by source/substitutes/client-node-on-demand.ts, from beside the bundle (extrasOptions).
 		external: ['./client-node-extras.cjs'],
 		legalComments: 'none',
