@@ -34,6 +34,7 @@ const ioModules = [
 	'tls',
 ];
 const uiModules = ['ink', 'react', 'react/jsx-runtime'];
+const paneTestsRead = "a pane test reads its builder's Line[] through test/helpers/pane-rows.ts; whole screens go in a .tsx test";
 
 /**
  * What each folder of source/ may import from the others: the data flows one way (README "Development" draws it).
@@ -121,6 +122,37 @@ export default tseslint.config(
 			'@typescript-eslint/no-non-null-assertion': 'off',
 			// Tests read the CLI's JSON output; its shape is what they assert, key by key.
 			'@typescript-eslint/no-explicit-any': 'off',
+		},
+	},
+	{
+		// A frame a test reads is drawn by the renderer that ships: ink with the bundle's substitutions, loaded
+		// through the one helper that refuses to run without them.
+		files: ['test/**/*.{ts,tsx}'],
+		ignores: ['test/helpers/shipped-ink.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{name: 'ink-testing-library', message: 'render through test/helpers/shipped-ink.ts (the renderer that ships)'},
+						{name: 'ink', importNames: ['render'], message: 'render through test/helpers/shipped-ink.ts (the renderer that ships)'},
+					],
+				},
+			],
+		},
+	},
+	{
+		// Pane tests read the text of the Line[] a builder returns (test/helpers/pane-rows.ts), without ink or React;
+		// whole screens, in .tsx tests, go through the renderer. (Replaces the rule above for these files: a superset.)
+		files: ['test/screen/**/*.test.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: ['ink', 'ink-testing-library', 'react'].map((name) => ({name, message: paneTestsRead})),
+					patterns: [{group: ['**/ui-frame.js', '**/shipped-ink.js', '**/dashboard-frame.js', '**/line-view.js'], message: paneTestsRead}],
+				},
+			],
 		},
 	},
 );

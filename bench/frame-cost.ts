@@ -8,21 +8,37 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build, type BuildOptions} from 'esbuild';
 
-export type FrameCostResult = {frames: number; cpuPerFrameMs: number; bytesPerFrame: number};
+/** cpuPerFrameMs: the whole process (user + system); mainThreadPerFrameMs: the thread that draws, without V8's compiler and GC threads. */
+export type FrameCostResult = {frames: number; cpuPerFrameMs: number; mainThreadPerFrameMs: number; bytesPerFrame: number};
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 
-export async function measureFrameCost(frames: number): Promise<FrameCostResult> {
-	const {bundleOptions} = (await import(path.join(root, 'scripts', 'build.mjs'))) as {
-		bundleOptions(options: {entry: string; outfile: string}): BuildOptions;
-	};
+type Entry = {name: string};
+type BuildModule = {
+	bundleOptions(options: {entry: string; outfile: string; entries?: Entry[]}): BuildOptions;
+	substitutions: Entry[];
+};
+
+export const buildModule = async (): Promise<BuildModule> => (await import(path.join(root, 'scripts', 'build.mjs'))) as BuildModule;
+
+/** A probe (bench/*-probe.ts) bundled as dist/cli.js is, or with the substitutions `entries` only; run with `run`. */
+export async function bundleProbe(probe: string, entries?: Entry[]): Promise<{run(frames: number): FrameCostResult; remove(): void}> {
+	const {bundleOptions} = await buildModule();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pleg-top-frame-'));
+	const outfile = path.join(dir, 'probe.js');
+	await build({...bundleOptions({entry: path.join(here, probe), outfile, entries}), absWorkingDir: root});
+	return {
+		run: (frames) => JSON.parse(execFileSync(process.execPath, [outfile, String(frames)], {encoding: 'utf8'})) as FrameCostResult,
+		remove: () => fs.rmSync(dir, {recursive: true, force: true}),
+	};
+}
+
+export async function measureFrameCost(frames: number): Promise<FrameCostResult> {
+	const probe = await bundleProbe('frame-probe.ts');
 	try {
-		const outfile = path.join(dir, 'probe.js');
-		await build({...bundleOptions({entry: path.join(here, 'frame-probe.ts'), outfile}), absWorkingDir: root});
-		return JSON.parse(execFileSync(process.execPath, [outfile, String(frames)], {encoding: 'utf8'})) as FrameCostResult;
+		return probe.run(frames);
 	} finally {
-		fs.rmSync(dir, {recursive: true, force: true});
+		probe.remove();
 	}
 }

@@ -1,270 +1,16 @@
 // Builds the one file pleg-top ships: dist/cli.js, an ES module bundle of source/main.ts and everything it
 // imports. Run as `npm run build`. Every module that pleg-top replaces in a dependency is one named entry of
-// `substitutions` below, with why, the upstream report, and when to drop it; nothing is patched at run time.
-import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+// `substitutions` in scripts/substitutions.mjs (the unit tests resolve modules by the same list), with why, the
+// upstream report, and when to drop it; nothing is patched at run time.
+import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {substitutesDir, substitutions, swapFor, untakenSwaps} from './substitutions.mjs';
+
+export {namesTaken, onDemandNames, substitutions, untakenSwaps} from './substitutions.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const substitutesDir = path.join(root, 'source', 'substitutes');
-
-/** For a guard: which of `needles` the module `file` beside the importer no longer holds, as one message (null: all). */
-function siblingLacks(importerPath, file, needles) {
-	const sibling = readFileSync(path.join(path.dirname(importerPath), file), 'utf8');
-	const missing = needles.filter((needle) => !sibling.includes(needle));
-	return missing.length === 0 ? null : `${file} no longer has ${missing.join(', ')}`;
-}
-
-/**
- * The names a module's text takes from `specifier`: 'default', the named imports, and for a namespace import every
- * `ns.name` it reads. A form this does not read (a dynamic import, a re-export) gives no names.
- */
-export function namesTaken(text, specifier) {
-	const quoted = specifier.replaceAll('/', '\\/').replaceAll('.', '\\.');
-	const names = [];
-	for (const [, clause] of text.matchAll(new RegExp(`import\\s+([^;]*?)\\s+from\\s*['"]${quoted}['"]`, 'g'))) {
-		for (const part of clause.split(/,(?![^{]*\})/).map((piece) => piece.trim())) {
-			const namespace = /^\*\s+as\s+([\w$]+)$/.exec(part);
-			if (namespace) {
-				for (const [, name] of text.matchAll(new RegExp(`\\b${namespace[1]}\\.([\\w$]+)`, 'g'))) names.push(name);
-			} else if (part.startsWith('{')) {
-				names.push(
-					...part
-						.slice(1, -1)
-						.split(',')
-						.map((name) => name.trim().split(/\s+as\s+/)[0])
-						.filter(Boolean),
-				);
-			} else if (part) {
-				names.push('default');
-			}
-		}
-	}
-
-	return [...new Set(names)];
-}
-
-/** What client-node takes from each package it loads on demand: the names source/substitutes/client-node-on-demand.ts stands in for. */
-export const onDemandNames = {
-	'node-fetch': ['Headers', 'default'],
-	'socks-proxy-agent': ['SocksProxyAgent'],
-	hpagent: ['HttpProxyAgent', 'HttpsProxyAgent'],
-	'jsonpath-plus': ['JSONPath'],
-	'openid-client': ['discovery', 'refreshTokenGrant'],
-};
-
-/**
- * A substitution: when `importer` (a path inside node_modules, matched by its ending; or a list) imports `specifier`
- * (or one of a list), the bundle gets `replacement` (a file in source/substitutes) instead. `guard` reads the
- * importer's own text (and is told the specifier) and refuses the build when the reason for the substitution no
- * longer holds, so an upgrade cannot silently break it.
- */
-export const substitutions = [
-	{
-		name: 'client-node without its generated API',
-		// pleg-top uses KubeConfig for auth and TLS, never the ~2,500 generated API and model modules, which
-		// cost ~0.3 s of start-up and ~45 MiB of RSS. config.js takes only two names from gen/index.js.
-		// Drop when client-node stops importing gen/index.js from config.js
-		// (kubernetes-client/javascript: config.ts imports createConfiguration/ServerConfiguration).
-		importer: '/@kubernetes/client-node/dist/config.js',
-		specifier: './gen/index.js',
-		replacement: 'client-node-gen.ts',
-		guard(text) {
-			const names = namesTaken(text, './gen/index.js');
-			const unexpected = names.filter((name) => !['createConfiguration', 'ServerConfiguration'].includes(name));
-			return names.length > 0 && unexpected.length === 0
-				? null
-				: `config.js now takes ${unexpected.join(', ') || 'nothing'} from ./gen/index.js`;
-		},
-	},
-	{
-		name: "client-node's rarely used dependencies, loaded on first use",
-		// config.js and its auth modules import node-fetch (whatwg-url, tr46), socks-proxy-agent (socks, ip-address),
-		// hpagent, jsonpath-plus and openid-client, which pleg-top needs only for a proxy-url or an OIDC, Azure or GCP
-		// auth provider; imported as written they are evaluated at start and hold 3.7 MB of live heap for good. The
-		// substitute loads each on its first call (source/substitutes/client-node-on-demand.ts). Drop if client-node
-		// loads them lazily itself.
-		importer: ['config.js', 'gen/http/isomorphic-fetch.js', 'oidc_auth.js', 'azure_auth.js', 'gcp_auth.js'].map(
-			(file) => `/@kubernetes/client-node/dist/${file}`,
-		),
-		specifier: Object.keys(onDemandNames),
-		replacement: 'client-node-on-demand.ts',
-		guard(text, _importerPath, specifier) {
-			const taken = namesTaken(text, specifier);
-			const unknown = taken.filter((name) => !onDemandNames[specifier].includes(name));
-			if (taken.length === 0) return `no longer imports anything from ${specifier} as this guard reads it`;
-			return unknown.length === 0 ? null : `now takes ${unknown.join(', ')} from ${specifier}`;
-		},
-	},
-	{
-		name: "ink's text measurement with a bounded cache",
-		// ink keeps the size of every text it ever measured in a module-level Map that is never emptied: a screen
-		// whose figures change every second grows by ~3 MiB an hour. The substitute measures the same way and
-		// drops the cache whole past 2,000 texts. Drop when ink bounds its cache (vadimdemedes/ink measure-text.ts).
-		importer: '/ink/build/dom.js',
-		specifier: './measure-text.js',
-		replacement: 'ink-measure-text.ts',
-		guard(text) {
-			return /import measureText from '\.\/measure-text\.js'/.test(text) ? null : 'dom.js no longer imports measure-text.js as before';
-		},
-	},
-	{
-		name: 'fast string widths for ink',
-		// string-width segments graphemes and runs an emoji regex on every row ink lays out, wraps or truncates;
-		// fast-string-width gives the same widths for every glyph pleg-top draws at about a twentieth of the cost
-		// (source/substitutes/string-width.ts). Drop if string-width becomes as fast.
-		importer: ['/ink/build/output.js', '/widest-line/index.js', '/cli-truncate/index.js', '/wrap-ansi/index.js'],
-		specifier: 'string-width',
-		replacement: 'string-width.ts',
-		guard(text) {
-			return /import stringWidth from 'string-width'/.test(text) ? null : "no longer imports string-width's default export";
-		},
-	},
-	{
-		name: "ink's frame assembly without a cell grid for plain rows",
-		// ink tokenises every row of every frame into styled cells and re-encodes them: ~40 % of pleg-top's CPU per
-		// tick (npm run bench:profile). The substitute joins rows of narrow glyphs and colour codes as they are and
-		// hands any other frame to ink's own Output (source/substitutes/ink-output.ts). Drop if ink stops building
-		// a cell grid for rows it can place whole.
-		importer: '/ink/build/renderer.js',
-		specifier: './output.js',
-		replacement: 'ink-output.ts',
-		guard(text, importerPath) {
-			if (!/import Output from '\.\/output\.js'/.test(text)) return 'renderer.js no longer imports Output from output.js';
-			return siblingLacks(importerPath, 'output.js', ['write(x, y, text, options)', 'clip(clip)', 'unclip()', 'get()']);
-		},
-	},
-	{
-		name: "ink's terminal writer, rewriting only changed rows at their place",
-		// ink rewrites every row of every frame (~3.3 KB a tick at 120×40); its incrementalRendering option drifts a
-		// row down per frame in ink 6.8 (the cursor goes up one row too few after a frame ending in a newline). pleg-top
-		// draws with ink only in the alternate screen from the top-left corner, so the substitute writes each changed
-		// row at its absolute position (source/substitutes/ink-log-update.ts). Drop when ink's incremental writer keeps
-		// its place across frames.
-		importer: '/ink/build/ink.js',
-		specifier: './log-update.js',
-		replacement: 'ink-log-update.ts',
-		guard(text) {
-			const used = [
-				'this.log.clear()',
-				'this.log.done()',
-				'this.log.sync(',
-				'this.log.isCursorDirty()',
-				'this.log.willRender(',
-				'this.log.setCursorPosition(',
-			];
-			if (!/import logUpdate from '\.\/log-update\.js'/.test(text)) return 'ink.js no longer imports logUpdate from log-update.js';
-			if (!/logUpdate\.create\(options\.stdout, \{/.test(text))
-				return 'ink.js no longer creates its writer with logUpdate.create(stdout, {…})';
-			const extra = [...new Set(text.match(/this\.log\.\w+/g))].filter((call) => !used.some((known) => known.startsWith(`${call}`)));
-			return extra.length === 0 ? null : `ink.js now calls ${extra.join(', ')} on its writer`;
-		},
-	},
-	{
-		name: "ink's text sanitizer passing colour-only rows through",
-		// ink tokenises every text holding an escape sequence on every frame to strip cursor movement, then returns
-		// pleg-top's colour-only rows unchanged (0.16 ms a frame). The substitute returns a text whose only escape
-		// sequences are the SGR ones ink keeps as it is, and hands any other text to ink's sanitizer
-		// (source/substitutes/ink-sanitize-ansi.ts). Drop if ink skips the tokenizer for SGR-only text.
-		importer: '/ink/build/squash-text-nodes.js',
-		specifier: './sanitize-ansi.js',
-		replacement: 'ink-sanitize-ansi.ts',
-		guard(text, importerPath) {
-			if (!/import sanitizeAnsi from '\.\/sanitize-ansi\.js'/.test(text)) return 'squash-text-nodes.js no longer imports sanitize-ansi.js';
-			// What the fast path assumes ink keeps: text, OSC, and CSI sequences ending in m with [\d:;]* parameters.
-			return siblingLacks(importerPath, 'sanitize-ansi.js', [
-				"token.type === 'text' || token.type === 'osc'",
-				"token.finalCharacter === 'm'",
-				'const sgrParametersRegex = /^[\\d:;]*$/;',
-			]);
-		},
-	},
-	{
-		name: "ink's per-frame text width from the measure cache",
-		// ink computes widest-line of every text on every frame to decide whether to wrap it, though yoga measured
-		// the same string (through the bounded cache above) when it laid it out: 0.11 ms a frame. Drop with the
-		// measure-text substitution, or when ink reuses the measured width.
-		importer: '/ink/build/render-node-to-output.js',
-		specifier: 'widest-line',
-		replacement: 'ink-widest-line.ts',
-		guard(text) {
-			return /import widestLine from 'widest-line'/.test(text) && /const currentWidth = widestLine\(text\)/.test(text)
-				? null
-				: 'render-node-to-output.js no longer measures texts with widestLine(text)';
-		},
-	},
-	{
-		name: "ink's text wrapping row by row, with a bounded cache",
-		// ink truncates a <Text> of several rows as one string (a row too wide would cut the rows after it), and
-		// keeps every text it ever wrapped in an object never emptied. pleg-top draws each pane as one <Text> of
-		// several rows; the substitute truncates each row that is too wide on its own and bounds its cache
-		// (source/substitutes/ink-wrap-text.ts). Drop when ink truncates row by row and bounds its cache.
-		importer: ['/ink/build/dom.js', '/ink/build/render-node-to-output.js'],
-		specifier: './wrap-text.js',
-		replacement: 'ink-wrap-text.ts',
-		guard(text, importerPath) {
-			if (!/import wrapText from '\.\/wrap-text\.js'/.test(text)) return 'no longer imports wrapText from wrap-text.js';
-			return siblingLacks(importerPath, 'wrap-text.js', [
-				"if (wrapType === 'wrap') {",
-				'wrappedText = cliTruncate(text, maxWidth, { position });',
-				"if (wrapType === 'truncate-middle') {",
-				"if (wrapType === 'truncate-start') {",
-			]);
-		},
-	},
-	{
-		name: "ink's render and write pacing without a timer after every frame",
-		// es-toolkit's throttle arms a timer on every call, even one it runs at once: two wake-ups of the idle
-		// process after every frame (ink's render window and its writer's 0 ms one), ~0.3 ms of CPU a tick on the
-		// 2-core VM. The substitute paces the same way and arms a timer only when a call waits
-		// (source/substitutes/ink-throttle.ts). Drop if es-toolkit's throttle stops arming a timer for a call it runs.
-		importer: '/ink/build/ink.js',
-		specifier: 'es-toolkit/compat',
-		replacement: 'ink-throttle.ts',
-		guard(text, _importerPath, specifier) {
-			const taken = namesTaken(text, specifier);
-			if (taken.length !== 1 || taken[0] !== 'throttle') return `ink.js now takes ${taken.join(', ') || 'nothing'} from ${specifier}`;
-			const calls = text.match(/\bthrottle\(/g)?.length ?? 0;
-			const bothEdges = text.match(/\{\s*leading: true,\s*trailing: true,?\s*\}\)/g)?.length ?? 0;
-			return calls === bothEdges ? null : 'ink.js now throttles without asking for both leading and trailing calls';
-		},
-	},
-	{
-		name: 'ink without React DevTools',
-		// ink imports ./devtools.js (which imports react-devtools-core, not a dependency) only when DEV=true;
-		// bundled, that import would run at start and fail. Drop when ink stops importing devtools.js.
-		importer: '/ink/build/reconciler.js',
-		specifier: './devtools.js',
-		replacement: 'ink-devtools.ts',
-		guard(text) {
-			return /isDev\(\)[\s\S]{0,80}import\('\.\/devtools\.js'\)/.test(text)
-				? null
-				: 'reconciler.js no longer loads devtools.js only under DEV=true';
-		},
-	},
-];
-
-/**
- * Every (importer, specifier) pair a substitution names that the build did not swap, as one message (null: all took).
- * A pair that never resolves is as much a broken substitution as a failed guard: an importer that now reaches the
- * module through a re-export, or a specifier renamed, would otherwise ship the original module without a word.
- * `expected` lists the pairs each entry must swap; an entry without it must swap each importer and each specifier once.
- */
-export function untakenSwaps(entries, applied) {
-	const missing = [];
-	for (const entry of entries) {
-		const taken = applied.get(entry.name) ?? new Set();
-		const importers = [entry.importer].flat();
-		const specifiers = [entry.specifier].flat();
-		const lacking = [
-			...importers.filter((importer) => ![...taken].some((pair) => pair.startsWith(`${importer} `))),
-			...specifiers.filter((specifier) => ![...taken].some((pair) => pair.endsWith(` ${specifier}`))),
-		];
-		if (lacking.length > 0) missing.push(`"${entry.name}" never swapped ${lacking.join(', ')}`);
-	}
-	return missing.length === 0 ? null : `substitutions that did not apply: ${missing.join('; ')}; revisit scripts/build.mjs`;
-}
 
 /**
  * The esbuild plugin that applies `entries` (the shipped bundle: `substitutions`). With `requireAll` (the shipped
@@ -281,14 +27,11 @@ export function substitute(entries = substitutions, {requireAll = true} = {}) {
 				const specifiers = [entry.specifier].flat().map((specifier) => specifier.replaceAll('.', '\\.').replaceAll('/', '\\/'));
 				const filter = new RegExp(`^(?:${specifiers.join('|')})$`);
 				bundle.onResolve({filter}, (args) => {
-					const importer = args.importer.replaceAll('\\', '/');
-					const ending = [entry.importer].flat().find((candidate) => importer.endsWith(candidate));
-					if (ending === undefined) return undefined;
-					const problem = entry.guard(readFileSync(args.importer, 'utf8'), args.importer, args.path);
-					if (problem) throw new Error(`substitution "${entry.name}": ${problem}; revisit scripts/build.mjs`);
+					const swap = swapFor([entry], args.importer, args.path);
+					if (swap === undefined) return undefined;
 					if (!applied.has(entry.name)) applied.set(entry.name, new Set());
-					applied.get(entry.name).add(`${ending} ${args.path}`);
-					return {path: path.join(substitutesDir, entry.replacement)};
+					applied.get(entry.name).add(swap.pair);
+					return {path: swap.path};
 				});
 			}
 			bundle.onEnd((result) => {
@@ -302,8 +45,11 @@ export function substitute(entries = substitutions, {requireAll = true} = {}) {
 
 const shippedEntry = path.join(root, 'source', 'main.ts');
 
-/** The esbuild options of the shipped bundle; tests bundle their own entry points with the same ones (every swap is required only of the shipped entry). */
-export function bundleOptions({entry = shippedEntry, outfile = path.join(root, 'dist', 'cli.js')} = {}) {
+/**
+ * The esbuild options of the shipped bundle; tests bundle their own entry points with the same ones (every swap is
+ * required only of the shipped entry). `entries`: another list of substitutions, for a bench weighing what one buys.
+ */
+export function bundleOptions({entry = shippedEntry, outfile = path.join(root, 'dist', 'cli.js'), entries = substitutions} = {}) {
 	return {
 		entryPoints: [entry],
 		outfile,
@@ -315,7 +61,7 @@ export function bundleOptions({entry = shippedEntry, outfile = path.join(root, '
 		define: {'process.env.NODE_ENV': '"production"'},
 		// Some bundled CommonJS modules call require(): give the ES module one.
 		banner: {js: "import {createRequire as __plegTopRequire} from 'node:module';\nconst require = __plegTopRequire(import.meta.url);"},
-		plugins: [substitute(substitutions, {requireAll: entry === shippedEntry})],
+		plugins: [substitute(entries, {requireAll: entry === shippedEntry})],
 		// Read on first use by source/substitutes/client-node-on-demand.ts, from beside the bundle (extrasOptions).
 		external: ['./client-node-extras.cjs'],
 		legalComments: 'none',

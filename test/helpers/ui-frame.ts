@@ -2,7 +2,7 @@
 import {stripVTControlCharacters} from 'node:util';
 import React from 'react';
 import {Box} from 'ink';
-import {render} from 'ink-testing-library';
+import {render} from './shipped-ink.js';
 
 /** Render `element` inside a Box of `width` columns and return the last frame without ANSI codes. */
 export function frameOf(element: React.ReactElement, width: number): string {
@@ -12,11 +12,4 @@ export function frameOf(element: React.ReactElement, width: number): string {
 	return frame;
 }
 
-export function rowsOf(frame: string): string[] {
-	return frame.split('\n');
-}
-
-/** Terminal cells of a row: code points (every glyph pleg-top prints is one cell wide). */
-export function cells(row: string): number {
-	return [...row].length;
-}
+export {cells, rowsOf} from './pane-rows.js';

@@ -79,7 +79,7 @@ describe('build substitutions', () => {
 		]);
 		assert.equal(
 			buildModule.untakenSwaps(entries, applied),
-			'substitutions that did not apply: "lists" never swapped /a/q.js, t; revisit scripts/build.mjs',
+			'substitutions that did not apply: "lists" never swapped /a/q.js, t; revisit scripts/substitutions.mjs',
 		);
 		applied.get('lists')?.add('/a/q.js t');
 		assert.equal(buildModule.untakenSwaps(entries, applied), null);

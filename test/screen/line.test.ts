@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {cellWidth, fitItems, flowItems, lineText, lineWidth, seg, wrapWords} from '../../source/screen/layout/line.js';
+import {paneRows} from '../helpers/pane-rows.js';
 
 describe('fitItems', () => {
 	test('keeps items in order and skips whole items that would overflow', () => {
@@ -53,5 +54,22 @@ describe('cellWidth', () => {
 		const [row] = wrapWords('ノードノードノード', 7, 1);
 		assert.equal(lineText(row!), 'ノード…');
 		assert.ok(lineWidth(row!) <= 7);
+	});
+});
+
+describe("paneRows (how the pane tests read a builder's rows)", () => {
+	test("each row's segments side by side, trailing blanks dropped as on the screen", () => {
+		assert.deepEqual(paneRows([[seg('mean '), seg('4.2 ms', 'value'), seg('   ')], [], [seg('p99 ≥ 10 s')]], 14), [
+			'mean 4.2 ms',
+			'',
+			'p99 ≥ 10 s',
+		]);
+	});
+
+	test('a row wider than the pane fails the test, naming it (the renderer would cut it silently)', () => {
+		// "界" takes two cells: 3 + 2 = 5 > 4.
+		assert.throws(() => paneRows([[seg('ok')], [seg('abc'), seg('界')]], 4), {
+			message: "row 2 is 5 cells, wider than the pane's 4: abc界",
+		});
 	});
 });

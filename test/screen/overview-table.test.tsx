@@ -5,15 +5,15 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {stripVTControlCharacters} from 'node:util';
 import React from 'react';
-import {render} from 'ink-testing-library';
-import {OverviewTable} from '../../source/screen/panes/overview-table.js';
+import {render} from '../helpers/shipped-ink.js';
+import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
 import {OverviewApp} from '../../source/screen/overview-app.js';
 import {flagSlow, sortRows, type OverviewRow, type SortOrder} from '../../source/screen/overview-rows.js';
 import {clockTime} from '../../source/screen/layout/clock-time.js';
 import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/prometheus-feed.js';
 import {initialOverviewState, overviewReducer, type OverviewState} from '../../source/domain/overview-state.js';
 import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
-import {frameOf, rowsOf} from '../helpers/ui-frame.js';
+import {paneRows} from '../helpers/pane-rows.js';
 import {overviewRowOf} from '../helpers/overview-row.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
@@ -56,7 +56,7 @@ function frame(sort: SortOrder | undefined, filter = '', typing = false): string
 		width,
 		height: 12,
 	};
-	return rowsOf(frameOf(<OverviewTable {...props} />, width)).map((line) => line.trimEnd());
+	return paneRows(overviewTableLines(props), width);
 }
 
 /** The header row: `left`, then the clock flush right. */

@@ -8,8 +8,8 @@ import {ESLint} from 'eslint';
 const root = path.resolve('.');
 const eslint = new ESLint({cwd: root});
 
-async function refusal(file: string, specifier: string): Promise<string | null> {
-	const text = `import {thing} from '${specifier}';\nexport const probe = thing;\n`;
+async function refusal(file: string, specifier: string, name = 'thing'): Promise<string | null> {
+	const text = `import {${name}} from '${specifier}';\nexport const probe = ${name};\n`;
 	const [result] = await eslint.lintText(text, {filePath: path.join(root, file)});
 	return result!.messages.find((message) => message.ruleId === 'no-restricted-imports')?.message ?? null;
 }
@@ -30,4 +30,18 @@ test('what a layer may import passes, and cli/ may reach the two contracts it fi
 	assert.equal(await refusal('source/lab/probe.ts', '../sources/failure.js'), null);
 	assert.equal(await refusal('source/cli/probe.ts', '../run/mode.js'), null);
 	assert.equal(await refusal('source/cli/probe.ts', '../run/complete-need.js'), null);
+});
+
+test('a test renders only through test/helpers/shipped-ink.ts, the renderer that ships', async () => {
+	assert.match((await refusal('test/screen/probe.test.tsx', 'ink-testing-library', 'render'))!, /test\/helpers\/shipped-ink\.ts/);
+	assert.match((await refusal('test/screen/probe.test.tsx', 'ink', 'render'))!, /test\/helpers\/shipped-ink\.ts/);
+	assert.equal(await refusal('test/screen/probe.test.tsx', 'ink', 'Text'), null);
+	assert.equal(await refusal('test/helpers/shipped-ink.ts', 'ink-testing-library', 'render'), null);
+});
+
+test('a pane test (test/screen/*.test.ts) reads its Line[] without ink or React; a .tsx test may draw a screen', async () => {
+	assert.match((await refusal('test/screen/probe.test.ts', 'react', 'React'))!, /test\/helpers\/pane-rows\.ts/);
+	assert.match((await refusal('test/screen/probe.test.ts', '../helpers/ui-frame.js', 'frameOf'))!, /test\/helpers\/pane-rows\.ts/);
+	assert.match((await refusal('test/screen/probe.test.ts', 'ink-testing-library', 'render'))!, /test\/helpers\/pane-rows\.ts/);
+	assert.equal(await refusal('test/screen/probe.test.tsx', '../helpers/ui-frame.js', 'frameOf'), null);
 });

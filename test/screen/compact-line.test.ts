@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {compactLine} from '../../source/screen/panes/compact-line.js';
 import {lastSeenAt, makeFigures, okStatus, testNow} from '../helpers/figures.js';
-import {frameOf} from '../helpers/ui-frame.js';
-import {LineView} from '../../source/screen/layout/line-view.js';
+import {paneFrame} from '../helpers/pane-rows.js';
 
 const failing = okStatus({
 	failure: {kind: 'timeout', summary: 'timed out after 10s', details: []},
@@ -13,7 +11,7 @@ const failing = okStatus({
 });
 
 const compact = (props: Partial<Parameters<typeof compactLine>[0]> & {width: number}) =>
-	frameOf(<LineView line={compactLine({figures: makeFigures(), status: okStatus(), sourceLabel: 'demo node', ...props})} />, props.width);
+	paneFrame([compactLine({figures: makeFigures(), status: okStatus(), sourceLabel: 'demo node', ...props})], props.width);
 
 describe('CompactLine', () => {
 	test('verdict symbol and age first, then whole figures as they fit', () => {

@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {constantsFor} from '../../source/domain/kubelet-constants.js';
 import {constantsPaneLines} from '../../source/screen/panes/constants-pane.js';
-import {frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {paneFrame} from '../helpers/pane-rows.js';
 
 function pane(version: string, options: {evented?: boolean; fallback?: string; meanRatio?: number | null; width?: number} = {}): string {
 	const width = options.width ?? 44;
 	const constants = constantsFor(version, options.evented ?? false, options.fallback ?? null);
-	return frameOf(
-		<Lines
-			lines={constantsPaneLines({
-				constants,
-				thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
-				thresholdToMeanRatio: options.meanRatio === undefined ? 180 / 0.0042 : options.meanRatio,
-				width,
-			})}
-			width={width}
-		/>,
+	return paneFrame(
+		constantsPaneLines({
+			constants,
+			thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
+			thresholdToMeanRatio: options.meanRatio === undefined ? 180 / 0.0042 : options.meanRatio,
+			width,
+		}),
 		width,
 	);
 }

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import type {HistoryPoint} from '../../source/domain/types.js';
 import {historyChartLines, type HistoryChartProps, sparkLevel} from '../../source/screen/panes/history-chart.js';
-import {cells, frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {cells, paneFrame} from '../helpers/pane-rows.js';
 
 /** 14:00:00 UTC: a whole minute, so 5 s and 6 s buckets start on it. */
 const t = Date.UTC(2024, 0, 15, 14, 0, 0);
 
 function chart(history: HistoryPoint[], props: Partial<HistoryChartProps> & {width: number}): string {
-	return frameOf(<Lines lines={historyChartLines({history, now: t, thresholdSeconds: 180, intervalSeconds: 1, ...props})} />, props.width);
+	return paneFrame(historyChartLines({history, now: t, thresholdSeconds: 180, intervalSeconds: 1, ...props}), props.width);
 }
 
 describe('sparkLevel (log scale, 8 blocks)', () => {

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {definitions, keyGroups} from '../../source/domain/definitions.js';
 import {lineText} from '../../source/screen/layout/line.js';
 import {helpScreenLines, helpBodyLines, helpScroll, scrollHelp} from '../../source/screen/panes/help-screen.js';
-import {cells, frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {cells, paneFrame} from '../helpers/pane-rows.js';
 
 describe('HelpScreen', () => {
-	const frame = frameOf(<Lines lines={helpScreenLines({width: 100})} width={100} />, 100);
+	const frame = paneFrame(helpScreenLines({width: 100}), 100);
 	const rows = frame.split('\n');
 
 	test('the keys first, grouped by screen, then every figure with its formula', () => {
@@ -35,7 +33,7 @@ describe('HelpScreen', () => {
 
 	test('every key of every screen, each with its action on its row', () => {
 		// 200 wide: no action wraps.
-		const wide = frameOf(<Lines lines={helpScreenLines({width: 200})} width={200} />, 200).split('\n');
+		const wide = paneFrame(helpScreenLines({width: 200}), 200).split('\n');
 		const keyRows = wide.slice(0, wide.indexOf('figures')).map((row) => row.trim().replaceAll(/ {2,}/g, '  '));
 		for (const group of keyGroups()) {
 			for (const binding of group.bindings) {
@@ -74,7 +72,7 @@ describe('the help scrolls when taller than its pane', () => {
 	const total = body.length;
 
 	function rowsAt(offset: number): string[] {
-		return frameOf(<Lines lines={helpScreenLines({width: 60, height: 10, offset})} width={60} />, 60).split('\n');
+		return paneFrame(helpScreenLines({width: 60, height: 10, offset}), 60).split('\n');
 	}
 
 	test('first page: the title, rows 1–7 of the body, where it stands and how to go on', () => {

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {lastSeenGaugeLines} from '../../source/screen/panes/last-seen-gauge.js';
 import {lastSeenAt, makeFigures} from '../helpers/figures.js';
-import {frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {paneFrame} from '../helpers/pane-rows.js';
 
 const {constants} = makeFigures(); // v1.28.0: period 1 s, threshold 180 s
 const width = 60;
@@ -15,7 +13,7 @@ const ticks = `${' '.repeat(5)}╵1s${' '.repeat(45)}╵3m`;
 const bar = (filled: number) => '█'.repeat(filled) + '░'.repeat(width - filled);
 
 function gauge(lastSeen = lastSeenAt(1), stale = false): string {
-	return frameOf(<Lines lines={lastSeenGaugeLines({lastSeen, constants, width, stale})} width={width} />, width);
+	return paneFrame(lastSeenGaugeLines({lastSeen, constants, width, stale}), width);
 }
 
 describe('LastSeenGauge at known ages', () => {
@@ -60,15 +58,12 @@ describe('LastSeenGauge special readings', () => {
 		assert.equal(frame.split('\n')[0], '! count unchanged for 12s · no gauge before 1.18 · warn > 5s');
 		assert.equal(frame.split('\n')[1], bar(29));
 		// One column less, the band goes first, the fallback's label stays.
-		const narrow = frameOf(
-			<Lines
-				lines={lastSeenGaugeLines({
-					lastSeen: {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12},
-					constants,
-					width: 59,
-				})}
-				width={59}
-			/>,
+		const narrow = paneFrame(
+			lastSeenGaugeLines({
+				lastSeen: {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12},
+				constants,
+				width: 59,
+			}),
 			59,
 		);
 		assert.equal(narrow.split('\n')[0], '! count unchanged for 12s · no gauge before 1.18');
@@ -82,7 +77,7 @@ describe('LastSeenGauge special readings', () => {
 
 	test('a narrow pane keeps the symbol and the age, dropping the band words whole', () => {
 		// "✗ last seen 3m1s ago · unhealthy > 3m" is 37 columns.
-		const frame = frameOf(<Lines lines={lastSeenGaugeLines({lastSeen: lastSeenAt(181), constants, width: 34})} width={34} />, 34);
+		const frame = paneFrame(lastSeenGaugeLines({lastSeen: lastSeenAt(181), constants, width: 34}), 34);
 		assert.equal(frame.split('\n')[0], '✗ last seen 3m1s ago');
 	});
 });

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {relistStatsLines} from '../../source/screen/panes/relist-stats.js';
 import type {Quantile} from '../../source/domain/types.js';
 import {makeFigures, windowFigures} from '../helpers/figures.js';
-import {frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {paneFrame} from '../helpers/pane-rows.js';
 
 process.env.TZ = 'UTC';
-const stats = (figures = makeFigures(), width = 56) => frameOf(<Lines lines={relistStatsLines({figures, width})} width={width} />, width);
+const stats = (figures = makeFigures(), width = 56) => paneFrame(relistStatsLines({figures, width}), width);
 
 describe('RelistStats', () => {
 	test('a healthy window: mean, quantiles, count, rate, interval, discards, lifetime since kubelet start', () => {

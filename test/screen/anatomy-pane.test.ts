@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {anatomyPaneLines} from '../../source/screen/panes/anatomy-pane.js';
 import {churnAnatomy, operation} from '../helpers/anatomy.js';
-import {cells, frameOf, rowsOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {cells, paneFrame, rowsOf} from '../helpers/pane-rows.js';
 
-const pane = (anatomy = churnAnatomy(), width = 100) => frameOf(<Lines lines={anatomyPaneLines({anatomy, width})} width={width} />, width);
+const pane = (anatomy = churnAnatomy(), width = 100) => paneFrame(anatomyPaneLines({anatomy, width}), width);
 
 describe('AnatomyPane', () => {
 	test('100 columns: the reading, the four CRI calls, status calls per relist, list share, what the relist walks', () => {
@@ -67,7 +65,7 @@ describe('AnatomyPane', () => {
 
 	test('before the first scrape: the title alone, its two items on two rows at 60 columns', () => {
 		assert.equal(
-			frameOf(<Lines lines={anatomyPaneLines({anatomy: null, width: 60})} width={60} />, 60),
+			paneFrame(anatomyPaneLines({anatomy: null, width: 60}), 60),
 			'relist anatomy\n  CRI calls once the window opens (second scrape)',
 		);
 	});

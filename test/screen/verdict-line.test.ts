@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {verdictLines} from '../../source/screen/panes/verdict-line.js';
 import type {Incident, Verdict} from '../../source/domain/types.js';
 import {lastSeenAt, makeFigures, quietIncident, readyNode, testNow} from '../helpers/figures.js';
-import {frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {paneFrame} from '../helpers/pane-rows.js';
 
 process.env.TZ = 'UTC';
 const message = 'PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s';
@@ -15,7 +13,7 @@ const notReady = readyNode({ready: {status: 'False', reason: 'KubeletNotReady', 
 describe('VerdictLine', () => {
 	test("the kubelet's words, then the node's Ready condition with its message, wrapped between words", () => {
 		assert.equal(
-			frameOf(<Lines lines={verdictLines({verdict: unhealthy, node: notReady, width: 80})} width={80} />, 80),
+			paneFrame(verdictLines({verdict: unhealthy, node: notReady, width: 80}), 80),
 			[
 				`✗ ${message}`,
 				'✗ node Ready=False KubeletNotReady since 14:02:21: PLEG is not healthy: pleg was',
@@ -25,7 +23,7 @@ describe('VerdictLine', () => {
 	});
 
 	test('one row each when asked: the cut is after a whole word, marked …', () => {
-		const frame = frameOf(<Lines lines={verdictLines({verdict: unhealthy, node: notReady, width: 60, maxLinesEach: 1})} width={60} />, 60);
+		const frame = paneFrame(verdictLines({verdict: unhealthy, node: notReady, width: 60, maxLinesEach: 1}), 60);
 		assert.equal(
 			frame,
 			['✗ PLEG is not healthy: pleg was last seen active 3m1s ago; …', '✗ node Ready=False KubeletNotReady since 14:02:21: PLEG is …'].join(
@@ -35,15 +33,12 @@ describe('VerdictLine', () => {
 	});
 
 	test('healthy, judged on the count fallback, node without a Ready condition', () => {
-		const frame = frameOf(
-			<Lines
-				lines={verdictLines({
-					verdict: {healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'},
-					node: readyNode({ready: null}),
-					width: 80,
-				})}
-				width={80}
-			/>,
+		const frame = paneFrame(
+			verdictLines({
+				verdict: {healthy: true, message: 'PLEG is healthy', basis: 'count-unchanged'},
+				node: readyNode({ready: null}),
+				width: 80,
+			}),
 			80,
 		);
 		assert.equal(
@@ -54,13 +49,7 @@ describe('VerdictLine', () => {
 
 	test('no Node object read: the verdict alone', () => {
 		assert.equal(
-			frameOf(
-				<Lines
-					lines={verdictLines({verdict: {healthy: null, message: 'cannot judge yet', basis: 'none'}, node: null, width: 80})}
-					width={80}
-				/>,
-				80,
-			),
+			paneFrame(verdictLines({verdict: {healthy: null, message: 'cannot judge yet', basis: 'none'}, node: null, width: 80}), 80),
 			'? cannot judge yet',
 		);
 	});
@@ -72,7 +61,7 @@ describe('VerdictLine', () => {
 			basis: 'none',
 		} as const;
 		assert.equal(
-			frameOf(<Lines lines={verdictLines({verdict: stale, node: null, width: 80})} width={80} />, 80),
+			paneFrame(verdictLines({verdict: stale, node: null, width: 80}), 80),
 			'? verdict unknown: the last good scrape is 47s old (then: PLEG is healthy)',
 		);
 	});
@@ -83,13 +72,7 @@ describe('VerdictLine: the incident view', () => {
 	const quiet = quietIncident;
 	const healthy = {healthy: true, message: 'PLEG is healthy', basis: 'last-seen'} as const;
 	const lines = (verdict: Verdict, age: number, incident: Incident, width = 80) =>
-		frameOf(
-			<Lines
-				lines={verdictLines({verdict, node: null, width, figures: {lastSeen: lastSeenAt(age), constants: generic, incident}})}
-				width={width}
-			/>,
-			width,
-		);
+		paneFrame(verdictLines({verdict, node: null, width, figures: {lastSeen: lastSeenAt(age), constants: generic, incident}}), width);
 
 	test("healthy in the ok band: the kubelet's words, no countdown, no incident row", () => {
 		assert.equal(lines(healthy, 2, quiet), '✓ PLEG is healthy');

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import {baselinePaneLines} from '../../source/screen/panes/baseline-pane.js';
 import {testNow, windowFigures} from '../helpers/figures.js';
-import {frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {paneFrame} from '../helpers/pane-rows.js';
 
 process.env.TZ = 'UTC';
 
@@ -25,7 +23,7 @@ describe('BaselinePane', () => {
 			meanRatio: 0.0265 / 0.0042,
 		};
 		assert.equal(
-			frameOf(<Lines lines={baselinePaneLines({baseline, now: testNow, width: 80})} width={80} />, 80),
+			paneFrame(baselinePaneLines({baseline, now: testNow, width: 80}), 80),
 			[
 				'baseline · ×6.3 since mark · marked 14:00:17, 2m5s ago',
 				'          at mark    since mark',
@@ -45,7 +43,7 @@ describe('BaselinePane', () => {
 			sinceMark: windowFigures({spanSeconds: 5, count: 0, meanSeconds: null, p99: null, ratePerSecond: 0, intervalMeanSeconds: null}),
 			meanRatio: null,
 		};
-		const rows = frameOf(<Lines lines={baselinePaneLines({baseline, now: testNow, width: 80})} width={80} />, 80).split('\n');
+		const rows = paneFrame(baselinePaneLines({baseline, now: testNow, width: 80}), 80).split('\n');
 		assert.equal(rows[0], 'baseline · marked 14:02:17, 5s ago');
 		assert.equal(rows[2], 'mean      4.2ms      no relist');
 		assert.equal(rows[3], 'p99       9.3ms      no relist');

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import React from 'react';
 import type {FeedStatus} from '../../source/domain/types.js';
 import {lineText} from '../../source/screen/layout/line.js';
 import {statusLines, staleBannerLines} from '../../source/screen/panes/status-line.js';
 import {okStatus, testNow} from '../helpers/figures.js';
-import {frameOf} from '../helpers/ui-frame.js';
-import {Lines} from '../../source/screen/layout/line-view.js';
+import {paneFrame} from '../helpers/pane-rows.js';
 
 process.env.TZ = 'UTC';
 const failing: FeedStatus = okStatus({
@@ -21,10 +19,7 @@ const failing: FeedStatus = okStatus({
 });
 
 const status = (props: Partial<Parameters<typeof statusLines>[0]> = {}) =>
-	frameOf(
-		<Lines lines={statusLines({status: okStatus(), intervalSeconds: 1, now: testNow, width: 80, ...props})} width={props.width ?? 80} />,
-		props.width ?? 80,
-	);
+	paneFrame(statusLines({status: okStatus(), intervalSeconds: 1, now: testNow, width: 80, ...props}), props.width ?? 80);
 
 describe('StatusLine', () => {
 	test('fine: cadence, last request latency, key hints', () => {
