@@ -12,6 +12,8 @@ import {toFailure} from '../sources/to-failure.js';
 import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import {startScheduler} from './scheduler.js';
+import {startNodeReads, type NodeReads} from './node-reads.js';
+import {defaultNodeRefreshMs, fetchDated} from './poller.js';
 import {listedNames, type FeedKind} from '../domain/overview-state.js';
 import {createStore, globalTimers, never, seconds, systemNow, type Engine, type Timers} from './engine.js';
 
@@ -35,6 +37,8 @@ export type ProxyOverviewOptions = {
 	timers?: Timers;
 	/** Re-list nodes this often, ms. @default 30000 */
 	relistMs?: number;
+	/** Re-read the opened node's Node object and Events this often, ms. @default the poller's 10 s */
+	nodeRefreshMs?: number;
 };
 
 export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngine<FeedState> {
@@ -46,6 +50,17 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 	const lister = new AbortController();
 	let relistTimer: unknown;
 	let stopped = false;
+	// The node opened from the table: its Node object and Events, read only while it is open.
+	let opened: {name: string; reads: NodeReads} | undefined;
+	const sourceOf = (node: string) => {
+		let source = sources.get(node);
+		if (source === undefined) {
+			source = options.fleet.forNode(node);
+			sources.set(node, source);
+		}
+
+		return source;
+	};
 
 	const scheduler = startScheduler({
 		intervalMs: options.intervalMs,
@@ -54,18 +69,14 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 		now,
 		timers,
 		async poll(node, signal) {
-			let source = sources.get(node);
-			if (source === undefined) {
-				source = options.fleet.forNode(node);
-				sources.set(node, source);
-			}
-
+			const source = sourceOf(node);
 			const started = now();
 			try {
-				const sample = parsePlegSample(await source.fetchMetrics(signal));
+				const {text, dateSeconds} = await fetchDated(source, signal);
+				const sample = parsePlegSample(text);
 				const at = now();
 				if (!signal.aborted)
-					store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}}, at);
+					store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started, dateSeconds}}}, at);
 				return true;
 			} catch (error) {
 				const at = now();
@@ -122,6 +133,28 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 		// The overview has no pause key: its one-node screens show the figures as they stream in.
 		paused: false,
 		setPaused: () => undefined,
+		open(node) {
+			if (opened?.name === node) return;
+			opened?.reads.stop();
+			opened = undefined;
+			if (node === null || stopped) return;
+			// Not reads of the node's figures (JSON lines write no line for them); the screen redraws.
+			const reads = startNodeReads(
+				sourceOf(node),
+				{refreshMs: options.nodeRefreshMs ?? defaultNodeRefreshMs, now},
+				{
+					onNode(info) {
+						const at = now();
+						// The list's spelling of the name keys the entry (as the one-node engine keeps the asked one).
+						store.dispatch({type: 'node', node: {...info, name: node}, at}, at, false);
+					},
+					onEvents(events, at) {
+						store.dispatch({type: 'feed', node, action: {type: 'events', events, at}}, at, false);
+					},
+				},
+			);
+			opened = {name: node, reads};
+		},
 		mark: () => undefined,
 		get requestCount() {
 			return scheduler.requestCount;
@@ -129,6 +162,7 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 		ended: never,
 		stop() {
 			stopped = true;
+			opened?.reads.stop();
 			lister.abort();
 			if (relistTimer !== undefined) timers.clearTimeout(relistTimer);
 			scheduler.stop();

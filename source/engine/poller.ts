@@ -5,14 +5,13 @@
 import {retryDelay} from '../domain/backoff.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import {toFailure} from '../sources/to-failure.js';
-import type {Failure, MetricsSource, NodeEvents, NodeInfo, Scrape} from '../domain/types.js';
+import type {Failure, MetricsAnswer, MetricsSource, Scrape} from '../domain/types.js';
+import {startNodeReads, type NodeReadsListener} from './node-reads.js';
 
-export type PollerListener = {
+/** Scrapes and failures, and the Node object and Events read on their own cadence (node-reads.ts). */
+export type PollerListener = NodeReadsListener & {
 	onScrape(scrape: Scrape, text: string): void;
 	onFailure(failure: Failure, at: number): void;
-	onNode?(node: NodeInfo): void;
-	/** The node's Events, read on the Node object's cadence when the source has them; `at` when the answer came. */
-	onEvents?(events: NodeEvents, at: number): void;
 };
 
 export type PollerOptions = {
@@ -37,6 +36,11 @@ export type Poller = {
 	readonly requestCount: number;
 };
 
+/** The /metrics text with the answer's Date header (for the node's clock offset) where the source has it. */
+export async function fetchDated(source: MetricsSource, signal: AbortSignal): Promise<MetricsAnswer> {
+	return source.fetchMetricsDated ? source.fetchMetricsDated(signal) : {text: await source.fetchMetrics(signal), dateSeconds: null};
+}
+
 /** The kubelet posts its node status every 10 s: the Node object is re-read as often. */
 export const defaultNodeRefreshMs = 10_000;
 
@@ -51,14 +55,10 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 	let retryAfterSeconds: number | undefined;
 	let requestCount = 0;
 	let metricsTimer: NodeJS.Timeout | undefined;
-	let nodeTimer: NodeJS.Timeout | undefined;
 	let inFlight: AbortController | undefined;
 	// One controller serves scrape after scrape until a pause or stop aborts it: an AbortSignal is an EventTarget,
 	// and making one per scrape cost ~0.05 ms a tick. Every source removes its abort listener when a request ends.
 	let metricsController = new AbortController();
-	let nodeInFlight: AbortController | undefined;
-	let eventsTimer: NodeJS.Timeout | undefined;
-	let eventsInFlight: AbortController | undefined;
 
 	const scheduleMetrics = (delayMs: number) => {
 		if (!stopped && !paused) {
@@ -74,9 +74,7 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		const started = now();
 		requestCount++;
 		try {
-			const {text, dateSeconds} = source.fetchMetricsDated
-				? await source.fetchMetricsDated(controller.signal)
-				: {text: await source.fetchMetrics(controller.signal), dateSeconds: null};
+			const {text, dateSeconds} = await fetchDated(source, controller.signal);
 			if (controller.signal.aborted) return;
 			const sample = parsePlegSample(text);
 			const at = now();
@@ -97,67 +95,15 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 		);
 	}
 
-	const scheduleNode = (delayMs: number) => {
-		if (!stopped && !paused && source.fetchNode) {
-			nodeTimer = setTimeout(pollNode, delayMs);
-		}
-	};
-
-	async function pollNode() {
-		nodeTimer = undefined;
-		if (!source.fetchNode) return;
-		const controller = new AbortController();
-		nodeInFlight = controller;
-		try {
-			const node = await source.fetchNode(controller.signal);
-			if (!controller.signal.aborted) listener.onNode?.(node);
-		} catch {
-			// The metrics request reports reachability and RBAC problems; the Node object is extra
-			// context, so a failure here keeps the last one shown rather than adding a second error.
-		} finally {
-			if (nodeInFlight === controller) nodeInFlight = undefined;
-		}
-
-		if (!controller.signal.aborted) scheduleNode(nodeRefreshMs);
-	}
-
-	const scheduleEvents = (delayMs: number) => {
-		if (!stopped && !paused && source.fetchEvents) {
-			eventsTimer = setTimeout(pollEvents, delayMs);
-		}
-	};
-
-	async function pollEvents() {
-		eventsTimer = undefined;
-		if (!source.fetchEvents) return;
-		const controller = new AbortController();
-		eventsInFlight = controller;
-		try {
-			const events = await source.fetchEvents(controller.signal);
-			if (!controller.signal.aborted) listener.onEvents?.(events, now());
-		} catch {
-			// fetchEvents answers a refusal or a failure in its `error`; it rejects only when aborted.
-		} finally {
-			if (eventsInFlight === controller) eventsInFlight = undefined;
-		}
-
-		if (!controller.signal.aborted) scheduleEvents(nodeRefreshMs);
-	}
-
 	scheduleMetrics(0);
-	scheduleNode(options.firstNodeReadMs ?? 0);
-	// No caller reads the Events before the engine starts: the first read goes out at once.
-	scheduleEvents(0);
+	const context = startNodeReads(source, {refreshMs: nodeRefreshMs, firstNodeReadMs: options.firstNodeReadMs, now}, listener);
 
 	return {
 		stop() {
 			stopped = true;
 			clearTimeout(metricsTimer);
-			clearTimeout(nodeTimer);
-			clearTimeout(eventsTimer);
 			inFlight?.abort();
-			nodeInFlight?.abort();
-			eventsInFlight?.abort();
+			context.stop();
 		},
 		setPaused(next: boolean) {
 			if (next === paused || stopped) return;
@@ -165,23 +111,15 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 			if (paused) {
 				// Nothing is read while paused, the Node object and the Events included: what is shown stays as it was.
 				clearTimeout(metricsTimer);
-				clearTimeout(nodeTimer);
-				clearTimeout(eventsTimer);
 				metricsTimer = undefined;
-				nodeTimer = undefined;
-				eventsTimer = undefined;
-				// Forget the aborted requests now, so resuming does not wait for their rejection.
+				// Forget the aborted request now, so resuming does not wait for its rejection.
 				inFlight?.abort();
-				nodeInFlight?.abort();
-				eventsInFlight?.abort();
 				inFlight = undefined;
-				nodeInFlight = undefined;
-				eventsInFlight = undefined;
-			} else {
-				if (!inFlight) scheduleMetrics(0);
-				if (!nodeInFlight) scheduleNode(0);
-				if (!eventsInFlight) scheduleEvents(0);
+			} else if (!inFlight) {
+				scheduleMetrics(0);
 			}
+
+			context.setPaused(next);
 		},
 		get requestCount() {
 			return requestCount;
