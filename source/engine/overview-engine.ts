@@ -13,7 +13,7 @@ import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type Prometh
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import {startScheduler} from './scheduler.js';
 import {startNodeReads, type NodeReads} from './node-reads.js';
-import {defaultNodeRefreshMs, fetchDated} from './poller.js';
+import {defaultNodeRefreshMs} from './poller.js';
 import {listedNames, type FeedKind} from '../domain/overview-state.js';
 import {createStore, globalTimers, never, seconds, systemNow, type Engine, type Timers} from './engine.js';
 
@@ -72,11 +72,10 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 			const source = sourceOf(node);
 			const started = now();
 			try {
-				const {text, dateSeconds} = await fetchDated(source, signal);
-				const sample = parsePlegSample(text);
+				const sample = parsePlegSample(await source.fetchMetrics(signal));
 				const at = now();
 				if (!signal.aborted)
-					store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started, dateSeconds}}}, at);
+					store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}}, at);
 				return true;
 			} catch (error) {
 				const at = now();

@@ -37,7 +37,7 @@ export type Poller = {
 };
 
 /** The /metrics text with the answer's Date header (for the node's clock offset) where the source has it. */
-export async function fetchDated(source: MetricsSource, signal: AbortSignal): Promise<MetricsAnswer> {
+async function fetchDated(source: MetricsSource, signal: AbortSignal): Promise<MetricsAnswer> {
 	return source.fetchMetricsDated ? source.fetchMetricsDated(signal) : {text: await source.fetchMetrics(signal), dateSeconds: null};
 }
 
