@@ -81,7 +81,7 @@ export const definitions = [
 		id: 'terminal-title',
 		label: 'Terminal title and bell',
 		formula:
-			"title 'pleg-top NODE: …' (healthy, NotReady in N, critical, NotReady in N, UNHEALTHY N, unknown), rewritten when it changes, at most once a scrape, cleared on exit; the bell once on entering critical (≥ threshold / 2) or unhealthy from a better state, and on entering unknown (--no-bell: never). A failed scrape turns both unknown only after 2 failed scrapes in a row or once the last good one is 5 s old; unhealthy is never held back",
+			"title 'pleg-top NODE: …' (healthy, NotReady in N, critical, NotReady in N, UNHEALTHY N, unknown), rewritten when it changes, at most once a scrape, cleared on exit; the bell once on entering critical (≥ threshold / 2) or unhealthy from a better state, and on entering unknown (--no-bell: never). A failed scrape turns both unknown only after 2 failed scrapes in a row or once the last good one is 5 s old (a kubelet never read: at its first failed read); unhealthy is never held back. A node opened from the overview's table takes the title and bell while it shows",
 	},
 	{id: 'gauge-scale', label: 'Gauge scale', formula: 'log scale from 0.5 s to 2 × threshold; ticks at the relist period and the threshold'},
 	{
@@ -191,7 +191,7 @@ export const definitions = [
 		id: 'events',
 		label: 'Events',
 		formula:
-			'the node\'s Events as `kubectl describe node` lists them (involvedObject.kind=Node, its name, namespace default), read with the Node object every 10 s across the list\'s pages (500 a page, at most 4): newest first (by lastTimestamp, else the series\' or eventTime), age since then (kubectl\'s style), ×count. "N Events" is how many the API server holds; "at least N" when more pages were left unread. A 403 is one row naming the rule (list on events in namespace default); JSON events / eventsError',
+			'the node\'s Events as `kubectl describe node` lists them (involvedObject.kind=Node, its name, namespace default), read with the Node object every 10 s (the overview: only for the node opened from the table, while it shows) across the list\'s pages (500 a page, at most 4), also while the kubelet was never read: newest first (by lastTimestamp, else the series\' or eventTime), age since then (kubectl\'s style), ×count. "N Events" is how many the API server holds; "at least N" when more pages were left unread. A 403 is one row naming the rule (list on events in namespace default); JSON events / eventsError',
 	},
 	{
 		id: 'cluster-text',

@@ -2,7 +2,7 @@
 // because a node polled through the API server keeps the one-node FeedState (feed.ts) while a node read from
 // Prometheus keeps the figures Prometheus answered (prometheus-feed.ts). No clock reads: times come in actions.
 import type {LogView} from './bounded-log.js';
-import type {Failure, FeedStatus, Figures, HistoryPoint, NodeInfo} from './types.js';
+import type {EventsFigures, Failure, FeedStatus, Figures, HistoryPoint, NodeInfo} from './types.js';
 
 /**
  * What a table row, a JSON line and the one-node screen need of one node at `now`. Not the history chart's points:
@@ -29,10 +29,15 @@ export type FeedKind<F, A> = {
 	history(feed: F): LogView<HistoryPoint>;
 	/** Kubelet restarts (counter resets) seen, where the feed counts them (a feed of /metrics text). */
 	restarts?(feed: F): number;
+	/**
+	 * The node's Events at `now`, read or not from its metrics: a kubelet never read still has them. Absent: the feed
+	 * keeps none (Prometheus).
+	 */
+	events?(feed: F, now: number): EventsFigures | null;
 };
 
 /** What a reader of the state needs of a feed kind: its figures, status and history, never its reducer. */
-export type FeedReader<F> = Pick<FeedKind<F, never>, 'figures' | 'status' | 'history' | 'restarts'>;
+export type FeedReader<F> = Pick<FeedKind<F, never>, 'figures' | 'status' | 'history' | 'restarts' | 'events'>;
 
 export type OverviewEntry<F> = {
 	name: string;
@@ -56,6 +61,8 @@ export type OverviewAction<A> =
 	/** Names only (Prometheus answers carry no Node objects): as 'nodes' without NodeInfo. */
 	| {type: 'names'; names: string[]; at: number}
 	| {type: 'list-failure'; failure: Failure; at: number}
+	/** One listed node's Node object, read on its own at `at` (the node opened from the table): fresher than the list's. */
+	| {type: 'node'; node: NodeInfo; at: number}
 	| {type: 'feed'; node: string; action: A}
 	/** Many nodes' actions at once (one Prometheus refresh): the node map is copied once, not once per node. */
 	| {type: 'feeds'; actions: ReadonlyArray<{node: string; action: A}>};
@@ -74,10 +81,13 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 		for (const item of present) {
 			const old = state.nodes.get(item.name);
 			const base = old?.feed ?? kind.initial(item.name, state.windowSeconds);
+			// The list counts no pods: a count read with the opened node's own Node object stays until its next read.
+			const pods = old?.info?.pods;
+			const info = item.info && pods !== undefined && item.info.pods === undefined ? {...item.info, pods} : item.info;
 			nodes.set(item.name, {
 				name: item.name,
-				info: item.info ?? old?.info ?? null,
-				feed: item.info ? kind.withNode(base, item.info, at) : base,
+				info: info ?? old?.info ?? null,
+				feed: info ? kind.withNode(base, info, at) : base,
 				goneSince: null,
 			});
 		}
@@ -116,6 +126,17 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 
 			case 'list-failure': {
 				return {...state, listFailure: action.failure};
+			}
+
+			case 'node': {
+				const entry = state.nodes.get(action.node.name);
+				if (entry === undefined) {
+					return state;
+				}
+
+				const nodes = new Map(state.nodes);
+				nodes.set(entry.name, {...entry, info: action.node, feed: kind.withNode(entry.feed, action.node, action.at)});
+				return {...state, nodes};
 			}
 
 			case 'feed': {

@@ -1,7 +1,7 @@
 // The per-node feed of the overview when nodes are polled through the API server: the one-node FeedState and its
 // reducer, unchanged, so a row and the one-node screen show exactly what `pleg-top --node NAME` would.
 import {logView} from './bounded-log.js';
-import {feedReducer, figuresAt, initialFeedState, type FeedAction, type FeedState} from './feed.js';
+import {eventsAt, feedReducer, figuresAt, initialFeedState, type FeedAction, type FeedState} from './feed.js';
 import type {FeedKind} from './overview-state.js';
 import type {Figures} from './types.js';
 
@@ -34,4 +34,5 @@ export const proxyFeedKind: FeedKind<FeedState, FeedAction> = {
 	status: (feed) => feed.status,
 	history: (feed) => logView(feed.history),
 	restarts: (feed) => feed.restarts,
+	events: eventsAt,
 };

@@ -29,6 +29,11 @@ export type EngineCore<F = unknown> = {
 	/** Paused: no request at all (not even the Node object), so nothing shown changes. */
 	readonly paused: boolean;
 	setPaused(paused: boolean): void;
+	/**
+	 * The node opened from the overview's table, null when back at the table: its Node object and Events are read
+	 * while it is open, as `pleg-top NODE` reads them. Absent where there is nothing more to read (one node, Prometheus).
+	 */
+	open?(node: string | null): void;
 	/** A baseline mark at `at` (one-node engines over /metrics text; others ignore it). */
 	mark(at: number): void;
 	/** Requests made so far, for tests and the bench. */

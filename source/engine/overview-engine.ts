@@ -25,6 +25,8 @@ import {
 	type FleetEngine,
 	type Timers,
 } from './engine.js';
+import {startNodeReads, type NodeReads} from './node-reads.js';
+import {defaultNodeRefreshMs} from './poller.js';
 
 /** The overview's engines are engines (engine.ts) of every node. */
 export type OverviewEngine<F> = Engine<F>;
@@ -46,6 +48,8 @@ export type ProxyOverviewOptions = {
 	timers?: Timers;
 	/** Re-list nodes this often, ms. @default 30000 */
 	relistMs?: number;
+	/** Re-read the opened node's Node object and Events this often, ms. @default the poller's 10 s */
+	nodeRefreshMs?: number;
 };
 
 export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<FeedState> {
@@ -57,6 +61,17 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 	const lister = new AbortController();
 	let relistTimer: unknown;
 	let stopped = false;
+	// The node opened from the table: its Node object and Events, read only while it is open.
+	let opened: {name: string; reads: NodeReads} | undefined;
+	const sourceOf = (node: string) => {
+		let source = sources.get(node);
+		if (source === undefined) {
+			source = options.fleet.forNode(node);
+			sources.set(node, source);
+		}
+
+		return source;
+	};
 
 	const scheduler = startScheduler({
 		intervalMs: options.intervalMs,
@@ -65,12 +80,7 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 		now,
 		timers,
 		async poll(node, signal) {
-			let source = sources.get(node);
-			if (source === undefined) {
-				source = options.fleet.forNode(node);
-				sources.set(node, source);
-			}
-
+			const source = sourceOf(node);
 			const started = now();
 			try {
 				const sample = parsePlegSample(await source.fetchMetrics(signal));
@@ -133,6 +143,28 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 		// The overview has no pause key: its one-node screens show the figures as they stream in.
 		paused: false,
 		setPaused: () => undefined,
+		open(node) {
+			if (opened?.name === node) return;
+			opened?.reads.stop();
+			opened = undefined;
+			if (node === null || stopped) return;
+			// Not reads of the node's figures (JSON lines write no line for them); the screen redraws.
+			const reads = startNodeReads(
+				sourceOf(node),
+				{refreshMs: options.nodeRefreshMs ?? defaultNodeRefreshMs, now},
+				{
+					onNode(info) {
+						const at = now();
+						// The list's spelling of the name keys the entry (as the one-node engine keeps the asked one).
+						store.dispatch({type: 'node', node: {...info, name: node}, at}, at, false);
+					},
+					onEvents(events, at) {
+						store.dispatch({type: 'feed', node, action: {type: 'events', events, at}}, at, false);
+					},
+				},
+			);
+			opened = {name: node, reads};
+		},
 		mark: () => undefined,
 		get requestCount() {
 			return scheduler.requestCount;
@@ -140,6 +172,7 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 		ended: never,
 		stop() {
 			stopped = true;
+			opened?.reads.stop();
 			lister.abort();
 			if (relistTimer !== undefined) timers.clearTimeout(relistTimer);
 			scheduler.stop();

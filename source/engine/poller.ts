@@ -5,14 +5,14 @@
 import {retryDelay} from '../domain/backoff.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import {toFailure} from '../sources/to-failure.js';
-import type {Failure, MetricsSource, NodeEvents, NodeInfo, Scrape} from '../domain/types.js';
+import type {Failure, MetricsSource, Scrape} from '../domain/types.js';
+import {startNodeReads, type NodeReadsListener} from './node-reads.js';
+import {requestLoop} from './request-loop.js';
 
-export type PollerListener = {
+/** Scrapes and failures, and the Node object and Events read on their own cadence (node-reads.ts). */
+export type PollerListener = NodeReadsListener & {
 	onScrape(scrape: Scrape, text: string): void;
 	onFailure(failure: Failure, at: number): void;
-	onNode?(node: NodeInfo): void;
-	/** The node's Events, read on the Node object's cadence when the source has them; `at` when the answer came. */
-	onEvents?(events: NodeEvents, at: number): void;
 };
 
 export type PollerOptions = {
@@ -50,83 +50,25 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 	const scrapes = scrapeStep(options, listener, now);
 	const metrics = requestLoop(scrapes.step, running);
 	// The Node object and the Events are context read beside the scrapes, on the Node object's cadence.
-	const node = refreshLoop(source.fetchNode?.bind(source), (info) => listener.onNode?.(info), nodeRefreshMs, running);
-	const events = refreshLoop(source.fetchEvents?.bind(source), (answer) => listener.onEvents?.(answer, now()), nodeRefreshMs, running);
-	const loops = [metrics, node, events].filter((loop) => loop !== null);
-
+	const context = startNodeReads(source, {refreshMs: nodeRefreshMs, firstNodeReadMs: options.firstNodeReadMs, now}, listener);
 	metrics.schedule(0);
-	node?.schedule(options.firstNodeReadMs ?? 0);
-	// No caller reads the Events before the engine starts: the first read goes out at once.
-	events?.schedule(0);
 
 	return {
 		stop() {
 			stopped = true;
-			for (const loop of loops) loop.halt();
+			metrics.halt();
+			context.stop();
 		},
 		setPaused(next: boolean) {
 			if (next === paused || stopped) return;
 			paused = next;
 			// Nothing is read while paused, the Node object and the Events included: what is shown stays as it was.
-			for (const loop of loops) {
-				if (paused) loop.halt();
-				else if (!loop.busy) loop.schedule(0);
-			}
+			if (paused) metrics.halt();
+			else if (!metrics.busy) metrics.schedule(0);
+			context.setPaused(next);
 		},
 		get requestCount() {
 			return scrapes.count;
-		},
-	};
-}
-
-/** One request after another, each `delayMs` after the last ended, as long as `running` says so. */
-type RequestLoop = {
-	schedule(delayMs: number): void;
-	/** A request is in flight. */
-	readonly busy: boolean;
-	/** Clears the timer and aborts the request in flight, forgotten at once so a resume does not wait for its rejection. */
-	halt(): void;
-};
-
-/**
- * The loop of one kind of request: `step` makes one (it never rejects) and answers the wait before the next; an
- * aborted one schedules none. One controller serves request after request until `halt` aborts it: an AbortSignal
- * is an EventTarget, and making one per scrape cost ~0.05 ms a tick.
- */
-function requestLoop(step: (signal: AbortSignal) => Promise<number>, running: () => boolean): RequestLoop {
-	let timer: NodeJS.Timeout | undefined;
-	let inFlight: AbortController | undefined;
-	let controller = new AbortController();
-
-	async function run() {
-		timer = undefined;
-		if (controller.signal.aborted) controller = new AbortController();
-		const mine = controller;
-		inFlight = mine;
-		let nextMs: number;
-		try {
-			nextMs = await step(mine.signal);
-		} finally {
-			if (inFlight === mine) inFlight = undefined;
-		}
-
-		if (!mine.signal.aborted) schedule(nextMs);
-	}
-
-	function schedule(delayMs: number) {
-		if (running()) timer = setTimeout(run, delayMs);
-	}
-
-	return {
-		schedule,
-		get busy() {
-			return inFlight !== undefined;
-		},
-		halt() {
-			clearTimeout(timer);
-			timer = undefined;
-			inFlight?.abort();
-			inFlight = undefined;
 		},
 	};
 }
@@ -166,28 +108,4 @@ function scrapeStep(options: PollerOptions, listener: PollerListener, now: () =>
 		},
 	};
 	return counter;
-}
-
-/**
- * The Node object or the node's Events, re-read every `refreshMs` when the source has them (null when it has not).
- * A failure keeps the last answer shown: the scrape reports reachability and RBAC problems, and fetchEvents answers
- * a refusal in its `error` (it rejects only when aborted).
- */
-function refreshLoop<T>(
-	fetch: ((signal: AbortSignal) => Promise<T>) | undefined,
-	deliver: (answer: T) => void,
-	refreshMs: number,
-	running: () => boolean,
-): RequestLoop | null {
-	if (fetch === undefined) return null;
-	return requestLoop(async (signal) => {
-		try {
-			const answer = await fetch(signal);
-			if (!signal.aborted) deliver(answer);
-		} catch {
-			// The last answer stays shown (see above).
-		}
-
-		return refreshMs;
-	}, running);
 }

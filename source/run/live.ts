@@ -9,8 +9,7 @@ import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 import {hangupExitCode, terminalGone} from './signals.js';
-import {createTerminalSignals} from './terminal-signals.js';
-import {createFleetSignals} from './fleet-signals.js';
+import {createScreenSignals} from './screen-signals.js';
 import {readView} from '../domain/overview-state.js';
 import {overviewRows} from '../screen/overview-rows.js';
 
@@ -37,29 +36,45 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const engine = plan.start('watch');
 	const ending = new AbortController();
 	const end: {fatal: Failure | null} = {fatal: null};
-	// The terminal title and the bell follow each read of the one node (the overview has no single verdict).
+	// The terminal title and the bell follow each read of the node whose screen shows (the one node, or the node opened
+	// from the table), else the fleet's trouble at most once a second (a refresh of many nodes is as many reads).
 	// Subscribed before the screen mounts, so this listener runs first: it derives the figures of (feed, at), and the
 	// frame drawn for the same change at the same `at` (frames.ts, throttle 0) gets them from the feed kind's memo.
-	const single = engine.scope === 'node' ? engine.single : null;
-	const signals =
-		single === null ? null : createTerminalSignals({node: single, bell: mode.bell, write: (text) => process.stdout.write(text)});
-	// The overview's title and bell: at most one look a second (a refresh of many nodes is as many reads).
-	const fleet = single === null ? createFleetSignals({bell: mode.bell, write: (text) => process.stdout.write(text)}) : null;
+	const signals = createScreenSignals({
+		single: engine.scope === 'node' ? engine.single : null,
+		bell: mode.bell,
+		write: (text) => process.stdout.write(text),
+	});
+	const readOf = (node: string, at: number) => {
+		const entry = engine.state.nodes.get(node);
+		if (entry) signals.read(engine.kind.figures(entry.feed, at), engine.kind.status(entry.feed).failure !== null);
+	};
+
 	let lookedAt = -Infinity;
+	const look = (at: number) => {
+		lookedAt = at;
+		const views = [...engine.state.nodes.values()].map((each) => readView(engine.kind, each));
+		signals.look(overviewRows(views, {now: at, cycleMs: engine.effectiveIntervalMs()}));
+	};
+
 	const unsubscribe = engine.subscribe((node, read, at) => {
 		end.fatal ??= fatalBeforeFirstRead(engine);
 		if (end.fatal) ending.abort();
-		const entry = signals && read && node !== null && node === single ? engine.state.nodes.get(node) : undefined;
-		if (entry) signals?.read(engine.kind.figures(entry.feed, at));
-		if (fleet && read && at - lookedAt >= 1000) {
-			lookedAt = at;
-			const views = [...engine.state.nodes.values()].map((each) => readView(engine.kind, each));
-			fleet.look(overviewRows(views, {now: at, cycleMs: engine.effectiveIntervalMs()}));
-		}
+		if (!read) return;
+		if (node !== null && node === signals.node) readOf(node, at);
+		else if (signals.node === null && at - lookedAt >= 1000) look(at);
 	});
+	// Opened from the table: the node's title at once (its next read may be a back-off away); back: the fleet's.
+	const onOpen = (node: string | null) => {
+		if (node === signals.node) return;
+		signals.open(node);
+		if (node === null) look(engine.now());
+		else readOf(node, engine.now());
+	};
+
 	const app =
 		engine.scope === 'fleet'
-			? React.createElement(OverviewApp, {engine, header: plan.header})
+			? React.createElement(OverviewApp, {engine, header: plan.header, onOpen})
 			: React.createElement(App, {engine, demo: plan.demo, header: plan.header});
 	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);
 	let interrupted = false;
@@ -67,8 +82,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 		({interrupted} = await runFullScreen(element, ending.signal));
 	} finally {
 		unsubscribe();
-		signals?.close();
-		fleet?.close();
+		signals.close();
 		engine.stop();
 		plan.close();
 	}

@@ -58,8 +58,9 @@ export type TerminalSignals = {
 	/**
 	 * The figures of a read: the title when it changed, the bell on entering critical or unhealthy (from a better
 	 * state than the last known one) or unknown. A failed read turns them unknown only when confirmed (see above).
+	 * No figures: nothing read yet; `failed` says a read has failed meanwhile, which is unknown (a kubelet never read).
 	 */
-	read(figures: Figures | null): void;
+	read(figures: Figures | null, failed?: boolean): void;
 	/** On exit: the title the terminal had, or none. */
 	close(): void;
 };
@@ -71,14 +72,14 @@ export function createTerminalSignals(options: {node: string; bell: boolean; wri
 	let title: string | null = null;
 	let failedReads = 0;
 	return {
-		read(figures) {
-			if (!figures) return;
-			failedReads = figures.stale ? failedReads + 1 : 0;
-			const next = signalStateOf(figures);
+		read(figures, failed = false) {
+			if (!figures && !failed) return;
+			failedReads = !figures || figures.stale ? failedReads + 1 : 0;
+			const next = figures ? signalStateOf(figures) : 'unknown';
 			// A failed read that is not yet confirmed leaves everything as the last good read set it.
-			const confirmed = !figures.stale || failedReads >= unknownAfterFailures || figures.stale.lastGoodAgeSeconds >= unknownAfterSeconds;
+			const confirmed = !figures?.stale || failedReads >= unknownAfterFailures || figures.stale.lastGoodAgeSeconds >= unknownAfterSeconds;
 			if (next === 'unknown' && !confirmed && state !== null) return;
-			const text = titleOf(options.node, figures);
+			const text = figures ? titleOf(options.node, figures) : `pleg-top ${options.node}: unknown`;
 			let out = '';
 			if (title === null) out += pushTitle;
 			if (text !== title) out += setTitle(text);

@@ -7,7 +7,7 @@
 import React from 'react';
 import {Box} from 'ink';
 import type {LogView} from '../domain/bounded-log.js';
-import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
+import type {EventsFigures, FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
 import {anatomyPaneLines} from './panes/anatomy-pane.js';
 import {baselinePaneLines} from './panes/baseline-pane.js';
 import {clockTime} from './layout/clock-time.js';
@@ -28,7 +28,7 @@ import {clockOffsetText} from '../domain/clock-offset.js';
 import {evictionInSeconds} from '../domain/eviction.js';
 import {pasteTarget, showsNextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
 import {staleBannerLines, statusLines} from './panes/status-line.js';
-import {verdictLines} from './panes/verdict-line.js';
+import {readyLines, verdictLines} from './panes/verdict-line.js';
 
 export type DashboardProps = {
 	/** null = waiting for the first scrape. */
@@ -36,6 +36,8 @@ export type DashboardProps = {
 	status: FeedStatus;
 	history: LogView<HistoryPoint>;
 	node: NodeInfo | null;
+	/** The node's Events: shown from here while there are no figures (a kubelet never read); else from the figures. */
+	events?: EventsFigures | null;
 	/** The source's label, e.g. "worker-1 via https://10.0.0.1:6443". */
 	sourceLabel: string;
 	/** Poll interval, seconds. */
@@ -115,13 +117,7 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 	const {figures} = props;
 	const stale = staleBannerLines({status: props.status, now: props.now, width});
 	if (!figures) {
-		// Once a request has failed, "connecting" is no longer true: the STALE banner says no good scrape came yet.
-		const waiting = lines(
-			stale.length > 0 ? stale : [firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')],
-		);
-		const status = lines(statusLines({...statusProps(props), maxDetails: Math.max(0, height - 4)}));
-		const blocks = [lines([header]), waiting, status];
-		return rowsOf(blocks) <= height ? blocks : [];
+		return unreadBlocks(props, header, stale);
 	}
 
 	const essentials = chooseEssentials(props, figures, header, stale);
@@ -153,6 +149,49 @@ export function Dashboard(props: DashboardProps) {
 			))}
 		</Box>
 	);
+}
+
+/** What is known before any good scrape, fullest first: Ready rows, Events, next steps, failure details. */
+const unreadVariants = [
+	...[5, 4, 3, 2, 1].map((events) => ({ready: 2, events, steps: 'full', details: 3}) as const),
+	{ready: 2, events: 1, steps: 'folded', details: 3},
+	{ready: 1, events: 1, steps: 'folded', details: 1},
+	{ready: 1, events: 0, steps: 'folded', details: 1},
+	{ready: 1, events: 0, steps: 'none', details: 0},
+	{ready: 0, events: 0, steps: 'none', details: 0},
+] as const;
+
+/**
+ * A kubelet never read (unreachable, refused, timing out) still has a Node object and Events: the screen says
+ * Ready/NotReady and lists them, and once a read has failed (the verdict would be unknown) the next steps with the
+ * eviction horizon, as for a node whose reads went stale. Parts give way from the bottom up on a short screen.
+ */
+function unreadBlocks(props: DashboardProps, header: Line, stale: Line[]): Block[] {
+	const {width, height, node} = props;
+	// Once a request has failed, "connecting" is no longer true: the STALE banner says no good scrape came yet.
+	const waiting = stale.length > 0 ? stale : [firstFitting([`connecting to ${props.sourceLabel} …`, 'connecting …'], width, 'dim')];
+	const name = node?.name;
+	const steps =
+		props.status.failure && name
+			? {
+					steps: {...pasteContext(props), node: name},
+					width,
+					evictionInSeconds: evictionInSeconds(node.ready, props.now),
+					pods: node.pods ?? null,
+				}
+			: null;
+	for (const variant of unreadVariants) {
+		const blocks = [
+			lines([header, ...waiting]),
+			lines(node && variant.ready > 0 ? readyLines(node, width, variant.ready) : []),
+			lines(variant.events > 0 ? eventsPaneLines({events: props.events ?? null, width, maxEvents: variant.events}) : []),
+			lines(steps && variant.steps !== 'none' ? nextStepsPaneLines({...steps, folded: variant.steps === 'folded'}) : []),
+			lines(statusLines({...statusProps(props), maxDetails: variant.details})),
+		];
+		if (rowsOf(blocks) <= height) return withSpacers(blocks, height);
+	}
+
+	return [];
 }
 
 function BlockView({block}: {readonly block: Block}) {

@@ -4,9 +4,16 @@ import type {Engine} from '../engine/engine.js';
 import {noReadYet} from '../domain/feed.js';
 import {nodeView, type OverviewState} from '../domain/overview-state.js';
 import type {LogView} from '../domain/bounded-log.js';
-import type {FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
+import type {EventsFigures, FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
 
-export type NodeScreenView = {figures: Figures | null; status: FeedStatus; history: LogView<HistoryPoint>; node: NodeInfo | null};
+export type NodeScreenView = {
+	figures: Figures | null;
+	status: FeedStatus;
+	history: LogView<HistoryPoint>;
+	node: NodeInfo | null;
+	/** The node's Events, also before its kubelet was ever read (then there are no figures to carry them). */
+	events: EventsFigures | null;
+};
 
 export function nodeScreenView<F>(
 	engine: Pick<Engine<F>, 'kind' | 'paused'>,
@@ -22,5 +29,6 @@ export function nodeScreenView<F>(
 		status: {...(view?.status ?? noReadYet), paused: engine.paused},
 		history: entry ? engine.kind.history(entry.feed) : [],
 		node: view?.node ?? null,
+		events: entry && engine.kind.events ? engine.kind.events(entry.feed, now) : null,
 	};
 }

@@ -3,7 +3,7 @@
 // come at most every `renderEveryMs`: many nodes answer many times a second); this component owns the selection,
 // the sort order and the name filter (overview-keys.ts).
 import {useApp, useInput} from 'ink';
-import React, {useMemo, useRef, useState} from 'react';
+import React, {useEffect, useMemo, useRef, useState} from 'react';
 import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {OverviewTable} from './panes/overview-table.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
@@ -27,9 +27,11 @@ export type OverviewAppProps<F> = {
 	only?: string;
 	/** The kubeconfig context read: the node screens it opens show it, and their pasted commands carry it. */
 	header?: HeaderContext;
+	/** Told of each node opened from the table, null when back at it (the runner's terminal title and bell). */
+	onOpen?: (node: string | null) => void;
 };
 
-export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header}: OverviewAppProps<F>) {
+export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header, onOpen}: OverviewAppProps<F>) {
 	const {exit} = useApp();
 	const terminal = useTerminalSize();
 	const {columns, rows: terminalRows} = size ?? terminal;
@@ -41,6 +43,17 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header}
 	const context = useMemo(() => ({now: at, cycleMs}), [at, cycleMs]);
 	const rows = useMemo(() => sortedRows(views, context, ui.sort), [views, context, ui.sort]);
 	const {open} = ui;
+	// The opened node's Node object and Events are read while it shows, as `pleg-top NODE` reads them.
+	useEffect(() => {
+		engine.open?.(open);
+		onOpen?.(open);
+	}, [engine, open, onOpen]);
+	useEffect(
+		() => () => {
+			engine.open?.(null);
+		},
+		[engine],
+	);
 
 	// The key handler reads the latest render's rows through a ref and leaves its result there: the keys of one
 	// chunk ("ss", "jjj") are applied in turn, each to the state the one before left, before the next render.

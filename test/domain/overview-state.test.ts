@@ -47,6 +47,41 @@ describe('overview state', () => {
 		assert.equal(entry?.feed.node?.kubeletVersion, 'v1.29.0');
 	});
 
+	test("node: one node's own Node object read (the opened one) replaces its list entry; a re-list keeps its pod count", () => {
+		let state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('b')], at: 0});
+		const lost: NodeInfo = {
+			name: 'a',
+			kubeletVersion: 'v1.28.4',
+			ready: {status: 'Unknown', reason: 'NodeStatusUnknown', message: null, since: 5000},
+			pods: {count: 7, error: null},
+		};
+		state = reduce(state, {type: 'node', node: lost, at: 6000});
+		assert.deepEqual(state.nodes.get('a')?.info, lost);
+		// The feed has it too: the figures' Ready and pods come from there.
+		assert.deepEqual(state.nodes.get('a')?.feed.node, lost);
+		assert.deepEqual(state.nodes.get('b')?.info, info('b'));
+		// The list carries no pod count: the one read stays until the node's next read.
+		state = reduce(state, {type: 'nodes', nodes: [{...lost, pods: undefined}, info('b')], at: 30_000});
+		assert.deepEqual(state.nodes.get('a')?.info?.pods, {count: 7, error: null});
+		assert.deepEqual(state.nodes.get('a')?.feed.node?.pods, {count: 7, error: null});
+		// A node not listed is not added by its own read.
+		const before = state;
+		state = reduce(state, {type: 'node', node: info('z'), at: 31_000});
+		assert.equal(state, before);
+	});
+
+	test("the one-node screen's Events come from the feed also while it has no figures (a kubelet never read)", () => {
+		let state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
+		state = reduce(state, {type: 'nodes', nodes: [info('a')], at: 0});
+		const event = {type: 'Warning', reason: 'NodeNotReady', message: 'gone', count: 2, lastTimestamp: 40, source: 'node-controller'};
+		state = reduce(state, {type: 'feed', node: 'a', action: {type: 'events', events: {events: [event], error: null}, at: 50_000}});
+		const view = nodeScreenView({kind: proxyFeedKind, paused: false}, state, 'a', 100_000);
+		assert.equal(view.figures, null);
+		// Last seen at 40 s, read at 100 s: 60 s ago.
+		assert.deepEqual(view.events, {items: [{...event, ageSeconds: 60}], error: null});
+	});
+
 	test('a feed action for a node that is not listed changes nothing', () => {
 		const state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
 		assert.equal(reduce(state, {type: 'feed', node: 'x', action: {type: 'pause', paused: true}}), state);

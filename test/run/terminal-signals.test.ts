@@ -123,3 +123,18 @@ describe('terminal signals over a run of reads', () => {
 		assert.deepEqual(written, []);
 	});
 });
+
+describe('terminal signals before any good read', () => {
+	test('nothing until a read fails; then unknown at once, no bell (nothing known before it); then a good read', () => {
+		const written: string[] = [];
+		const signals = createTerminalSignals({node: 'n', bell: true, write: (text) => written.push(text)});
+		signals.read(null);
+		assert.deepEqual(written, []);
+		signals.read(null, true);
+		assert.deepEqual(written, [push + osc('pleg-top n: unknown')]);
+		signals.read(null, true);
+		assert.equal(written.length, 1);
+		signals.read(healthyAt(1));
+		assert.deepEqual(written.slice(1), [osc('pleg-top n: healthy')]);
+	});
+});

@@ -6,6 +6,7 @@ import {helpBodyLines} from '../../source/screen/panes/help-screen.js';
 import {lastSeenAt, makeFigures, okStatus, readyNode, testNow, windowFigures} from '../helpers/figures.js';
 import {dashboardRows, steadyHistory} from '../helpers/dashboard-frame.js';
 import {cells} from '../helpers/ui-frame.js';
+import {demoNodeSteps} from '../helpers/next-steps-rows.js';
 
 process.env.TZ = 'UTC';
 
@@ -244,5 +245,106 @@ describe('Dashboard small and special screens', () => {
 		// The demo item before the version: a narrow header drops the version first.
 		assert.match(rows[0]!, /^pleg-top · demo-node · demo: stall · kubelet v1\.28\.0 · demo node/);
 		assert.match(rows.at(-1)!, /a anatomy {2}k source {2}c churn {2}s stall/);
+	});
+});
+
+describe('Dashboard before any good scrape (a kubelet never read)', () => {
+	const unreachable: FeedStatus = okStatus({
+		failure: {
+			kind: 'kubelet-unreachable',
+			summary: 'the API server cannot reach the kubelet on node "demo-node"',
+			details: ['API server (503): error trying to reach service', 'check: kubectl get node demo-node -o wide'],
+		},
+		failingSince: testNow - 20_000,
+		lastGoodAt: null,
+		consecutiveFailures: 3,
+	});
+	// Unknown for 70 s: the default 300 s toleration leaves 230 s, "3m50s".
+	const lost: NodeInfo = readyNode({
+		ready: {status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', since: testNow - 70_000},
+		pods: {count: 7, error: null},
+	});
+	const events = {
+		items: [
+			{
+				type: 'Normal',
+				reason: 'NodeNotReady',
+				message: 'Node demo-node status is now: NodeNotReady',
+				count: 1,
+				lastTimestamp: (testNow - 65_000) / 1000,
+				source: 'node-controller',
+				ageSeconds: 65,
+			},
+			{
+				type: 'Warning',
+				reason: 'ContainerGCFailed',
+				message: 'rpc error: code = DeadlineExceeded',
+				count: 3,
+				lastTimestamp: (testNow - 120_000) / 1000,
+				source: 'kubelet',
+				ageSeconds: 120,
+			},
+		],
+		error: null,
+	};
+
+	const unread = (width: number, height: number, props: Partial<DashboardProps> = {}) =>
+		dashboard(width, height, {figures: null, history: [], node: lost, events, status: unreachable, ...props});
+
+	test('100×30: the Ready row from the Node object, its Events, the next steps with the eviction horizon, then why', () => {
+		assert.deepEqual(unread(100, 30), [
+			'pleg-top · demo-node · kubelet v1.28.0 · demo node                                          14:02:22',
+			'STALE — no good scrape yet',
+			'',
+			'? node Ready=Unknown NodeStatusUnknown since 14:01:12: Kubelet stopped posting node status.',
+			'',
+			'events · 2 Events, newest first',
+			'  NodeNotReady       65s ago  ×1  Node demo-node status is now: NodeNotReady',
+			'  ContainerGCFailed   2m ago  ×3  rpc error: code = DeadlineExceeded',
+			'',
+			demoNodeSteps[0],
+			'  pods evicted in ~3m50s (default tolerationSeconds) · 7 pods on the node',
+			// Not judged unhealthy (nothing was read): no cordon.
+			...demoNodeSteps.slice(1).filter((row) => !row.includes('cordon')),
+			'',
+			'✗ the API server cannot reach the kubelet on node "demo-node"',
+			'  API server (503): error trying to reach service',
+			'  check: kubectl get node demo-node -o wide',
+			'retry back-off 4s · 3 failures  q quit  ? help  p pause  b mark  a anatomy  k source  Ctrl-L redraw',
+		]);
+	});
+
+	test('80×12: one Event, the steps folded to their eviction row, the failure whole; 80×7: the Ready row cut to one, the rows to spare between the blocks', () => {
+		assert.deepEqual(unread(80, 12), [
+			'pleg-top · demo-node · kubelet v1.28.0 · demo node                      14:02:22',
+			'STALE — no good scrape yet',
+			'? node Ready=Unknown NodeStatusUnknown since 14:01:12: Kubelet stopped posting',
+			'  node status.',
+			'events · 2 Events, newest first (1 more: kubectl describe node)',
+			'  NodeNotReady  65s ago  ×1  Node demo-node status is now: NodeNotReady',
+			'next steps · folded for room: ? lists the commands',
+			'  pods evicted in ~3m50s (default tolerationSeconds) · 7 pods on the node',
+			'✗ the API server cannot reach the kubelet on node "demo-node"',
+			'  API server (503): error trying to reach service',
+			'  check: kubectl get node demo-node -o wide',
+			'retry back-off 4s · 3 failures  q quit  ? help  p pause  b mark  a anatomy',
+		]);
+		assert.deepEqual(unread(80, 7), [
+			'pleg-top · demo-node · kubelet v1.28.0 · demo node                      14:02:22',
+			'STALE — no good scrape yet',
+			'',
+			'? node Ready=Unknown NodeStatusUnknown since 14:01:12: Kubelet stopped posting …',
+			'',
+			'✗ the API server cannot reach the kubelet on node "demo-node"',
+			'retry back-off 4s · 3 failures  q quit  ? help  p pause  b mark  a anatomy',
+		]);
+	});
+
+	test('still connecting (no read failed yet): the Ready row and the Events, no next steps', () => {
+		const rows = unread(80, 24, {status: okStatus({lastGoodAt: null, lastLatencyMs: null})});
+		assert.equal(rows[1], 'connecting to demo node …');
+		assert.ok(rows.includes('events · 2 Events, newest first'), rows.join('\n'));
+		assert.ok(rows.some((row) => row.startsWith('? node Ready=Unknown NodeStatusUnknown since 14:01:12')));
+		assert.ok(!rows.some((row) => row.startsWith('next steps')), rows.join('\n'));
 	});
 });

@@ -36,10 +36,15 @@ export function verdictLines({verdict, node, width, maxLinesEach = 2, hideNode =
 	}
 
 	if (!hideNode && node) {
-		lines.push(...wrapWords(readyText(node), width, maxLinesEach, readyHealth(node), 2));
+		lines.push(...readyLines(node, width, maxLinesEach));
 	}
 
 	return lines;
+}
+
+/** The node's Ready condition as the API server reports it, in at most `maxLines` rows: also without a verdict. */
+export function readyLines(node: NodeInfo, width: number, maxLines: number): Line[] {
+	return wrapWords(readyText(node), width, maxLines, readyHealth(node), 2);
 }
 
 /**
