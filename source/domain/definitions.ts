@@ -273,7 +273,7 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['s'], action: 'demo: stall the relist', hint: 'stall', demoOnly: true},
 	{keys: ['r'], action: 'demo: recover (ends the stall, the churn and the slow runtime)', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
-	{keys: ['w'], action: 'demo: slow runtime on / off', hint: 'slow', demoOnly: true},
+	{keys: ['l'], action: 'demo: slow runtime on / off', hint: 'slow', demoOnly: true},
 	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 

@@ -26,7 +26,7 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 's') demo.stall();
 	else if (input === 'r') demo.recover();
 	else if (input === 'x') demo.restart();
-	else if (input === 'w') demo.slowRuntime(!demo.runtimeSlow);
+	else if (input === 'l') demo.slowRuntime(!demo.runtimeSlow);
 }
 
 export default function App({engine, demo, header}: AppProps) {
