@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {cutToPlegLines, maxRawLineLength, maxRawLines, parsePlegSample} from '../../source/domain/exposition/parse.js';
+import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
 import {readDump} from './dump.js';
 
 describe('PlegSample.raw', () => {
@@ -62,5 +63,18 @@ describe('PlegSample.raw', () => {
 		const [line] = parsePlegSample(long + '\n').raw!.lines;
 		assert.equal(line, long.slice(0, maxRawLineLength) + '…');
 		assert.equal(line!.length, 301);
+	});
+});
+
+describe('Figures.raw', () => {
+	test("the latest scrape's lines and when it completed; kept through a failed scrape (the figures are its)", () => {
+		const at = 1_700_000_000_000;
+		const sample = parsePlegSample('kubelet_pleg_last_seen_seconds 1699999999\n');
+		const actions: FeedAction[] = [
+			{type: 'scrape', scrape: {at, sample, latencyMs: 5}},
+			{type: 'failure', failure: {kind: 'network', summary: 'connection refused', details: []}, at: at + 1000},
+		];
+		const state = actions.reduce(feedReducer, initialFeedState({node: 'n', windowSeconds: 10}));
+		assert.deepEqual(figuresAt(state, at + 2000)!.raw, {lines: ['kubelet_pleg_last_seen_seconds 1699999999'], omitted: 0, at});
 	});
 });
