@@ -274,6 +274,14 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['r'], action: 'demo: recover (ends the stall, the churn and the slow runtime)', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
 	{keys: ['l'], action: 'demo: slow runtime on / off', hint: 'slow', demoOnly: true},
+	// After the demo's keys: the status row hints in this order, and the demo's must not give way to it.
+	{
+		keys: ['w'],
+		action:
+			'raw view: the kubelet_pleg_* lines of the last scrape as the kubelet wrote them, show / hide (↑ ↓ PgUp PgDn Home End scroll them)',
+		hint: 'raw',
+		demoOnly: false,
+	},
 	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 
