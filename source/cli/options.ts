@@ -128,6 +128,7 @@ export const flagSpec = {
 	'max-inflight': {type: 'string', default: '8'},
 	'max-rps': {type: 'string', default: '20'},
 	selector: {type: 'string', short: 'l'},
+	raw: {type: 'boolean', default: false},
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{options: typeof flagSpec; allowPositionals: true; strict: true}>>['values'];
@@ -381,10 +382,12 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	};
 	const lab: LabFiles = {record: values.record, summary: values.summary, plot: values.plot};
 
+	// The flags that follow one node's /metrics text: the lab files and the raw view.
 	const labFlags = [
 		lab.record !== undefined && '--record',
 		lab.summary !== undefined && '--summary',
 		lab.plot !== undefined && '--plot',
+		values.raw && '--raw',
 	].filter(Boolean);
 	const nodeBackend = ((): NodeBackend | null => {
 		if (values.replay !== undefined) return {kind: 'replay', file: values.replay, speed: replaySpeed};
@@ -418,5 +421,11 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		);
 	}
 
-	return {...settings, kind: 'node', backend: nodeBackend, lab};
+	if (values.raw && values.once && nodeBackend.kind === 'replay') {
+		throw new UsageError(
+			'--replay --once reports the whole recording; --raw shows one scrape: drop --once to step through it with the raw view',
+		);
+	}
+
+	return {...settings, kind: 'node', backend: nodeBackend, lab, raw: values.raw};
 }
