@@ -1,11 +1,11 @@
 // The raw view (issue 26) through the built CLI against the fake API server serving the v1.21.2 dump of
 // test/fixtures: `w` shows its kubelet_pleg_* lines as written and hides them again (tmux, 80×24), --raw starts on
 // them (60×20, a line too wide broken before its value), --once --raw prints them with the usual exit code, JSON
-// adds `raw`, and --raw --prometheus is a usage error.
+// (--once and JSON lines) adds `raw`, and --raw --prometheus is a usage error.
 import assert from 'node:assert/strict';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {readDump} from '../domain/dump.js';
-import {capturedOutput, cliPath, runCli} from '../helpers/run-cli.js';
+import {capturedOutput, cliPath, runCli, spawnCli} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {dumpThenMinuteLater, fast, startCluster, withLastSeen, type Cluster} from './cluster.js';
 
@@ -110,6 +110,18 @@ describe('--once --raw', () => {
 		assert.equal(report.raw.length, 30);
 		assert.equal(report.raw[0], 'kubelet_pleg_discard_events 0');
 		assert.equal(report.rawOmitted, 0);
+	});
+
+	test('JSON lines (stdout not a terminal) with --raw: each line carries the lines of its scrape', async () => {
+		const cli = spawnCli(['worker-1', '--raw', ...fast], {env: cluster.env});
+		const stdout = await cli.waitForStdout(/\n/, 20_000);
+		cli.child.kill('SIGTERM');
+		assert.equal((await cli.exited).code, 0);
+		const line = JSON.parse(stdout.split('\n')[0]!) as {node: string; raw: string[]; rawOmitted: number};
+		assert.equal(line.node, 'worker-1');
+		assert.deepEqual(line.raw.toSpliced(1, 1), dumpLines.toSpliced(1, 1));
+		assert.match(line.raw[1]!, lastSeenLine);
+		assert.equal(line.rawOmitted, 0);
 	});
 
 	test('--raw --prometheus: exit 2 at parse time, before any request', async () => {
