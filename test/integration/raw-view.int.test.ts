@@ -124,6 +124,15 @@ describe('--once --raw', () => {
 		assert.equal(line.rawOmitted, 0);
 	});
 
+	test('a control sequence in a label is printed in its visible form, never raw', async () => {
+		const hostile = 'kubelet_pleg_pod_relist_duration_seconds_count{x="\u001b]0;pwn\u0007\u009b31m"} 7';
+		cluster.fake.setMetrics('worker-1', () => `${withLastSeen(readDump('1.21.2'), 1).trimEnd()}\n${hostile}\n`);
+		const result = await runCli(['worker-1', '--once', '--raw', ...fast], {env: cluster.env});
+		assert.equal(result.code, 0);
+		assert.equal(result.stdout.trimEnd().split('\n').at(-1), 'kubelet_pleg_pod_relist_duration_seconds_count{x="^[]0;pwn^G\\u009b31m"} 7');
+		assert.doesNotMatch(result.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+	});
+
 	test('--raw --prometheus: exit 2 at parse time, before any request', async () => {
 		const result = await runCli(['worker-1', '--raw', '--prometheus', 'http://127.0.0.1:1'], {env: cluster.env});
 		assert.equal(result.code, 2);
