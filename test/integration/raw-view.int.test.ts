@@ -1,8 +1,11 @@
 // The raw view (issue 26) through the built CLI against the fake API server serving the v1.21.2 dump of
 // test/fixtures: `w` shows its kubelet_pleg_* lines as written and hides them again (tmux, 80×24), --raw starts on
 // them (60×20, a line too wide broken before its value), --once --raw prints them with the usual exit code, JSON
-// (--once and JSON lines) adds `raw`, and --raw --prometheus is a usage error.
+// (--once and JSON lines) adds `raw`; with --prometheus the pane says there is no text, and --raw --prometheus is a
+// usage error.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type net from 'node:net';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {readDump} from '../domain/dump.js';
 import {capturedOutput, cliPath, runCli, spawnCli} from '../helpers/run-cli.js';
@@ -69,6 +72,32 @@ describe('the raw view on the live screen', () => {
 		const hidden = await session.waitFor('relist duration');
 		assert.doesNotMatch(hidden, /raw kubelet_pleg_|kubelet_pleg_discard_events 0/);
 		session.keys('q');
+	});
+
+	test('--prometheus: w says there is no /metrics text to show', {skip}, async () => {
+		// A stand-in query API: every query answers 1 for worker-1 (a last-seen age of 1 s, a healthy node).
+		const prometheus = http.createServer((_request, response) => {
+			const result = [{metric: {node: 'worker-1'}, value: [Date.now() / 1000, '1']}];
+			response
+				.writeHead(200, {'Content-Type': 'application/json'})
+				.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
+		});
+		await new Promise<void>((resolve) => prometheus.listen(0, '127.0.0.1', resolve));
+		try {
+			const url = `http://127.0.0.1:${(prometheus.address() as net.AddressInfo).port}`;
+			const session = screenOf(`--prometheus ${url}`, 80, 24);
+			await session.waitFor('PLEG is healthy', 20_000);
+			session.keys('w');
+			const shown = await session.waitFor(/^raw kubelet_pleg_\* lines$/m);
+			assert.match(
+				shown,
+				/^none with --prometheus: Prometheus answers with figures, not the kubelet\n\/metrics text \(pleg-top NODE reads it\)$/m,
+			);
+			session.keys('q');
+		} finally {
+			prometheus.closeAllConnections();
+			await new Promise((resolve) => prometheus.close(resolve));
+		}
 	});
 
 	test('60×20 with --raw: shown from the start; a bucket line too wide goes on below, broken before its value', {skip}, async () => {
