@@ -76,11 +76,11 @@ const scenes: Scene[] = [
 	},
 	{
 		name: 'anatomy-slow-runtime',
-		title: 'pleg-top --demo, a then w: the relist anatomy when the runtime answers the list calls slowly',
+		title: 'pleg-top --demo, a then l: the relist anatomy when the runtime answers the list calls slowly',
 		async run() {
 			const session = await startWithWindow(['--demo']);
 			session.keys('a');
-			session.keys('w');
+			session.keys('l');
 			await session.waitFor('relist ≈ list calls (runtime answers slowly)', 30_000);
 			return session;
 		},

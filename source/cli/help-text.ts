@@ -62,8 +62,10 @@ Options
   -o, --output FMT     text or json, for --once (default text)
   --fail-on BAND       with --once, exit 1 from this band on: unhealthy, critical or warn
                        (default unhealthy: the kubelet's own rule)
+  --raw                start on the raw view (w): the kubelet_pleg_* lines of the last scrape;
+                       with --once print them instead of the report (-o json: raw, rawOmitted)
   --demo               watch an embedded simulated kubelet (keys: c churn, s stall, r recover,
-                       x kubelet restart, w slow runtime)
+                       x kubelet restart, l slow runtime)
   --demo-speed N       simulated seconds per real second in the demo (default 1; 60 shows a stall
                        crossing the 3-minute threshold in 3 s)
   --no-color           no colours (also when NO_COLOR is set); meaning is always in symbols and words

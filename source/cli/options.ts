@@ -128,6 +128,7 @@ export const flagSpec = {
 	'max-inflight': {type: 'string', default: '8'},
 	'max-rps': {type: 'string', default: '20'},
 	selector: {type: 'string', short: 'l'},
+	raw: {type: 'boolean', default: false},
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{options: typeof flagSpec; allowPositionals: true; strict: true}>>['values'];
@@ -302,10 +303,12 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		failOn,
 	};
 	const lab: LabFiles = {record: values.record, summary: values.summary, plot: values.plot};
+	// The flags that follow one node's /metrics text: the lab files and the raw view.
 	const labFlags = [
 		lab.record !== undefined && '--record',
 		lab.summary !== undefined && '--summary',
 		lab.plot !== undefined && '--plot',
+		values.raw && '--raw',
 	].filter(Boolean);
 	const nodeBackend = nodeBackendOf(values, picks, limits);
 	if (nodeBackend === null) {
@@ -320,7 +323,13 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		);
 	}
 
-	return {...settings, kind: 'node', backend: nodeBackend, lab};
+	if (values.raw && values.once && nodeBackend.kind === 'replay') {
+		throw new UsageError(
+			'--replay --once reports the whole recording; --raw shows one scrape: drop --once to step through it with the raw view',
+		);
+	}
+
+	return {...settings, kind: 'node', backend: nodeBackend, lab, raw: values.raw};
 }
 
 /** The words as flags and positionals; an unknown flag in pleg-top's words, with the flag nearest to it. */

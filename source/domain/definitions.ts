@@ -235,6 +235,12 @@ export const definitions = [
 			'status calls ≥ 1 per relist taking more of the relist than the list calls: per-pod status inspection; list share ≥ 50% with list means ≥ 100 ms together: runtime answers slowly; below 100 ms with < 1 status call per relist: idle',
 	},
 	{
+		id: 'raw-lines',
+		label: 'Raw lines (w, --raw)',
+		formula:
+			"the kubelet_pleg_* sample lines of the last good scrape as the kubelet wrote them (what grep ^kubelet_pleg shows, no HELP or TYPE), in payload order, with the scrape's age on top; control characters made visible (Cluster text); at most 100 lines, each cut at 300 characters with …, the rest counted ('N more lines not kept'). --once --raw prints them instead of the report, with the usual exit code; -o json and JSON lines add raw (the lines) and rawOmitted (the count not kept). None with --prometheus: it reads no /metrics text",
+	},
+	{
 		id: 'overview-slow',
 		label: 'Slow (overview)',
 		formula: 'window p99 ≥ 10 × the median window p99 of the other nodes read now (at least two); ranked below warnings, above ok',
@@ -273,7 +279,15 @@ export const keyBindings: readonly KeyBinding[] = [
 	{keys: ['s'], action: 'demo: stall the relist', hint: 'stall', demoOnly: true},
 	{keys: ['r'], action: 'demo: recover (ends the stall, the churn and the slow runtime)', hint: 'recover', demoOnly: true},
 	{keys: ['x'], action: 'demo: kubelet restart', hint: 'restart', demoOnly: true},
-	{keys: ['w'], action: 'demo: slow runtime on / off', hint: 'slow', demoOnly: true},
+	{keys: ['l'], action: 'demo: slow runtime on / off', hint: 'slow', demoOnly: true},
+	// After the demo's keys: the status row hints in this order, and the demo's must not give way to it.
+	{
+		keys: ['w'],
+		action:
+			'raw view: the kubelet_pleg_* lines of the last scrape as the kubelet wrote them, show / hide (↑ ↓ PgUp PgDn Home End scroll them)',
+		hint: 'raw',
+		demoOnly: false,
+	},
 	{keys: ['Ctrl-L'], action: 'clear and redraw the whole screen', hint: 'redraw', demoOnly: false},
 ];
 

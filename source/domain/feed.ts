@@ -468,6 +468,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window, kubeletVersion),
 		events: eventsAt(state, now),
 		incident: incidentNow(state, {constants, lastSeen, verdict: verdict(lastSeen, constants)}, now, judged.stale !== null),
+		raw: sample.raw ? {...sample.raw, at: latest.at} : null,
 	};
 }
 

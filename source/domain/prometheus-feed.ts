@@ -233,6 +233,8 @@ export function figuresFromPrometheus(
 		unavailable: unavailableOf(figures, window),
 		baseline: null,
 		ready: node?.ready ?? null,
+		// Prometheus answers with figures: there are no kubelet lines to show.
+		raw: null,
 	};
 }
 

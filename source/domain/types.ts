@@ -89,6 +89,19 @@ export type PlegSample = {
 	 * instance, added up". Absent when every family was read as the kubelet writes it.
 	 */
 	notes?: string[];
+	/** The kubelet_pleg_* sample lines as written, for the raw view; absent on hand-built samples. */
+	raw?: RawLines;
+};
+
+/** The kubelet_pleg_* sample lines of one /metrics payload, for the raw view (`w`, --raw): what `grep ^kubelet_pleg` shows. */
+export type RawLines = {
+	/**
+	 * In payload order, each as the kubelet wrote it (blanks around it dropped) with its control characters made
+	 * visible (untrusted-text.ts); at most parse.ts maxRawLines, each cut at maxRawLineLength characters with "…".
+	 */
+	lines: string[];
+	/** Lines past maxRawLines: counted, not kept. */
+	omitted: number;
 };
 
 /** One successful poll: what the source returned and when (local clock). */
@@ -439,6 +452,11 @@ export type Figures = {
 	events?: EventsFigures | null;
 	/** Unhealthy spans, transitions and Ready flips seen this session (domain/incident.ts); absent where not tracked. */
 	incident?: Incident | null;
+	/**
+	 * The kubelet_pleg_* lines of the scrape the figures come from and when it completed (`at`, ms); null where the
+	 * source has no /metrics text (Prometheus answers with figures); absent on hand-built figures.
+	 */
+	raw?: (RawLines & {at: number}) | null;
 };
 
 /** Figures.clock: the node's clock offset in force (domain/clock-offset.ts). */

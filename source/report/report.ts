@@ -53,6 +53,23 @@ function rounded(value: number | null | undefined, decimals: number): number | n
 	return value === null || value === undefined || !Number.isFinite(value) ? null : Number(value.toFixed(decimals));
 }
 
+/**
+ * --raw: the keys the JSON object gains (definitions.ts "raw-lines"): the last scrape's kubelet_pleg_* lines as
+ * written, in their visible form, and how many past the bound were not kept; null before a scrape.
+ */
+export function rawJson(figures: Figures): {raw: string[] | null; rawOmitted: number | null} {
+	return {raw: figures.raw?.lines ?? null, rawOmitted: figures.raw?.omitted ?? null};
+}
+
+/** --once --raw: the lines as `grep ^kubelet_pleg` prints them, and a comment (as the format writes one) for any not kept. */
+export function rawText(figures: Figures): string {
+	const raw = figures.raw;
+	const lines = raw?.lines ?? [];
+	const note =
+		raw && raw.omitted > 0 ? [`# ${countOf(raw.omitted, 'more kubelet_pleg_* line')} not kept (pleg-top keeps ${lines.length})`] : [];
+	return [...lines, ...note].map((line) => `${line}\n`).join('');
+}
+
 /** The --once JSON object, one JSON line's figures: the shape a script reads. */
 export type JsonReport = ReturnType<typeof jsonReport>;
 

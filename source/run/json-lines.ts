@@ -6,7 +6,7 @@ import {nodeView} from '../domain/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';
 import {safeJson} from '../domain/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
-import {jsonReport} from '../report/report.js';
+import {jsonReport, rawJson} from '../report/report.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
@@ -21,13 +21,16 @@ export function jsonLineOf(figures: Figures | null, name: string, failure: Failu
 	return failure ? {...report, stale: true, error: {kind: failure.kind, summary: failure.summary, details: failure.details}} : report;
 }
 
-/** The line for `node` of `engine` after a read at `at`. */
-export function engineLine<F>(engine: Engine<F>, node: string, at: number): object | null {
+/** The line for `node` of `engine` after a read at `at`; with --raw (`raw`) the scrape's kubelet_pleg_* lines too. */
+export function engineLine<F>(engine: Engine<F>, node: string, at: number, raw = false): object | null {
 	const entry = engine.state.nodes.get(node);
 	if (!entry) return null;
 	const view = nodeView(engine.kind, entry, at);
 	// kubeletRestarts: counter resets seen since pleg-top started (the screen marks them R in the history), where the feed counts them.
-	const extra = engine.kind.restarts ? {kubeletRestarts: engine.kind.restarts(entry.feed)} : {};
+	const extra = {
+		...(engine.kind.restarts ? {kubeletRestarts: engine.kind.restarts(entry.feed)} : {}),
+		...(raw && view.figures ? rawJson(view.figures) : {}),
+	};
 	return {...jsonLineOf(view.figures, node, view.status.failure, extra), time: new Date(at).toISOString()};
 }
 
@@ -58,7 +61,7 @@ export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io
 				return;
 			}
 
-			const line = node === null || !read ? null : engineLine(engine, node, at);
+			const line = node === null || !read ? null : engineLine(engine, node, at, mode.kind === 'node' && mode.raw);
 			if (line) io.stdout(safeJson(line) + '\n');
 		});
 		// `pleg-top … | head` closes the pipe: stop quietly, as any Unix filter does.

@@ -75,7 +75,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const app =
 		engine.scope === 'fleet'
 			? React.createElement(OverviewApp, {engine, header: plan.header, onOpen})
-			: React.createElement(App, {engine, demo: plan.demo, header: plan.header});
+			: React.createElement(App, {engine, demo: plan.demo, header: plan.header, raw: mode.kind === 'node' && mode.raw});
 	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);
 	let interrupted = false;
 	try {

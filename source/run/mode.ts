@@ -80,7 +80,13 @@ export function onceGapMs({windowSeconds}: Pick<RunSettings, 'windowSeconds'>): 
 /** The lab files of a one-node run: --record (one line per scrape), and on quit --summary and --plot. */
 export type LabFiles = {record: string | undefined; summary: string | undefined; plot: string | undefined};
 
-export type NodeMode = RunSettings & {kind: 'node'; backend: NodeBackend; lab: LabFiles};
+export type NodeMode = RunSettings & {
+	kind: 'node';
+	backend: NodeBackend;
+	lab: LabFiles;
+	/** --raw: the screen starts on the raw view (`w`); --once prints the kubelet_pleg_* lines (JSON: the report with `raw`). */
+	raw: boolean;
+};
 export type OverviewMode = RunSettings & {kind: 'overview'; backend: OverviewBackend};
 
 export type Mode =

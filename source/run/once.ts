@@ -11,7 +11,7 @@ import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
 import {recordingFailure} from '../lab/recorder.js';
 import {labFromRecording} from '../lab/recording.js';
-import {jsonReport, textReport} from '../report/report.js';
+import {jsonReport, rawJson, rawText, textReport} from '../report/report.js';
 import {lineText} from '../screen/layout/line.js';
 import {sortedRows, type OverviewRow} from '../screen/overview-rows.js';
 import {overviewPlainLines} from '../screen/panes/overview-table.js';
@@ -51,7 +51,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 			return exitCodeFor(failure!.kind);
 		}
 
-		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view)));
+		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view), mode.kind === 'node' && mode.raw));
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
@@ -129,8 +129,10 @@ export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy
 	return reachesBand(figures, failOn) ? 1 : 0;
 }
 
-export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext): string {
-	return (format === 'json' ? safeJson(jsonReport(figures), 2) : textReport(figures, undefined, paste)) + '\n';
+/** The report; with --raw (`raw`) the kubelet_pleg_* lines instead of the text, and beside the figures in JSON. */
+export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext, raw = false): string {
+	if (format === 'json') return safeJson(raw ? {...jsonReport(figures), ...rawJson(figures)} : jsonReport(figures), 2) + '\n';
+	return raw ? rawText(figures) : textReport(figures, undefined, paste) + '\n';
 }
 
 /** Where the report's pasted kubectl lines go (the kubeconfig and context read) and the node's runtime. */

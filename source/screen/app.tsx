@@ -4,7 +4,7 @@ import {useApp, useInput} from 'ink';
 import React, {useEffect, useState} from 'react';
 import {demoLabel, type DemoControls} from '../domain/demo-controls.js';
 import type {NodeEngine} from '../engine/engine.js';
-import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
+import {Dashboard, dashboardHelpScroll, dashboardRawScroll, pasteContext, type DashboardProps, type HeaderContext} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
@@ -18,6 +18,8 @@ export type AppProps = {
 	demo?: DemoControls;
 	/** The kubeconfig context or the replay, for the header. */
 	header?: HeaderContext;
+	/** --raw: start with the raw kubelet_pleg_* lines shown (`w` hides them). */
+	raw?: boolean;
 };
 
 /** Demo keys: each maps to one simulator control. */
@@ -26,10 +28,10 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 's') demo.stall();
 	else if (input === 'r') demo.recover();
 	else if (input === 'x') demo.restart();
-	else if (input === 'w') demo.slowRuntime(!demo.runtimeSlow);
+	else if (input === 'l') demo.slowRuntime(!demo.runtimeSlow);
 }
 
-export default function App({engine, demo, header}: AppProps) {
+export default function App({engine, demo, header, raw = false}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
 	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
@@ -38,6 +40,8 @@ export default function App({engine, demo, header}: AppProps) {
 	const [showAnatomy, setShowAnatomy] = useState(false);
 	const [toggleConstants, setToggleConstants] = useState(false);
 	const [helpOffset, setHelpOffset] = useState(0);
+	const [showRaw, setShowRaw] = useState(raw);
+	const [rawOffset, setRawOffset] = useState(0);
 	// A replay's header says when the recording has run out.
 	const [ended, setEnded] = useState(false);
 	useEffect(() => {
@@ -50,11 +54,29 @@ export default function App({engine, demo, header}: AppProps) {
 		};
 	}, [engine]);
 	const context = header?.replay ? {...header, replay: {...header.replay, ended}} : header;
+	const props: DashboardProps = {
+		...view,
+		sourceLabel: engine.label,
+		intervalSeconds: engine.effectiveIntervalMs() / 1000,
+		now: frame.now,
+		// One row short of the terminal: a frame as tall as the terminal makes ink clear and redraw the whole screen each time.
+		width: columns,
+		height: Math.max(1, rows - 1),
+		showHelp,
+		helpOffset,
+		showAnatomy,
+		toggleConstants,
+		showRaw,
+		rawOffset,
+		demoScenario: demo && demoLabel(demo),
+		context,
+	};
 
 	useInput(
 		useLatestCallback((input, key) => {
-			const move = showHelp ? helpMoveOf(key) : undefined;
-			if (move)
+			const move = showHelp || showRaw ? helpMoveOf(key) : undefined;
+			if (move && !showHelp) setRawOffset((offset) => scrollHelp(offset, move, dashboardRawScroll(props)));
+			else if (move)
 				setHelpOffset((offset) =>
 					scrollHelp(
 						offset,
@@ -70,26 +92,13 @@ export default function App({engine, demo, header}: AppProps) {
 				setHelpOffset(0);
 			} else if (input === 'a') setShowAnatomy((shown) => !shown);
 			else if (input === 'k') setToggleConstants((toggled) => !toggled);
-			else if (key.escape) setShowHelp(false);
+			else if (input === 'w') {
+				setShowRaw((shown) => !shown);
+				setRawOffset(0);
+			} else if (key.escape) setShowHelp(false);
 			else if (demo && !key.ctrl) steerDemo(input, demo);
 		}),
 	);
 
-	return (
-		<Dashboard
-			{...view}
-			sourceLabel={engine.label}
-			intervalSeconds={engine.effectiveIntervalMs() / 1000}
-			now={frame.now}
-			// One row short of the terminal: a frame as tall as the terminal makes ink clear and redraw the whole screen each time.
-			width={columns}
-			height={Math.max(1, rows - 1)}
-			showHelp={showHelp}
-			helpOffset={helpOffset}
-			showAnatomy={showAnatomy}
-			toggleConstants={toggleConstants}
-			demoScenario={demo && demoLabel(demo)}
-			context={context}
-		/>
-	);
+	return <Dashboard {...props} />;
 }

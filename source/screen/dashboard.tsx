@@ -23,6 +23,7 @@ import {relistStatsLines} from './panes/relist-stats.js';
 import {eventsPaneLines, eventsPaneRows} from './panes/events-pane.js';
 import {nextStepsPaneLines} from './panes/next-steps-pane.js';
 import {runtimeCallsLines} from './panes/runtime-calls.js';
+import {rawPaneLines, rawPaneScroll} from './panes/raw-pane.js';
 import {bandOf} from '../domain/health.js';
 import {clockOffsetText} from '../domain/clock-offset.js';
 import {evictionInSeconds} from '../domain/eviction.js';
@@ -57,6 +58,10 @@ export type DashboardProps = {
 	toggleConstants?: boolean;
 	/** `a`: the relist anatomy pane takes the place of the constants pane and the history chart. */
 	showAnatomy?: boolean;
+	/** `w` (--raw): the raw kubelet_pleg_* lines take the place of every pane below the gauge. */
+	showRaw?: boolean;
+	/** The first raw line shown (↑↓ PgUp PgDn scroll them); kept within the lines. @default 0 */
+	rawOffset?: number;
 	/** What q does: quit, or back to the node table this screen was opened from. @default 'quit' */
 	quitHint?: 'quit' | 'back';
 	/** The demo scenario's name when the demo source runs. */
@@ -82,6 +87,20 @@ const columnGap = 2;
 /** How the help scrolls on the dashboard (below its header row) at this size: for the screens' scroll keys. */
 export function dashboardHelpScroll(width: number, height: number, node?: string, paste?: PasteContext): HelpScroll {
 	return helpScroll({width, height: height - 1, node, paste});
+}
+
+/** How the raw pane scrolls on the dashboard (in the rows below the gauge) at this size: for the screen's scroll keys. */
+export function dashboardRawScroll(props: DashboardProps): HelpScroll {
+	const room = rawRoom(props);
+	return room ? rawPaneScroll({raw: room.figures.raw, width: props.width, height: room.rows}) : {page: 1, maxOffset: 0};
+}
+
+/** The essentials and the rows the raw pane has below them; undefined where the dashboard shows no panes. */
+function rawRoom(props: DashboardProps): {figures: Figures; essentials: Essentials; rows: number} | undefined {
+	const {figures, width, height} = props;
+	if (!figures || width < minFullWidth || props.showHelp) return undefined;
+	const essentials = chooseEssentials(props, figures, headerLine(props), staleBannerLines({status: props.status, now: props.now, width}));
+	return essentials && {figures, essentials, rows: height - essentials.rows};
 }
 
 /** Where pasted commands go (the kubeconfig and context read) and the node's runtime, for the next steps. */
@@ -112,6 +131,12 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 		const node = props.figures?.node ?? props.node?.name;
 		const paste = pasteContext(props);
 		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node, paste}))];
+	}
+
+	const raw = props.showRaw ? rawRoom(props) : undefined;
+	if (raw) {
+		const pane = rawPaneLines({raw: raw.figures.raw, now: props.now, width, height: raw.rows, offset: props.rawOffset});
+		return withSpacers([...raw.essentials.top, lines(pane), raw.essentials.status], height);
 	}
 
 	const {figures} = props;

@@ -153,6 +153,20 @@ describe('parseOptions: the Mode', () => {
 		);
 	});
 
+	test('--raw: one node over its /metrics text, with or without --once; not --prometheus, not the overview', () => {
+		assert.equal(node(['n']).raw, false);
+		assert.deepEqual([node(['n', '--raw']).raw, node(['n', '--raw']).output], [true, 'live']);
+		assert.deepEqual([node(['n', '--raw', '--once', '-o', 'json']).raw, node(['n', '--raw', '--once']).output], [true, 'once']);
+		assert.equal(node(['--demo', '--raw', '--once']).raw, true);
+		assert.equal(node(['--replay', 'r.jsonl', '--raw']).raw, true);
+		rejects(
+			['n', '--prometheus', 'http://prom', '--raw'],
+			/^--raw works on the kubelet's \/metrics text; --prometheus answers with figures: drop it$/,
+		);
+		rejects(['--raw'], /^--raw follows one node: give the node \(pleg-top NODE\)$/);
+		rejects(['--replay', 'r.jsonl', '--once', '--raw'], /^--replay --once reports the whole recording; --raw shows one scrape/);
+	});
+
 	test('-o json, --once, --window and --interval', () => {
 		const mode = node(['--node', 'n', '--once', '-o', 'json', '--window', '30s', '--interval', '500ms']);
 		assert.deepEqual([mode.output, mode.format, mode.windowSeconds, mode.intervalMs], ['once', 'json', 30, 500]);

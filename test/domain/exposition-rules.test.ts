@@ -168,9 +168,17 @@ describe('tabs and exemplars', () => {
 				'kubelet_pleg_relist_duration_seconds_bucket{le="0.005"} 88778 # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736"} 0.0042 1.6e+09',
 			),
 		);
-		const {notes, ...sample} = parsePlegSample(rough);
-		assert.deepEqual(sample, parsePlegSample(text));
+		const {notes, raw, ...sample} = parsePlegSample(rough);
+		const {raw: plainRaw, ...plain} = parsePlegSample(text);
+		assert.deepEqual(sample, plain);
 		assert.deepEqual(notes, [duplicateDiscardNote]);
+		// The raw view shows the lines as written, exemplars and all.
+		assert.equal(raw!.lines.length, plainRaw!.lines.length + 1);
+		assert.ok(
+			raw!.lines.includes(
+				'kubelet_pleg_relist_duration_seconds_bucket{le="0.005"} 88778 # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736"} 0.0042 1.6e+09',
+			),
+		);
 	});
 
 	test('a tab between every token, blanks before the labels, an exemplar after a timestamp', () => {

@@ -178,6 +178,7 @@ describe('parsePlegSample traps', () => {
 			eventedConnectionError: null,
 			kubeletVersion: null,
 			cri: null,
+			raw: {lines: ['kubelet_pleg_discard_events 4'], omitted: 0},
 		});
 	});
 

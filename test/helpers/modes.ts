@@ -26,13 +26,16 @@ export const apiServerNode = (node = 'worker-1'): NodeBackend => ({
 	access: {kubeconfig: undefined, context: undefined},
 });
 
-export function nodeMode(overrides: Partial<RunSettings> & {backend?: NodeBackend; lab?: Partial<NodeMode['lab']>} = {}): NodeMode {
-	const {backend, lab, ...settings} = overrides;
+export function nodeMode(
+	overrides: Partial<RunSettings> & {backend?: NodeBackend; lab?: Partial<NodeMode['lab']>; raw?: boolean} = {},
+): NodeMode {
+	const {backend, lab, raw, ...settings} = overrides;
 	return {
 		...runSettings(settings),
 		kind: 'node',
 		backend: backend ?? apiServerNode(),
 		lab: {record: undefined, summary: undefined, plot: undefined, ...lab},
+		raw: raw ?? false,
 	};
 }
 

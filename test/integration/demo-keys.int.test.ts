@@ -1,4 +1,4 @@
-// The demo's keys through the built CLI in tmux: c (churn) and w (slow runtime) toggle on their own, s stalls, r
+// The demo's keys through the built CLI in tmux: c (churn) and l (slow runtime) toggle on their own, s stalls, r
 // ends all of them, and the header names every switch that is on, at 80×24 and 120×35. Ctrl-C ends the screen with
 // 130, as a shell reports an interrupt; q with 0.
 import assert from 'node:assert/strict';
@@ -51,16 +51,16 @@ for (const [columns, rows] of [
 	[120, 35],
 ] as const) {
 	describe(`the demo keys at ${columns}×${rows}`, () => {
-		test('w turns the slow runtime off while churn stays on; r ends the stall and both; the header says each', {skip}, async () => {
+		test('l turns the slow runtime off while churn stays on; r ends the stall and both; the header says each', {skip}, async () => {
 			const {session, exit} = startDemo(columns, rows);
 			await session.waitFor(header('idle'), 15_000);
 			session.keys('c');
 			await session.waitFor(header('churn'));
-			session.keys('w');
+			session.keys('l');
 			await session.waitFor(header('churn + slow runtime'));
-			session.keys('w');
+			session.keys('l');
 			await session.waitFor(header('churn'));
-			session.keys('w');
+			session.keys('l');
 			session.keys('s');
 			await session.waitFor(header('stalled + churn + slow runtime'));
 			session.keys('c');

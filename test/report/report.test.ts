@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
-import {jsonReport, textReport} from '../../source/report/report.js';
+import {jsonReport, rawText, textReport} from '../../source/report/report.js';
+import {formatNodeOnce} from '../../source/run/once.js';
 import type {Figures, Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater} from '../domain/dump.js';
 import {contractKeys, extraKeys} from '../helpers/json-contract.js';
@@ -274,5 +275,31 @@ describe('textReport', () => {
 		assert.match(text, /^discards +—$/m);
 		assert.match(text, /^unavailable +quantiles: the µs summaries of kubelet < 1\.14 cannot be windowed$/m);
 		assert.match(text, /^stale +request timed out after 5 s \(last good scrape 3m20s ago\)$/m);
+	});
+});
+
+describe('--raw in the --once report', () => {
+	const figures = figuresAfter([scrapeOf(readDump('1.21.2'), t0)], t0 + 2000);
+
+	test('text: the 30 kubelet_pleg_* lines of the dump, one a line, nothing else', () => {
+		const lines = formatNodeOnce(figures, 'text', undefined, true).split('\n');
+		assert.equal(lines.length, 31);
+		assert.equal(lines[0], 'kubelet_pleg_discard_events 0');
+		assert.equal(lines[29], 'kubelet_pleg_relist_interval_seconds_count 1.671949e+06');
+		assert.equal(lines[30], '');
+	});
+
+	test('text: lines past the bound are counted in a comment line', () => {
+		const many = {...figures, raw: {lines: ['kubelet_pleg_discard_events{shard="0"} 0'], omitted: 150, at: t0}};
+		assert.equal(rawText(many), 'kubelet_pleg_discard_events{shard="0"} 0\n# 150 more kubelet_pleg_* lines not kept (pleg-top keeps 1)\n');
+	});
+
+	test('json: the report with raw and rawOmitted after its keys; without --raw neither', () => {
+		const report = JSON.parse(formatNodeOnce(figures, 'json', undefined, true)) as Record<string, unknown>;
+		assert.deepEqual(Object.keys(report).slice(-2), ['raw', 'rawOmitted']);
+		assert.equal((report['raw'] as string[]).length, 30);
+		assert.equal((report['raw'] as string[])[1], 'kubelet_pleg_last_seen_seconds 1.648119277e+09');
+		assert.equal(report['rawOmitted'], 0);
+		assert.ok(!('raw' in (JSON.parse(formatNodeOnce(figures, 'json')) as object)));
 	});
 });

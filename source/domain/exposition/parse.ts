@@ -12,7 +12,7 @@
 // reader has checked each line and written it back in the plain form it accepts.
 import {isAscii} from 'node:buffer';
 import parsePrometheusTextFormat, {type PromFamily} from 'parse-prometheus-text-format';
-import type {Bucket, Histogram, PlegSample, Summary} from '../types.js';
+import type {Bucket, Histogram, PlegSample, RawLines, Summary} from '../types.js';
 import {eventedPlegGateName, families, type FamilyKey} from './names.js';
 import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js';
 import {parseValue} from './parse-value.js';
@@ -106,7 +106,7 @@ const metricTypes = new Set(['counter', 'gauge', 'histogram', 'summary', 'untype
 
 export function parsePlegSample(text: string): PlegSample {
 	checkPayload(text);
-	const {kept, cri, firstBad} = keepPlegLines(text);
+	const {kept, cri, firstBad, raw} = keepPlegLines(text);
 	const bad = firstBadLine();
 	checkLastLine(text, bad);
 	if (firstBad !== -1) {
@@ -135,7 +135,27 @@ export function parsePlegSample(text: string): PlegSample {
 	}
 
 	const notes: string[] = [];
-	return {...sampleFrom(read, notes), cri: criSampleOf(criLines), ...(notes.length > 0 ? {notes} : {})};
+	return {...sampleFrom(read, notes), cri: criSampleOf(criLines), ...(notes.length > 0 ? {notes} : {}), raw: rawLinesOf(raw)};
+}
+
+/** The most kubelet_pleg_* lines a sample keeps for the raw view (a kubelet writes 10 to 40); past it they are counted. */
+export const maxRawLines = 100;
+/** A raw line longer than this is cut (a kubelet's are under 80 characters). */
+export const maxRawLineLength = 300;
+
+/** The kubelet_pleg_* sample lines keepPlegLines met, as the raw view shows them; bounded (the body may be anyone's). */
+function rawLinesOf({lines, omitted}: RawLines): RawLines {
+	const shown = lines.map((text) => visibleLine(text.length > maxRawLineLength ? `${text.slice(0, maxRawLineLength)}…` : text));
+	return {lines: detached(shown), omitted};
+}
+
+/**
+ * The same strings, copied out of the payload: a slice keeps the whole body it was cut from alive, and a sample is
+ * held for the whole window. One join (a new flat string; two items at least, as V8 returns a lone one as is) and
+ * one split.
+ */
+function detached(lines: string[]): string[] {
+	return lines.length === 0 ? [] : [...lines, ''].join('\n').split('\n').slice(0, -1);
 }
 
 /** The earliest bad line found, whichever check found it: the error names the first bad line of the payload. */
@@ -193,8 +213,9 @@ export function plegLines(text: string): string[] {
  * further only when its first characters can begin a kept name, which is decided by a few character codes
  * (measured: a few indexOf searches for the prefixes cost more than this whole loop).
  */
-function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; firstBad: number} {
+function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; firstBad: number; raw: RawLines} {
 	const kept: KeptLine[] = [];
+	const raw: RawLines = {lines: [], omitted: 0};
 	const cri: KeptCriLine[] = [];
 	let firstBad = -1;
 	let offset = text.charCodeAt(0) === charBom ? 1 : 0;
@@ -226,6 +247,12 @@ function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; fir
 				if (roles.has(name) && (name !== families.featureEnabled || line.includes(eventedPlegGateName))) {
 					kept.push({offset: start, text: line});
 				}
+
+				// What `grep ^kubelet_pleg` shows, of a family read here or not (a newer kubelet's), for the raw view.
+				if (name.startsWith('kubelet_pleg_')) {
+					if (raw.lines.length < maxRawLines) raw.lines.push(line);
+					else raw.omitted++;
+				}
 			} else if (kind === runtime) {
 				const role = criRoleOf(text, start, end);
 				if (role) {
@@ -247,7 +274,7 @@ function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; fir
 		offset = end + 1;
 	}
 
-	return {kept, cri, firstBad};
+	return {kept, cri, firstBad, raw};
 }
 
 /**
