@@ -388,6 +388,19 @@ export type RelistAnatomy = {
 };
 
 /** Everything the screen and the reports show, computed from the feed state at `now`. */
+/** What the history read gave, for the screen's note and JSON `historyFrom`. */
+export type PrehistoryInfo = {
+	/** --history-from (or --prometheus). */
+	url: string;
+	/** Chart points taken from Prometheus. */
+	points: number;
+	/** The first and last of them, ms; null without points. */
+	startAt: number | null;
+	endAt: number | null;
+	/** Why there is no history (the URL and status, or no series for the node); null when there is. */
+	error: string | null;
+};
+
 export type Figures = {
 	now: number;
 	node: string;
@@ -439,6 +452,8 @@ export type Figures = {
 	events?: EventsFigures | null;
 	/** Unhealthy spans, transitions and Ready flips seen this session (domain/incident.ts); absent where not tracked. */
 	incident?: Incident | null;
+	/** What the history from Prometheus gave (--history-from); null or absent when none was asked for or it is still on its way. */
+	prehistory?: PrehistoryInfo | null;
 };
 
 /** Figures.clock: the node's clock offset in force (domain/clock-offset.ts). */

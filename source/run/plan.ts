@@ -15,6 +15,7 @@ import {loadKubeconfig, type LoadedKubeconfig} from '../sources/kube/kubeconfig.
 import {createPrometheusSource} from '../sources/prometheus.js';
 import {createReplaySource, recordedIntervalMs, type ReplaySource} from '../lab/replay.js';
 import {toFailure} from '../sources/to-failure.js';
+import {historyFrom} from './history-from.js';
 
 /** What an engine is started for: to watch (live or JSON lines), or for one --once report. */
 export type Purpose = 'watch' | 'once';
@@ -167,14 +168,18 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 
 	const observed = recorder.source;
 	let contacted: NodeInfo | null = null;
+	const history = historyFrom(mode, systemNow);
 	return {
 		async contact() {
+			history.begin();
 			if (!observed.fetchNode) return null;
 			try {
 				contacted = await observed.fetchNode(new AbortController().signal);
 				return null;
 			} catch (error) {
 				return toFailure(error, observed);
+			} finally {
+				await history.settled();
 			}
 		},
 		start: (purpose) =>
@@ -184,6 +189,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 				node: contacted,
 				onPayload: recorder.payload,
 				onMark: recorder.mark,
+				...(purpose === 'watch' ? {prehistory: history.begin()} : {}),
 				...pace(purpose),
 			}),
 		onceReads: 2,
@@ -193,6 +199,7 @@ function nodePlan(mode: NodeMode, env: NodeJS.ProcessEnv): Plan {
 		recorder,
 		header,
 		close() {
+			history.cancel();
 			recorder.close();
 			source.close?.();
 		},
