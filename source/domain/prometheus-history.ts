@@ -73,7 +73,10 @@ function historyPoints(mean: RangeSeries | undefined, age: RangeSeries | undefin
 		if (Number.isFinite(value) && value >= 0 && value < seconds) pointAt(seconds).lastSeenAgeSeconds = value;
 	}
 
-	return [...byTime.values()].sort((a, b) => a.at - b.at);
+	const points = [...byTime.values()].sort((a, b) => a.at - b.at);
+	// The chart marks where Prometheus' part ends (P).
+	if (points.length > 0) points[points.length - 1]!.event = 'history';
+	return points;
 }
 
 /** The labels that tell one target's series apart from another's (two jobs scraping one kubelet). */

@@ -323,8 +323,8 @@ export type HistoryPoint = {
 	at: number;
 	windowMeanSeconds: number | null;
 	lastSeenAgeSeconds: number | null;
-	/** A kubelet restart (counter reset) or a baseline mark at this point. */
-	event: 'restart' | 'mark' | null;
+	/** A kubelet restart (counter reset) or a baseline mark at this point; `history`: the last point from Prometheus (--history-from). */
+	event: 'restart' | 'mark' | 'history' | null;
 };
 
 /** One CRI operation over the relist window. Counted from every kubelet caller, not only the relist. */
