@@ -103,8 +103,13 @@ describe('HistoryChart over time buckets', () => {
 		// 100 wide: 83 columns, 360 / 83 = 4.3 → 5 s; the last column starts at 380 s, the first 82 × 5 s earlier at
 		// −30 s: 300 s is column (300 + 30) / 5 = 66.
 		const rows = chart(history, {width: 100, now}).split('\n');
-		assert.match(rows[0]!, /^history · last 6m55s, 5 s\/col +log scale · R restart · B mark · P Prometheus to here$/);
+		assert.match(rows[0]!, /^history · last 6m55s, 5 s\/col +log scale · R restart · B mark · P Prometheus$/);
 		assert.equal(rows[3], `${' '.repeat(5 + 66)}P`);
+		// At 80 columns too the legend fits beside the title, and says what P is.
+		assert.match(
+			chart(history, {width: 80, now}).split('\n')[0]!,
+			/^history · last 6m18s, 6 s\/col +log scale · R restart · B mark · P Prometheus$/,
+		);
 		assert.doesNotMatch(chart(history.slice(151), {width: 100, now}), /Prometheus|P/);
 	});
 

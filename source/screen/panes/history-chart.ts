@@ -103,7 +103,7 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
 	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
 	const {markers, both, history: fromPrometheus} = markerRow(shown);
-	const legend = `log scale · R restart · B mark${both ? ' · * both' : ''}${fromPrometheus ? ' · P Prometheus to here' : ''}`;
+	const legend = `log scale · R restart · B mark${both ? ' · * both' : ''}${fromPrometheus ? ' · P Prometheus' : ''}`;
 	const lines: Line[] = [
 		spread([seg(title, 'title')], [seg(legend, 'dim')], width),
 		seriesLine('mean', sparkline(series.mean.values, meanFloorSeconds, series.mean.highest), series.mean.axis, shown.length),
