@@ -8,8 +8,7 @@
 // it is and this narrow FiguresSource feeds the overview and one-node screens (overview/prometheus-feed.ts).
 import {setMaxListeners} from 'node:events';
 import {classifyAnswer, type Call, type Peer} from './http/classify.js';
-import {flagServerAuth, sendsToken} from './http/flag-auth.js';
-import {createTransport, transportWarnings} from './http/transport.js';
+import {flagServerTransport} from './http/flag-auth.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {parseValue} from '../domain/exposition/parse-value.js';
 import {visibleLine} from '../domain/untrusted-text.js';
@@ -168,13 +167,7 @@ export type PrometheusApi = {
 export function createPrometheusApi(access: PrometheusAccess, flag: PrometheusFlag): PrometheusApi {
 	const base = access.url.replace(/\/$/, '');
 	const peer: Peer = {kind: 'prometheus', url: base, flag, caFile: access.caFile, tokenFile: access.tokenFile};
-	const transport = createTransport({
-		peer,
-		auth: flagServerAuth(access),
-		timeoutMs: access.timeoutMs,
-		maxBodyBytes: access.maxBodyBytes,
-	});
-	const warnings = transportWarnings(base, {insecureSkipTlsVerify: access.insecureSkipTlsVerify, sendsToken: sendsToken(access)});
+	const {transport, warnings} = flagServerTransport(peer, access);
 	return {
 		base,
 		labelSuffix: warnings.labelSuffix,
