@@ -173,7 +173,7 @@ export const definitions = [
 		id: 'history-from',
 		label: 'History from Prometheus (--history-from)',
 		formula:
-			"at start, the node's last 15 minutes from that Prometheus (with --prometheus, that one), read once. Chart: a point per 2 s step (not under --interval), mean rate(_sum[R]) / rate(_count[R]) of the relist duration, R = --window, at least 1m (rate() needs two samples); age timestamp(gauge) − gauge, at Prometheus' scrape; P marks its end. Window: starts at the kubelet's counters as Prometheus stored them one --window ago: increase from there, histogram_quantile on the bucket deltas, no relist counted twice; not across a restart. A failure (the URL and status, or no series for the node) is one line under unavailable. JSON historyFrom {url, points, fromSeconds, untilSeconds, error}",
+			"at start, the node's last 15 minutes from that Prometheus (with --prometheus NODE, that one), read once. Chart: a point per 2 s step (not under --interval), mean rate(_sum[R]) / rate(_count[R]) of the relist duration, R = --window, at least 1m; age timestamp(gauge) − gauge, at Prometheus' scrape; P marks its end. --history-from's window starts at the kubelet's counters as Prometheus stored them one --window ago: increase from there, histogram_quantile on the bucket deltas, no relist counted twice; not across a restart. A failure (the URL and status, or no series for the node) is a line under unavailable. JSON historyFrom {url, points, fromSeconds, untilSeconds, error}",
 	},
 	{
 		id: 'plot',

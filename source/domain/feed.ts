@@ -16,7 +16,7 @@ import type {
 	Scrape,
 	Verdict,
 } from './types.js';
-import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, logToArray, replaceLast, type BoundedLog} from './bounded-log.js';
+import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, replaceLast, type BoundedLog} from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
 import {judgeWhileStale, ruleAgeSeconds, verdict} from './health.js';
 import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident.js';
@@ -24,7 +24,7 @@ import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
 import {clockAfterHeartbeat, clockAfterScrape, clockOffset, noClockEvidence, offsetToApply, type ClockEvidence} from './clock-offset.js';
 import {formatAge, formatCount, timeOfDay} from './format.js';
-import type {Prehistory} from './prometheus-history.js';
+import {historyWith, joined, prehistoryNote, type Prehistory} from './prometheus-history.js';
 import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
 /**
@@ -202,10 +202,7 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
  */
 function withPrehistory(state: FeedState, prehistory: Prehistory): FeedState {
 	const {history: points, windowStart, ...info} = prehistory;
-	const firstLiveAt = logAt(state.history, 0)?.at ?? Infinity;
-	const earlier = points.filter((point) => point.at < firstLiveAt);
-	const all = joined(earlier, state.history);
-	const history = dropFromLog(all, logSize(all) - state.historyLimit);
+	const history = historyWith(points, state.history, state.historyLimit);
 	const first = logAt(state.scrapes, 0);
 	const latest = logLast(state.scrapes);
 	if (windowStart === null || !first || !latest) {
@@ -227,12 +224,6 @@ function withPrehistory(state: FeedState, prehistory: Prehistory): FeedState {
  */
 function seedFits(seed: Scrape, first: Scrape): boolean {
 	return seed.at < first.at && relistFamily(seed.sample) === relistFamily(first.sample) && !isCounterReset(seed.sample, first.sample);
-}
-
-/** `before`, then the items of `log`: a new log (once, at start: a copy is cheap then). */
-function joined<T>(before: readonly T[], log: BoundedLog<T>): BoundedLog<T> {
-	const items = [...before, ...logToArray(log)];
-	return {items, start: 0, end: items.length};
 }
 
 /**
@@ -514,7 +505,11 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,
 		// What the window is doing now first: the pane cuts the last lines when it runs out of rows.
-		unavailable: [...windowNotes(state, window), ...unavailableLines(sample, kubeletVersion, countUnchanged), ...prehistoryNote(state)],
+		unavailable: [
+			...windowNotes(state, window),
+			...unavailableLines(sample, kubeletVersion, countUnchanged),
+			...prehistoryNote(state.prehistory),
+		],
 		baseline: baselineFigures(state),
 		ready: state.node?.ready ?? null,
 		pods: state.node?.pods ?? null,
@@ -525,12 +520,6 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		incident: incidentNow(state, {constants, lastSeen, verdict: verdict(lastSeen, constants)}, now, judged.stale !== null),
 		prehistory: state.prehistory,
 	};
-}
-
-/** Why the chart has no history from Prometheus, when it was asked for and none came. */
-function prehistoryNote(state: FeedState): string[] {
-	const error = state.prehistory?.error;
-	return error ? [`no history: ${error}`] : [];
 }
 
 function lifetimeOf(sample: PlegSample): Figures['lifetime'] {

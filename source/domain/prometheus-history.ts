@@ -5,6 +5,7 @@
 // against an earlier scrape of their own: no relist counted twice, no jump. Pure: every time comes in the answers.
 import {parsePlegSample} from './exposition/parse.js';
 import {families} from './exposition/names.js';
+import {logAt, logSize, logToArray, dropFromLog, type BoundedLog} from './bounded-log.js';
 import type {HistoryPoint, PrehistoryInfo, Scrape} from './types.js';
 
 /** One series of a range answer: its points as [Unix seconds, value]. */
@@ -118,4 +119,25 @@ function windowStartScrape(counters: RangeSeries[], countersAt: RangeSeries[]): 
 		// Counters the reader cannot take (a family cut short by the target checks) give no window start.
 		return null;
 	}
+}
+
+/** `before`, then the items of `log`: a new log (once, at start: a copy is cheap then). */
+export function joined<T>(before: readonly T[], log: BoundedLog<T>): BoundedLog<T> {
+	const items = [...before, ...logToArray(log)];
+	return {items, start: 0, end: items.length};
+}
+
+/** The chart's history with Prometheus' points older than its first put before it, the newest `limit` kept. */
+export function historyWith(points: readonly HistoryPoint[], history: BoundedLog<HistoryPoint>, limit: number): BoundedLog<HistoryPoint> {
+	const firstLiveAt = logAt(history, 0)?.at ?? Infinity;
+	const all = joined(
+		points.filter((point) => point.at < firstLiveAt),
+		history,
+	);
+	return dropFromLog(all, logSize(all) - limit);
+}
+
+/** Why the chart has no history from Prometheus, when it was asked for and none came: a line under unavailable. */
+export function prehistoryNote(info: PrehistoryInfo | null | undefined): string[] {
+	return info?.error ? [`no history: ${info.error}`] : [];
 }

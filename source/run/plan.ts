@@ -220,19 +220,30 @@ function prometheusPlan(mode: NodeMode | OverviewMode, {url, direct}: {url: stri
 		maxBodyBytes: mode.maxBodyBytes,
 		now: systemNow,
 	});
+	// One node: its last 15 minutes from the same Prometheus, as --history-from reads them.
+	const history = mode.kind === 'node' ? historyFrom(mode, systemNow) : undefined;
 	return {
 		async contact() {
+			history?.begin();
 			try {
 				await source.fetchFigures(new AbortController().signal);
 				return null;
 			} catch (error) {
 				return toFailure(error, {label: source.label, node: source.node ?? '(all nodes)'});
+			} finally {
+				await history?.settled();
 			}
 		},
-		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}) as Engine,
+		start: (purpose) =>
+			startPrometheusOverview({
+				source,
+				intervalMs: mode.intervalMs,
+				...(purpose === 'watch' ? {prehistory: history?.begin()} : {}),
+			}) as Engine,
 		onceReads: 1,
 		notes: (source as {notes?: readonly string[]}).notes ?? [],
 		close() {
+			history?.cancel();
 			source.close?.();
 		},
 	};

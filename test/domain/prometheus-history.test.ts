@@ -7,6 +7,7 @@ import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
 import {prehistoryFailed, prehistoryFrom, type HistoryAnswers, type RangeSeries} from '../../source/domain/prometheus-history.js';
 import type {Scrape} from '../../source/domain/types.js';
+import {prometheusFeedKind, type PrometheusFigures} from '../../source/domain/prometheus-feed.js';
 
 const url = 'http://prometheus:9090';
 const bounds = ['0.025', '0.05', '0.1', '+Inf'];
@@ -181,5 +182,47 @@ describe('the feed with a history from Prometheus', () => {
 			figures.unavailable.join('\n'),
 		);
 		assert.equal(logToArray(state.history).length, 1);
+	});
+});
+
+describe('the --prometheus feed with its history', () => {
+	const figures: PrometheusFigures = {
+		node: 'w1',
+		at: 1_005_000,
+		windowSeconds: 10,
+		kubeletVersion: 'v1.28.4',
+		lastSeenAgeSeconds: 1,
+		meanSeconds: 0.02,
+		p50: null,
+		p90: null,
+		p99: null,
+		ratePerSecond: 1,
+		intervalMeanSeconds: null,
+		discardEvents: null,
+		lifetimeCount: 100,
+		lifetimeSum: 2,
+	};
+
+	test("Prometheus' points before the first answer's, and what came in the figures", () => {
+		const feed = [
+			{type: 'figures', figures, latencyMs: 3} as const,
+			{type: 'prehistory', prehistory: prehistoryFrom(answers(), {url, node: 'w1'})} as const,
+		].reduce(prometheusFeedKind.reduce, prometheusFeedKind.initial('w1', 10));
+		const history = prometheusFeedKind.history(feed);
+		assert.deepEqual(
+			Array.from({length: history.length}, (_, index) => history.at(index)!.at),
+			[1_000_000, 1_004_000, 1_005_000],
+		);
+		assert.equal(prometheusFeedKind.figures(feed, 1_005_000)!.prehistory!.points, 3);
+	});
+
+	test('a failed read is a line under unavailable', () => {
+		const feed = [
+			{type: 'prehistory', prehistory: prehistoryFailed(url, 'Prometheus at http://prometheus:9090 answered 503')} as const,
+			{type: 'figures', figures, latencyMs: 3} as const,
+		].reduce(prometheusFeedKind.reduce, prometheusFeedKind.initial('w1', 10));
+		assert.ok(
+			prometheusFeedKind.figures(feed, 1_005_000)!.unavailable.includes('no history: Prometheus at http://prometheus:9090 answered 503'),
+		);
 	});
 });

@@ -114,6 +114,13 @@ describe('--history-from against a real Prometheus', {skip}, () => {
 		assert.ok(Math.abs(window.windowP99Seconds! - 0.04975) < 1e-9, `p99 ${window.windowP99Seconds}`);
 	});
 
+	test('--prometheus NODE reads the same 15 minutes from that Prometheus, with no --history-from', {timeout: 60_000}, async () => {
+		const {line} = await firstLine(['worker-1', '--prometheus', prometheus.url], cluster.env);
+		const history = line.historyFrom!;
+		assert.deepEqual([history.url, history.error], [prometheus.url, null]);
+		assert.ok(history.points >= 440 && history.points <= 451, `points ${history.points}`);
+	});
+
 	test('a node Prometheus has no series of: live figures as ever, and a line saying why', {timeout: 60_000}, async () => {
 		const {line} = await firstLine(['worker-2', '--window', '60s', '--history-from', prometheus.url], cluster.env);
 		const expected = `Prometheus at ${prometheus.url} has no kubelet_pleg_relist_duration_seconds or kubelet_pleg_last_seen_seconds series for node worker-2`;
