@@ -79,10 +79,12 @@ Options
   --plot FILE.svg      on quit (or from --replay), write the history as an SVG plot
   --kubelet-url URL    scrape a kubelet directly, e.g. https://10.0.0.5:10250 (needs get on nodes/metrics)
   --prometheus URL     read the figures from a Prometheus-compatible query API
-  --token-file FILE    bearer token file for --kubelet-url / --prometheus
-  --kubelet-ca FILE    CA bundle for --kubelet-url / --prometheus
+  --history-from URL   at start, fill the chart and the window with the node's last 15 minutes
+                       from this Prometheus (with --prometheus: that one)
+  --token-file FILE    bearer token file for --kubelet-url / --prometheus / --history-from
+  --kubelet-ca FILE    CA bundle for --kubelet-url / --prometheus / --history-from
   --insecure-skip-tls-verify
-                       do not verify the server certificate of --kubelet-url / --prometheus
+                       do not verify the server certificate of --kubelet-url / --prometheus / --history-from
   --max-inflight N     overview (no node): at most N node requests at once (default 8)
   --max-rps N          overview: at most N requests per second in total (default 20)
   -l, --selector SEL   overview: only the nodes with these labels, as kubectl's (pool=gpu,zone!=a)

@@ -122,6 +122,7 @@ export const flagSpec = {
 	plot: {type: 'string'},
 	'kubelet-url': {type: 'string'},
 	prometheus: {type: 'string'},
+	'history-from': {type: 'string'},
 	'token-file': {type: 'string'},
 	'kubelet-ca': {type: 'string'},
 	'insecure-skip-tls-verify': {type: 'boolean', default: false},
@@ -312,6 +313,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	].filter(Boolean);
 	const nodeBackend = nodeBackendOf(values, picks, limits);
 	if (nodeBackend === null) {
+		if (values['history-from'] !== undefined) throw new UsageError("--history-from fills one node's chart: give the node (pleg-top NODE)");
 		if (labFlags.length > 0)
 			throw new UsageError(`${labFlags.join(', ')} follow${labFlags.length === 1 ? 's' : ''} one node: give the node (pleg-top NODE)`);
 		return {...settings, kind: 'overview', backend: overviewBackendOf(values, picks, limits)};
@@ -329,7 +331,13 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		);
 	}
 
-	return {...settings, kind: 'node', backend: nodeBackend, lab, raw: values.raw};
+	return {
+		...settings,
+		kind: 'node',
+		backend: withHistoryFrom(nodeBackend, values, picks.prometheus, directOf(values)),
+		lab,
+		raw: values.raw,
+	};
 }
 
 /** The words as flags and positionals; an unknown flag in pleg-top's words, with the flag nearest to it. */
@@ -470,4 +478,25 @@ function overviewBackendOf(values: Values, {names, selector, prometheus}: Picks,
 		...(selector === undefined ? {} : {selector}),
 		...(names === undefined ? {} : {names}),
 	};
+}
+
+/**
+ * --history-from URL: the node's last 15 minutes from that Prometheus at start, for a node read from its /metrics
+ * text. With --prometheus it is that URL already (a second, other one is refused).
+ */
+function withHistoryFrom(backend: NodeBackend, values: Values, prometheus: string | undefined, direct: DirectAccess): NodeBackend {
+	const url = httpsUrl('history-from', values['history-from']);
+	if (url === undefined) return backend;
+	if (prometheus !== undefined) {
+		if (url !== prometheus) throw new UsageError('--history-from is the --prometheus URL already: give one of them');
+		return backend;
+	}
+
+	if (values.once) throw new UsageError('--history-from fills the chart of a watch; --once reads its own two scrapes: drop it');
+	if (backend.kind !== 'api-server' && (backend.kind !== 'kubelet-direct' || backend.node === undefined)) {
+		const which = backend.kind === 'kubelet-direct' ? '--kubelet-url without --node' : `--${backend.kind}`;
+		throw new UsageError(`--history-from reads a named node's past from Prometheus; ${which} has none there: drop it`);
+	}
+
+	return {...backend, history: {url, direct}};
 }

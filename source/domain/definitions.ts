@@ -88,7 +88,7 @@ export const definitions = [
 		id: 'window-mean',
 		label: 'Mean (window)',
 		formula:
-			'Δ_sum / Δ_count of kubelet_pleg_relist_duration_seconds over --window; across a kubelet restart (_count or a bucket went down) a counter that went down adds its new value, as increase() does; a _sum that fell while _count did not is no restart: the count stands, the mean is left out and a note says so',
+			"Δ_sum / Δ_count of kubelet_pleg_relist_duration_seconds over --window; across a kubelet restart (_count or a bucket went down) a counter that went down adds its new value, as increase() does; a _sum that fell while _count did not is no restart: the count stands, the mean is left out and a note says so; with --history-from the window starts at Prometheus' counters and the chart's first 15 minutes are Prometheus' (History from Prometheus)",
 	},
 	{
 		id: 'quantiles',
@@ -168,6 +168,12 @@ export const definitions = [
 		label: 'Recording (--record)',
 		formula:
 			'one JSON line per scrape: time, node, kubelet version, the PLEG exposition lines as scraped, the --once JSON figures; mark after a b',
+	},
+	{
+		id: 'history-from',
+		label: 'History from Prometheus (--history-from)',
+		formula:
+			"at start, the node's last 15 minutes from that Prometheus (with --prometheus NODE, that one), read once. Chart: a point per 2 s step (not under --interval), mean rate(_sum[R]) / rate(_count[R]) of the relist duration, R = --window, at least 1m; age timestamp(gauge) − gauge, at Prometheus' scrape; P marks its end. --history-from's window starts at the kubelet's counters as Prometheus stored them one --window ago: increase from there, histogram_quantile on the bucket deltas, no relist counted twice; not across a restart. A failure (the URL and status, or no series for the node) is a line under unavailable. JSON historyFrom {url, points, fromSeconds, untilSeconds, error}",
 	},
 	{
 		id: 'plot',

@@ -24,6 +24,7 @@ import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
 import {clockAfterHeartbeat, clockAfterScrape, clockOffset, noClockEvidence, offsetToApply, type ClockEvidence} from './clock-offset.js';
 import {formatAge, formatCount, timeOfDay} from './format.js';
+import {historyWith, joined, prehistoryNote, type Prehistory} from './prometheus-history.js';
 import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
 /**
@@ -91,6 +92,10 @@ export type FeedState = {
 	/** What the scrapes and the Node object say of the node's clock (clock-offset.ts): the ages are read on it. */
 	clock: ClockEvidence;
 	status: FeedStatus;
+	/** What the history from Prometheus gave (--history-from); null when none was asked for or it has not answered. */
+	prehistory: Figures['prehistory'];
+	/** The window's start from Prometheus, held until the first scrape starts the window on it. */
+	windowSeed: Scrape | null;
 };
 
 export type FeedAction =
@@ -100,7 +105,9 @@ export type FeedAction =
 	| {type: 'node'; node: NodeInfo; at?: number}
 	| {type: 'mark'; at: number}
 	| {type: 'pause'; paused: boolean}
-	| {type: 'events'; events: NodeEvents; at: number};
+	| {type: 'events'; events: NodeEvents; at: number}
+	/** The node's past from Prometheus (--history-from), once at start: its points go before the scrapes'. */
+	| {type: 'prehistory'; prehistory: Prehistory};
 
 /** The polling status before any read: no failure, nothing good yet. */
 export const noReadYet: FeedStatus = {
@@ -133,6 +140,8 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		nodeEvents: null,
 		clock: noClockEvidence,
 		status: noReadYet,
+		prehistory: null,
+		windowSeed: null,
 	};
 }
 
@@ -180,7 +189,41 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 		case 'events': {
 			return update(state, {nodeEvents: eventsAfter(state.nodeEvents, action.events, action.at)});
 		}
+
+		case 'prehistory': {
+			return withPrehistory(state, action.prehistory);
+		}
 	}
+}
+
+/**
+ * The history from Prometheus put before the scrapes': its points older than the first scrape's (the newest kept
+ * within historyLimit), and its window start under the scrapes' window while that spans less than --window.
+ */
+function withPrehistory(state: FeedState, prehistory: Prehistory): FeedState {
+	const {history: points, windowStart, ...info} = prehistory;
+	const history = historyWith(points, state.history, state.historyLimit);
+	const first = logAt(state.scrapes, 0);
+	const latest = logLast(state.scrapes);
+	if (windowStart === null || !first || !latest) {
+		return update(state, {prehistory: info, history, windowSeed: windowStart});
+	}
+
+	const short = latest.at - first.at < state.windowSeconds * 1000;
+	const seeded = short && state.restarts === 0 && seedFits(windowStart, first);
+	return update(state, {
+		prehistory: info,
+		history,
+		scrapes: seeded ? trimWindow(joined([windowStart], state.scrapes), state.windowSeconds) : state.scrapes,
+	});
+}
+
+/**
+ * The window may start at `seed` (counters from Prometheus) before `first`: it is older, in the same format, and no
+ * counter went down between them (a kubelet restart there would have the window count from a total of another life).
+ */
+function seedFits(seed: Scrape, first: Scrape): boolean {
+	return seed.at < first.at && relistFamily(seed.sample) === relistFamily(first.sample) && !isCounterReset(seed.sample, first.sample);
 }
 
 /**
@@ -215,7 +258,9 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	const from = previous && relistFamily(previous.sample);
 	const to = relistFamily(scrape.sample);
 	const formatChange = from && to && from !== to ? {at: scrape.at, from, to} : state.formatChange;
-	const windowBefore = formatChange === state.formatChange ? state.scrapes : emptyLog<Scrape>();
+	const seed = previous === null && state.windowSeed !== null && seedFits(state.windowSeed, scrape) ? state.windowSeed : null;
+	const windowBefore =
+		formatChange !== state.formatChange ? emptyLog<Scrape>() : seed ? appendToLog(emptyLog<Scrape>(), seed) : state.scrapes;
 	const scrapes = trimWindow(appendToLog(windowBefore, corrected), state.windowSeconds);
 	const countNow = relistCount(scrape.sample);
 	const countChanged = previous === null || restarted || countNow !== relistCount(previous.sample);
@@ -251,6 +296,7 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		formatChange,
 		eventedConnected,
 		clock,
+		windowSeed: null,
 		eventedFallback: gateOn(scrape.sample, eventedConnected)
 			? (fallbackEvidence(scrape.sample, scrapes, lastRestartAt) ?? (restarted ? null : state.eventedFallback))
 			: null,
@@ -459,7 +505,11 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,
 		// What the window is doing now first: the pane cuts the last lines when it runs out of rows.
-		unavailable: [...windowNotes(state, window), ...unavailableLines(sample, kubeletVersion, countUnchanged)],
+		unavailable: [
+			...windowNotes(state, window),
+			...unavailableLines(sample, kubeletVersion, countUnchanged),
+			...prehistoryNote(state.prehistory),
+		],
 		baseline: baselineFigures(state),
 		ready: state.node?.ready ?? null,
 		pods: state.node?.pods ?? null,
@@ -469,6 +519,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		events: eventsAt(state, now),
 		incident: incidentNow(state, {constants, lastSeen, verdict: verdict(lastSeen, constants)}, now, judged.stale !== null),
 		raw: sample.raw ? {...sample.raw, at: latest.at} : null,
+		prehistory: state.prehistory,
 	};
 }
 

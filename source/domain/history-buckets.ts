@@ -18,6 +18,8 @@ export type HistoryBucket = {
 	restart: boolean;
 	/** A baseline mark was set at one of its scrapes. */
 	mark: boolean;
+	/** The history from Prometheus (--history-from) ends in it. */
+	historyEnd: boolean;
 };
 
 /** Bucket lengths to pick from, seconds: round numbers, so the label ("6 s/col") and the span read easily. */
@@ -161,7 +163,7 @@ function foldPoint(point: HistoryPoint, {firstStart, length, columns}: Chart, fo
 		seen |= ageBit;
 	}
 
-	events[column] = seen | (point.event === 'restart' ? restartBit : point.event === 'mark' ? markBit : 0);
+	events[column] = seen | (point.event === null ? 0 : eventBits[point.event]);
 }
 
 function toBucket(start: number, mean: number, age: number, points: number, seen: number): HistoryBucket {
@@ -172,6 +174,7 @@ function toBucket(start: number, mean: number, age: number, points: number, seen
 		points,
 		restart: (seen & restartBit) !== 0,
 		mark: (seen & markBit) !== 0,
+		historyEnd: (seen & historyBit) !== 0,
 	};
 }
 
@@ -179,6 +182,8 @@ const restartBit = 1;
 const markBit = 2;
 const meanBit = 4;
 const ageBit = 8;
+const historyBit = 16;
+const eventBits = {restart: restartBit, mark: markBit, history: historyBit} as const;
 
 /** A final column's fold, as the scratch arrays hold it. */
 type ColumnFold = {mean: number; age: number; points: number; seen: number};

@@ -7,6 +7,7 @@ import {appendToLog, emptyLog, logView, type BoundedLog} from './bounded-log.js'
 import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
 import type {FeedKind} from './overview-state.js';
+import {historyWith, prehistoryNote, type Prehistory} from './prometheus-history.js';
 
 /** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
 export type PrometheusFigures = {
@@ -49,6 +50,8 @@ export type PrometheusFeed = {
 	history: BoundedLog<HistoryPoint>;
 	node: NodeInfo | null;
 	status: FeedStatus;
+	/** What the history read at start gave (--prometheus NODE); null before it is in, and for the fleet. */
+	prehistory: Figures['prehistory'];
 };
 
 export type PrometheusFeedAction =
@@ -56,7 +59,9 @@ export type PrometheusFeedAction =
 	| {type: 'figures'; figures: PrometheusFigures; latencyMs: number; historyLimit?: number}
 	/** The fetch succeeded but Prometheus has no series for this node (any more). */
 	| {type: 'absent'; at: number}
-	| {type: 'failure'; failure: Failure; at: number};
+	| {type: 'failure'; failure: Failure; at: number}
+	/** The node's last 15 minutes, read once at start: its points go before the answers'. */
+	| {type: 'prehistory'; prehistory: Prehistory};
 
 /** History points kept for the whole fleet together: about 110 MiB of points (56 bytes each). */
 export const fleetHistoryPoints = 2_000_000;
@@ -77,6 +82,7 @@ export function initialPrometheusFeed(name: string, windowSeconds: number): Prom
 		history: emptyLog(),
 		node: null,
 		status: noReadYet,
+		prehistory: null,
 	};
 }
 
@@ -127,6 +133,12 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 
 		case 'failure': {
 			return failed(feed, action.failure, action.at);
+		}
+
+		case 'prehistory': {
+			// Prometheus windows every answer itself: the chart is all the history adds.
+			const {history, windowStart: _start, ...info} = action.prehistory;
+			return {...feed, history: historyWith(history, feed.history, defaultHistoryLimit), prehistory: info};
 		}
 	}
 }
@@ -203,6 +215,7 @@ export function figuresFromPrometheus(
 	now: number,
 	node: NodeInfo | null = null,
 	status: FeedStatus | null = null,
+	prehistory: Figures['prehistory'] = null,
 ): Figures {
 	const kubeletVersion = node?.kubeletVersion ?? figures.kubeletVersion;
 	const constants = constantsFor(kubeletVersion, false);
@@ -230,11 +243,12 @@ export function figuresFromPrometheus(
 		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: false,
-		unavailable: unavailableOf(figures, window),
+		unavailable: [...unavailableOf(figures, window), ...prehistoryNote(prehistory)],
 		baseline: null,
 		ready: node?.ready ?? null,
 		// Prometheus answers with figures: there are no kubelet lines to show.
 		raw: null,
+		prehistory,
 	};
 }
 
@@ -242,7 +256,7 @@ export const prometheusFeedKind: FeedKind<PrometheusFeed, PrometheusFeedAction> 
 	initial: initialPrometheusFeed,
 	reduce: prometheusFeedReducer,
 	withNode: (feed, node) => ({...feed, node}),
-	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node, feed.status)),
+	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node, feed.status, feed.prehistory)),
 	status: (feed) => feed.status,
 	history: (feed) => logView(feed.history),
 };

@@ -336,8 +336,8 @@ export type HistoryPoint = {
 	at: number;
 	windowMeanSeconds: number | null;
 	lastSeenAgeSeconds: number | null;
-	/** A kubelet restart (counter reset) or a baseline mark at this point. */
-	event: 'restart' | 'mark' | null;
+	/** A kubelet restart (counter reset) or a baseline mark at this point; `history`: the last point from Prometheus (--history-from). */
+	event: 'restart' | 'mark' | 'history' | null;
 };
 
 /** One CRI operation over the relist window. Counted from every kubelet caller, not only the relist. */
@@ -401,6 +401,19 @@ export type RelistAnatomy = {
 };
 
 /** Everything the screen and the reports show, computed from the feed state at `now`. */
+/** What the history read gave, for the screen's note and JSON `historyFrom`. */
+export type PrehistoryInfo = {
+	/** --history-from (or --prometheus). */
+	url: string;
+	/** Chart points taken from Prometheus. */
+	points: number;
+	/** The first and last of them, ms; null without points. */
+	startAt: number | null;
+	endAt: number | null;
+	/** Why there is no history (the URL and status, or no series for the node); null when there is. */
+	error: string | null;
+};
+
 export type Figures = {
 	now: number;
 	node: string;
@@ -457,6 +470,8 @@ export type Figures = {
 	 * source has no /metrics text (Prometheus answers with figures); absent on hand-built figures.
 	 */
 	raw?: (RawLines & {at: number}) | null;
+	/** What the history from Prometheus gave (--history-from); null or absent when none was asked for or it is still on its way. */
+	prehistory?: PrehistoryInfo | null;
 };
 
 /** Figures.clock: the node's clock offset in force (domain/clock-offset.ts). */

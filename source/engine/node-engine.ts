@@ -4,6 +4,7 @@
 import type {FeedAction, FeedState} from '../domain/feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
+import type {Prehistory} from '../domain/prometheus-history.js';
 import {createStore, never, seconds, systemNow, type NodeEngine} from './engine.js';
 import {defaultNodeRefreshMs, startPoller} from './poller.js';
 
@@ -28,6 +29,8 @@ export type NodeEngineOptions = {
 	ended?: Promise<void>;
 	/** Marks set from outside (a replayed `b`): subscribe, get the unsubscribe. */
 	marks?: (listener: (at: number) => void) => () => void;
+	/** The node's past from Prometheus (--history-from), on its way: put before the scrapes when it comes. */
+	prehistory?: Promise<Prehistory>;
 	/** Back-off bounds of the poller (the soak test lowers them). */
 	maxBackoffMs?: number;
 	minBackoffMs?: number;
@@ -76,6 +79,11 @@ export function startNodeEngine(options: NodeEngineOptions): NodeEngine<FeedStat
 			},
 		},
 	);
+	let stopped = false;
+	// Not a read of the node's figures either: the screen redraws with the chart filled, JSON lines wait for a scrape.
+	void options.prehistory?.then((prehistory) => {
+		if (!stopped) store.dispatch({type: 'feed', node: name, action: {type: 'prehistory', prehistory}}, now(), false);
+	});
 	const shownMs = options.shownIntervalMs ?? options.pollMs;
 	const engine: NodeEngine<FeedState> = {
 		scope: 'node',
@@ -110,6 +118,7 @@ export function startNodeEngine(options: NodeEngineOptions): NodeEngine<FeedStat
 		},
 		ended: options.ended ?? never,
 		stop() {
+			stopped = true;
 			unsubscribeMarks?.();
 			poller.stop();
 		},

@@ -3,6 +3,7 @@
 //   scheduler (bounded in-flight requests and request rate), one FeedState per node;
 // - from Prometheus: one fetch of every node's figures per interval.
 // Each engine owns its timers and holds the state; listeners hear of every change.
+import type {Prehistory} from '../domain/prometheus-history.js';
 import type {FeedAction, FeedState} from '../domain/feed.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import type {FiguresSource} from '../sources/prometheus.js';
@@ -186,6 +187,8 @@ export type PrometheusOverviewOptions = {
 	now?: () => number;
 	timers?: Timers;
 	maxBackoffMs?: number;
+	/** --prometheus NODE: the node's last 15 minutes, on their way; put on its chart when they come. */
+	prehistory?: Promise<Prehistory>;
 };
 
 export function startPrometheusOverview(options: PrometheusOverviewOptions): Engine<PrometheusFeed> {
@@ -249,6 +252,17 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Eng
 	}
 
 	timer = timers.setTimeout(fetch, 0);
+	const {node} = source;
+	if (node !== null) {
+		void options.prehistory?.then((prehistory) => {
+			if (stopped) return;
+			const at = now();
+			if (!store.state.nodes.has(node)) store.dispatch({type: 'names', names: [node], at}, at, false);
+			// Not a read: JSON lines wait for an answer; the screen redraws with the chart filled.
+			store.dispatch({type: 'feed', node, action: {type: 'prehistory', prehistory}}, at, false);
+		});
+	}
+
 	const core: EngineCore<PrometheusFeed> = {
 		kind: prometheusFeedKind,
 		get state() {

@@ -25,6 +25,7 @@ import type {
 	FeedStatus,
 	Figures,
 	KubeletConstants,
+	PrehistoryInfo,
 	Quantile,
 	RelistAnatomy,
 	SourceConstant,
@@ -142,6 +143,8 @@ export function jsonReport(figures: Figures) {
 		discardEvents: discardTotal(figures),
 		discardEventsInWindow: window?.discardEvents ?? null,
 		thresholdToMeanRatio: sig(figures.thresholdToMeanRatio),
+		// --history-from: what Prometheus gave the chart and the window at start, or why nothing; null when not asked (or not in yet).
+		historyFrom: historyFromJson(figures.prehistory ?? null),
 		time: new Date(figures.now).toISOString(),
 		skewSeconds: ms(lastSeen.skewSeconds),
 		countUnchangedSeconds: ms(lastSeen.countUnchangedSeconds),
@@ -150,6 +153,18 @@ export function jsonReport(figures: Figures) {
 		readyCondition: ready && {...ready, since: ready.since === null ? null : ms(ready.since / 1000)},
 		cri: criJson(figures.anatomy ?? null),
 	};
+}
+
+function historyFromJson(prehistory: PrehistoryInfo | null) {
+	return (
+		prehistory && {
+			url: prehistory.url,
+			points: prehistory.points,
+			fromSeconds: ms(prehistory.startAt === null ? null : prehistory.startAt / 1000),
+			untilSeconds: ms(prehistory.endAt === null ? null : prehistory.endAt / 1000),
+			error: prehistory.error,
+		}
+	);
 }
 
 /** Why `events` may not be the node's Events: the read was refused (the RBAC rule is named) or failed, or none was made. */

@@ -23,11 +23,14 @@ export type KubeAccess = {kubeconfig: string | undefined; context: string | unde
 /** Credentials for a URL pleg-top reaches itself (--kubelet-url, --prometheus). */
 export type DirectAccess = {tokenFile: string | undefined; caFile: string | undefined; insecureSkipTlsVerify: boolean};
 
+/** --history-from: the Prometheus that fills the chart and the window with the node's last 15 minutes at start. */
+export type HistoryFrom = {url: string; direct: DirectAccess};
+
 /** Where one node's figures come from. */
 export type NodeBackend =
-	| {kind: 'api-server'; node: string; access: KubeAccess}
+	| {kind: 'api-server'; node: string; access: KubeAccess; history?: HistoryFrom}
 	/** --kubelet-url: the node name is only a label, and optional. Without --token-file the kubeconfig user authenticates. */
-	| {kind: 'kubelet-direct'; url: string; node: string | undefined; access: KubeAccess; direct: DirectAccess}
+	| {kind: 'kubelet-direct'; url: string; node: string | undefined; access: KubeAccess; direct: DirectAccess; history?: HistoryFrom}
 	| {kind: 'prometheus'; url: string; node: string; direct: DirectAccess}
 	/** Simulated seconds per real second. */
 	| {kind: 'demo'; speed: number}

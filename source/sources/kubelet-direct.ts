@@ -5,8 +5,7 @@
 import type {MetricsAnswer, MetricsSource} from '../domain/types.js';
 import {cutToPlegLines} from '../domain/exposition/parse.js';
 import {classifyAnswer, htmlInsteadOfMetrics, type Peer} from './http/classify.js';
-import {flagServerAuth, sendsToken} from './http/flag-auth.js';
-import {createTransport, transportWarnings} from './http/transport.js';
+import {flagServerTransport} from './http/flag-auth.js';
 import {dateHeaderSeconds} from './http/date-header.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, SourceFailure} from './failure.js';
@@ -41,13 +40,7 @@ export function createKubeletDirectSource(options: KubeletDirectOptions): Metric
 		tokenFile: options.tokenFile,
 		loaded: options.loaded,
 	};
-	const transport = createTransport({
-		peer,
-		auth: flagServerAuth(options),
-		timeoutMs: options.timeoutMs,
-		maxBodyBytes: options.maxBodyBytes,
-	});
-	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
+	const {transport, warnings} = flagServerTransport(peer, options);
 	const call = {
 		path: '/metrics',
 		rule: {verb: 'get', resource: 'nodes/metrics'},

@@ -8,8 +8,7 @@
 // it is and this narrow FiguresSource feeds the overview and one-node screens (overview/prometheus-feed.ts).
 import {setMaxListeners} from 'node:events';
 import {classifyAnswer, type Call, type Peer} from './http/classify.js';
-import {flagServerAuth, sendsToken} from './http/flag-auth.js';
-import {createTransport, transportWarnings} from './http/transport.js';
+import {flagServerTransport} from './http/flag-auth.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {parseValue} from '../domain/exposition/parse-value.js';
 import {visibleLine} from '../domain/untrusted-text.js';
@@ -37,15 +36,27 @@ const by = 'by (node, instance)';
  * The PromQL of each figure: the kubernetes-mixin's forms (its kubelet dashboard's PLEG panels). `node` narrows every selector to one
  * node, matched on the `node` label or on an `instance` of that host.
  */
-export function plegQueries(windowSeconds: number, node: string | null = null): Record<FigureKey, string> {
-	const range = `[${windowSeconds}s]`;
+/**
+ * `fn(metric{matchers}suffix)` narrowed to one node: the union of the two ways a node can be named, its `node` label
+ * or an `instance` of that host (any port); every node when `node` is null. `matchers` ends with a comma when given.
+ */
+export function overNode(node: string | null): (fn: string, metric: string, suffix: string, matchers?: string) => string {
 	const quoted = node === null ? '' : JSON.stringify(node);
 	const hostPattern = node === null ? '' : JSON.stringify(`${node.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:[0-9]+)?`);
-	// One selector, or the union of the two ways a node can be named.
-	const over = (fn: string, metric: string, suffix = range) =>
+	return (fn, metric, suffix, matchers = '') =>
 		node === null
-			? `${fn}(${metric}${suffix})`
-			: `(${fn}(${metric}{node=${quoted}}${suffix}) or ${fn}(${metric}{instance=~${hostPattern}}${suffix}))`;
+			? `${fn}(${metric}${matchers ? `{${matchers}}` : ''}${suffix})`
+			: `(${fn}(${metric}{${matchers}node=${quoted}}${suffix}) or ${fn}(${metric}{${matchers}instance=~${hostPattern}}${suffix}))`;
+}
+
+/**
+ * The PromQL of each figure: the kubernetes-mixin's forms (its kubelet dashboard's PLEG panels). `node` narrows every selector to one
+ * node, matched on the `node` label or on an `instance` of that host.
+ */
+export function plegQueries(windowSeconds: number, node: string | null = null): Record<FigureKey, string> {
+	const range = `[${windowSeconds}s]`;
+	const narrowed = overNode(node);
+	const over = (fn: string, metric: string, suffix = range) => narrowed(fn, metric, suffix);
 	const rate = (metric: string) => `sum ${by} (${over('rate', metric)})`;
 	const quantile = (q: number) => `histogram_quantile(${q}, sum by (node, instance, le) (${over('rate', `${duration}_bucket`)}))`;
 	return {
@@ -66,14 +77,19 @@ export function plegQueries(windowSeconds: number, node: string | null = null): 
 /** One element of an instant vector. */
 export type VectorSample = {metric: Record<string, string>; value: number};
 
-/** The `data.result` of a vector answer; throws a SourceFailure for an error envelope or another shape. */
-export function readVector(body: string, url: string): VectorSample[] {
-	let value: {status?: unknown; data?: {resultType?: unknown; result?: unknown}; errorType?: unknown; error?: unknown};
+/** One series of a range answer: its points as [Unix seconds, value]. */
+export type MatrixSeries = {metric: Record<string, string>; values: Array<[number, number]>};
+
+type Envelope = {status?: unknown; data?: {resultType?: unknown; result?: unknown}; errorType?: unknown; error?: unknown};
+
+/** The `data.result` array of an answer of `resultType`; throws a SourceFailure for an error envelope or another shape. */
+function readResult(body: string, url: string, resultType: 'vector' | 'matrix', flag: PrometheusFlag): unknown[] {
+	let value: Envelope;
 	try {
-		value = JSON.parse(body) as typeof value;
+		value = JSON.parse(body) as Envelope;
 	} catch {
 		throw sourceFailure('parse', `the answer of ${url} is not JSON`, [
-			'is --prometheus the base URL of a Prometheus query API (e.g. http://prometheus:9090)?',
+			`is ${flag} the base URL of a Prometheus query API (e.g. http://prometheus:9090)?`,
 		]);
 	}
 
@@ -84,43 +100,108 @@ export function readVector(body: string, url: string): VectorSample[] {
 	}
 
 	const result = value?.data?.result;
-	if (value?.status !== 'success' || value.data?.resultType !== 'vector' || !Array.isArray(result)) {
-		throw sourceFailure('parse', `the answer of ${url} is not an instant vector`, [
-			'expected {status: "success", data: {resultType: "vector", result: [...]}}',
+	if (value?.status !== 'success' || value.data?.resultType !== resultType || !Array.isArray(result)) {
+		const shape = resultType === 'vector' ? 'an instant vector' : 'a range matrix';
+		throw sourceFailure('parse', `the answer of ${url} is not ${shape}`, [
+			`expected {status: "success", data: {resultType: "${resultType}", result: [...]}}`,
 		]);
 	}
 
-	return (result as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map((sample) => ({
-		// Label values (node names, versions) are the scraped targets' to choose: shown visible.
-		metric: Object.fromEntries(Object.entries(sample.metric ?? {}).map(([name, text]) => [name, visibleLine(String(text))])),
-		value: parseValue(String(sample.value?.[1] ?? '')) ?? Number.NaN,
+	return result;
+}
+
+/** Label values (node names, versions) are the scraped targets' to choose: shown visible. */
+function visibleLabels(metric: Record<string, string> | undefined): Record<string, string> {
+	return Object.fromEntries(Object.entries(metric ?? {}).map(([name, text]) => [name, visibleLine(String(text))]));
+}
+
+/** The `data.result` of a vector answer; throws a SourceFailure for an error envelope or another shape. */
+export function readVector(body: string, url: string): VectorSample[] {
+	return (readResult(body, url, 'vector', '--prometheus') as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map(
+		(sample) => ({
+			metric: visibleLabels(sample.metric),
+			value: parseValue(String(sample.value?.[1] ?? '')) ?? Number.NaN,
+		}),
+	);
+}
+
+/** The `data.result` of a range answer (/api/v1/query_range); points whose time or value is not a number are left out. */
+export function readMatrix(body: string, url: string, flag: PrometheusFlag = '--prometheus'): MatrixSeries[] {
+	return (readResult(body, url, 'matrix', flag) as Array<{metric?: Record<string, string>; values?: unknown}>).map((series) => ({
+		metric: visibleLabels(series.metric),
+		values: (Array.isArray(series.values) ? (series.values as Array<[unknown, unknown]>) : [])
+			.map(([time, text]): [number, number] => [Number(time), parseValue(String(text)) ?? Number.NaN])
+			.filter(([time, value]) => Number.isFinite(time) && !Number.isNaN(value)),
 	}));
 }
 
-export type PrometheusSourceOptions = {
-	/** --prometheus, e.g. http://prometheus:9090 (a path prefix is kept: Thanos and Mimir serve under one). */
+/** The flag that named a Prometheus: failures say which. */
+export type PrometheusFlag = '--prometheus' | '--history-from';
+
+/** How to reach a Prometheus query API: --prometheus or --history-from, with --token-file, --kubelet-ca. */
+export type PrometheusAccess = {
+	/** e.g. http://prometheus:9090 (a path prefix is kept: Thanos and Mimir serve under one). */
 	url: string;
-	/** --node: only this node. */
-	node?: string;
-	windowSeconds: number;
 	tokenFile?: string;
 	caFile?: string;
 	insecureSkipTlsVerify: boolean;
 	timeoutMs: number;
 	/** --max-body-size, bytes: the most read from one answer. @default 64 MiB */
 	maxBodyBytes?: number;
-	/** The engine's clock, ms: the evaluation time sent with the queries. */
+	/** The local clock, ms (the credential cache). */
 	now: () => number;
 };
 
-/** What a query is, for the classifier: a 403 from a proxy in front of Prometheus, a 404 for a URL that is not a query API. */
-function queryCall(url: string): Call {
+/** One Prometheus query API: GETs of its query endpoints, failures classified and redacted. */
+export type PrometheusApi = {
+	readonly base: string;
+	/** What the label adds for a token sent without TLS or certificates not verified; notes: the same, said once. */
+	readonly labelSuffix: string;
+	readonly notes: readonly string[];
+	/** The body of a 200 answer (or of an error envelope, which says more than its status); else a SourceFailure. */
+	get(endpoint: '/api/v1/query' | '/api/v1/query_range', parameters: string, signal: AbortSignal): Promise<string>;
+	secrets(): string[];
+	close(): void;
+};
+
+export function createPrometheusApi(access: PrometheusAccess, flag: PrometheusFlag): PrometheusApi {
+	const base = access.url.replace(/\/$/, '');
+	const peer: Peer = {kind: 'prometheus', url: base, flag, caFile: access.caFile, tokenFile: access.tokenFile};
+	const {transport, warnings} = flagServerTransport(peer, access);
 	return {
-		path: '/api/v1/query',
+		base,
+		labelSuffix: warnings.labelSuffix,
+		notes: warnings.notes,
+		async get(endpoint, parameters, signal) {
+			const answer = await transport.get(`${endpoint}?${parameters}`, {Accept: 'application/json'}, signal);
+			// 400/422/503 carry the JSON error envelope, which says more than the status; 401/403/404 and the rest do not.
+			const envelope =
+				/application\/json/.test(String(answer.headers['content-type'] ?? '')) && ![401, 403, 404, 429].includes(answer.status);
+			if (answer.status !== 200 && !envelope) {
+				throw classifyAnswer(answer, peer, queryCall(base, endpoint), transport.secrets());
+			}
+
+			return answer.body;
+		},
+		secrets: () => transport.secrets(),
+		close: () => transport.close(),
+	};
+}
+
+export type PrometheusSourceOptions = PrometheusAccess & {
+	/** --node: only this node. */
+	node?: string;
+	windowSeconds: number;
+};
+
+/** What a query is, for the classifier: a 403 from a proxy in front of Prometheus, a 404 for a URL that is not a query API. */
+function queryCall(url: string, endpoint: string): Call {
+	return {
+		path: endpoint,
 		action: 'query',
 		forbiddenNotes: ['behind kube-rbac-proxy or an OAuth proxy the token needs the right that proxy checks'],
 		notFound: {
-			summary: `${url} has no query API at /api/v1/query`,
+			summary: `${url} has no query API at ${endpoint}`,
 			hint: 'give the base URL that serves /api/v1/query, e.g. http://prometheus:9090 (Thanos/Mimir: with their path prefix)',
 		},
 	};
@@ -154,35 +235,18 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 	const {now} = options;
 	const only = options.node ?? null;
 	const queries = plegQueries(options.windowSeconds, only);
-	const base = options.url.replace(/\/$/, '');
-	const peer: Peer = {kind: 'prometheus', url: base, flag: '--prometheus', caFile: options.caFile, tokenFile: options.tokenFile};
-	const transport = createTransport({
-		peer,
-		auth: flagServerAuth(options),
-		timeoutMs: options.timeoutMs,
-		maxBodyBytes: options.maxBodyBytes,
-	});
-	const warnings = transportWarnings(base, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
-	const call = queryCall(base);
+	const api = createPrometheusApi(options, '--prometheus');
+	const {base} = api;
 
 	async function query(promql: string, time: string, signal: AbortSignal): Promise<VectorSample[]> {
-		const path = `/api/v1/query?query=${encodeURIComponent(promql)}&time=${time}`;
-		const answer = await transport.get(path, {Accept: 'application/json'}, signal);
-		// 400/422/503 carry the JSON error envelope, which says more than the status; 401/403/404 and the rest do not.
-		const envelope =
-			/application\/json/.test(String(answer.headers['content-type'] ?? '')) && ![401, 403, 404, 429].includes(answer.status);
-		if (answer.status !== 200 && !envelope) {
-			throw classifyAnswer(answer, peer, call, transport.secrets());
-		}
-
-		return readVector(answer.body, base);
+		return readVector(await api.get('/api/v1/query', `query=${encodeURIComponent(promql)}&time=${time}`, signal), base);
 	}
 
 	return {
-		label: `${only === null ? 'all nodes' : only} via Prometheus ${base}${warnings.labelSuffix}`,
+		label: `${only === null ? 'all nodes' : only} via Prometheus ${base}${api.labelSuffix}`,
 		node: only,
 		windowSeconds: options.windowSeconds,
-		notes: warnings.notes,
+		notes: api.notes,
 		async fetchFigures(signal) {
 			const at = now();
 			const time = (at / 1000).toFixed(3);
@@ -222,11 +286,11 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 
 				return figures;
 			} catch (error) {
-				throw error instanceof SourceFailure ? new SourceFailure(redactFailure(error.failure, transport.secrets())) : error;
+				throw error instanceof SourceFailure ? new SourceFailure(redactFailure(error.failure, api.secrets())) : error;
 			}
 		},
 		close() {
-			transport.close();
+			api.close();
 		},
 	};
 }

@@ -130,6 +130,37 @@ describe('parseOptions: the Mode', () => {
 		});
 	});
 
+	test('--history-from: a Prometheus URL for a named node read from its /metrics text', () => {
+		assert.deepEqual(node(['n', '--history-from', 'http://prom:9090', '--token-file', 't']).backend, {
+			kind: 'api-server',
+			node: 'n',
+			access: {kubeconfig: undefined, context: undefined},
+			history: {url: 'http://prom:9090', direct: {tokenFile: 't', caFile: undefined, insecureSkipTlsVerify: false}},
+		});
+		assert.equal(node(['n', '--kubelet-url', 'https://10.0.0.5:10250', '--history-from', 'https://prom']).backend.kind, 'kubelet-direct');
+		// With --prometheus it is that URL already: the same one is accepted, another is not.
+		assert.equal(node(['n', '--prometheus', 'http://prom:9090', '--history-from', 'http://prom:9090']).backend.kind, 'prometheus');
+		rejects(
+			['n', '--prometheus', 'http://prom:9090', '--history-from', 'http://other:9090'],
+			/^--history-from is the --prometheus URL already/,
+		);
+		rejects(['n', '--history-from', 'prom:9090'], /^--history-from must start with https:\/\/ \(or http:\/\/\), not "prom:"/);
+		rejects(['n', '--history-from', 'not a url'], /^--history-from must be a URL/);
+		rejects(['--history-from', 'http://prom:9090'], /^--history-from fills one node's chart: give the node/);
+		rejects(
+			['n', '--once', '--history-from', 'http://prom:9090'],
+			/^--history-from fills the chart of a watch; --once reads its own two scrapes/,
+		);
+		rejects(
+			['--demo', '--history-from', 'http://prom:9090'],
+			/^--history-from reads a named node's past from Prometheus; --demo has none there/,
+		);
+		rejects(
+			['--kubelet-url', 'https://10.0.0.5:10250', '--history-from', 'http://prom:9090'],
+			/--kubelet-url without --node has none there/,
+		);
+	});
+
 	test('one backend at a time, and no kubeconfig or node name for demo or replay', () => {
 		rejects(['--demo', '--replay', 'x.ndjson'], /--demo and --replay each choose where the metrics come from/);
 		rejects(['--replay', 'x.ndjson', '--context', 'prod'], /--replay reads no kubeconfig/);

@@ -12,7 +12,16 @@ function point(seconds: number, mean: number | null, age: number | null, event: 
 }
 
 function bucket(startSeconds: number, fields: Partial<HistoryBucket> = {}): HistoryBucket {
-	return {start: t + startSeconds * 1000, meanSeconds: null, ageSeconds: null, points: 0, restart: false, mark: false, ...fields};
+	return {
+		start: t + startSeconds * 1000,
+		meanSeconds: null,
+		ageSeconds: null,
+		points: 0,
+		restart: false,
+		mark: false,
+		historyEnd: false,
+		...fields,
+	};
 }
 
 /** The rule written plainly: newest first, stop at the first point before the chart, skip points past it. */
@@ -29,6 +38,7 @@ function plainFold(points: HistoryPoint[], now: number, columns: number, bucketS
 		if (each.lastSeenAgeSeconds !== null) target.ageSeconds = Math.max(target.ageSeconds ?? -Infinity, each.lastSeenAgeSeconds);
 		target.restart ||= each.event === 'restart';
 		target.mark ||= each.event === 'mark';
+		target.historyEnd ||= each.event === 'history';
 	}
 
 	return buckets;

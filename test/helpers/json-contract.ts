@@ -25,6 +25,7 @@ export const contractKeys = [
 	'discardEvents',
 	'discardEventsInWindow',
 	'thresholdToMeanRatio',
+	'historyFrom',
 ];
 
 /** What pleg-top adds after them. */

@@ -77,10 +77,35 @@ function scrapeConfig(targets: ScrapeTarget[], intervalSeconds: number): string 
 	});
 }
 
-export async function startPrometheus(binary: string, targets: ScrapeTarget[], intervalSeconds = 1): Promise<RunningPrometheus> {
+/**
+ * `backfill`: OpenMetrics text (samples with their Unix-second timestamps, ending `# EOF`) written into the storage by
+ * `promtool tsdb create-blocks-from openmetrics` before Prometheus starts: a past it never scraped.
+ */
+export async function startPrometheus(
+	binary: string,
+	targets: ScrapeTarget[],
+	intervalSeconds = 1,
+	backfill?: string,
+): Promise<RunningPrometheus> {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pleg-top-prometheus-'));
 	const config = path.join(dir, 'prometheus.yml');
 	fs.writeFileSync(config, scrapeConfig(targets, intervalSeconds));
+	if (backfill !== undefined) {
+		const input = path.join(dir, 'backfill.om');
+		fs.writeFileSync(input, backfill);
+		const promtool = path.join(path.dirname(binary), 'promtool');
+		const created = await new Promise<{code: number | null; output: string}>((resolve) => {
+			const tool = spawn(promtool, ['tsdb', 'create-blocks-from', 'openmetrics', input, path.join(dir, 'data')], {
+				stdio: ['ignore', 'pipe', 'pipe'],
+			});
+			let output = '';
+			tool.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+			tool.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+			tool.on('close', (code) => resolve({code, output}));
+		});
+		if (created.code !== 0) throw new Error(`promtool could not backfill (exit ${created.code}): ${created.output}`);
+	}
+
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	let log = '';

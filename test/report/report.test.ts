@@ -85,6 +85,7 @@ describe('jsonReport', () => {
 			discardEvents: 2,
 			discardEventsInWindow: 2,
 			thresholdToMeanRatio: 18000, // 180 s / 10 ms, nine significant digits (18000.000000043656 unrounded)
+			historyFrom: null, // no --history-from
 			time: '2022-03-24T10:55:37.500Z', // gauge 10:54:37Z + 60.5 s
 			skewSeconds: null,
 			countUnchangedSeconds: null,

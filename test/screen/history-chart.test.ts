@@ -81,6 +81,36 @@ describe('HistoryChart over time buckets', () => {
 		assert.equal(rows[3], `${' '.repeat(5 + 9)}*`);
 	});
 
+	test('P under the column where the history from Prometheus ends, and the legend says so only then', () => {
+		// Prometheus' points every 2 s up to 300 s (the last one marked), then the scrapes' every second to now.
+		const now = t + 384_000 - 1;
+		const history: HistoryPoint[] = [
+			...Array.from({length: 151}, (_, index): HistoryPoint => ({
+				at: t + index * 2000,
+				windowMeanSeconds: 0.004,
+				lastSeenAgeSeconds: 1,
+				event: index === 150 ? 'history' : null,
+			})),
+			...Array.from({length: 83}, (_, index): HistoryPoint => ({
+				at: t + (301 + index) * 1000,
+				windowMeanSeconds: 0.004,
+				lastSeenAgeSeconds: 1,
+				event: null,
+			})),
+		];
+		// 100 wide: 83 columns, 360 / 83 = 4.3 → 5 s; the last column starts at 380 s, the first 82 × 5 s earlier at
+		// −30 s: 300 s is column (300 + 30) / 5 = 66.
+		const rows = chart(history, {width: 100, now}).split('\n');
+		assert.match(rows[0]!, /^history · last 6m55s, 5 s\/col +log scale · R restart · B mark · P Prometheus$/);
+		assert.equal(rows[3], `${' '.repeat(5 + 66)}P`);
+		// At 80 columns too the legend fits beside the title, and says what P is.
+		assert.match(
+			chart(history, {width: 80, now}).split('\n')[0]!,
+			/^history · last 6m18s, 6 s\/col +log scale · R restart · B mark · P Prometheus$/,
+		);
+		assert.doesNotMatch(chart(history.slice(151), {width: 100, now}), /Prometheus|P/);
+	});
+
 	test('the chart spans the threshold in force: evented PLEG (10 minutes) takes 20 s a column', () => {
 		const history: HistoryPoint[] = [{at: t - 1000, windowMeanSeconds: 0.004, lastSeenAgeSeconds: 1, event: null}];
 		// 2 × 600 s / 63 = 19.05 → 20 s; 63 × 20 s = 21m0s.

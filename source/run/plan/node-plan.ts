@@ -7,6 +7,8 @@ import {toFailure} from '../../sources/to-failure.js';
 import type {NodeMode} from '../mode.js';
 import {sourcingFor, type NodeSourcing, type TextBackend} from './node-sources.js';
 import type {Plan} from './types.js';
+import {systemNow} from '../../engine/engine.js';
+import {historyFrom} from '../history-from.js';
 
 export function nodePlan(mode: NodeMode, backend: TextBackend, env: NodeJS.ProcessEnv): Plan {
 	const sourcing = sourcingFor(mode, backend, env);
@@ -28,14 +30,19 @@ function recorderOf(source: MetricsSource, mode: NodeMode): LabRecorder {
 function recordedNodePlan(mode: NodeMode, {source, pace, header, demo, replay}: NodeSourcing, recorder: LabRecorder): Plan {
 	const observed = recorder.source;
 	let contacted: NodeInfo | null = null;
+	// --history-from: the node's past read beside the first request, waited for a moment (history-from.ts).
+	const history = historyFrom(mode, systemNow);
 	return {
 		async contact() {
+			history.begin();
 			if (!observed.fetchNode) return null;
 			try {
 				contacted = await observed.fetchNode(new AbortController().signal);
 				return null;
 			} catch (error) {
 				return toFailure(error, observed);
+			} finally {
+				await history.settled();
 			}
 		},
 		start: (purpose) =>
@@ -45,6 +52,7 @@ function recordedNodePlan(mode: NodeMode, {source, pace, header, demo, replay}: 
 				node: contacted,
 				onPayload: recorder.payload,
 				onMark: recorder.mark,
+				...(purpose === 'watch' ? {prehistory: history.begin()} : {}),
 				...pace(purpose),
 			}),
 		onceReads: 2,
@@ -54,6 +62,7 @@ function recordedNodePlan(mode: NodeMode, {source, pace, header, demo, replay}: 
 		recorder,
 		header,
 		close() {
+			history.cancel();
 			recorder.close();
 			source.close?.();
 		},

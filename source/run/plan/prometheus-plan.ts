@@ -5,6 +5,7 @@ import {createPrometheusSource} from '../../sources/prometheus.js';
 import {toFailure} from '../../sources/to-failure.js';
 import type {DirectAccess, NodeMode, OverviewMode} from '../mode.js';
 import type {Plan} from './types.js';
+import {historyFrom} from '../history-from.js';
 
 /** `node`: the one node asked for (its engine is that node's); undefined for every node. */
 export function prometheusPlan(
@@ -24,19 +25,30 @@ export function prometheusPlan(
 		maxBodyBytes: mode.maxBodyBytes,
 		now: systemNow,
 	});
+	// One node: its last 15 minutes from the same Prometheus, as --history-from reads them.
+	const history = mode.kind === 'node' ? historyFrom(mode, systemNow) : undefined;
 	return {
 		async contact() {
+			history?.begin();
 			try {
 				await source.fetchFigures(new AbortController().signal);
 				return null;
 			} catch (error) {
 				return toFailure(error, source);
+			} finally {
+				await history?.settled();
 			}
 		},
-		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}),
+		start: (purpose) =>
+			startPrometheusOverview({
+				source,
+				intervalMs: mode.intervalMs,
+				...(purpose === 'watch' ? {prehistory: history?.begin()} : {}),
+			}),
 		onceReads: 1,
 		notes: source.notes ?? [],
 		close() {
+			history?.cancel();
 			source.close?.();
 		},
 	};

@@ -102,9 +102,10 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
 	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
-	const {markers, both} = markerRow(shown);
+	const {markers, both, history: fromPrometheus} = markerRow(shown);
+	const legend = `log scale · R restart · B mark${both ? ' · * both' : ''}${fromPrometheus ? ' · P Prometheus' : ''}`;
 	const lines: Line[] = [
-		spread([seg(title, 'title')], [seg(`log scale · R restart · B mark${both ? ' · * both' : ''}`, 'dim')], width),
+		spread([seg(title, 'title')], [seg(legend, 'dim')], width),
 		seriesLine('mean', sparkline(series.mean.values, meanFloorSeconds, series.mean.highest), series.mean.axis, shown.length),
 		seriesLine('age', sparkline(series.age.values, ageFloorSeconds, series.age.highest), series.age.axis, shown.length),
 	];
@@ -135,16 +136,22 @@ function seriesOf(buckets: HistoryBucket[]): {mean: Series; age: Series} {
 	};
 }
 
-/** R restart, B mark, * both, one character per column; `both` when any column has the two. */
-function markerRow(buckets: HistoryBucket[]): {markers: string; both: boolean} {
+/**
+ * R restart, B mark, * both, P the end of the history from Prometheus, one character per column; `both` when any
+ * column has the two, `history` when a P is shown.
+ */
+function markerRow(buckets: HistoryBucket[]): {markers: string; both: boolean; history: boolean} {
 	let markers = '';
 	let both = false;
+	let history = false;
 	for (const bucket of buckets) {
 		both ||= bucket.restart && bucket.mark;
-		markers += bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : ' ';
+		const end = bucket.historyEnd && !bucket.restart && !bucket.mark;
+		history ||= end;
+		markers += bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : end ? 'P' : ' ';
 	}
 
-	return {markers, both};
+	return {markers, both, history};
 }
 
 function axisLabel(highest: number | null, format: (seconds: number) => string): string {

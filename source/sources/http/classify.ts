@@ -17,7 +17,7 @@ export type Peer =
 	| {
 			kind: 'kubelet' | 'prometheus';
 			url: string;
-			flag: '--kubelet-url' | '--prometheus';
+			flag: '--kubelet-url' | '--prometheus' | '--history-from';
 			/** --kubelet-ca, when given. */
 			caFile?: string;
 			/** --token-file, when given. */

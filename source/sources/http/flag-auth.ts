@@ -3,7 +3,15 @@
 // kubeconfig user's token and client certificate; trust from --kubelet-ca, else the kubeconfig cluster's CA
 // (kubelets with serverTLSBootstrap have certificates it signed), or none with --insecure-skip-tls-verify.
 import fs from 'node:fs';
-import type {AuthSource, RequestAuth} from './transport.js';
+import {
+	createTransport,
+	transportWarnings,
+	type AuthSource,
+	type RequestAuth,
+	type Transport,
+	type TransportWarnings,
+} from './transport.js';
+import type {Peer} from './classify.js';
 import {kubeconfigAuth} from '../kube/credentials.js';
 import type {LoadedKubeconfig} from '../kube/kubeconfig.js';
 import {sourceFailure} from '../failure.js';
@@ -92,4 +100,22 @@ export function flagServerAuth(options: FlagAuthOptions): AuthSource {
 		refresh: refresh && (async () => forServer(await refresh())),
 		secrets: () => user.secrets(),
 	};
+}
+
+/**
+ * The transport to a server named by a flag (--kubelet-url, --prometheus, --history-from), with what to warn of once:
+ * a token sent without TLS, certificates not verified.
+ */
+export function flagServerTransport(
+	peer: Peer,
+	options: FlagAuthOptions & {maxBodyBytes?: number},
+): {transport: Transport; warnings: TransportWarnings} {
+	const transport = createTransport({
+		peer,
+		auth: flagServerAuth(options),
+		timeoutMs: options.timeoutMs,
+		maxBodyBytes: options.maxBodyBytes,
+	});
+	const warnings = transportWarnings(peer.url, {insecureSkipTlsVerify: options.insecureSkipTlsVerify, sendsToken: sendsToken(options)});
+	return {transport, warnings};
 }
