@@ -128,6 +128,7 @@ function answer(node: string, p99Ms: number): PrometheusFigures {
 		windowSeconds: 60,
 		kubeletVersion: 'v1.28.4',
 		lastSeenAgeSeconds: 1,
+		lastSeenScrapedAt: null,
 		meanSeconds: p99Ms / 2000,
 		p50: null,
 		p90: null,
