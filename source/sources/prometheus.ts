@@ -274,19 +274,25 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 				const figures = new Map<string, PrometheusFigures>();
 				const known = names;
 				names = new Map();
+				// The entries in the order of the first answer: Prometheus answers every query in the same order, so a
+				// sample is matched by its place, and looked up by name only when its place holds another node.
+				const order: PrometheusFigures[] = [];
 				keys.forEach((key, index) => {
-					for (const sample of answers[index]!) {
+					const samples = answers[index]!;
+					for (let place = 0; place < samples.length; place++) {
+						const sample = samples[place]!;
 						const label = nodeOf(sample.metric, only);
 						if (label === null) {
 							continue;
 						}
 
-						let entry = figures.get(label);
+						let entry = order[place]?.node === label ? order[place] : figures.get(label);
 						if (entry === undefined) {
 							const node = known.get(label) ?? intern(label);
 							names.set(node, node);
 							entry = emptyFigures(node, at, options.windowSeconds);
 							figures.set(node, entry);
+							if (order.length === place) order.push(entry);
 						}
 
 						if (key === 'kubeletVersion') {
