@@ -57,8 +57,9 @@ export function plegQueries(windowSeconds: number, node: string | null = null): 
 		intervalMeanSeconds: `${rate(`${interval}_sum`)} / ${rate(`${interval}_count`)}`,
 		discardEvents: `sum ${by} (${over('increase', 'kubelet_pleg_discard_events')})`,
 		lastSeenAgeSeconds: `max ${by} (time() - ${over('', 'kubelet_pleg_last_seen_seconds', '')})`,
-		// When Prometheus scraped that gauge: the overview's "read" is its age, not the query's.
-		lastSeenScrapedAt: `max ${by} (timestamp(${over('', 'kubelet_pleg_last_seen_seconds', '')}))`,
+		// When Prometheus scraped that gauge: the overview's "read" is its age, not the query's. timestamp() of anything
+		// but a selector (an `or` of two) is the evaluation time, so it goes inside each selector's side.
+		lastSeenScrapedAt: `max ${by} (${over('timestamp', 'kubelet_pleg_last_seen_seconds', '')})`,
 		lifetimeCount: `sum ${by} (${over('', `${duration}_count`, '')})`,
 		lifetimeSum: `sum ${by} (${over('', `${duration}_sum`, '')})`,
 		kubeletVersion: `max by (node, instance, git_version) (${over('', 'kubernetes_build_info', '')})`,
