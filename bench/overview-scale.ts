@@ -32,21 +32,59 @@ type Row = {
 const names = (count: number) => Array.from({length: count}, (_, i) => `node-${String(i).padStart(5, '0')}`);
 const windowSeconds = 60;
 
-/** Each of pleg-top's queries answered with one series per node (computed once), counting the queries asked. */
+/** Prometheus' scrape interval in the stand-in: each node scraped every 15 s, the fleet spread over the interval. */
+const scrapeEveryMs = 15_000;
+
+function vectorAnswer(result: unknown[]): string {
+	return JSON.stringify({status: 'success', data: {resultType: 'vector', result}});
+}
+
+/**
+ * Each of pleg-top's queries answered with one series per node, counting the queries asked. The figures are fixed
+ * (computed once); the scrape times (timestamp()) and the last-seen ages move with the clock, as a Prometheus
+ * scraping every 15 s answers them: rebuilt once a second.
+ */
 async function standInPrometheus(nodes: string[]): Promise<{url: string; queries: () => number; close(): Promise<void>}> {
-	const answers = new Map(
-		Object.entries(plegQueries(windowSeconds)).map(([key, promql], k) => {
+	const queries = plegQueries(windowSeconds);
+	const fixed = new Map(
+		Object.entries(queries).map(([key, promql], k) => {
 			const result = nodes.map((node, i) => ({
 				metric: key === 'kubeletVersion' ? {node, git_version: 'v1.28.4'} : {node},
-				value: [Date.now() / 1000, String(key === 'lastSeenAgeSeconds' ? 1 : 0.001 * (k + 1) * (1 + (i % 7)))],
+				value: [Date.now() / 1000, String(0.001 * (k + 1) * (1 + (i % 7)))],
 			}));
-			return [promql, JSON.stringify({status: 'success', data: {resultType: 'vector', result}})];
+			return [promql, vectorAnswer(result)];
 		}),
 	);
+	let second = -1;
+	const moving = new Map<string, string>();
+	const answerFor = (promql: string): string | undefined => {
+		const now = Date.now();
+		if (Math.floor(now / 1000) !== second) {
+			second = Math.floor(now / 1000);
+			const scraped = nodes.map((_, i) => {
+				const phase = (i * 997) % scrapeEveryMs;
+				return Math.floor((now - phase) / scrapeEveryMs) * scrapeEveryMs + phase;
+			});
+			// The kubelet relisted 1 s before each scrape.
+			const series = (value: (i: number) => number) =>
+				vectorAnswer(nodes.map((node, i) => ({metric: {node}, value: [now / 1000, String(value(i))]})));
+			moving.set(
+				queries.lastSeenScrapedAt,
+				series((i) => scraped[i]! / 1000),
+			);
+			moving.set(
+				queries.lastSeenAgeSeconds,
+				series((i) => (now - scraped[i]!) / 1000 + 1),
+			);
+		}
+
+		return moving.get(promql) ?? fixed.get(promql);
+	};
+
 	let asked = 0;
 	const server = http.createServer((request, response) => {
 		asked++;
-		const body = answers.get(new URL(request.url ?? '/', 'http://x').searchParams.get('query') ?? '');
+		const body = answerFor(new URL(request.url ?? '/', 'http://x').searchParams.get('query') ?? '');
 		response.writeHead(body ? 200 : 400, {'Content-Type': 'application/json'}).end(body ?? '{"status":"error","error":"unknown query"}');
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -81,7 +119,7 @@ async function measureCli(
 	perRefresh: number,
 ): Promise<Omit<Row, 'via' | 'nodes'>> {
 	const started = Date.now();
-	const cli = startLiveCli(args, env);
+	const cli = startLiveCli(args, env, undefined, nodeArgs);
 	try {
 		await until(() => judgedNodes(cli.session.screen()) === nodes, 120_000, `${nodes} nodes judged`, 50);
 		const firstFullTableSeconds = (Date.now() - started) / 1000;
@@ -158,6 +196,9 @@ function option(name: string, fallback: string): string {
 	const index = process.argv.indexOf(name);
 	return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
 }
+
+/** `--node-args "--cpu-prof --cpu-prof-dir=DIR"`: flags for node itself, to profile the measured CLI. */
+const nodeArgs = option('--node-args', '').split(' ').filter(Boolean);
 
 async function main(): Promise<void> {
 	const sizes = option('--sizes', '1,100,1000,10000').split(',').filter(Boolean).map(Number);

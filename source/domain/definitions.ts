@@ -255,7 +255,7 @@ export const definitions = [
 		id: 'overview-last-seen',
 		label: 'Last seen, read (overview)',
 		formula:
-			"last seen: the age the kubelet's gauge gave at the node's last good read (now − gauge, less the time since that read); read: how long ago that read was, pleg-top's own polling gap. The status is judged on the first only: a read older than 2 × the per-node interval + 5 s makes the node stale (unknown), never lagging or unhealthy. JSON (--once overview): lastSeenAtReadSeconds, readAgeSeconds; band is the band at the read",
+			"last seen: the age the kubelet's gauge gave at the node's last good read (now − gauge, less the time since that read); read: how long ago that read was, pleg-top's own polling gap, or on --prometheus when Prometheus scraped the gauge (timestamp(kubelet_pleg_last_seen_seconds)). The status is judged on the first only: a read older than 2 × the per-node interval + 5 s makes the node stale (unknown), never lagging or unhealthy; on --prometheus the interval is the node's scrape interval as seen (1m until two scrapes were seen). JSON (--once overview): lastSeenAtReadSeconds, readAgeSeconds; band is the band at the read",
 	},
 	{
 		id: 'overview-notready-in',

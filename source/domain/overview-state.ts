@@ -16,6 +16,10 @@ export type NodeView = {
 	node: NodeInfo | null;
 	/** When the node stopped appearing in the node list (ms); null while listed. */
 	goneSince: number | null;
+	/** When the figures were read from the node (ms), when not the last good read (Prometheus: its scrape). */
+	readAt?: number | null;
+	/** How often the node is read, ms, when not pleg-top's own cycle (Prometheus: its scrape interval). */
+	readEveryMs?: number;
 };
 
 /** How one kind of per-node feed is made, advanced and read. */
@@ -34,10 +38,14 @@ export type FeedKind<F, A> = {
 	 * keeps none (Prometheus).
 	 */
 	events?(feed: F, now: number): EventsFigures | null;
+	/** When the figures were read from the node, ms, when that is not status.lastGoodAt (Prometheus' scrape). */
+	readAt?(feed: F): number | null;
+	/** How often the node is read, ms, when not the engine's cycle (Prometheus' scrape interval). */
+	readEveryMs?(feed: F): number;
 };
 
 /** What a reader of the state needs of a feed kind: its figures, status and history, never its reducer. */
-export type FeedReader<F> = Pick<FeedKind<F, never>, 'figures' | 'status' | 'history' | 'restarts' | 'events'>;
+export type FeedReader<F> = Pick<FeedKind<F, never>, 'figures' | 'status' | 'history' | 'restarts' | 'events' | 'readAt' | 'readEveryMs'>;
 
 export type OverviewEntry<F> = {
 	name: string;
@@ -169,20 +177,23 @@ export function listedNames<F>(state: OverviewState<F>): string[] {
 }
 
 export function nodeView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>, now: number): NodeView {
-	return {
+	const view: NodeView = {
 		name: entry.name,
 		figures: kind.figures(entry.feed, now),
 		status: kind.status(entry.feed),
 		node: entry.info,
 		goneSince: entry.goneSince,
 	};
+	if (kind.readAt) view.readAt = kind.readAt(entry.feed);
+	if (kind.readEveryMs) view.readEveryMs = kind.readEveryMs(entry.feed);
+	return view;
 }
 
 /** A node's last-seen age split at its last good read (overview-rows.ts judges the first, shows both). */
 export type ScrapeAges = {
 	/** The age the kubelet's figures gave at that read: the gauge's (else count unchanged), s; null without one. */
 	atScrapeSeconds: number | null;
-	/** How long ago that read was, s: pleg-top's own polling gap (or Prometheus' query), never the kubelet's. */
+	/** How long ago that read was, s: pleg-top's own polling gap (or Prometheus' scrape), never the kubelet's. */
 	sinceScrapeSeconds: number | null;
 };
 
@@ -191,8 +202,8 @@ export type ScrapeAges = {
  * our clock); moved back to the read, that is what the kubelet reported then. A node-clock offset estimate, once
  * there is one, belongs here.
  */
-export function scrapeAges(view: Pick<NodeView, 'figures' | 'status'>, now: number): ScrapeAges {
-	const readAt = view.status.lastGoodAt;
+export function scrapeAges(view: Pick<NodeView, 'figures' | 'status' | 'readAt'>, now: number): ScrapeAges {
+	const readAt = view.readAt === undefined ? view.status.lastGoodAt : view.readAt;
 	const since = readAt === null ? null : Math.max(0, (now - readAt) / 1000);
 	const {figures} = view;
 	const ageThen = figures ? (figures.lastSeen.ageSeconds ?? figures.lastSeen.countUnchangedSeconds) : null;

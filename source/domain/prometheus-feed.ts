@@ -3,11 +3,11 @@
 // itself was done by Prometheus (rate, histogram_quantile), so nothing is derived twice. Pure: times come in.
 import {judgeWhileStale, verdict} from './health.js';
 import {constantsFor} from './kubelet-constants.js';
-import {appendToLog, emptyLog, logView, type BoundedLog} from './bounded-log.js';
+import {appendColumns, columnsAfter, columnsView, emptyColumns, type HistoryColumns} from './history-columns.js';
 import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
 import type {FeedKind} from './overview-state.js';
-import {historyWith, prehistoryNote, type Prehistory} from './prometheus-history.js';
+import {prehistoryNote, type Prehistory} from './prometheus-history.js';
 
 /** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
 export type PrometheusFigures = {
@@ -20,6 +20,8 @@ export type PrometheusFigures = {
 	kubeletVersion: string | null;
 	/** time() - kubelet_pleg_last_seen_seconds at `at`, s. */
 	lastSeenAgeSeconds: number | null;
+	/** timestamp(kubelet_pleg_last_seen_seconds): when Prometheus scraped that gauge, Unix s. */
+	lastSeenScrapedAt: number | null;
 	/** rate(_sum[W]) / rate(_count[W]), s. */
 	meanSeconds: number | null;
 	/** histogram_quantile over the bucket rates, s; the top finite bound (10 s) when the rank is in +Inf. */
@@ -47,11 +49,15 @@ export type PrometheusFeed = {
 	name: string;
 	windowSeconds: number;
 	latest: PrometheusFigures | null;
-	history: BoundedLog<HistoryPoint>;
+	history: HistoryColumns;
 	node: NodeInfo | null;
 	status: FeedStatus;
 	/** What the history read at start gave (--prometheus NODE); null before it is in, and for the fleet. */
 	prehistory: Figures['prehistory'];
+	/** When the last point of that history was, ms: the chart marks it; null without one. */
+	historyEndAt: number | null;
+	/** The time between the last two scrapes of the node Prometheus answered with, ms; null until two were seen. */
+	scrapeGapMs: number | null;
 };
 
 export type PrometheusFeedAction =
@@ -63,7 +69,7 @@ export type PrometheusFeedAction =
 	/** The node's last 15 minutes, read once at start: its points go before the answers'. */
 	| {type: 'prehistory'; prehistory: Prehistory};
 
-/** History points kept for the whole fleet together: about 110 MiB of points (56 bytes each). */
+/** History points kept for the whole fleet together: about 60 MiB of points (24 bytes each, and a quarter of room). */
 export const fleetHistoryPoints = 2_000_000;
 
 /**
@@ -79,10 +85,12 @@ export function initialPrometheusFeed(name: string, windowSeconds: number): Prom
 		name,
 		windowSeconds,
 		latest: null,
-		history: emptyLog(),
+		history: emptyColumns(),
 		node: null,
 		status: noReadYet,
 		prehistory: null,
+		historyEndAt: null,
+		scrapeGapMs: null,
 	};
 }
 
@@ -104,10 +112,14 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 				lastSeenAgeSeconds: figures.lastSeenAgeSeconds,
 				event: null,
 			};
+			const before = feed.latest?.lastSeenScrapedAt ?? null;
+			const scraped = figures.lastSeenScrapedAt;
 			return {
 				...feed,
 				latest: figures,
-				history: appendToLog(feed.history, point, action.historyLimit ?? defaultHistoryLimit),
+				// A new scrape since the last answer: the gap between the two (most answers repeat the last scrape).
+				scrapeGapMs: before !== null && scraped !== null && scraped > before ? (scraped - before) * 1000 : feed.scrapeGapMs,
+				history: appendColumns(feed.history, point, action.historyLimit ?? defaultHistoryLimit),
 				status: {
 					...feed.status,
 					failure: null,
@@ -138,7 +150,8 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 		case 'prehistory': {
 			// Prometheus windows every answer itself: the chart is all the history adds.
 			const {history, windowStart: _start, ...info} = action.prehistory;
-			return {...feed, history: historyWith(history, feed.history, defaultHistoryLimit), prehistory: info};
+			const joined = columnsAfter(history, feed.history, defaultHistoryLimit);
+			return {...feed, history: joined.columns, historyEndAt: joined.lastAt, prehistory: info};
 		}
 	}
 }
@@ -252,11 +265,26 @@ export function figuresFromPrometheus(
 	};
 }
 
+/**
+ * How often a node is taken to be scraped before two scrapes were seen, ms: Prometheus' default scrape_interval
+ * (1m). Until then a read older than 2 × 1m + 5 s makes a node stale.
+ */
+export const assumedScrapeGapMs = 60_000;
+
+/** When Prometheus scraped the node's last-seen gauge, ms (the query's time when it did not say). */
+function readAtOf(feed: PrometheusFeed): number | null {
+	const figures = feed.latest;
+	if (figures === null) return null;
+	return figures.lastSeenScrapedAt === null ? figures.at : figures.lastSeenScrapedAt * 1000;
+}
+
 export const prometheusFeedKind: FeedKind<PrometheusFeed, PrometheusFeedAction> = {
 	initial: initialPrometheusFeed,
 	reduce: prometheusFeedReducer,
 	withNode: (feed, node) => ({...feed, node}),
 	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node, feed.status, feed.prehistory)),
 	status: (feed) => feed.status,
-	history: (feed) => logView(feed.history),
+	history: (feed) => columnsView(feed.history, feed.historyEndAt),
+	readAt: readAtOf,
+	readEveryMs: (feed) => feed.scrapeGapMs ?? assumedScrapeGapMs,
 };

@@ -79,7 +79,7 @@ export function overviewRow(view: NodeView, context: RowContext): OverviewRow {
 		(band === 'warn' || band === 'critical') && threshold !== null && failure === null && view.goneSince === null
 			? Math.max(0, threshold - ages.atScrapeSeconds! - (ages.sinceScrapeSeconds ?? 0))
 			: null;
-	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, context.cycleMs);
+	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, Math.max(context.cycleMs, view.readEveryMs ?? 0));
 	// The band scripts and --fail-on read: the age's at the read, unknown whenever the row cannot be judged now.
 	const judgeable = judged.state !== 'unknown' && judged.state !== 'error';
 	// One object per row and frame, no spreads: a big fleet builds thousands a frame.

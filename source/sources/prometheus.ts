@@ -68,6 +68,9 @@ export function plegQueries(windowSeconds: number, node: string | null = null): 
 		intervalMeanSeconds: `${rate(`${interval}_sum`)} / ${rate(`${interval}_count`)}`,
 		discardEvents: `sum ${by} (${over('increase', 'kubelet_pleg_discard_events')})`,
 		lastSeenAgeSeconds: `max ${by} (time() - ${over('', 'kubelet_pleg_last_seen_seconds', '')})`,
+		// When Prometheus scraped that gauge: the overview's "read" is its age, not the query's. timestamp() of anything
+		// but a selector (an `or` of two) is the evaluation time, so it goes inside each selector's side.
+		lastSeenScrapedAt: `max ${by} (${over('timestamp', 'kubelet_pleg_last_seen_seconds', '')})`,
 		lifetimeCount: `sum ${by} (${over('', `${duration}_count`, '')})`,
 		lifetimeSum: `sum ${by} (${over('', `${duration}_sum`, '')})`,
 		kubeletVersion: `max by (node, instance, git_version) (${over('', 'kubernetes_build_info', '')})`,
@@ -117,12 +120,74 @@ function visibleLabels(metric: Record<string, string> | undefined): Record<strin
 
 /** The `data.result` of a vector answer; throws a SourceFailure for an error envelope or another shape. */
 export function readVector(body: string, url: string): VectorSample[] {
+	return compactVector(body) ?? parsedVector(body, url);
+}
+
+/** Any answer, through JSON.parse: the general path of readVector. */
+function parsedVector(body: string, url: string): VectorSample[] {
 	return (readResult(body, url, 'vector', '--prometheus') as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map(
 		(sample) => ({
 			metric: visibleLabels(sample.metric),
 			value: parseValue(String(sample.value?.[1] ?? '')) ?? Number.NaN,
 		}),
 	);
+}
+
+/** Prometheus' own answer up to the samples, compact and in its key order (api/v1 writes it so). */
+const vectorHead = '{"status":"success","data":{"resultType":"vector","result":[';
+/** Anything but printable ASCII, or a backslash: a string that may need unescaping or visibleLine. */
+const notPlain = /[^\x20-\x7e]|\\/;
+const quote = 0x22;
+const comma = 0x2c;
+
+/** Whether `code` may be part of a JSON number (the sample's timestamp). */
+function numberChar(code: number): boolean {
+	return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x65 || code === 0x45;
+}
+
+/**
+ * The samples of Prometheus' own compact answer, read in one pass without JSON.parse; null for any other text (an
+ * envelope with warnings, whitespace, an escape, a character beyond printable ASCII, another order), which the
+ * general path reads. Why: at 10,000 nodes a refresh is 12 answers of about 1 MB, and parsing them whole into
+ * objects, then copying the labels, took most of the CPU and the garbage a refresh made (bench/README.md). Plain
+ * ASCII without a backslash means every JSON string is its raw text and no label has a character visibleLine
+ * would rewrite.
+ */
+export function compactVector(body: string): VectorSample[] | null {
+	if (!body.startsWith(vectorHead) || notPlain.test(body)) return null;
+	const samples: VectorSample[] = [];
+	let at = vectorHead.length;
+	if (body.startsWith(']}}', at)) return body.length === at + 3 ? samples : null;
+	for (;;) {
+		if (!body.startsWith('{"metric":{', at)) return null;
+		at += 11;
+		const metric: Record<string, string> = {};
+		while (body.charCodeAt(at) === quote) {
+			const nameEnd = body.indexOf('"', at + 1);
+			if (nameEnd < 0 || !body.startsWith(':"', nameEnd + 1)) return null;
+			const valueEnd = body.indexOf('"', nameEnd + 3);
+			if (valueEnd < 0) return null;
+			metric[body.slice(at + 1, nameEnd)] = body.slice(nameEnd + 3, valueEnd);
+			at = valueEnd + 1;
+			if (body.charCodeAt(at) === comma && body.charCodeAt(at + 1) === quote) at++;
+		}
+
+		if (!body.startsWith('},"value":[', at)) return null;
+		at += 11;
+		const stamp = at;
+		while (numberChar(body.charCodeAt(at))) at++;
+		if (at === stamp || !body.startsWith(',"', at)) return null;
+		const valueEnd = body.indexOf('"', at + 2);
+		if (valueEnd < 0 || !body.startsWith(']}', valueEnd + 1)) return null;
+		samples.push({metric, value: parseValue(body.slice(at + 2, valueEnd)) ?? Number.NaN});
+		at = valueEnd + 3;
+		if (body.charCodeAt(at) === comma) {
+			at++;
+			continue;
+		}
+
+		return body.startsWith(']}}', at) && body.length === at + 3 ? samples : null;
+	}
 }
 
 /** The `data.result` of a range answer (/api/v1/query_range); points whose time or value is not a number are left out. */
@@ -207,6 +272,14 @@ function queryCall(url: string, endpoint: string): Call {
 	};
 }
 
+/**
+ * A copy of `text` that holds nothing else. A label read by compactVector is a slice of its answer, and V8 keeps a
+ * long slice as a view of the whole string: a node name kept in the state would keep its 1 MB answer alive.
+ */
+function intern(text: string): string {
+	return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 /** The series' node: its `node` label, else its `instance`; the one node asked for when filtered. */
 function nodeOf(metric: Record<string, string>, only: string | null): string | null {
 	return only ?? metric['node'] ?? metric['instance'] ?? null;
@@ -219,6 +292,7 @@ function emptyFigures(node: string, at: number, windowSeconds: number): Promethe
 		windowSeconds,
 		kubeletVersion: null,
 		lastSeenAgeSeconds: null,
+		lastSeenScrapedAt: null,
 		meanSeconds: null,
 		p50: null,
 		p90: null,
@@ -237,6 +311,8 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 	const queries = plegQueries(options.windowSeconds, only);
 	const api = createPrometheusApi(options, '--prometheus');
 	const {base} = api;
+	// The node names of the last answer, each a string of its own (see intern).
+	let names = new Map<string, string>();
 
 	async function query(promql: string, time: string, signal: AbortSignal): Promise<VectorSample[]> {
 		return readVector(await api.get('/api/v1/query', `query=${encodeURIComponent(promql)}&time=${time}`, signal), base);
@@ -261,15 +337,29 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 					signal.removeEventListener('abort', onAbort),
 				);
 				const figures = new Map<string, PrometheusFigures>();
+				const known = names;
+				names = new Map();
+				// The entries in the order of the first answer: Prometheus answers every query in the same order, so a
+				// sample is matched by its place, and looked up by name only when its place holds another node.
+				const order: PrometheusFigures[] = [];
 				keys.forEach((key, index) => {
-					for (const sample of answers[index]!) {
-						const node = nodeOf(sample.metric, only);
-						if (node === null) {
+					const samples = answers[index]!;
+					for (let place = 0; place < samples.length; place++) {
+						const sample = samples[place]!;
+						const label = nodeOf(sample.metric, only);
+						if (label === null) {
 							continue;
 						}
 
-						const entry = figures.get(node) ?? emptyFigures(node, at, options.windowSeconds);
-						figures.set(node, entry);
+						let entry = order[place]?.node === label ? order[place] : figures.get(label);
+						if (entry === undefined) {
+							const node = known.get(label) ?? intern(label);
+							names.set(node, node);
+							entry = emptyFigures(node, at, options.windowSeconds);
+							figures.set(node, entry);
+							if (order.length === place) order.push(entry);
+						}
+
 						if (key === 'kubeletVersion') {
 							entry.kubeletVersion = sample.metric['git_version'] ?? entry.kubeletVersion;
 						} else if (!Number.isNaN(sample.value)) {

@@ -5,6 +5,7 @@ import {test} from 'node:test';
 import {
 	fleetHistoryLimit,
 	initialPrometheusFeed,
+	prometheusFeedKind,
 	prometheusFeedReducer,
 	type PrometheusFigures,
 } from '../../source/domain/prometheus-feed.js';
@@ -20,8 +21,9 @@ test('a feed given historyLimit 3 keeps its last 3 points', () => {
 		feed = prometheusFeedReducer(feed, {type: 'figures', figures, latencyMs: 1, historyLimit: 3});
 	}
 
+	const history = prometheusFeedKind.history(feed);
 	assert.deepEqual(
-		feed.history.items.slice(feed.history.start, feed.history.end).map((point) => point.windowMeanSeconds),
+		Array.from({length: history.length}, (_, i) => history.at(i)!.windowMeanSeconds),
 		[2, 3, 4],
 	);
 });

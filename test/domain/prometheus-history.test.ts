@@ -192,6 +192,7 @@ describe('the --prometheus feed with its history', () => {
 		windowSeconds: 10,
 		kubeletVersion: 'v1.28.4',
 		lastSeenAgeSeconds: 1,
+		lastSeenScrapedAt: null,
 		meanSeconds: 0.02,
 		p50: null,
 		p90: null,

@@ -39,6 +39,7 @@ function answer(node: string, p99Ms: number | null, ageSeconds = 1): PrometheusF
 		windowSeconds: 60,
 		kubeletVersion: 'v1.28.4',
 		lastSeenAgeSeconds: ageSeconds,
+		lastSeenScrapedAt: null,
 		meanSeconds: p99Ms === null ? null : p99Ms / 2000,
 		p50: null,
 		p90: null,
@@ -436,5 +437,58 @@ describe('the name filter', () => {
 		);
 		assert.deepEqual(filterRows(rows, '').length, 3);
 		assert.deepEqual(filterRows(rows, 'x'), []);
+	});
+});
+
+describe('from Prometheus, the read is when Prometheus scraped the gauge, and stale is judged on its scrape interval', () => {
+	/** Answers at `at` + each offset (ms) of a node whose gauge Prometheus scraped at `scrapedAt` (ms), 1 s after a relist. */
+	function scrapedViews(scrapes: ReadonlyArray<{queryAt: number; scrapedAt: number}>, now: number): NodeView {
+		let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
+		state = prometheusReduce(state, {type: 'names', names: ['n'], at});
+		for (const {queryAt, scrapedAt} of scrapes) {
+			const figures: PrometheusFigures = {
+				...answer('n', 10),
+				at: queryAt,
+				lastSeenAgeSeconds: (queryAt - scrapedAt) / 1000 + 1,
+				lastSeenScrapedAt: scrapedAt / 1000,
+			};
+			state = prometheusReduce(state, {type: 'feed', node: 'n', action: {type: 'figures', figures, latencyMs: 5}});
+		}
+
+		return nodeView(prometheusFeedKind, state.nodes.get('n')!, now);
+	}
+
+	const rowOf = (view: NodeView, now: number) => rowsOf([view], now, 1000)[0]!;
+
+	test('scraped 20 s before the query, shown 2 s after it: last seen 1s at the scrape, read 22s ago, ok', () => {
+		const view = scrapedViews([{queryAt: at, scrapedAt: at - 20_000}], at + 2000);
+		assert.equal(view.readAt, at - 20_000);
+		const row = rowOf(view, at + 2000);
+		assert.deepEqual([row.state, row.lastSeenAgeSeconds, row.readAgeSeconds], ['ok', 1, 22]);
+	});
+
+	test('a target Prometheus stopped scraping 200 s ago shows that age and is stale (2 × 1m assumed + 5 s = 125 s)', () => {
+		const row = rowOf(scrapedViews([{queryAt: at, scrapedAt: at - 200_000}], at), at);
+		assert.deepEqual([row.state, row.word, row.band, row.readAgeSeconds], ['unknown', 'stale', 'unknown', 200]);
+		assert.equal(rowOf(scrapedViews([{queryAt: at, scrapedAt: at - 124_000}], at), at).state, 'ok');
+	});
+
+	test('once two scrapes 15 s apart were seen, a read older than 2 × 15 s + 5 s = 35 s is stale', () => {
+		const scrapes = [
+			{queryAt: at, scrapedAt: at - 10_000},
+			{queryAt: at + 1000, scrapedAt: at - 10_000},
+			{queryAt: at + 6000, scrapedAt: at + 5000},
+		];
+		const view = (now: number) => scrapedViews(scrapes, now);
+		assert.equal(view(at + 6000).readEveryMs, 15_000);
+		assert.equal(rowOf(view(at + 39_000), at + 39_000).state, 'ok');
+		const late = rowOf(view(at + 41_000), at + 41_000);
+		assert.deepEqual([late.word, late.readAgeSeconds], ['stale', 36]);
+	});
+
+	test("without a timestamp answer the read is the query's, as before", () => {
+		const view = prometheusViews({n: 10})[0]!;
+		assert.equal(view.readAt, at);
+		assert.equal(rowOf(view, at + 3000).readAgeSeconds, 3);
 	});
 });

@@ -128,6 +128,7 @@ function answer(node: string, p99Ms: number): PrometheusFigures {
 		windowSeconds: 60,
 		kubeletVersion: 'v1.28.4',
 		lastSeenAgeSeconds: 1,
+		lastSeenScrapedAt: null,
 		meanSeconds: p99Ms / 2000,
 		p50: null,
 		p90: null,
@@ -217,4 +218,22 @@ describe('the overview app, keys written as one chunk', () => {
 			app.unmount();
 		}
 	});
+});
+
+test('read ages up to 2m5s say "ago"; a longer one (a target no longer scraped) drops it and shows whole', () => {
+	const reads = [125, 200, 3600].map((seconds) => row(`n-${seconds}`, {readAgeSeconds: seconds}));
+	const props = {
+		rows: sortRows(reads, {column: 'read', reversed: true}),
+		selected: null,
+		sort: {column: 'read' as const, reversed: true},
+		sourceLabel: 'all nodes via Prometheus http://p',
+		cadence: 'every node from one set of queries every 1s',
+		listFailure: null,
+		now,
+		width,
+		height: 8,
+	};
+	const lines = paneRows(overviewTableLines(props), width).map((line) => line.trimEnd());
+	const cells = lines.filter((line) => / n-\d+ /.test(line)).map((line) => /(\S+(?: ago)?)\s+—\s+\S+$/.exec(line)?.[1]);
+	assert.deepEqual(cells, ['2m5s ago', '3m20s', '1h0m0s']);
 });

@@ -79,6 +79,15 @@ function age(seconds: number | null): string {
 	return seconds === null ? missing : formatGoDuration(Math.floor(seconds));
 }
 
+/** "16s ago"; an age too long for the column with it ("3m20s ago") without "ago", so it is never cut. */
+function readText(seconds: number | null): string {
+	if (seconds === null) return missing;
+	const text = age(seconds);
+	return text.length <= readWidth - 4 ? `${text} ago` : text;
+}
+
+const readWidth = 8;
+
 function figure(text: string, row: OverviewTableRow): Segment {
 	return seg(text, row.stale || row.gone ? 'dim' : undefined);
 }
@@ -116,14 +125,15 @@ const optionalColumns: Array<Column & {drop: number}> = [
 	},
 	{id: 'kubelet', title: 'kubelet', width: 9, right: false, drop: 1, cell: (row) => figure(row.kubeletVersion ?? missing, row)},
 	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 9, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
-	// The age above is the kubelet's at the read; this says how old that read is (at the rate bound, many seconds).
+	// The age above is the kubelet's at the read; this says how old that read is (at the rate bound, many seconds; on
+	// --prometheus Prometheus' scrape, minutes once a target is no longer scraped: then "3m20s" without "ago", whole).
 	{
 		id: 'read',
 		title: 'read',
-		width: 8,
+		width: readWidth,
 		right: true,
 		drop: 6,
-		cell: (row) => figure(row.readAgeSeconds === null ? missing : `${age(row.readAgeSeconds)} ago`, row),
+		cell: (row) => figure(readText(row.readAgeSeconds), row),
 	},
 	{
 		id: 'notready-in',
