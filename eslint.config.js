@@ -1,6 +1,8 @@
-// Lint for pleg-top: typescript-eslint's recommended rules, plus the boundaries that keep the data flowing one
+// Lint for pleg-top: ESLint's and typescript-eslint's recommended rules (typed, from tsconfig.test.json), plus the boundaries that keep the data flowing one
 // way (sources -> domain -> engine -> run/screen). README "Development" draws the same layers.
+import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Reading the clock: only engine/ may, so everything else is a function of the `now` it is given. */
@@ -96,7 +98,20 @@ const layerBoundaries = Object.entries(layers).map(([folder, {may, paths, why, a
 
 export default tseslint.config(
 	{ignores: ['dist/', 'node_modules/', 'coverage/', '.tmp/', '**/*.d.ts']},
-	...tseslint.configs.recommended,
+	js.configs.recommended,
+	...tseslint.configs.recommendedTypeChecked,
+	{
+		languageOptions: {
+			globals: globals.node,
+			// One program for every .ts file: tsconfig.test.json includes source/, test/, bench/ and scripts/.
+			parserOptions: {project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname},
+		},
+	},
+	{
+		// Plain JS (scripts/*.mjs, this file) has no types to check: the typed rules would only flag its `any`s.
+		files: ['**/*.{js,mjs}'],
+		...tseslint.configs.disableTypeChecked,
+	},
 	{
 		files: ['**/*.tsx', 'source/screen/**/*.ts'],
 		plugins: {'react-hooks': reactHooks},
@@ -106,6 +121,18 @@ export default tseslint.config(
 		rules: {
 			'@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_'}],
 			'@typescript-eslint/consistent-type-imports': ['error', {fixStyle: 'inline-type-imports'}],
+		},
+	},
+	{
+		files: ['**/*.{ts,tsx}'],
+		rules: {
+			// A switch on a union names every member, so a member added later is a type error where it is not handled.
+			'@typescript-eslint/switch-exhaustiveness-check': 'error',
+			// node:test's test() and describe() return promises the runner itself awaits.
+			'@typescript-eslint/no-floating-promises': [
+				'error',
+				{allowForKnownSafeCalls: [{from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite']}]},
+			],
 		},
 	},
 	{
@@ -119,8 +146,13 @@ export default tseslint.config(
 		files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
 		rules: {
 			'@typescript-eslint/no-non-null-assertion': 'off',
-			// Tests read the CLI's JSON output; its shape is what they assert, key by key.
+			// Tests read the CLI's JSON output (JSON.parse gives `any`); its shape is what they assert, key by key.
 			'@typescript-eslint/no-explicit-any': 'off',
+			'@typescript-eslint/no-unsafe-argument': 'off',
+			'@typescript-eslint/no-unsafe-assignment': 'off',
+			'@typescript-eslint/no-unsafe-call': 'off',
+			'@typescript-eslint/no-unsafe-member-access': 'off',
+			'@typescript-eslint/no-unsafe-return': 'off',
 		},
 	},
 );
