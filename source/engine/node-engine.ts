@@ -3,7 +3,6 @@
 // JSON lines and --once read it exactly as they read the cluster overview.
 import type {FeedAction, FeedState} from '../domain/feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
-import type {FeedKind} from '../domain/overview-state.js';
 import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
 import {createStore, never, seconds, systemNow, type Engine} from './engine.js';
 import {defaultNodeRefreshMs, startPoller} from './poller.js';
@@ -79,7 +78,7 @@ export function startNodeEngine(options: NodeEngineOptions): Engine<FeedState> {
 	);
 	const shownMs = options.shownIntervalMs ?? options.pollMs;
 	const engine: Engine<FeedState> = {
-		kind: proxyFeedKind as FeedKind<FeedState, unknown>,
+		kind: proxyFeedKind,
 		get state() {
 			return store.state;
 		},

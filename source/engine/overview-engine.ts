@@ -12,7 +12,7 @@ import {toFailure} from '../sources/to-failure.js';
 import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
 import {proxyFeedKind} from '../domain/proxy-feed.js';
 import {startScheduler} from './scheduler.js';
-import {listedNames, type FeedKind} from '../domain/overview-state.js';
+import {listedNames} from '../domain/overview-state.js';
 import {createStore, globalTimers, never, seconds, systemNow, type Engine, type Timers} from './engine.js';
 
 /** The overview's engines are engines (engine.ts) of every node. */
@@ -96,12 +96,13 @@ export function startProxyOverview(options: ProxyOverviewOptions): OverviewEngin
 			store.dispatch({type: 'list-failure', failure: toFailure(error, {label: options.fleet.label, node: '(node list)'}), at}, at);
 		}
 
-		if (!stopped) relistTimer = timers.setTimeout(relist, relistMs);
+		// relist catches its own failures: the timer has nothing to await.
+		if (!stopped) relistTimer = timers.setTimeout(() => void relist(), relistMs);
 	}
 
 	void relist();
 	return {
-		kind: proxyFeedKind as FeedKind<FeedState, unknown>,
+		kind: proxyFeedKind,
 		get state() {
 			return store.state;
 		},
@@ -201,12 +202,13 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Ove
 	}
 
 	function schedule(delayMs: number) {
-		if (!stopped && !paused) timer = timers.setTimeout(fetch, delayMs);
+		// fetch catches its own failures: the timer has nothing to await.
+		if (!stopped && !paused) timer = timers.setTimeout(() => void fetch(), delayMs);
 	}
 
-	timer = timers.setTimeout(fetch, 0);
+	timer = timers.setTimeout(() => void fetch(), 0);
 	return {
-		kind: prometheusFeedKind as FeedKind<PrometheusFeed, unknown>,
+		kind: prometheusFeedKind,
 		get state() {
 			return store.state;
 		},

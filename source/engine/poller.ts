@@ -62,7 +62,8 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 
 	const scheduleMetrics = (delayMs: number) => {
 		if (!stopped && !paused) {
-			metricsTimer = setTimeout(pollMetrics, delayMs);
+			// Each poll catches its own failures: the timer has nothing to await.
+			metricsTimer = setTimeout(() => void pollMetrics(), delayMs);
 		}
 	};
 
@@ -99,7 +100,7 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 
 	const scheduleNode = (delayMs: number) => {
 		if (!stopped && !paused && source.fetchNode) {
-			nodeTimer = setTimeout(pollNode, delayMs);
+			nodeTimer = setTimeout(() => void pollNode(), delayMs);
 		}
 	};
 
@@ -123,7 +124,7 @@ export function startPoller(options: PollerOptions, listener: PollerListener): P
 
 	const scheduleEvents = (delayMs: number) => {
 		if (!stopped && !paused && source.fetchEvents) {
-			eventsTimer = setTimeout(pollEvents, delayMs);
+			eventsTimer = setTimeout(() => void pollEvents(), delayMs);
 		}
 	};
 
