@@ -129,6 +129,8 @@ export default tseslint.config(
 			// An async function that awaits nothing still turns its throws (signal.throwIfAborted()) into rejections, as the
 			// Promise-returning interfaces it implements promise; dropping `async` would throw synchronously instead.
 			'@typescript-eslint/require-await': 'off',
+			// A rejection passes on what it was given (a caught error, an abort reason) as it is, as a rethrow may.
+			'@typescript-eslint/prefer-promise-reject-errors': ['error', {allowThrowingAny: true, allowThrowingUnknown: true}],
 			// A switch on a union names every member, so a member added later is a type error where it is not handled.
 			'@typescript-eslint/switch-exhaustiveness-check': 'error',
 			// node:test's test() and describe() return promises the runner itself awaits.
