@@ -222,7 +222,7 @@ function prometheusPlan(mode: NodeMode | OverviewMode, {url, direct}: {url: stri
 				return toFailure(error, {label: source.label, node: source.node ?? '(all nodes)'});
 			}
 		},
-		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}) as Engine,
+		start: () => startPrometheusOverview({source, intervalMs: mode.intervalMs}),
 		onceReads: 1,
 		notes: (source as {notes?: readonly string[]}).notes ?? [],
 		close() {
@@ -286,7 +286,7 @@ function overviewPlan(mode: OverviewMode, env: NodeJS.ProcessEnv): Plan {
 				windowSeconds: mode.windowSeconds,
 				maxInflight: backend.maxInflight,
 				maxRps: backend.maxRps,
-			}) as Engine,
+			}),
 		onceReads: 2,
 		notes: api.notes ?? [],
 		close() {
