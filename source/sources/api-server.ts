@@ -56,7 +56,7 @@ export type ApiServerSource = NodeSource & {
 	 * The same source for another node: shares this source's credentials and its one keep-alive agent, so the
 	 * overview polls every node over the same few connections. `close` of the result does nothing (the parent owns the agent).
 	 */
-	forNode(node: string): NodeSource;
+	forNode: (node: string) => NodeSource;
 	close(): void;
 };
 

@@ -78,9 +78,11 @@ export function readVector(body: string, url: string): VectorSample[] {
 	}
 
 	if (value?.status === 'error') {
+		/* eslint-disable @typescript-eslint/no-base-to-string -- Prometheus's answer as it came, shown as text */
 		throw sourceFailure('http', `Prometheus at ${url} could not run the query: ${String(value.error ?? value.errorType ?? 'error')}`, [
 			`errorType: ${String(value.errorType ?? '(none)')}`,
 		]);
+		/* eslint-enable @typescript-eslint/no-base-to-string */
 	}
 
 	const result = value?.data?.result;
@@ -93,6 +95,7 @@ export function readVector(body: string, url: string): VectorSample[] {
 	return (result as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map((sample) => ({
 		// Label values (node names, versions) are the scraped targets' to choose: shown visible.
 		metric: Object.fromEntries(Object.entries(sample.metric ?? {}).map(([name, text]) => [name, visibleLine(String(text))])),
+		// eslint-disable-next-line @typescript-eslint/no-base-to-string -- the sample's value as it came, parsed as text
 		value: parseValue(String(sample.value?.[1] ?? '')) ?? Number.NaN,
 	}));
 }

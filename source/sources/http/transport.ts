@@ -62,7 +62,7 @@ const maxUrlsKept = 16;
  */
 function createConnectionKeeper(url: URL) {
 	let current: {connections: KeptConnections; key: string; tls: RequestAuth['tls']} | null = null;
-	const text = (value: unknown) => (value === undefined ? '' : String(value));
+	const text = (value: Material | boolean | undefined) => (value === undefined ? '' : String(value));
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
 	const port = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
 	return {
