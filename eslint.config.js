@@ -129,6 +129,8 @@ export default tseslint.config(
 			// An async function that awaits nothing still turns its throws (signal.throwIfAborted()) into rejections, as the
 			// Promise-returning interfaces it implements promise; dropping `async` would throw synchronously instead.
 			'@typescript-eslint/require-await': 'off',
+			// Terminal escapes (ESC, CSI) are what pleg-top strips from untrusted text and reads in its frames.
+			'no-control-regex': 'off',
 			// A rejection passes on what it was given (a caught error, an abort reason) as it is, as a rethrow may.
 			'@typescript-eslint/prefer-promise-reject-errors': ['error', {allowThrowingAny: true, allowThrowingUnknown: true}],
 			// A switch on a union names every member, so a member added later is a type error where it is not handled.
@@ -147,6 +149,11 @@ export default tseslint.config(
 		rules: clockReads,
 	},
 	...layerBoundaries,
+	{
+		// tsx compiles test files (outside tsconfig.json's include) with the classic JSX runtime: React must be in scope.
+		files: ['test/**/*.tsx'],
+		languageOptions: {parserOptions: {jsxPragma: 'React'}},
+	},
 	{
 		files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
 		rules: {
