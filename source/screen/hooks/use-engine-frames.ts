@@ -12,7 +12,7 @@ export function useEngineFrames<F>(engine: Engine<F>, throttleMs: number): Engin
 	const [frame, setFrame] = useState<EngineFrame<F>>(() => ({state: engine.state, now: engine.now()}));
 	useEffect(
 		() =>
-			startFrames(engine as Engine, {throttleMs}, (now) => {
+			startFrames(engine, {throttleMs}, (now) => {
 				setFrame({state: engine.state, now});
 			}),
 		[engine, throttleMs],
