@@ -51,7 +51,7 @@ export type ApiServerSource = NodeSource & {
 	listNodeNames(signal: AbortSignal): Promise<string[]>;
 	/** Every Node object (GET /api/v1/nodes, 500 a page), for the overview. Throws SourceFailure (403 names `list` on `nodes`). */
 	/** Every node, or those matching a label selector (-l, as kubectl's: `pool=gpu,zone!=a`). */
-	listNodes(signal: AbortSignal, selector?: string): Promise<NodeInfo[]>;
+	listNodes: (signal: AbortSignal, selector?: string) => Promise<NodeInfo[]>;
 	/**
 	 * The same source for another node: shares this source's credentials and its one keep-alive agent, so the
 	 * overview polls every node over the same few connections. `close` of the result does nothing (the parent owns the agent).
