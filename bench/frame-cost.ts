@@ -15,7 +15,7 @@ const root = path.resolve(here, '..');
 
 export async function measureFrameCost(frames: number): Promise<FrameCostResult> {
 	const {bundleOptions} = (await import(path.join(root, 'scripts', 'build.mjs'))) as {
-		bundleOptions(options: {entry: string; outfile: string}): BuildOptions;
+		bundleOptions: (options: {entry: string; outfile: string}) => BuildOptions;
 	};
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pleg-top-frame-'));
 	try {
