@@ -133,7 +133,7 @@ export default tseslint.config(
 			'no-control-regex': 'off',
 			// A rejection passes on what it was given (a caught error, an abort reason) as it is, as a rethrow may.
 			'@typescript-eslint/prefer-promise-reject-errors': ['error', {allowThrowingAny: true, allowThrowingUnknown: true}],
-			// A switch on a union names every member, so a member added later is a type error where it is not handled.
+			// A switch on a union names every member, so a member added later is a lint error where it is not handled.
 			'@typescript-eslint/switch-exhaustiveness-check': 'error',
 			// node:test's test() and describe() return promises the runner itself awaits.
 			'@typescript-eslint/no-floating-promises': [
