@@ -1,6 +1,8 @@
-// Lint for pleg-top: typescript-eslint's recommended rules, plus the boundaries that keep the data flowing one
+// Lint for pleg-top: ESLint's and typescript-eslint's recommended rules (typed, from tsconfig.test.json), plus the boundaries that keep the data flowing one
 // way (sources -> domain -> engine -> run/screen). README "Development" draws the same layers.
+import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Reading the clock: only engine/ may, so everything else is a function of the `now` it is given. */
@@ -97,7 +99,20 @@ const layerBoundaries = Object.entries(layers).map(([folder, {may, paths, why, a
 
 export default tseslint.config(
 	{ignores: ['dist/', 'node_modules/', 'coverage/', '.tmp/', '**/*.d.ts']},
-	...tseslint.configs.recommended,
+	js.configs.recommended,
+	...tseslint.configs.recommendedTypeChecked,
+	{
+		languageOptions: {
+			globals: globals.node,
+			// One program for every .ts file: tsconfig.test.json includes source/, test/, bench/ and scripts/.
+			parserOptions: {project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname},
+		},
+	},
+	{
+		// Plain JS (scripts/*.mjs, this file) has no types to check: the typed rules would only flag its `any`s.
+		files: ['**/*.{js,mjs}'],
+		...tseslint.configs.disableTypeChecked,
+	},
 	{
 		files: ['**/*.tsx', 'source/screen/**/*.ts'],
 		plugins: {'react-hooks': reactHooks},
@@ -110,6 +125,25 @@ export default tseslint.config(
 		},
 	},
 	{
+		files: ['**/*.{ts,tsx}'],
+		rules: {
+			// An async function that awaits nothing still turns its throws (signal.throwIfAborted()) into rejections, as the
+			// Promise-returning interfaces it implements promise; dropping `async` would throw synchronously instead.
+			'@typescript-eslint/require-await': 'off',
+			// Terminal escapes (ESC, CSI) are what pleg-top strips from untrusted text and reads in its frames.
+			'no-control-regex': 'off',
+			// A rejection passes on what it was given (a caught error, an abort reason) as it is, as a rethrow may.
+			'@typescript-eslint/prefer-promise-reject-errors': ['error', {allowThrowingAny: true, allowThrowingUnknown: true}],
+			// A switch on a union names every member, so a member added later is a lint error where it is not handled.
+			'@typescript-eslint/switch-exhaustiveness-check': 'error',
+			// node:test's test() and describe() return promises the runner itself awaits.
+			'@typescript-eslint/no-floating-promises': [
+				'error',
+				{allowForKnownSafeCalls: [{from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite']}]},
+			],
+		},
+	},
+	{
 		files: ['source/**/*.{ts,tsx}'],
 		// ink-throttle.ts stands in for a dependency inside ink, which paces its own renders by the clock.
 		ignores: ['source/engine/**', 'source/substitutes/ink-throttle.ts'],
@@ -117,11 +151,21 @@ export default tseslint.config(
 	},
 	...layerBoundaries,
 	{
+		// tsx compiles test files (outside tsconfig.json's include) with the classic JSX runtime: React must be in scope.
+		files: ['test/**/*.tsx'],
+		languageOptions: {parserOptions: {jsxPragma: 'React'}},
+	},
+	{
 		files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
 		rules: {
 			'@typescript-eslint/no-non-null-assertion': 'off',
-			// Tests read the CLI's JSON output; its shape is what they assert, key by key.
+			// Tests read the CLI's JSON output (JSON.parse gives `any`); its shape is what they assert, key by key.
 			'@typescript-eslint/no-explicit-any': 'off',
+			'@typescript-eslint/no-unsafe-argument': 'off',
+			'@typescript-eslint/no-unsafe-assignment': 'off',
+			'@typescript-eslint/no-unsafe-call': 'off',
+			'@typescript-eslint/no-unsafe-member-access': 'off',
+			'@typescript-eslint/no-unsafe-return': 'off',
 		},
 	},
 	{

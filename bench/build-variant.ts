@@ -13,7 +13,7 @@ if (!values.out || values.without.length === 0) throw new Error('usage: build-va
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(values.out);
 const {substitutions, bundleOptions, asciiOnly} = (await buildModule()) as Awaited<ReturnType<typeof buildModule>> & {
-	asciiOnly(code: string): string;
+	asciiOnly: (code: string) => string;
 };
 const dropped = substitutions.filter((entry) => values.without.some((text) => entry.name.includes(text)));
 if (dropped.length !== values.without.length)

@@ -16,7 +16,7 @@ const root = path.resolve(here, '..');
 
 type Entry = {name: string};
 type BuildModule = {
-	bundleOptions(options: {entry: string; outfile: string; entries?: Entry[]}): BuildOptions;
+	bundleOptions: (options: {entry: string; outfile: string; entries?: Entry[]}) => BuildOptions;
 	substitutions: Entry[];
 };
 

@@ -29,7 +29,7 @@ export type DemoSource = MetricsSource & {
 	fetchEvents(signal: AbortSignal): Promise<NodeEvents>;
 	controls: DemoControls;
 	/** The simulated kubelet's clock, ms since the epoch. Pass it as the feed's `now`. */
-	now(): number;
+	now: () => number;
 	/** Waits `ms` of simulated time (ms / speed of real time): `--once` waits its window on the kubelet's clock. */
 	sleep(ms: number): Promise<void>;
 };

@@ -121,7 +121,8 @@ export function createStore<F, A>(kind: FeedKind<F, A>, windowSeconds: number) {
 		},
 		/** Tells the listeners of a change outside the state (a pause). */
 		notify,
-		subscribe(listener: EngineListener) {
+		// A property, not a method: each engine hands it on as its own `subscribe`.
+		subscribe: (listener: EngineListener) => {
 			listeners.add(listener);
 			return () => {
 				listeners.delete(listener);

@@ -118,7 +118,8 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 			store.dispatch({type: 'list-failure', failure: toFailure(error, options.fleet), at}, at);
 		}
 
-		if (!stopped) relistTimer = timers.setTimeout(relist, relistMs);
+		// relist catches its own failures: the timer has nothing to await.
+		if (!stopped) relistTimer = timers.setTimeout(() => void relist(), relistMs);
 	}
 
 	void relist();
@@ -248,10 +249,11 @@ export function startPrometheusOverview(options: PrometheusOverviewOptions): Eng
 	}
 
 	function schedule(delayMs: number) {
-		if (!stopped && !paused) timer = timers.setTimeout(fetch, delayMs);
+		// fetch catches its own failures: the timer has nothing to await.
+		if (!stopped && !paused) timer = timers.setTimeout(() => void fetch(), delayMs);
 	}
 
-	timer = timers.setTimeout(fetch, 0);
+	timer = timers.setTimeout(() => void fetch(), 0);
 	const {node} = source;
 	if (node !== null) {
 		void options.prehistory?.then((prehistory) => {

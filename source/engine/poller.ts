@@ -84,7 +84,7 @@ function scrapeStep(options: PollerOptions, listener: PollerListener, now: () =>
 	let retryAfterSeconds: number | undefined;
 	const counter = {
 		count: 0,
-		async step(signal: AbortSignal): Promise<number> {
+		step: async (signal: AbortSignal): Promise<number> => {
 			const started = now();
 			counter.count++;
 			try {

@@ -37,7 +37,8 @@ export function requestLoop(step: (signal: AbortSignal) => Promise<number>, runn
 	}
 
 	function schedule(delayMs: number) {
-		if (running()) timer = setTimeout(run, delayMs);
+		// run catches nothing but ends each request itself: the timer has nothing to await.
+		if (running()) timer = setTimeout(() => void run(), delayMs);
 	}
 
 	return {

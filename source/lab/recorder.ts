@@ -14,9 +14,9 @@ export type LabRecorder = {
 	/** The source to poll: the given one, with its Node objects passed to the session as well. */
 	source: MetricsSource;
 	/** Each payload the poller accepted, with the scrape it parsed into. */
-	payload(text: string, scrape: Scrape): void;
+	payload: (text: string, scrape: Scrape) => void;
 	/** `b` (or a recorded mark in a replay), ms. */
-	mark(at: number): void;
+	mark: (at: number) => void;
 	summary(): LabSummary;
 	/** Why recording stopped (the file could not be written), else null. */
 	readonly recordError: string | null;

@@ -36,7 +36,7 @@ export function toRecordLine(lines: string[], figures: Figures, markAt: number |
 		node: figures.node,
 		kubeletVersion: figures.kubeletVersion,
 		lines,
-		figures: jsonReport(figures) as Record<string, unknown>,
+		figures: jsonReport(figures),
 		...(markAt === null ? {} : {mark: true as const, markAt}),
 	};
 }

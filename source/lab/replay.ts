@@ -29,9 +29,9 @@ export type ReplayOptions = {
 
 export type ReplaySource = MetricsSource & {
 	/** The replay clock: recorded time, ms since the epoch. Pass it as the feed's `now`. */
-	now(): number;
+	now: () => number;
 	/** Calls `listener(markAt)` when the replay reaches a recorded `b`; returns the unsubscribe. */
-	onMark(listener: (at: number) => void): () => void;
+	onMark: (listener: (at: number) => void) => () => void;
 	/** Resolves when the poller asks for a line after the last one (all lines have been shown). */
 	readonly ended: Promise<void>;
 	/** The recording as given (a file's records are read afresh on each iteration). */
@@ -57,7 +57,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 	let next = 0;
 	let markShownFor = -1;
 	/** A bad line met while reading ahead: said by the next fetch (the figures so far stay), and the replay ends there. */
-	let broken: unknown = null;
+	let broken: Error | null = null;
 	// The clock: recorded time `anchor` at real time `anchorReal`.
 	let anchor = first.at;
 	let anchorReal = realNow();

@@ -43,7 +43,7 @@ export type FleetSignals = {
 	close(): void;
 };
 
-export function createFleetSignals(options: {bell: boolean; write(text: string): void}): FleetSignals {
+export function createFleetSignals(options: {bell: boolean; write: (text: string) => void}): FleetSignals {
 	let title: string | null = null;
 	let unhealthy: number | null = null;
 	return {

@@ -13,7 +13,7 @@ import type {Plan} from './plan.js';
 import {hangupExitCode, onStop, terminalGone} from './signals.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 
-type Io = {stdout(text: string): void; stderr(text: string): void};
+type Io = {stdout(text: string): void; stderr: (text: string) => void};
 
 /** One node's line: its figures (or only its name before any), then `stale` and `error` after a failed read. */
 export function jsonLineOf(figures: Figures | null, name: string, failure: Failure | null, extra: object = {}): object {

@@ -13,7 +13,7 @@ import {createScreenSignals} from './screen-signals.js';
 import {readView} from '../domain/overview-state.js';
 import {overviewRows} from '../screen/overview-rows.js';
 
-type Io = {stderr(text: string): void; columns: number | undefined};
+type Io = {stderr: (text: string) => void; columns: number | undefined};
 
 export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
 	// Ink and its colour detection load while the first request is in flight (FORCE_COLOR is set by now); loading

@@ -19,7 +19,7 @@ export type ScreenSignals = {
 	close(): void;
 };
 
-export function createScreenSignals(options: {single: string | null; bell: boolean; write(text: string): void}): ScreenSignals {
+export function createScreenSignals(options: {single: string | null; bell: boolean; write: (text: string) => void}): ScreenSignals {
 	const {bell, write} = options;
 	let node = options.single;
 	let nodeSignals: TerminalSignals | null = node === null ? null : createTerminalSignals({node, bell, write});

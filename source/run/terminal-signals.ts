@@ -65,7 +65,7 @@ export type TerminalSignals = {
 	close(): void;
 };
 
-export function createTerminalSignals(options: {node: string; bell: boolean; write(text: string): void}): TerminalSignals {
+export function createTerminalSignals(options: {node: string; bell: boolean; write: (text: string) => void}): TerminalSignals {
 	let state: SignalState | null = null;
 	/** The last state other than unknown: coming back to it from unknown rings nothing. */
 	let known: Exclude<SignalState, 'unknown'> | null = null;

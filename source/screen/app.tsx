@@ -1,7 +1,7 @@
 // The one-node screen: an engine of one node in (engine/), the dashboard out, keys in between. The engine owns
 // the polling, the clock and the pause; this component owns what is toggled on screen.
 import {useApp, useInput} from 'ink';
-import React, {useEffect, useState} from 'react';
+import {useEffect, useState} from 'react';
 import {demoLabel, type DemoControls} from '../domain/demo-controls.js';
 import type {NodeEngine} from '../engine/engine.js';
 import {Dashboard, dashboardHelpScroll, dashboardRawScroll, pasteContext, type DashboardProps, type HeaderContext} from './dashboard.js';

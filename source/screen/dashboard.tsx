@@ -4,7 +4,6 @@
 // static goes first: the kubelet source pane folds into one row, then that row goes; only then
 // the panes that change every scrape (history, then baseline; the stats last). The verdict and
 // the last-seen age always show. `k` shows the kubelet source pane the other way round.
-import React from 'react';
 import {Box} from 'ink';
 import type {LogView} from '../domain/bounded-log.js';
 import type {EventsFigures, FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';

@@ -3,7 +3,7 @@
 // come at most every `renderEveryMs`: many nodes answer many times a second); this component owns the selection,
 // the sort order and the name filter (overview-keys.ts).
 import {useApp, useInput} from 'ink';
-import React, {useEffect, useMemo, useRef, useState} from 'react';
+import {useEffect, useMemo, useRef, useState} from 'react';
 import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {OverviewTable} from './panes/overview-table.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';

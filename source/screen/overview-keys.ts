@@ -142,7 +142,13 @@ function typed(ui: OverviewUi, press: Press): OverviewUi {
 			return {...ui, filter: [...ui.filter].slice(0, -1).join('')};
 		}
 
-		default: {
+		// Moving in the table waits until the filter is kept.
+		case 'up':
+		case 'down':
+		case 'pageUp':
+		case 'pageDown':
+		case 'home':
+		case 'end': {
 			return ui;
 		}
 	}

@@ -51,16 +51,16 @@ export type ApiServer = {
 	/** Warnings to say once on stderr at start (e.g. a token sent without TLS). */
 	readonly notes: readonly string[];
 	/** Names of all nodes (for the not-found message). Throws SourceFailure 'forbidden' when listing is not allowed. */
-	listNodeNames(signal: AbortSignal): Promise<string[]>;
-	/** Every Node object (GET /api/v1/nodes, 500 a page), for the overview. Throws SourceFailure (403 names `list` on `nodes`). */
-	/** Every node, or those matching a label selector (-l, as kubectl's: `pool=gpu,zone!=a`). */
-	listNodes(signal: AbortSignal, selector?: string): Promise<NodeInfo[]>;
+	listNodeNames: (signal: AbortSignal) => Promise<string[]>;
+	/**
+	 * Every Node object (GET /api/v1/nodes, 500 a page), for the overview, or those matching a label selector (-l, as kubectl's: `pool=gpu,zone!=a`). */
+	listNodes: (signal: AbortSignal, selector?: string) => Promise<NodeInfo[]>;
 	/**
 	 * The same source for another node: shares this source's credentials and its one keep-alive agent, so the
 	 * overview polls every node over the same few connections. `close` of the result does nothing (the parent owns the agent).
 	 */
-	forNode(node: string): NodeSource;
-	close(): void;
+	forNode: (node: string) => NodeSource;
+	close: () => void;
 };
 
 export type ApiServerSource = NodeSource & Omit<ApiServer, 'where' | 'notes'>;

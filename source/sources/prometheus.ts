@@ -97,9 +97,11 @@ function readResult(body: string, url: string, resultType: 'vector' | 'matrix', 
 	}
 
 	if (value?.status === 'error') {
+		/* eslint-disable @typescript-eslint/no-base-to-string -- Prometheus's answer as it came, shown as text */
 		throw sourceFailure('http', `Prometheus at ${url} could not run the query: ${String(value.error ?? value.errorType ?? 'error')}`, [
 			`errorType: ${String(value.errorType ?? '(none)')}`,
 		]);
+		/* eslint-enable @typescript-eslint/no-base-to-string */
 	}
 
 	const result = value?.data?.result;
@@ -128,6 +130,7 @@ function parsedVector(body: string, url: string): VectorSample[] {
 	return (readResult(body, url, 'vector', '--prometheus') as Array<{metric?: Record<string, string>; value?: [unknown, unknown]}>).map(
 		(sample) => ({
 			metric: visibleLabels(sample.metric),
+			// eslint-disable-next-line @typescript-eslint/no-base-to-string -- Prometheus's answer as it came, read as text
 			value: parseValue(String(sample.value?.[1] ?? '')) ?? Number.NaN,
 		}),
 	);

@@ -21,8 +21,8 @@ export function onDemand<T extends Callable | (abstract new (...args: never[]) =
 	const real = (): T => (loaded ??= load());
 	// A plain function as the target: it can be both called and constructed, as a Proxy's target must be.
 	return new Proxy(function () {} as unknown as T, {
-		apply: (_target, thisArgument, args: unknown[]) => Reflect.apply(real() as Callable, thisArgument, args),
-		construct: (_target, args: unknown[], newTarget) => Reflect.construct(real() as Callable, args, newTarget),
+		apply: (_target, thisArgument, args: unknown[]): unknown => Reflect.apply(real() as Callable, thisArgument, args),
+		construct: (_target, args: unknown[], newTarget): object => Reflect.construct(real() as Callable, args, newTarget) as object,
 		get: (_target, key) => Reflect.get(real(), key),
 		has: (_target, key) => Reflect.has(real(), key),
 		getPrototypeOf: () => Reflect.getPrototypeOf(real()),

@@ -20,13 +20,13 @@ const tty = {stdoutIsTty: true};
 function node(argv: string[], invocation: Parameters<typeof parseOptions>[1] = tty): NodeMode {
 	const mode = parseOptions(argv, invocation);
 	assert.equal(mode.kind, 'node', JSON.stringify(mode));
-	return mode as NodeMode;
+	return mode;
 }
 
 function overview(argv: string[], invocation: Parameters<typeof parseOptions>[1] = tty): OverviewMode {
 	const mode = parseOptions(argv, invocation);
 	assert.equal(mode.kind, 'overview', JSON.stringify(mode));
-	return mode as OverviewMode;
+	return mode;
 }
 
 /** Throws a UsageError whose message matches `pattern`. */

@@ -82,7 +82,7 @@ describe('ages on the node clock', () => {
 		const figures = figuresAt(run([frozen(0), frozen(1)]), t0 + 1500)!;
 		// Each Date interval [60 − 0.5, 61 − 0.495]: offset 60.0025; age 1.5 + 60.0025 + 125 = 186.5025 s.
 		assert.equal(figures.clock?.source, 'date-header');
-		assert.ok(Math.abs(figures.clock!.offsetSeconds! - 60.0025) < 1e-6, String(figures.clock?.offsetSeconds));
+		assert.ok(Math.abs(figures.clock.offsetSeconds! - 60.0025) < 1e-6, String(figures.clock?.offsetSeconds));
 		assert.equal(figures.verdict.healthy, false);
 		// A gauge of the node's second 62 (the count unchanged: no relist evidence) read at local 1.5 s on the Date's
 		// offset: 1_800_000_001.5 + 60.0025 − 1_800_000_062 = −0.4975 s, within the Date's truncation: age 0 and
@@ -119,9 +119,9 @@ test("the demo's kubelet is on pleg-top's own clock: a gauge read 5 s late under
 	assert.deepEqual(figures.clock, {offsetSeconds: 0, source: 'same-clock', atLeast: false});
 	assert.equal(figures.lastSeen.ageSeconds, 5);
 	// The same scrapes from a node of its own clock read as 5 s behind.
-	const own = late.map((action) => {
+	const own = late.map((action): FeedAction => {
 		const {sameClock: _, ...scrape} = (action as Extract<FeedAction, {type: 'scrape'}>).scrape;
-		return {type: 'scrape', scrape} as FeedAction;
+		return {type: 'scrape', scrape};
 	});
 	assert.deepEqual(figuresAt(run(own), t0 + 3000)!.clock, {offsetSeconds: -5, source: 'relist', atLeast: false});
 });

@@ -178,7 +178,7 @@ describe('constantsTable', () => {
 		}
 
 		for (const row of constantsTable) {
-			const isNew = parseKubeletVersion(row.from)![1]! >= 26;
+			const isNew = parseKubeletVersion(row.from)![1] >= 26;
 			assert.equal(row.evented !== null, isNew, row.row);
 			if (row.evented && row.periodLine !== null) {
 				// genericPlegRelistPeriod, genericPlegRelistThreshold, (blank, comment), eventedPlegRelistPeriod, …Threshold

@@ -208,7 +208,7 @@ describe('the --prometheus feed with its history', () => {
 		const feed = [
 			{type: 'figures', figures, latencyMs: 3} as const,
 			{type: 'prehistory', prehistory: prehistoryFrom(answers(), {url, node: 'w1'})} as const,
-		].reduce(prometheusFeedKind.reduce, prometheusFeedKind.initial('w1', 10));
+		].reduce((state, action) => prometheusFeedKind.reduce(state, action), prometheusFeedKind.initial('w1', 10));
 		const history = prometheusFeedKind.history(feed);
 		assert.deepEqual(
 			Array.from({length: history.length}, (_, index) => history.at(index)!.at),
@@ -221,7 +221,7 @@ describe('the --prometheus feed with its history', () => {
 		const feed = [
 			{type: 'prehistory', prehistory: prehistoryFailed(url, 'Prometheus at http://prometheus:9090 answered 503')} as const,
 			{type: 'figures', figures, latencyMs: 3} as const,
-		].reduce(prometheusFeedKind.reduce, prometheusFeedKind.initial('w1', 10));
+		].reduce((state, action) => prometheusFeedKind.reduce(state, action), prometheusFeedKind.initial('w1', 10));
 		assert.ok(
 			prometheusFeedKind.figures(feed, 1_005_000)!.unavailable.includes('no history: Prometheus at http://prometheus:9090 answered 503'),
 		);

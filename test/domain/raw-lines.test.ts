@@ -62,7 +62,7 @@ describe('PlegSample.raw', () => {
 		const long = `kubelet_pleg_last_seen_seconds{x="${'a'.repeat(400)}"} 5`;
 		const [line] = parsePlegSample(long + '\n').raw!.lines;
 		assert.equal(line, long.slice(0, maxRawLineLength) + '…');
-		assert.equal(line!.length, 301);
+		assert.equal(line.length, 301);
 	});
 });
 

@@ -71,7 +71,7 @@ describe('the overview engine: a node opened from the table', () => {
 			engine,
 			calls,
 			nodeSignals,
-			hang() {
+			hang: () => {
 				hang = true;
 			},
 		};

@@ -33,7 +33,7 @@ function timedPoll(delayMs: (node: string) => number) {
 		starts: [] as Array<{node: string; at: number}>,
 		open: 0,
 		most: 0,
-		async poll(node: string) {
+		poll: async (node: string) => {
 			timed.starts.push({node, at: Date.now()});
 			timed.open++;
 			timed.most = Math.max(timed.most, timed.open);

@@ -543,7 +543,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 				return {status: 200, gzipped: false};
 			}
 
-			default: {
+			// handle() acts on a delay and a destroyed socket before it asks for an answer; no fault is the normal answer.
+			case 'delay':
+			case 'destroy-socket':
+			case undefined: {
 				// The kubelet's Date, on its own clock, copied through by the proxy (Go's ReverseProxy copies every header).
 				const offset = parsed.route === 'metrics' ? node?.clockOffsetSeconds : undefined;
 				response.sendDate = offset !== null;

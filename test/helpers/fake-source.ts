@@ -64,7 +64,11 @@ export async function flush(): Promise<void> {
  * A mocked setTimeout and a clock that moves with it, reset before each test of the calling describe():
  * `advance(ms)` moves both, then lets the promises that the fired timers started settle.
  */
-export function useMockClock(startMs: number): {now(): number; advance(ms: number): Promise<void>; moveClock(ms: number): void} {
+export function useMockClock(startMs: number): {
+	now: () => number;
+	advance: (ms: number) => Promise<void>;
+	moveClock: (ms: number) => void;
+} {
 	let clock = startMs;
 	beforeEach(() => {
 		clock = startMs;

@@ -49,13 +49,13 @@ export function spawnCli(args: string[], options: CliOptions): CliProcess {
 	let stdout = '';
 	let stderr = '';
 	const listeners = new Set<() => void>();
-	child.stdout!.setEncoding('utf8');
-	child.stderr!.setEncoding('utf8');
-	child.stdout!.on('data', (chunk: string) => {
+	child.stdout.setEncoding('utf8');
+	child.stderr.setEncoding('utf8');
+	child.stdout.on('data', (chunk: string) => {
 		stdout += chunk;
 		for (const listener of listeners) listener();
 	});
-	child.stderr!.on('data', (chunk: string) => {
+	child.stderr.on('data', (chunk: string) => {
 		stderr += chunk;
 	});
 	const timeoutMs = options.timeoutMs ?? 45_000;

@@ -24,7 +24,7 @@ const header = (label: string) => new RegExp(`^pleg-top · demo-node · demo: ${
 let runs = 0;
 
 /** The demo in tmux, its exit status written to a file by the shell that ran it (tmux's own is not always filled in). */
-function startDemo(columns: number, rows: number): {session: TmuxSession; exit(): Promise<string>} {
+function startDemo(columns: number, rows: number): {session: TmuxSession; exit: () => Promise<string>} {
 	const file = join(home, `exit-${++runs}`);
 	const session = startTmux(`sh -c '${process.execPath} ${cliPath} --demo; echo $? > ${file}'`, {
 		columns,

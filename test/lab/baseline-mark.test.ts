@@ -31,7 +31,7 @@ describe('baseline marks', () => {
 		assert.equal(baseline.markedAt, t0 + 20_500);
 		assert.equal(state.baseline?.scrape.at, t0 + 20_000);
 		assert.equal(baseline.sinceMark?.count, 16); // 136 - 120
-		assert.ok(Math.abs(baseline.sinceMark!.meanSeconds! - 0.1) < 1e-9); // 1.6 s / 16
+		assert.ok(Math.abs(baseline.sinceMark.meanSeconds! - 0.1) < 1e-9); // 1.6 s / 16
 		// The window at the second mark (t0+10 s → t0+20 s): 10 relists, 0.05 s -> 5 ms; 100 / 5 = ×20.
 		assert.ok(Math.abs(baseline.atMark!.meanSeconds! - 0.005) < 1e-9);
 		assert.ok(Math.abs(baseline.meanRatio! - 20) < 1e-9);

@@ -18,7 +18,7 @@ function fakeRealTime() {
 		advance(ms: number) {
 			real += ms;
 		},
-		async sleep(ms: number, signal: AbortSignal) {
+		sleep: async (ms: number, signal: AbortSignal) => {
 			signal.throwIfAborted();
 			sleeps.push(ms);
 			real += ms;

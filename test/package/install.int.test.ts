@@ -182,7 +182,7 @@ describe('installed as the README says, from a clone', {skip}, () => {
 		assert.equal(quickStart[0], 'npm install && npx pleg-top --demo');
 		const [pane] = await server.waitForPanes(1);
 		// `npm install &&` is the node_modules link made above.
-		server.type(pane!, quickStart[0]!.replace(/^npm install && /, ''));
+		server.type(pane!, quickStart[0].replace(/^npm install && /, ''));
 		const screen = await server.waitFor(pane!, /PLEG is healthy/);
 		assert.match(screen, /demo-node/);
 		server.keys(pane!, 'q');

@@ -164,7 +164,7 @@ describe('Dashboard at fixed sizes', () => {
 			rows.join('\n'),
 		);
 		assert.ok(
-			rows.some((row) => /^age  ▁{63} max 1s$/.test(row)),
+			rows.some((row) => /^age {2}▁{63} max 1s$/.test(row)),
 			rows.join('\n'),
 		);
 	});

@@ -13,7 +13,7 @@ type Entry = {name: string; importer: string | string[]; specifier: string | str
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const {substitutions, untakenSwaps} = (await import(path.join(root, 'scripts', 'substitutions.mjs'))) as {
 	substitutions: Entry[];
-	untakenSwaps(entries: Entry[], applied: Map<string, Set<string>>): string | null;
+	untakenSwaps: (entries: Entry[], applied: Map<string, Set<string>>) => string | null;
 };
 
 test('a <Text> of several rows is cut row by row, as the bundle cuts it (ink 6.8 as installed draws "shor…" alone)', () => {

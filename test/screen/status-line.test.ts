@@ -55,7 +55,7 @@ describe('StatusLine', () => {
 	});
 
 	test('PAUSED says so and how to resume', () => {
-		assert.match(status({status: okStatus({paused: true})}), /^PAUSED \(p resumes\)  q quit/);
+		assert.match(status({status: okStatus({paused: true})}), /^PAUSED \(p resumes\) {2}q quit/);
 	});
 });
 

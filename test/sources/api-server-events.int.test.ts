@@ -143,7 +143,7 @@ describe("the node's Events", () => {
 				],
 			},
 		});
-		harness.failures.push(answer.error!);
+		harness.failures.push(answer.error);
 		assert.match(await source.fetchMetrics(signal()), /kubelet_pleg_last_seen_seconds/);
 	});
 

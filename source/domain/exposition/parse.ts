@@ -806,7 +806,7 @@ export function readFamilies(text: string): ExpositionFamily[] {
 		if (line.startsWith('#')) {
 			const meta = readMetaLine(line);
 			if (typeof meta === 'string' || (meta?.keyword === 'TYPE' && !metricTypes.has(meta.text))) {
-				throw lineError(text, offset, typeof meta === 'string' ? meta : `unknown metric type for ${meta!.name}`);
+				throw lineError(text, offset, typeof meta === 'string' ? meta : `unknown metric type for ${meta.name}`);
 			}
 
 			// A HELP line with no text is legal but the library rejects it; HELP carries nothing read here.

@@ -34,7 +34,8 @@ function recordedNodePlan(mode: NodeMode, {source, pace, header, demo, replay}: 
 	const history = historyFrom(mode, systemNow);
 	return {
 		async contact() {
-			history.begin();
+			// Started here, waited for below (settled); the engine picks the same promise up at start.
+			void history.begin();
 			if (!observed.fetchNode) return null;
 			try {
 				contacted = await observed.fetchNode(new AbortController().signal);

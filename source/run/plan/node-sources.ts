@@ -22,7 +22,7 @@ export type Pacing = Pick<NodeEngineOptions, 'pollMs' | 'shownIntervalMs' | 'nod
 /** What a backend of /metrics text gives the node plan. */
 export type NodeSourcing = {
 	source: MetricsSource;
-	pace(purpose: Purpose): Pacing;
+	pace: (purpose: Purpose) => Pacing;
 	header?: PlanHeader;
 	demo?: DemoControls;
 	replay?: ReplaySource;

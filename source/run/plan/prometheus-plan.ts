@@ -29,7 +29,8 @@ export function prometheusPlan(
 	const history = mode.kind === 'node' ? historyFrom(mode, systemNow) : undefined;
 	return {
 		async contact() {
-			history?.begin();
+			// Started here, waited for below (settled); the engine picks the same promise up at start.
+			void history?.begin();
 			try {
 				await source.fetchFigures(new AbortController().signal);
 				return null;

@@ -4,7 +4,7 @@
 // measured with bench:ab). A pane whose text did not change is not rendered again (memo on the string). Rows
 // truncate instead of wrapping, each on its own (source/substitutes/ink-wrap-text.ts): a safety net only, since
 // every builder already fits its rows to the width.
-import React, {createContext, memo, useContext} from 'react';
+import {createContext, memo, useContext} from 'react';
 import {Box, Text} from 'ink';
 import chalk, {type ChalkInstance, type ForegroundColorName} from 'chalk';
 import {type Line} from './line.js';

@@ -2,7 +2,6 @@
 // the sorted column's title arrowed. Built as Line[] at a known width (layout/line.ts): columns are dropped whole,
 // least useful first, when the terminal is narrow; no row is ever wider than the width and none wraps. Props only:
 // the rows come sorted from the overview app; the name filter typed after `/` is applied here.
-import React from 'react';
 import {Box} from 'ink';
 import {formatCount, formatQuantile, formatRate, formatSeconds, missing} from '../../domain/format.js';
 import {formatGoDuration} from '../../domain/go-duration.js';

@@ -135,7 +135,7 @@ function peerName(peer: Peer): string {
 			return `the kubelet at ${peer.url}`;
 		}
 
-		default: {
+		case 'prometheus': {
 			return `Prometheus at ${peer.url}`;
 		}
 	}
@@ -158,7 +158,7 @@ function quote(answer: HttpAnswer, peer: Peer, secrets: readonly string[]): stri
 			return `kubelet: ${statusLine(answer.status)}: ${message}`;
 		}
 
-		default: {
+		case 'prometheus': {
 			return `server: ${statusLine(answer.status)}: ${message}`;
 		}
 	}

@@ -62,6 +62,7 @@ const maxUrlsKept = 16;
  */
 function createAgentKeeper(url: URL) {
 	let current: {agent: http.Agent; key: string; tls: RequestAuth['tls']} | null = null;
+	// eslint-disable-next-line @typescript-eslint/no-base-to-string -- TLS material is a string or a Buffer, as the kubeconfig gives it
 	const text = (value: unknown) => (value === undefined ? '' : String(value));
 	return {
 		agentFor(auth: RequestAuth): http.Agent {

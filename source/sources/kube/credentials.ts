@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import {buildKubeConfig, type LoadedKubeconfig} from './kubeconfig.js';
+import type {AuthProvider} from './token-file-auth.js';
 import {
 	credentialGoodUntil,
 	execSpecOf,
@@ -68,7 +69,7 @@ function settingForFile(loaded: LoadedKubeconfig, file: string): string {
 		return `client-key ${inUser}`;
 	}
 
-	if (user?.authProvider?.config?.path === file) {
+	if ((user?.authProvider as AuthProvider)?.config?.path === file) {
 		return `tokenFile ${inUser}`;
 	}
 

@@ -74,6 +74,7 @@ export function execSpecOf(exec: unknown): ExecSpec | null {
 	const env = Array.isArray(fields['env'])
 		? fields['env'].flatMap((entry: unknown) => {
 				const pair = entry as {name?: unknown; value?: unknown} | null;
+				// eslint-disable-next-line @typescript-eslint/no-base-to-string -- a value as the kubeconfig gives it, shown as text
 				return typeof pair?.name === 'string' ? [{name: pair.name, value: String(pair.value ?? '')}] : [];
 			})
 		: [];

@@ -184,7 +184,9 @@ function checkServer(cluster: Cluster, entry: Entry): void {
 	let url: URL | undefined;
 	try {
 		url = new URL(cluster.server);
-	} catch {}
+	} catch {
+		// Not a URL: said below with the other servers pleg-top cannot use.
+	}
 
 	if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
 		const shown = cluster.server === '' ? 'no server' : `server "${cluster.server}", which is not an http(s) URL`;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type {OutgoingHttpHeaders} from 'node:http';
 import type {KubeConfig} from '@kubernetes/client-node/dist/config.js';
 import type {User} from '@kubernetes/client-node/dist/config_types.js';
 
@@ -8,17 +9,21 @@ type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
 /** The auth-provider name pleg-top gives a kubeconfig `tokenFile` user (no built-in authenticator claims it). */
 export const tokenFileProviderName = 'pleg-top-token-file';
 
+/** A user's auth-provider, which client-node types as `any`: as read from the kubeconfig, so nothing is assumed. */
+export type AuthProvider = {name?: unknown; config?: {path?: unknown}} | undefined;
+
 /**
  * Bearer token from `users[].user.tokenFile`, read on every use so a rotated (projected) token is picked
  * up, and trimmed: client-node's own FileAuth keeps the trailing newline, which makes an invalid header.
  */
 export class TokenFileAuth implements Authenticator {
 	isAuthProvider(user: User): boolean {
-		return user.authProvider?.name === tokenFileProviderName;
+		return (user.authProvider as AuthProvider)?.name === tokenFileProviderName;
 	}
 
-	async applyAuthentication(user: User, options: Parameters<Authenticator['applyAuthentication']>[1]): Promise<void> {
-		const file = String(user.authProvider.config.path);
+	// client-node passes https or WebSocket request options (whose types it does not ship): both carry headers.
+	async applyAuthentication(user: User, options: {headers?: OutgoingHttpHeaders}): Promise<void> {
+		const file = String((user.authProvider as AuthProvider)?.config?.path);
 		const token = (await fs.promises.readFile(file, 'utf8')).trim();
 		const headers = (options.headers ?? {}) as Record<string, string>;
 		headers['Authorization'] = `Bearer ${token}`;

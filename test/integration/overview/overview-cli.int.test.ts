@@ -71,7 +71,7 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 	function order(screen: string): string[] {
 		return screen
 			.split('\n')
-			.map((line) => /^[› ] [✗?!✓] .+?  ((?:alpha|beta|denied)-\d)\b/.exec(line)?.[1])
+			.map((line) => /^[› ] [✗?!✓] .+? {2}((?:alpha|beta|denied)-\d)\b/.exec(line)?.[1])
 			.filter((name): name is string => name !== undefined);
 	}
 

@@ -82,7 +82,7 @@ describe('cluster overview through the API server', () => {
 			maxInflight: 4,
 			maxRps: 100,
 			now: clock,
-		}) as OverviewEngine<unknown>;
+		});
 		const reads = new Map<string, number>();
 		engine.subscribe((node) => {
 			if (node !== null) reads.set(node, (reads.get(node) ?? 0) + 1);
@@ -200,7 +200,7 @@ describe('cluster overview through the API server', () => {
 			);
 			assert.match(screen, /the API server cannot reach the kubelet on node "gone-kubelet"/);
 			// q goes back from here, and the key hints say so.
-			assert.match(screen, /  q back  \? help/);
+			assert.match(screen, / {2}q back {2}\? help/);
 			// As on `pleg-top NODE --context on-call`: the context in the header (the next steps take their target from it).
 			assert.match(screen, /on-call \(cluster prod\)/);
 			app.stdin.write('\u001B');
