@@ -310,7 +310,7 @@ describe('Dashboard before any good scrape (a kubelet never read)', () => {
 			'✗ the API server cannot reach the kubelet on node "demo-node"',
 			'  API server (503): error trying to reach service',
 			'  check: kubectl get node demo-node -o wide',
-			'retry back-off 4s · 3 failures  q quit  ? help  p pause  b mark  a anatomy  k source  Ctrl-L redraw',
+			'retry back-off 4s · 3 failures  q quit  ? help  p pause  b mark  a anatomy  k source  w raw',
 		]);
 	});
 
