@@ -170,6 +170,16 @@ const scenes: Scene[] = [
 		},
 	},
 	{
+		name: 'raw',
+		title: 'pleg-top --demo, w pressed: the kubelet_pleg_* lines of the last scrape as the kubelet wrote them',
+		async run() {
+			const session = await startWithWindow(['--demo']);
+			session.keys('w');
+			await session.waitFor('raw kubelet_pleg_* lines');
+			return session;
+		},
+	},
+	{
 		name: 'overview',
 		title: 'pleg-top without --node: every node of the cluster, worst first',
 		async run(context) {
