@@ -8,7 +8,7 @@ import {bucketSteps} from '../domain/history-buckets.js';
 import {visibleLine} from '../domain/untrusted-text.js';
 import {families} from '../domain/exposition/names.js';
 import {redact, SourceFailure} from './failure.js';
-import {createPrometheusApi, overNode, readMatrix, type PrometheusAccess, type PrometheusFlag} from './prometheus.js';
+import {createPrometheusApi, overNode, promDuration, readMatrix, type PrometheusAccess, type PrometheusFlag} from './prometheus.js';
 
 /** How far back the history reaches, seconds: the chart spans 6 minutes (generic PLEG) to 20 (evented). */
 export const historySpanSeconds = 15 * 60;
@@ -43,7 +43,7 @@ const criCalls = 'operation_type=~"(list_podsandbox|list_containers|podsandbox_s
 /** The PromQL of each answer, narrowed to the node as --prometheus narrows it (its `node` label or an `instance` of it). */
 export function historyQueries(node: string, windowSeconds: number): Record<keyof HistoryAnswers, string> {
 	const over = overNode(node);
-	const range = `[${historyRangeSeconds(windowSeconds)}s]`;
+	const range = promDuration(historyRangeSeconds(windowSeconds));
 	const gauge = families.lastSeen;
 	return {
 		mean: `sum(${over('rate', `${duration}_sum`, range)}) / sum(${over('rate', `${duration}_count`, range)})`,

@@ -54,7 +54,7 @@ export function overNode(node: string | null): (fn: string, metric: string, suff
  * node, matched on the `node` label or on an `instance` of that host.
  */
 export function plegQueries(windowSeconds: number, node: string | null = null): Record<FigureKey, string> {
-	const range = `[${windowSeconds}s]`;
+	const range = promDuration(windowSeconds);
 	const narrowed = overNode(node);
 	const over = (fn: string, metric: string, suffix = range) => narrowed(fn, metric, suffix);
 	const rate = (metric: string) => `sum ${by} (${over('rate', metric)})`;
@@ -79,6 +79,15 @@ export function plegQueries(windowSeconds: number, node: string | null = null): 
 
 /** One element of an instant vector. */
 export type VectorSample = {metric: Record<string, string>; value: number};
+
+/**
+ * A range selector of `seconds`, as PromQL reads durations: whole units only, so --window 1500ms is `[1500ms]`
+ * (`[1.5s]` is a parse error Prometheus answers with 400).
+ */
+export function promDuration(seconds: number): string {
+	const ms = Math.round(seconds * 1000);
+	return ms % 1000 === 0 ? `[${ms / 1000}s]` : `[${ms}ms]`;
+}
 
 /** One series of a range answer: its points as [Unix seconds, value]. */
 export type MatrixSeries = {metric: Record<string, string>; values: Array<[number, number]>};

@@ -12,7 +12,7 @@ import {render} from '../helpers/shipped-ink.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {deltaFigures} from '../../source/domain/window.js';
 import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
-import {createPrometheusSource} from '../../source/sources/prometheus.js';
+import {createPrometheusSource, plegQueries} from '../../source/sources/prometheus.js';
 import {SimulatedKubelet} from '../../source/demo/simulated-kubelet.js';
 import type {Scrape} from '../../source/domain/types.js';
 import {startPrometheusOverview, type OverviewEngine} from '../../source/engine/overview-engine.js';
@@ -243,6 +243,13 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 			console.log('prometheus vs pleg-top derive:', JSON.stringify(report));
 		},
 	);
+
+	test('--window 1500ms: every query is one Prometheus parses (a range in whole units, [1500ms])', {timeout: 30_000}, async () => {
+		const queries = Object.values(plegQueries(1.5));
+		assert.ok(queries.every((query) => !query.includes('[1.5s]')));
+		// prometheus.query throws on an error answer, such as a 400 for a range it cannot parse.
+		for (const query of queries) await prometheus.query(query, at / 1000);
+	});
 
 	test('--node narrows every query to one node, with the same figures', {timeout: 30_000}, async () => {
 		const source = createPrometheusSource({

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {SourceFailure} from '../../source/sources/failure.js';
-import {createPrometheusSource, plegQueries, readVector} from '../../source/sources/prometheus.js';
+import {createPrometheusSource, plegQueries, promDuration, readVector} from '../../source/sources/prometheus.js';
 import {failureOf} from '../helpers/fake-kubelet.js';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 
@@ -34,6 +34,13 @@ describe('Prometheus answers', () => {
 				error instanceof SourceFailure &&
 				error.failure.summary === 'Prometheus at http://p could not run the query: 1:10: parse error: unexpected end of input',
 		);
+	});
+
+	test('a range selector is written in whole units, as PromQL reads durations', () => {
+		assert.equal(promDuration(30), '[30s]');
+		assert.equal(promDuration(1.5), '[1500ms]');
+		assert.equal(promDuration(0.25), '[250ms]');
+		assert.match(plegQueries(1.5).ratePerSecond, /\[1500ms\]\)\)$/);
 	});
 
 	test('--node narrows each selector to the node label or an instance of that host', () => {
