@@ -44,7 +44,7 @@ function vectorAnswer(result: unknown[]): string {
  * (computed once); the scrape times (timestamp()) and the last-seen ages move with the clock, as a Prometheus
  * scraping every 15 s answers them: rebuilt once a second.
  */
-async function standInPrometheus(nodes: string[]): Promise<{url: string; queries: () => number; close(): Promise<void>}> {
+export async function standInPrometheus(nodes: string[]): Promise<{url: string; queries: () => number; close(): Promise<void>}> {
 	const queries = plegQueries(windowSeconds);
 	const fixed = new Map(
 		Object.entries(queries).map(([key, promql], k) => {

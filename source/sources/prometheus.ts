@@ -145,61 +145,165 @@ function parsedVector(body: string, url: string): VectorSample[] {
 	);
 }
 
+/** One sample as the figures read it: its labels by name and its value. */
+export type SampleReader = {
+	label(name: string): string | undefined;
+	/** label(name) === text, without making the label's string. */
+	labelIs(name: string, text: string): boolean;
+	readonly value: number;
+};
+
+/** A sample of the general path, read through the same door as a compact one. */
+export function sampleReader(sample: VectorSample): SampleReader {
+	return {
+		label: (name) => sample.metric[name],
+		labelIs: (name, text) => sample.metric[name] === text,
+		value: sample.value,
+	};
+}
+
 /** Prometheus' own answer up to the samples, compact and in its key order (api/v1 writes it so). */
 const vectorHead = '{"status":"success","data":{"resultType":"vector","result":[';
 /** Anything but printable ASCII, or a backslash: a string that may need unescaping or visibleLine. */
 const notPlain = /[^\x20-\x7e]|\\/;
 const quote = 0x22;
 const comma = 0x2c;
+const digit0 = 0x30;
+const dot = 0x2e;
+const minus = 0x2d;
+const plus = 0x2b;
 
 /** Whether `code` may be part of a JSON number (the sample's timestamp). */
 function numberChar(code: number): boolean {
-	return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x65 || code === 0x45;
+	return (code >= digit0 && code <= 0x39) || code === dot || code === plus || code === minus || code === 0x65 || code === 0x45;
 }
 
 /**
- * The samples of Prometheus' own compact answer, read in one pass without JSON.parse; null for any other text (an
- * envelope with warnings, whitespace, an escape, a character beyond printable ASCII, another order), which the
- * general path reads. Why: at 10,000 nodes a refresh is 12 answers of about 1 MB, and parsing them whole into
- * objects, then copying the labels, took most of the CPU and the garbage a refresh made (bench/README.md). Plain
- * ASCII without a backslash means every JSON string is its raw text and no label has a character visibleLine
- * would rewrite.
+ * The number written in `text` from `start` to `end`, as parseValue reads it (NaN for what it does not). Plain
+ * decimals of up to 15 digits are read in place: their digits as an integer (exact below 2^53) over a power of ten
+ * (exact up to 10^22) is one correctly rounded division, the same double Number() gives; anything else is sliced.
  */
-export function compactVector(body: string): VectorSample[] | null {
-	if (!body.startsWith(vectorHead) || notPlain.test(body)) return null;
-	const samples: VectorSample[] = [];
+export function numberAt(text: string, start: number, end: number): number {
+	let at = start;
+	const sign = text.charCodeAt(at) === minus ? -1 : 1;
+	if (sign < 0 || text.charCodeAt(at) === plus) at++;
+	let digits = 0;
+	let mantissa = 0;
+	let fraction = -1;
+	for (; at < end; at++) {
+		const code = text.charCodeAt(at);
+		if (code === dot && fraction < 0) {
+			fraction = 0;
+		} else if (code >= digit0 && code <= 0x39 && digits < 15) {
+			mantissa = mantissa * 10 + (code - digit0);
+			digits++;
+			if (fraction >= 0) fraction++;
+		} else {
+			return parseValue(text.slice(start, end)) ?? Number.NaN;
+		}
+	}
+
+	if (digits === 0) return parseValue(text.slice(start, end)) ?? Number.NaN;
+	return (sign * mantissa) / 10 ** Math.max(0, fraction);
+}
+
+/**
+ * A sample of a compact answer while it is visited: offsets into the answer's text, so reading a refresh of
+ * 10,000 nodes makes no label strings and no objects per sample (only the labels asked for are sliced).
+ */
+export class CompactSample implements SampleReader {
+	/** Per label: name start, name end, value start, value end. */
+	readonly offsets: number[] = [];
+	labels = 0;
+	value = Number.NaN;
+
+	constructor(private readonly text: string) {}
+
+	#find(name: string): number {
+		for (let i = 0; i < this.labels * 4; i += 4) {
+			const start = this.offsets[i]!;
+			if (this.offsets[i + 1]! - start === name.length && this.text.startsWith(name, start)) return i;
+		}
+
+		return -1;
+	}
+
+	label(name: string): string | undefined {
+		const i = this.#find(name);
+		return i < 0 ? undefined : this.text.slice(this.offsets[i + 2], this.offsets[i + 3]);
+	}
+
+	labelIs(name: string, text: string): boolean {
+		const i = this.#find(name);
+		return i >= 0 && this.offsets[i + 3]! - this.offsets[i + 2]! === text.length && this.text.startsWith(text, this.offsets[i + 2]);
+	}
+
+	/** Each label as [name, value] strings (compactVector's records). */
+	*entries(): Generator<[string, string]> {
+		for (let i = 0; i < this.labels * 4; i += 4) {
+			yield [this.text.slice(this.offsets[i], this.offsets[i + 1]), this.text.slice(this.offsets[i + 2], this.offsets[i + 3])];
+		}
+	}
+}
+
+/**
+ * Visits each sample of Prometheus' own compact answer in one pass, without JSON.parse; the reader given to
+ * `visit` is the same object for every sample and valid only during the call. False for any other text (an
+ * envelope with warnings, whitespace, an escape, a character beyond printable ASCII, another order), which the
+ * general path reads; the samples visited before it was found out were read right and are read again there. Why:
+ * at 10,000 nodes a refresh is 12 answers of about 1 MB, and parsing them into objects, then copying the labels,
+ * took most of the CPU and made most of a refresh's garbage (bench/README.md). Plain ASCII without a backslash
+ * means every JSON string is its raw text and no label has a character visibleLine would rewrite.
+ */
+export function eachCompactSample(body: string, visit: (sample: CompactSample, place: number) => void): boolean {
+	if (!body.startsWith(vectorHead) || notPlain.test(body)) return false;
+	const sample = new CompactSample(body);
 	let at = vectorHead.length;
-	if (body.startsWith(']}}', at)) return body.length === at + 3 ? samples : null;
-	for (;;) {
-		if (!body.startsWith('{"metric":{', at)) return null;
+	if (body.startsWith(']}}', at)) return body.length === at + 3;
+	for (let place = 0; ; place++) {
+		if (!body.startsWith('{"metric":{', at)) return false;
 		at += 11;
-		const metric: Record<string, string> = {};
+		sample.labels = 0;
 		while (body.charCodeAt(at) === quote) {
 			const nameEnd = body.indexOf('"', at + 1);
-			if (nameEnd < 0 || !body.startsWith(':"', nameEnd + 1)) return null;
+			if (nameEnd < 0 || !body.startsWith(':"', nameEnd + 1)) return false;
 			const valueEnd = body.indexOf('"', nameEnd + 3);
-			if (valueEnd < 0) return null;
-			metric[body.slice(at + 1, nameEnd)] = body.slice(nameEnd + 3, valueEnd);
+			if (valueEnd < 0) return false;
+			const i = sample.labels++ * 4;
+			sample.offsets[i] = at + 1;
+			sample.offsets[i + 1] = nameEnd;
+			sample.offsets[i + 2] = nameEnd + 3;
+			sample.offsets[i + 3] = valueEnd;
 			at = valueEnd + 1;
 			if (body.charCodeAt(at) === comma && body.charCodeAt(at + 1) === quote) at++;
 		}
 
-		if (!body.startsWith('},"value":[', at)) return null;
+		if (!body.startsWith('},"value":[', at)) return false;
 		at += 11;
 		const stamp = at;
 		while (numberChar(body.charCodeAt(at))) at++;
-		if (at === stamp || !body.startsWith(',"', at)) return null;
+		if (at === stamp || !body.startsWith(',"', at)) return false;
 		const valueEnd = body.indexOf('"', at + 2);
-		if (valueEnd < 0 || !body.startsWith(']}', valueEnd + 1)) return null;
-		samples.push({metric, value: parseValue(body.slice(at + 2, valueEnd)) ?? Number.NaN});
+		if (valueEnd < 0 || !body.startsWith(']}', valueEnd + 1)) return false;
+		sample.value = numberAt(body, at + 2, valueEnd);
+		visit(sample, place);
 		at = valueEnd + 3;
 		if (body.charCodeAt(at) === comma) {
 			at++;
 			continue;
 		}
 
-		return body.startsWith(']}}', at) && body.length === at + 3 ? samples : null;
+		return body.startsWith(']}}', at) && body.length === at + 3;
 	}
+}
+
+/** The samples of Prometheus' own compact answer (eachCompactSample) as objects; null for any other text. */
+export function compactVector(body: string): VectorSample[] | null {
+	const samples: VectorSample[] = [];
+	const compact = eachCompactSample(body, (sample) => {
+		samples.push({metric: Object.fromEntries(sample.entries()), value: sample.value});
+	});
+	return compact ? samples : null;
 }
 
 /** The `data.result` of a range answer (/api/v1/query_range); points whose time or value is not a number are left out. */
@@ -293,8 +397,13 @@ function intern(text: string): string {
 }
 
 /** The series' node: its `node` label, else its `instance`; the one node asked for when filtered. */
-function nodeOf(metric: Record<string, string>, only: string | null): string | null {
-	return only ?? metric['node'] ?? metric['instance'] ?? null;
+function nodeOf(sample: SampleReader, only: string | null): string | undefined {
+	return only ?? sample.label('node') ?? sample.label('instance');
+}
+
+/** Whether the series' node (as nodeOf reads it, unfiltered) is `node`, without making the label's string. */
+function namesNode(sample: SampleReader, node: string): boolean {
+	return sample.labelIs('node', node) || (sample.label('node') === undefined && sample.labelIs('instance', node));
 }
 
 function emptyFigures(node: string, at: number, windowSeconds: number): PrometheusFigures {
@@ -325,9 +434,16 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 	const {base} = api;
 	// The node names of the last answer, each a string of its own (see intern).
 	let names = new Map<string, string>();
+	// The kubelet versions seen, each a string of its own: a fleet has a handful.
+	const versions = new Map<string, string>();
+	const internVersion = (version: string) => {
+		const own = intern(version);
+		if (versions.size < 1000) versions.set(own, own);
+		return own;
+	};
 
-	async function query(promql: string, time: string, signal: AbortSignal): Promise<VectorSample[]> {
-		return readVector(await api.get('/api/v1/query', `query=${encodeURIComponent(promql)}&time=${time}`, signal), base);
+	async function query(promql: string, time: string, signal: AbortSignal): Promise<string> {
+		return api.get('/api/v1/query', `query=${encodeURIComponent(promql)}&time=${time}`, signal);
 	}
 
 	return {
@@ -354,30 +470,36 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 				// The entries in the order of the first answer: Prometheus answers every query in the same order, so a
 				// sample is matched by its place, and looked up by name only when its place holds another node.
 				const order: PrometheusFigures[] = [];
+				const entryOf = (sample: SampleReader, place: number): PrometheusFigures | undefined => {
+					const placed = order[place];
+					if (placed !== undefined && (only === null ? namesNode(sample, placed.node) : placed.node === only)) return placed;
+					const label = nodeOf(sample, only);
+					if (label === undefined) return undefined;
+					let entry = figures.get(label);
+					if (entry === undefined) {
+						const node = known.get(label) ?? intern(label);
+						names.set(node, node);
+						entry = emptyFigures(node, at, options.windowSeconds);
+						figures.set(node, entry);
+						if (order.length === place) order.push(entry);
+					}
+
+					return entry;
+				};
+
 				keys.forEach((key, index) => {
-					const samples = answers[index]!;
-					for (let place = 0; place < samples.length; place++) {
-						const sample = samples[place]!;
-						const label = nodeOf(sample.metric, only);
-						if (label === null) {
-							continue;
-						}
-
-						let entry = order[place]?.node === label ? order[place] : figures.get(label);
-						if (entry === undefined) {
-							const node = known.get(label) ?? intern(label);
-							names.set(node, node);
-							entry = emptyFigures(node, at, options.windowSeconds);
-							figures.set(node, entry);
-							if (order.length === place) order.push(entry);
-						}
-
+					const body = answers[index]!;
+					const merge = (sample: SampleReader, place: number) => {
+						const entry = entryOf(sample, place);
+						if (entry === undefined) return;
 						if (key === 'kubeletVersion') {
-							entry.kubeletVersion = sample.metric['git_version'] ?? entry.kubeletVersion;
+							const version = sample.label('git_version');
+							if (version !== undefined) entry.kubeletVersion = versions.get(version) ?? internVersion(version);
 						} else if (!Number.isNaN(sample.value)) {
 							entry[key] = sample.value;
 						}
-					}
+					};
+					if (!eachCompactSample(body, merge)) readVector(body, base).forEach((sample, place) => merge(sampleReader(sample), place));
 				});
 				// A node is a kubelet with PLEG series; kubernetes_build_info alone (another component) is not one.
 				for (const [node, entry] of figures) {

@@ -2,7 +2,8 @@
 // else through JSON.parse; both give the same samples, and a label with a control character is shown visible.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {compactVector, readVector} from '../../source/sources/prometheus.js';
+import {parseValue} from '../../source/domain/exposition/parse-value.js';
+import {compactVector, eachCompactSample, numberAt, readVector} from '../../source/sources/prometheus.js';
 
 const answer = (result: unknown[], extra: Record<string, unknown> = {}) =>
 	JSON.stringify({status: 'success', data: {resultType: 'vector', result}, ...extra});
@@ -52,4 +53,64 @@ test('an escaped ESC in a label is read by JSON.parse and shown as ^[', () => {
 	const body = answer([{metric: {node: 'evil\u001b]0;title\u0007'}, value: [1, '1']}]);
 	assert.equal(compactVector(body), null);
 	assert.deepEqual(readVector(body, 'http://p')[0]!.metric, {node: 'evil^[]0;title^G'});
+});
+
+test('numberAt reads a value in place as parseValue reads its slice: decimals to the same double, exponents, Inf, NaN', () => {
+	const read = (text: string) => numberAt(`"${text}"`, 1, text.length + 1);
+	// A fixed generator: the same 2,000 decimals every run, from 1 to 17 digits with the point anywhere.
+	let seed = 7;
+	const next = () => (seed = (seed * 48_271) % 2_147_483_647);
+	for (let n = 0; n < 2000; n++) {
+		const digits = String(next()) + String(next());
+		const text = digits.slice(0, 1 + (next() % 17));
+		const point = next() % (text.length + 1);
+		const decimal = `${next() % 3 === 0 ? '-' : ''}${text.slice(0, point)}.${text.slice(point)}`.replace(/\.$/, '');
+		assert.equal(Object.is(read(decimal), Number(decimal)), true, decimal);
+	}
+
+	for (const text of ['0', '-0', '+5', '0.1', '1e-3', '2.5E+2', '123456789012345678', '+Inf', '-Inf', 'Infinity']) {
+		assert.equal(Object.is(read(text), parseValue(text)), true, text);
+	}
+
+	for (const text of ['NaN', '', '.', '-', '1.2.3', '1,5', 'x']) assert.ok(Number.isNaN(read(text)), text);
+});
+
+test('eachCompactSample visits each sample in place: labels asked by name, labelIs without a string, its place', () => {
+	const seen: Array<{place: number; node: string | undefined; job: string | undefined; isA: boolean; value: number}> = [];
+	const compact = eachCompactSample(prometheusText, (sample, place) => {
+		seen.push({place, node: sample.label('node'), job: sample.label('job'), isA: sample.labelIs('node', 'b'), value: sample.value});
+	});
+	assert.equal(compact, true);
+	assert.deepEqual(seen.slice(0, 2), [
+		{place: 0, node: 'ip-10-0-0-5.ec2.internal', job: undefined, isA: false, value: 0.5},
+		{place: 1, node: 'b', job: undefined, isA: true, value: Number.POSITIVE_INFINITY},
+	]);
+	assert.equal(seen[2]!.node, undefined);
+	// A label that only starts with the text asked, or is its prefix, is not that text.
+	const prefixes = answer([{metric: {node: 'bb'}, value: [1, '1']}]);
+	const matches: boolean[] = [];
+	assert.equal(
+		eachCompactSample(prefixes, (sample) => matches.push(sample.labelIs('node', 'b'), sample.labelIs('nod', 'bb'))),
+		true,
+	);
+	assert.deepEqual(matches, [false, false]);
+});
+
+test('eachCompactSample says false for any other text, also when samples before the fault were visited', () => {
+	const good = {metric: {node: 'a'}, value: [1, '2']};
+	const body = answer([good, good, {metric: {node: 'a"b'}, value: [1, '2']}]).replace('a\\"b', 'a"b');
+	let visited = 0;
+	assert.equal(
+		eachCompactSample(answer([good, good]).slice(0, -3) + ',{"metric":{"node":"c"},"value":[1]}]}}', () => visited++),
+		false,
+	);
+	assert.equal(visited, 2);
+	assert.equal(
+		eachCompactSample(body, () => undefined),
+		false,
+	);
+	assert.equal(
+		eachCompactSample(answer([good], {warnings: ['partial']}), () => undefined),
+		false,
+	);
 });
