@@ -5,5 +5,5 @@
 export function heapGrowthFlag(execArgv: readonly string[], nodeOptions: string | undefined): string | null {
 	const flags = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)];
 	const chosen = flags.some((flag) => /^--heap[-_]growing[-_]percent(?:=|$)/.test(flag));
-	return chosen ? null : '--heap-growing-percent=60';
+	return chosen ? null : '--heap-growing-percent=30';
 }

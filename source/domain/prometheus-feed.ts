@@ -69,12 +69,15 @@ export type PrometheusFeedAction =
 	/** The node's last 15 minutes, read once at start: its points go before the answers'. */
 	| {type: 'prehistory'; prehistory: Prehistory};
 
-/** History points kept for the whole fleet together: about 60 MiB of points (24 bytes each, and a quarter of room). */
-export const fleetHistoryPoints = 2_000_000;
+/**
+ * History points kept for the whole fleet together: about 30 MiB of points (24 bytes each, and a quarter of room).
+ * At 2,000,000 the 10,000-node overview's RSS peaked at 337 MiB once every node's history was full (bench/README.md).
+ */
+export const fleetHistoryPoints = 1_000_000;
 
 /**
- * History points kept per node in a fleet of `nodes`: an hour at one refresh a second up to 555 nodes, then fewer
- * (200 at 10,000 nodes: over 3 minutes), never under 60, so memory stays bounded as the fleet grows.
+ * History points kept per node in a fleet of `nodes`: an hour at one refresh a second up to 277 nodes, then fewer
+ * (100 at 10,000 nodes: as many as a 120-column chart shows), never under 60, so memory stays bounded as the fleet grows.
  */
 export function fleetHistoryLimit(nodes: number): number {
 	return Math.max(60, Math.min(defaultHistoryLimit, Math.floor(fleetHistoryPoints / Math.max(1, nodes))));

@@ -3,9 +3,9 @@ import {describe, test} from 'node:test';
 import {heapGrowthFlag} from '../../source/bootstrap/heap-growth.js';
 
 describe('heapGrowthFlag', () => {
-	test('pleg-top sets a 60 % growth when the user set none', () => {
-		assert.equal(heapGrowthFlag([], undefined), '--heap-growing-percent=60');
-		assert.equal(heapGrowthFlag(['--enable-source-maps'], '--max-old-space-size=512'), '--heap-growing-percent=60');
+	test('pleg-top sets a 30 % growth when the user set none', () => {
+		assert.equal(heapGrowthFlag([], undefined), '--heap-growing-percent=30');
+		assert.equal(heapGrowthFlag(['--enable-source-maps'], '--max-old-space-size=512'), '--heap-growing-percent=30');
 	});
 
 	test("the user's own growth wins, as a node flag or in NODE_OPTIONS, spelt with - or _", () => {
@@ -15,6 +15,6 @@ describe('heapGrowthFlag', () => {
 	});
 
 	test('a flag that only starts the same way is not a choice', () => {
-		assert.equal(heapGrowthFlag(['--heap-growing-percentage=10'], undefined), '--heap-growing-percent=60');
+		assert.equal(heapGrowthFlag(['--heap-growing-percentage=10'], undefined), '--heap-growing-percent=30');
 	});
 });
