@@ -1,5 +1,5 @@
 // The Prometheus overview keeps fewer history points per node the bigger the fleet, so its memory stays bounded:
-// 2,000,000 points for the whole fleet, an hour at one refresh a second for small fleets, never under a minute.
+// 1,000,000 points for the whole fleet, an hour at one refresh a second for small fleets, never under a minute.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {
@@ -10,8 +10,8 @@ import {
 	type PrometheusFigures,
 } from '../../source/domain/prometheus-feed.js';
 
-test('points per node: 3600 up to 555 nodes, 2,000,000 / N above, at least 60', () => {
-	assert.deepEqual([1, 555, 556, 1000, 10_000, 100_000].map(fleetHistoryLimit), [3600, 3600, 3597, 2000, 200, 60]);
+test('points per node: 3600 up to 277 nodes, 1,000,000 / N above, at least 60', () => {
+	assert.deepEqual([1, 277, 278, 1000, 10_000, 16_666, 16_667, 100_000].map(fleetHistoryLimit), [3600, 3600, 3597, 1000, 100, 60, 60, 60]);
 });
 
 test('a feed given historyLimit 3 keeps its last 3 points', () => {

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {
 	assumedScrapeGapMs,
-	fleetHistoryLimit,
 	initialPrometheusFeed,
 	prometheusFeedKind,
 	prometheusFeedReducer,
@@ -52,26 +51,4 @@ test('the scrape interval: 1m until a second scrape, then the gap; answers repea
 		),
 		30_000,
 	);
-});
-
-test('history kept per node: an hour up to 277 nodes, the fleet sharing a million points above, never under 60', () => {
-	assert.equal(fleetHistoryLimit(1), 3600);
-	assert.equal(fleetHistoryLimit(277), 3600);
-	assert.equal(fleetHistoryLimit(278), Math.floor(1_000_000 / 278));
-	assert.equal(fleetHistoryLimit(10_000), 100);
-	assert.equal(fleetHistoryLimit(50_000), 60);
-	// The feed keeps what it is told: 101 answers at a limit of 100 leave the newest 100.
-	const feed = Array.from({length: 101}, (_, index) => index).reduce(
-		(each, index) =>
-			prometheusFeedReducer(each, {
-				type: 'figures',
-				figures: figures(index * 1000, null),
-				latencyMs: 1,
-				historyLimit: fleetHistoryLimit(10_000),
-			}),
-		initialPrometheusFeed('n', 60),
-	);
-	const history = prometheusFeedKind.history(feed);
-	assert.equal(history.length, 100);
-	assert.equal(history.at(0)!.at, 1000);
 });
