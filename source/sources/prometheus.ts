@@ -436,7 +436,9 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 	let names = new Map<string, string>();
 	// The kubelet versions seen, each a string of its own: a fleet has a handful.
 	const versions = new Map<string, string>();
-	const internVersion = (version: string) => {
+	const ownVersion = (version: string) => {
+		const kept = versions.get(version);
+		if (kept !== undefined) return kept;
 		const own = intern(version);
 		if (versions.size < 1000) versions.set(own, own);
 		return own;
@@ -494,7 +496,7 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 						if (entry === undefined) return;
 						if (key === 'kubeletVersion') {
 							const version = sample.label('git_version');
-							if (version !== undefined) entry.kubeletVersion = versions.get(version) ?? internVersion(version);
+							if (version !== undefined) entry.kubeletVersion = ownVersion(version);
 						} else if (!Number.isNaN(sample.value)) {
 							entry[key] = sample.value;
 						}

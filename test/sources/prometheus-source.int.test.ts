@@ -7,6 +7,7 @@ import {after, before, describe, test} from 'node:test';
 import {SourceFailure} from '../../source/sources/failure.js';
 import {createPrometheusSource, plegQueries, promDuration, readVector} from '../../source/sources/prometheus.js';
 import {failureOf} from '../helpers/fake-kubelet.js';
+import {allPayloads, allPayloadsVisible} from '../helpers/escape-payloads.js';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 
 describe('Prometheus answers', () => {
@@ -73,6 +74,19 @@ describe('Prometheus source failures', () => {
 				return;
 			}
 
+			if (request.url?.startsWith('/hostile/api/v1/query')) {
+				// A plain node first, as Prometheus writes it, then one whose labels carry every escape payload: the
+				// one-pass reading starts, finds the second sample is not plain, and the answer is read again whole.
+				const result = [
+					{metric: {node: 'plain', git_version: 'v1.30.1'}, value: [1, '0.5']},
+					{metric: {node: `worker${allPayloads}`, git_version: `v1.30.1${allPayloads}`}, value: [1, '0.25']},
+				];
+				response
+					.writeHead(200, {'Content-Type': 'application/json'})
+					.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
+				return;
+			}
+
 			if (request.url?.startsWith('/prefix/api/v1/query')) {
 				if (request.headers.authorization !== 'Bearer right-token-0123456789') {
 					response.writeHead(401, {'Content-Type': 'text/plain'}).end('Unauthorized');
@@ -110,6 +124,25 @@ describe('Prometheus source failures', () => {
 			`token sent without TLS: ${url}/prefix is plain http://, so the bearer token travels in clear text; use an https:// URL`,
 		]);
 		assert.equal((await source.fetchFigures(new AbortController().signal)).size, 0);
+		source.close?.();
+	});
+
+	test('node names and kubelet versions from the labels come out visible: ESC ] 0 ;, U+009B and the rest', async () => {
+		const source = createPrometheusSource({
+			url: `${url}/hostile`,
+			windowSeconds: 10,
+			insecureSkipTlsVerify: false,
+			timeoutMs: 2000,
+			now: Date.now,
+		});
+		const figures = await source.fetchFigures(new AbortController().signal);
+		assert.deepEqual([...figures.keys()], ['plain', `worker${allPayloadsVisible}`]);
+		const hostile = figures.get(`worker${allPayloadsVisible}`)!;
+		assert.equal(hostile.kubeletVersion, `v1.30.1${allPayloadsVisible}`);
+		assert.equal(hostile.meanSeconds, 0.25);
+		assert.equal(figures.get('plain')!.meanSeconds, 0.5);
+		// No control byte of any payload is left in the strings the screen, the title and JSON are built from.
+		assert.doesNotMatch([...figures.keys(), hostile.kubeletVersion].join(''), /[\u0000-\u001f\u007f-\u009f\u202e]/);
 		source.close?.();
 	});
 
