@@ -10,13 +10,15 @@ const popTitle = '\u001B[23;0t';
 const bell = '\u0007';
 
 /**
- * "pleg-top: 2 unhealthy, 1 NotReady in 40s, 3 errors" (the soonest countdown of the critical nodes), or
- * "pleg-top: 300 nodes healthy"; gone nodes do not count.
+ * "pleg-top: 2 unhealthy, 1 NotReady in 40s, 3 errors, 5 unknown" (the soonest countdown of the critical nodes),
+ * or "pleg-top: 300 nodes healthy"; gone nodes do not count. A node that cannot be judged now (stale, never read)
+ * is unknown, never healthy: the title is read at a glance, without the table's `?` beside it.
  */
 export function fleetTitleOf(rows: readonly OverviewRow[]): string {
 	let unhealthy = 0;
 	let critical = 0;
 	let errors = 0;
+	let unknown = 0;
 	let listed = 0;
 	let soonest = Infinity;
 	for (const row of rows) {
@@ -24,6 +26,7 @@ export function fleetTitleOf(rows: readonly OverviewRow[]): string {
 		listed++;
 		if (row.state === 'unhealthy') unhealthy++;
 		else if (row.state === 'error') errors++;
+		else if (row.state === 'unknown') unknown++;
 		else if (row.state === 'critical') {
 			critical++;
 			soonest = Math.min(soonest, row.notReadyInSeconds ?? Infinity);
@@ -34,6 +37,7 @@ export function fleetTitleOf(rows: readonly OverviewRow[]): string {
 	if (unhealthy > 0) parts.push(`${unhealthy} unhealthy`);
 	if (critical > 0) parts.push(`${critical} NotReady${Number.isFinite(soonest) ? ` in ${formatGoDuration(Math.floor(soonest))}` : ''}`);
 	if (errors > 0) parts.push(`${errors} ${errors === 1 ? 'error' : 'errors'}`);
+	if (unknown > 0) parts.push(`${unknown} unknown`);
 	return `pleg-top: ${parts.length > 0 ? parts.join(', ') : `${listed} ${listed === 1 ? 'node' : 'nodes'} healthy`}`;
 }
 

@@ -28,6 +28,14 @@ describe('the fleet title', () => {
 		assert.equal(fleetTitleOf([row('a')]), 'pleg-top: 1 node healthy');
 	});
 
+	test('nodes that cannot be judged now are unknown, never counted healthy', () => {
+		assert.equal(fleetTitleOf([row('a', {state: 'unknown'}), row('b', {state: 'unknown'})]), 'pleg-top: 2 unknown');
+		assert.equal(
+			fleetTitleOf([unhealthy('a'), row('b', {state: 'error'}), row('c', {state: 'unknown'}), row('d')]),
+			'pleg-top: 1 unhealthy, 1 error, 1 unknown',
+		);
+	});
+
 	test('the bell: not at the first look, once when a node more is unhealthy, not while it stays; the title popped on close', () => {
 		const out: string[] = [];
 		const signals = createFleetSignals({bell: true, write: (text) => out.push(text)});
