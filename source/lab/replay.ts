@@ -8,7 +8,7 @@ import {recordingFailure} from './recorder.js';
 import {recordedNode, recordExposition, type RecordLine} from './recording.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 
-/** Real ms a served line's recorded time holds the clock still: the parse and the reads of that turn. */
+/** Real ms the clock stays at a served line's recorded time once first read: the reads of that turn. */
 const holdMs = 5;
 
 /** Longest recorded gap the replay waits out, ms: longer gaps (two sessions appended to one file) are skipped. */
@@ -78,13 +78,21 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 	};
 
 	// Between serving a line and the poller reading the clock for the scrape's time, the payload is parsed:
-	// the clock holds still until that first read, so the scrape's time is exactly the recorded one.
-	// Other reads of the clock in the same few milliseconds (the Node read resolving in that turn) see the same
-	// held time, so whichever reads first, the scrape's time is the recorded one.
+	// the clock holds still until that first read, however long the parse takes (a loaded machine can take tens of
+	// ms, which at ×100 would be seconds of recorded time), so the scrape's time is exactly the recorded one.
+	// Other reads of the clock in the few milliseconds after that first read (the Node read resolving in that turn)
+	// see the same held time.
 	let held: number | null = null;
-	let heldAt = 0;
+	/** Real time of the first read of the held time; null until it is read. */
+	let heldAt: number | null = null;
+	const hold = (at: number) => {
+		held = at;
+		heldAt = null;
+	};
+
 	const now = () => {
 		if (held !== null) {
+			heldAt ??= realNow();
 			if (realNow() - heldAt <= holdMs) return held;
 			anchor = held;
 			anchorReal = heldAt;
@@ -139,8 +147,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 			if (markAt !== null && markShownFor !== index) {
 				await waitUntil(markAt, signal);
 				// Listeners read the clock for the mark's time: hold it at the recorded one while they run.
-				held = markAt;
-				heldAt = realNow();
+				hold(markAt);
 				for (const listener of listeners) listener(markAt);
 				markShownFor = index;
 			}
@@ -157,8 +164,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 			}
 
 			reanchor(record.at);
-			held = record.at;
-			heldAt = realNow();
+			hold(record.at);
 			return recordExposition(record);
 		},
 		close() {

@@ -62,6 +62,22 @@ describe('replay source', () => {
 		assert.equal(replay.now(), t0 + 40_000);
 	});
 
+	test("a slow parse on a loaded machine does not move the scrape's time: the clock holds until first read", async () => {
+		const time = fakeRealTime();
+		const records = labRecords();
+		const replay = createReplaySource({records, speed: 100, file: 'lab.jsonl', realNow: time.realNow, sleep: time.sleep});
+		await replay.fetchMetrics(signal);
+		time.advance(40); // the parse took 40 ms: 4 recorded seconds at ×100, were the clock not held
+		assert.equal(replay.now(), t0);
+		time.advance(3); // another read in that turn, 3 ms on: the same time
+		assert.equal(replay.now(), t0);
+		time.advance(7); // 10 ms after the first read the clock runs again, from the recorded time at that read
+		assert.equal(replay.now(), t0 + 1000);
+		await replay.fetchMetrics(signal);
+		time.advance(40);
+		assert.equal(replay.now(), records[1]!.at);
+	});
+
 	test('after the last line: `ended` resolves and the request stays open until aborted', async () => {
 		const time = fakeRealTime();
 		const replay = createReplaySource({
