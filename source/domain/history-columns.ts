@@ -6,8 +6,11 @@
 //
 // As bounded-log.ts: successive immutable states share one buffer; appending writes in place when nobody has
 // appended past `end` yet (older states keep their own view, whose points never change), otherwise it copies. A
-// buffer doubles as it fills, up to the limit plus a quarter: once full, the live points move to a new buffer, so
-// each point is copied O(1) times on average.
+// buffer doubles as it fills, up to the limit plus about a quarter: once full, the live points move to a new buffer,
+// so each point is copied O(1) times on average. How much room past the limit varies by node (`stagger`): a fleet
+// whose nodes all started together and append once a refresh would otherwise move every node's points in the same
+// refresh, every quarter-limit refreshes (at 10,000 nodes, 30 MB of new buffers at once while the old ones await a
+// collection).
 import type {LogView} from './bounded-log.js';
 import type {HistoryPoint} from './types.js';
 
@@ -34,16 +37,27 @@ export function columnsSize(columns: HistoryColumns): number {
 const toNumber = (value: number | null) => value ?? Number.NaN;
 const toValue = (value: number) => (Number.isNaN(value) ? null : value);
 
-/** Appends the point (its event is dropped: a Prometheus history has none), then keeps the newest `limit`. */
-export function appendColumns(columns: HistoryColumns, point: HistoryPoint, limit: number): HistoryColumns {
+/**
+ * Room past the limit in a full buffer: a quarter of it (at least 8 points), times 0.5 to 1.5 by `stagger`, so
+ * nodes appending in step move their points in different refreshes.
+ */
+function roomPastLimit(keep: number, stagger: number): number {
+	return Math.max(1, Math.floor(Math.max(8, keep >> 2) * (0.5 + stagger)));
+}
+
+/**
+ * Appends the point (its event is dropped: a Prometheus history has none), then keeps the newest `limit`.
+ * `stagger` in [0, 1), fixed per node (staggerOf), sets how much room past the limit its buffers have.
+ */
+export function appendColumns(columns: HistoryColumns, point: HistoryPoint, limit: number, stagger = 0.5): HistoryColumns {
 	const keep = Math.max(1, limit);
 	let {buffer, start, end} = columns;
 	const capacity = buffer.values.length / stride;
 	if (buffer.filled !== end || end >= capacity) {
 		// Shared past our end, or full: the newest keep - 1 points move to a buffer of their own.
 		const from = Math.max(start, end - (keep - 1));
-		// Twice the points it gets, up to the limit and a quarter: a new node's history does not take its whole room at once.
-		const room = Math.min(keep + Math.max(8, keep >> 2), Math.max(16, 2 * (end - from + 1)));
+		// Twice the points it gets, up to the limit and its room: a new node's history does not take it all at once.
+		const room = Math.min(keep + roomPastLimit(keep, stagger), Math.max(16, 2 * (end - from + 1)));
 		const values = new Float64Array(room * stride);
 		values.set(buffer.values.subarray(from * stride, end * stride));
 		buffer = {values, filled: end - from};
@@ -100,4 +114,21 @@ export function columnsView(columns: HistoryColumns, historyEndAt: number | null
 			};
 		},
 	};
+}
+
+/** A node's stagger in [0, 1): its name hashed (FNV-1a, then mixed so names that differ in one digit spread), the same on every run. */
+export function staggerOf(name: string): number {
+	let hash = 0x81_1c_9d_c5;
+	for (let index = 0; index < name.length; index++) {
+		hash ^= name.charCodeAt(index);
+		hash = Math.imul(hash, 0x01_00_01_93);
+	}
+
+	// MurmurHash3's finalizer: FNV-1a's high bits barely move with the last character.
+	hash ^= hash >>> 16;
+	hash = Math.imul(hash, 0x85_eb_ca_6b);
+	hash ^= hash >>> 13;
+	hash = Math.imul(hash, 0xc2_b2_ae_35);
+	hash ^= hash >>> 16;
+	return (hash >>> 0) / 2 ** 32;
 }

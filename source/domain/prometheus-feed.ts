@@ -3,7 +3,7 @@
 // itself was done by Prometheus (rate, histogram_quantile), so nothing is derived twice. Pure: times come in.
 import {judgeWhileStale, verdict} from './health.js';
 import {constantsFor} from './kubelet-constants.js';
-import {appendColumns, columnsAfter, columnsView, emptyColumns, type HistoryColumns} from './history-columns.js';
+import {appendColumns, columnsAfter, columnsView, emptyColumns, staggerOf, type HistoryColumns} from './history-columns.js';
 import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
 import type {FeedKind} from './overview-state.js';
@@ -50,6 +50,8 @@ export type PrometheusFeed = {
 	windowSeconds: number;
 	latest: PrometheusFigures | null;
 	history: HistoryColumns;
+	/** staggerOf(name): how much room past the limit this node's history buffers have (history-columns.ts). */
+	historyStagger: number;
 	node: NodeInfo | null;
 	status: FeedStatus;
 	/** What the history read at start gave (--prometheus NODE); null before it is in, and for the fleet. */
@@ -89,6 +91,7 @@ export function initialPrometheusFeed(name: string, windowSeconds: number): Prom
 		windowSeconds,
 		latest: null,
 		history: emptyColumns(),
+		historyStagger: staggerOf(name),
 		node: null,
 		status: noReadYet,
 		prehistory: null,
@@ -122,7 +125,7 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 				latest: figures,
 				// A new scrape since the last answer: the gap between the two (most answers repeat the last scrape).
 				scrapeGapMs: before !== null && scraped !== null && scraped > before ? (scraped - before) * 1000 : feed.scrapeGapMs,
-				history: appendColumns(feed.history, point, action.historyLimit ?? defaultHistoryLimit),
+				history: appendColumns(feed.history, point, action.historyLimit ?? defaultHistoryLimit, feed.historyStagger),
 				status: {
 					...feed.status,
 					failure: null,

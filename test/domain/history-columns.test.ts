@@ -2,7 +2,7 @@
 // newest `limit` kept, and a state keeps its points when a later state appends, or when two states append apart.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {appendColumns, columnsView, emptyColumns, type HistoryColumns} from '../../source/domain/history-columns.js';
+import {appendColumns, columnsView, emptyColumns, staggerOf, type HistoryColumns} from '../../source/domain/history-columns.js';
 import type {HistoryPoint} from '../../source/domain/types.js';
 
 const point = (at: number, mean: number | null = at / 1000, age: number | null = 1): HistoryPoint => ({
@@ -71,4 +71,16 @@ test('a smaller limit (the fleet grew) drops the oldest points at the next appen
 		points(appendColumns(log, point(7), 3)).map((each) => each.at),
 		[5, 6, 7],
 	);
+});
+
+test('stagger sets the room past the limit: 0.5 to 1.5 times a quarter of it; staggerOf is fixed per name and spread', () => {
+	assert.equal(appendAll(emptyColumns(), Array.from({length: 300}, (_, i) => i), 100).buffer.values.length / 3, 125);
+	const roomOf = (stagger: number) =>
+		Array.from({length: 300}, (_, i) => i).reduce((log, at) => appendColumns(log, point(at), 100, stagger), emptyColumns()).buffer.values.length / 3;
+	assert.deepEqual([roomOf(0), roomOf(0.5), roomOf(0.999)], [112, 125, 137]);
+	assert.equal(staggerOf('node-00042'), staggerOf('node-00042'));
+	// 10,000 names in ten buckets of [0, 1): none far from a tenth.
+	const buckets = Array.from({length: 10}, () => 0);
+	for (let i = 0; i < 10_000; i++) buckets[Math.floor(staggerOf(`node-${String(i).padStart(5, '0')}`) * 10)]!++;
+	assert.ok(Math.min(...buckets) > 800 && Math.max(...buckets) < 1200, buckets.join(' '));
 });
