@@ -320,17 +320,23 @@ export function eventedFallbackEvidence(sample: PlegSample, window: DeltaFigures
  * generic durations are in force again, with the gate on.
  */
 export function constantsFor(kubeletVersion: string | null, evented: boolean, fallback: string | null = null): KubeletConstants {
-	// Every scrape asks again for the same kubelet; finding its row parses the table's versions each time.
-	if (last?.kubeletVersion === kubeletVersion && last.evented === evented && last.fallback === fallback) {
-		return last.constants;
+	// Every scrape asks again for the same kubelets: a fleet mid-upgrade runs two or three versions side by side, and
+	// one remembered answer recomputed (and kept a copy per node) at each change of version down the node list.
+	const key = `${kubeletVersion ?? ''}\u0000${evented ? 1 : 0}\u0000${fallback ?? '\u0001'}`;
+	let constants = known.get(key);
+	if (constants === undefined) {
+		// Versions are the cluster's strings: a hostile or endless variety of them only refills a bounded table.
+		if (known.size >= knownVersionsKept) known.clear();
+		constants = lookUpConstants(kubeletVersion, evented, fallback);
+		known.set(key, constants);
 	}
 
-	const constants = lookUpConstants(kubeletVersion, evented, fallback);
-	last = {kubeletVersion, evented, fallback, constants};
 	return constants;
 }
 
-let last: {kubeletVersion: string | null; evented: boolean; fallback: string | null; constants: KubeletConstants} | null = null;
+/** Distinct (version, evented, fallback) answers remembered; a real fleet has a handful. */
+export const knownVersionsKept = 64;
+const known = new Map<string, KubeletConstants>();
 
 function lookUpConstants(kubeletVersion: string | null, evented: boolean, fallback: string | null): KubeletConstants {
 	const version = parseKubeletVersion(kubeletVersion);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {constantsFor, constantsTable, eventedFallbackEvidence, parseKubeletVersion} from '../../source/domain/kubelet-constants.js';
+import {constantsFor, constantsTable, eventedFallbackEvidence, knownVersionsKept, parseKubeletVersion} from '../../source/domain/kubelet-constants.js';
 import type {DeltaFigures, PlegSample} from '../../source/domain/types.js';
 
 describe('constantsFor: the kubelet source lines of each version', () => {
@@ -161,6 +161,23 @@ describe('constantsFor: versions that are not rows', () => {
 			assert.equal(constants.threshold.name, 'genericPlegRelistThreshold');
 			assert.equal(constants.threshold.note, 'kubelet version unknown');
 		}
+	});
+});
+
+describe('constantsFor: remembered per version', () => {
+	test('a fleet mid-upgrade gets one answer per version, whichever node asked last', () => {
+		const old = constantsFor('v1.27.9', false);
+		const upgraded = constantsFor('v1.29.1', false);
+		assert.notEqual(old.threshold.location, upgraded.threshold.location);
+		for (let node = 0; node < 10; node++) {
+			assert.equal(constantsFor(node % 2 === 0 ? 'v1.27.9' : 'v1.29.1', false), node % 2 === 0 ? old : upgraded);
+		}
+	});
+
+	test('endless distinct versions (a hostile cluster) keep the table bounded and the answers right', () => {
+		const expected = constantsFor('v1.28.4', false);
+		for (let index = 0; index < knownVersionsKept * 3; index++) constantsFor(`v1.28.${index}-evil`, index % 2 === 0);
+		assert.deepEqual(constantsFor('v1.28.4', false), expected);
 	});
 });
 
