@@ -2,7 +2,7 @@
 // because a node polled through the API server keeps the one-node FeedState (feed.ts) while a node read from
 // Prometheus keeps the figures Prometheus answered (prometheus-feed.ts). No clock reads: times come in actions.
 import type {LogView} from './bounded-log.js';
-import type {EventsFigures, Failure, FeedStatus, Figures, HistoryPoint, NodeInfo} from './types.js';
+import type {EventsFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo} from './types.js';
 
 /**
  * What a table row, a JSON line and the one-node screen need of one node at `now`. Not the history chart's points:
@@ -22,6 +22,17 @@ export type NodeView = {
 	readEveryMs?: number;
 };
 
+/**
+ * What an overview row reads of a node's figures (overview-rows.ts), as of its last good read: a part of Figures,
+ * so a fleet of 10,000 nodes does not derive (and keep) a whole Figures for every node on every refresh.
+ */
+export type RowFigures = Pick<Figures, 'now' | 'kubeletVersion' | 'constants' | 'ready' | 'window'> & {
+	lastSeen: Pick<LastSeen, 'ageSeconds' | 'countUnchangedSeconds' | 'neverSucceeded'>;
+};
+
+/** A NodeView whose figures are only what a row reads (readView); a NodeView is one. */
+export type RowView = Omit<NodeView, 'figures'> & {figures: RowFigures | null};
+
 /** How one kind of per-node feed is made, advanced and read. */
 export type FeedKind<F, A> = {
 	initial(name: string, windowSeconds: number): F;
@@ -29,6 +40,8 @@ export type FeedKind<F, A> = {
 	/** Hands the Node object, read at `at` (ms), to the feed (the kubelet version and Ready condition show through it). */
 	withNode(feed: F, node: NodeInfo, at: number): F;
 	figures(feed: F, now: number): Figures | null;
+	/** What a row reads of the figures at the last good read, where cheaper than figures(feed, lastGoodAt). */
+	rowFigures?(feed: F): RowFigures | null;
 	status(feed: F): FeedStatus;
 	history(feed: F): LogView<HistoryPoint>;
 	/** Kubelet restarts (counter resets) seen, where the feed counts them (a feed of /metrics text). */
@@ -45,7 +58,10 @@ export type FeedKind<F, A> = {
 };
 
 /** What a reader of the state needs of a feed kind: its figures, status and history, never its reducer. */
-export type FeedReader<F> = Pick<FeedKind<F, never>, 'figures' | 'status' | 'history' | 'restarts' | 'events' | 'readAt' | 'readEveryMs'>;
+export type FeedReader<F> = Pick<
+	FeedKind<F, never>,
+	'figures' | 'rowFigures' | 'status' | 'history' | 'restarts' | 'events' | 'readAt' | 'readEveryMs'
+>;
 
 export type OverviewEntry<F> = {
 	name: string;
@@ -177,9 +193,13 @@ export function listedNames<F>(state: OverviewState<F>): string[] {
 }
 
 export function nodeView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>, now: number): NodeView {
-	const view: NodeView = {
+	return viewWith(kind, entry, kind.figures(entry.feed, now));
+}
+
+function viewWith<F, V extends RowFigures>(kind: FeedReader<F>, entry: OverviewEntry<F>, figures: V | null) {
+	const view: RowView & {figures: V | null} = {
 		name: entry.name,
-		figures: kind.figures(entry.feed, now),
+		figures,
 		status: kind.status(entry.feed),
 		node: entry.info,
 		goneSince: entry.goneSince,
@@ -202,7 +222,7 @@ export type ScrapeAges = {
  * our clock); moved back to the read, that is what the kubelet reported then. A node-clock offset estimate, once
  * there is one, belongs here.
  */
-export function scrapeAges(view: Pick<NodeView, 'figures' | 'status' | 'readAt'>, now: number): ScrapeAges {
+export function scrapeAges(view: Pick<RowView, 'figures' | 'status' | 'readAt'>, now: number): ScrapeAges {
 	const readAt = view.readAt === undefined ? view.status.lastGoodAt : view.readAt;
 	const since = readAt === null ? null : Math.max(0, (now - readAt) / 1000);
 	const {figures} = view;
@@ -211,18 +231,18 @@ export function scrapeAges(view: Pick<NodeView, 'figures' | 'status' | 'readAt'>
 	return {atScrapeSeconds: ageThen === null ? null : Math.max(0, ageThen - figuresAfterRead), sinceScrapeSeconds: since};
 }
 
-const readViews = new WeakMap<object, NodeView>();
+const readViews = new WeakMap<object, RowView>();
 
 /**
- * The node's view as of its last good read (figures at that read's time), what the overview's rows are built
- * from: it changes only when the entry does, so a frame of N nodes derives no figures for the nodes not read
- * since the last frame. Memoized per entry (entries are replaced on every action for their node).
+ * The node's view as of its last good read (what a row reads of the figures at that read's time), what the
+ * overview's rows are built from: it changes only when the entry does, so a frame of N nodes derives no figures
+ * for the nodes not read since the last frame. Memoized per entry (entries are replaced on every action for their node).
  */
-export function readView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>): NodeView {
+export function readView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>): RowView {
 	let view = readViews.get(entry);
 	if (view === undefined) {
-		const status = kind.status(entry.feed);
-		view = nodeView(kind, entry, status.lastGoodAt ?? 0);
+		const figures = kind.rowFigures ? kind.rowFigures(entry.feed) : kind.figures(entry.feed, kind.status(entry.feed).lastGoodAt ?? 0);
+		view = viewWith(kind, entry, figures);
 		readViews.set(entry, view);
 	}
 

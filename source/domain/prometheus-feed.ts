@@ -6,7 +6,7 @@ import {constantsFor} from './kubelet-constants.js';
 import {appendColumns, columnsAfter, columnsView, emptyColumns, staggerOf, type HistoryColumns} from './history-columns.js';
 import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
-import type {FeedKind} from './overview-state.js';
+import type {FeedKind, RowFigures} from './overview-state.js';
 import {prehistoryNote, type Prehistory} from './prometheus-history.js';
 
 /** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
@@ -228,6 +228,19 @@ function unavailableOf(figures: PrometheusFigures, window: DeltaFigures | null):
 	return lines;
 }
 
+/** What an overview row reads of one Prometheus answer, at its evaluation time: the start of its Figures. */
+export function rowFiguresFromPrometheus(figures: PrometheusFigures, node: NodeInfo | null = null): RowFigures & {lastSeen: LastSeen} {
+	const kubeletVersion = node?.kubeletVersion ?? figures.kubeletVersion;
+	return {
+		now: figures.at,
+		kubeletVersion,
+		constants: constantsFor(kubeletVersion, false),
+		lastSeen: lastSeenOf(figures, figures.at),
+		window: windowOf(figures),
+		ready: node?.ready ?? null,
+	};
+}
+
 /** The Figures of one Prometheus answer at `now`. */
 export function figuresFromPrometheus(
 	figures: PrometheusFigures,
@@ -236,15 +249,14 @@ export function figuresFromPrometheus(
 	status: FeedStatus | null = null,
 	prehistory: Figures['prehistory'] = null,
 ): Figures {
-	const kubeletVersion = node?.kubeletVersion ?? figures.kubeletVersion;
-	const constants = constantsFor(kubeletVersion, false);
+	const atAnswer = rowFiguresFromPrometheus(figures, node);
+	const {kubeletVersion, constants, window, ready} = atAnswer;
 	const lastSeen = lastSeenOf(figures, now);
 	// While the last query failed the verdict is unknown (health.ts judgeWhileStale), as for a scraped node.
-	const then = verdict(lastSeenOf(figures, figures.at), constants);
+	const then = verdict(atAnswer.lastSeen, constants);
 	const judged = status
 		? judgeWhileStale(status, now, then, verdict(lastSeen, constants), lastSeen.ageSeconds, constants)
 		: {verdict: verdict(lastSeen, constants), stale: null};
-	const window = windowOf(figures);
 	const mean = figures.meanSeconds;
 	const {lifetimeCount: count, lifetimeSum: sum} = figures;
 	return {
@@ -264,7 +276,7 @@ export function figuresFromPrometheus(
 		legacy: false,
 		unavailable: [...unavailableOf(figures, window), ...prehistoryNote(prehistory)],
 		baseline: null,
-		ready: node?.ready ?? null,
+		ready,
 		// Prometheus answers with figures: there are no kubelet lines to show.
 		raw: null,
 		prehistory,
@@ -289,6 +301,7 @@ export const prometheusFeedKind: FeedKind<PrometheusFeed, PrometheusFeedAction> 
 	reduce: prometheusFeedReducer,
 	withNode: (feed, node) => ({...feed, node}),
 	figures: (feed, now) => (feed.latest === null ? null : figuresFromPrometheus(feed.latest, now, feed.node, feed.status, feed.prehistory)),
+	rowFigures: (feed) => (feed.latest === null ? null : rowFiguresFromPrometheus(feed.latest, feed.node)),
 	status: (feed) => feed.status,
 	history: (feed) => columnsView(feed.history, feed.historyEndAt),
 	readAt: readAtOf,

@@ -1,8 +1,8 @@
-// One table row per node: what the overview shows of each NodeView, the `slow` flag (a node far slower than the
+// One table row per node: what the overview shows of each node's RowView, the `slow` flag (a node far slower than the
 // rest), and the orders the table can be sorted in (worst first by default) and the name filter.
 import type {Failure, Quantile} from '../domain/types.js';
 import {ageBand, type AgeBand, type Band} from '../domain/health.js';
-import {scrapeAges, type NodeView} from '../domain/overview-state.js';
+import {scrapeAges, type RowView} from '../domain/overview-state.js';
 
 /**
  * Where a row ranks, worst first: PLEG unhealthy; critical (half the threshold or more, by the time left); a failing
@@ -52,7 +52,7 @@ export const slowMinOthers = 2;
 
 /** What a row is judged against besides the node's own figures: the clock and the per-node polling cycle. */
 export type RowContext = {
-	/** The frame's time, ms (the NodeViews' `now`). */
+	/** The frame's time, ms. */
 	now: number;
 	/** How often each node is meant to be read, ms (the engine's effective interval). */
 	cycleMs: number;
@@ -66,7 +66,7 @@ export function staleAfterMs(cycleMs: number): number {
 	return 2 * cycleMs + 5000;
 }
 
-export function overviewRow(view: NodeView, context: RowContext): OverviewRow {
+export function overviewRow(view: RowView, context: RowContext): OverviewRow {
 	const {figures, status} = view;
 	const ready = figures?.ready?.status ?? view.node?.ready?.status ?? null;
 	const failure = status.failure;
@@ -106,7 +106,7 @@ export function overviewRow(view: NodeView, context: RowContext): OverviewRow {
 }
 
 /** The band of the age the kubelet reported at the last read (never of the time since); null with no basis. */
-function bandAtScrape(view: NodeView, atScrape: number | null): AgeBand | null {
+function bandAtScrape(view: RowView, atScrape: number | null): AgeBand | null {
 	const {figures} = view;
 	if (figures === null) return null;
 	if (atScrape !== null) return ageBand(atScrape, figures.constants);
@@ -115,7 +115,7 @@ function bandAtScrape(view: NodeView, atScrape: number | null): AgeBand | null {
 }
 
 function judge(
-	view: NodeView,
+	view: RowView,
 	band: AgeBand | null,
 	sinceRead: number | null,
 	ready: OverviewRow['ready'],
@@ -265,7 +265,7 @@ export function flagSlow(rows: readonly OverviewRow[]): OverviewRow[] {
 }
 
 /** The rows of `views`, slow ones flagged, in no particular order. */
-export function overviewRows(views: readonly NodeView[], context: RowContext): OverviewRow[] {
+export function overviewRows(views: readonly RowView[], context: RowContext): OverviewRow[] {
 	return flagSlow(views.map((view) => overviewRow(view, context)));
 }
 
@@ -381,7 +381,7 @@ export function sortRows(rows: readonly OverviewRow[], order: SortOrder = defaul
 }
 
 /** The rows of `views`, slow ones flagged, in `order` (worst first by default). */
-export function sortedRows(views: readonly NodeView[], context: RowContext, order: SortOrder = defaultSort): OverviewRow[] {
+export function sortedRows(views: readonly RowView[], context: RowContext, order: SortOrder = defaultSort): OverviewRow[] {
 	return sortRows(overviewRows(views, context), order);
 }
 

@@ -1,7 +1,7 @@
 // The screens' one hook onto an engine: the engine's state and the time to draw it at, re-read on each frame the
 // engine's frame clock gives (engine/frames.ts). The hook starts no timer and reads no clock itself.
-// An external store rather than useState: useState keeps each set value in its update queue and in both fibers,
-// so three refreshes of a 10,000-node fleet (13 MB each) stayed reachable; the store's one snapshot is the frame.
+// An external store rather than useState: useState kept set values in its update queue as well as in both fibers,
+// so a heap of the 10,000-node overview held three refreshes of every node's state; now two (the engine's, the drawn).
 import {useMemo, useSyncExternalStore} from 'react';
 import type {Engine} from '../../engine/engine.js';
 import {startFrames} from '../../engine/frames.js';
