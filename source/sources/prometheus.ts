@@ -6,11 +6,13 @@
 // itself (feed.ts). Prometheus answers with figures it has already windowed (rate, histogram_quantile), and for
 // many nodes at once; turning those back into exposition text would invent counters. So MetricsSource stays as
 // it is and this narrow FiguresSource feeds the overview and one-node screens (overview/prometheus-feed.ts).
+import {isAscii} from 'node:buffer';
 import {setMaxListeners} from 'node:events';
 import {classifyAnswer, type Call, type Peer} from './http/classify.js';
 import {flagServerTransport} from './http/flag-auth.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {parseValue} from '../domain/exposition/parse-value.js';
+import type {BodyReader} from './http/body-text.js';
 import {visibleLine} from '../domain/untrusted-text.js';
 import type {PrometheusFigures} from '../domain/prometheus-feed.js';
 
@@ -164,8 +166,7 @@ export function sampleReader(sample: VectorSample): SampleReader {
 
 /** Prometheus' own answer up to the samples, compact and in its key order (api/v1 writes it so). */
 const vectorHead = '{"status":"success","data":{"resultType":"vector","result":[';
-/** Anything but printable ASCII, or a backslash: a string that may need unescaping or visibleLine. */
-const notPlain = /[^\x20-\x7e]|\\/;
+const backslash = 0x5c;
 const quote = 0x22;
 const comma = 0x2c;
 const digit0 = 0x30;
@@ -178,20 +179,37 @@ function numberChar(code: number): boolean {
 	return (code >= digit0 && code <= 0x39) || code === dot || code === plus || code === minus || code === 0x65 || code === 0x45;
 }
 
+/** Whether `bytes` hold the ASCII `text` at `at`. */
+function holds(bytes: Buffer, text: string, at: number): boolean {
+	if (at + text.length > bytes.length) return false;
+	for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+	return true;
+}
+
+/** Whether bytes [start, end) are printable ASCII: a label visibleLine would leave as it is. */
+function printable(bytes: Buffer, start: number, end: number): boolean {
+	for (let at = start; at < end; at++) {
+		const code = bytes[at]!;
+		if (code < 0x20 || code > 0x7e) return false;
+	}
+
+	return true;
+}
+
 /**
- * The number written in `text` from `start` to `end`, as parseValue reads it (NaN for what it does not). Plain
- * decimals of up to 15 digits are read in place: their digits as an integer (exact below 2^53) over a power of ten
- * (exact up to 10^22) is one correctly rounded division, the same double Number() gives; anything else is sliced.
+ * The number written in `bytes` from `start` to `end` (ASCII), as parseValue reads it (NaN for what it does not).
+ * Plain decimals of up to 15 digits are read in place: their digits as an integer (exact below 2^53) over a power of
+ * ten (exact up to 10^22) is one correctly rounded division, the same double Number() gives; anything else is sliced.
  */
-export function numberAt(text: string, start: number, end: number): number {
+export function numberAt(bytes: Buffer, start: number, end: number): number {
 	let at = start;
-	const sign = text.charCodeAt(at) === minus ? -1 : 1;
-	if (sign < 0 || text.charCodeAt(at) === plus) at++;
+	const sign = bytes[at] === minus ? -1 : 1;
+	if (sign < 0 || bytes[at] === plus) at++;
 	let digits = 0;
 	let mantissa = 0;
 	let fraction = -1;
 	for (; at < end; at++) {
-		const code = text.charCodeAt(at);
+		const code = bytes[at]!;
 		if (code === dot && fraction < 0) {
 			fraction = 0;
 		} else if (code >= digit0 && code <= 0x39 && digits < 15) {
@@ -199,17 +217,17 @@ export function numberAt(text: string, start: number, end: number): number {
 			digits++;
 			if (fraction >= 0) fraction++;
 		} else {
-			return parseValue(text.slice(start, end)) ?? Number.NaN;
+			return parseValue(bytes.toString('latin1', start, end)) ?? Number.NaN;
 		}
 	}
 
-	if (digits === 0) return parseValue(text.slice(start, end)) ?? Number.NaN;
+	if (digits === 0) return parseValue(bytes.toString('latin1', start, end)) ?? Number.NaN;
 	return (sign * mantissa) / 10 ** Math.max(0, fraction);
 }
 
 /**
- * A sample of a compact answer while it is visited: offsets into the answer's text, so reading a refresh of
- * 10,000 nodes makes no label strings and no objects per sample (only the labels asked for are sliced).
+ * A sample of a compact answer while it is visited: offsets into the answer's bytes, so reading a refresh of
+ * 10,000 nodes makes no label strings and no objects per sample (only the labels asked for become strings).
  */
 export class CompactSample implements SampleReader {
 	/** Per label: name start, name end, value start, value end. */
@@ -217,12 +235,12 @@ export class CompactSample implements SampleReader {
 	labels = 0;
 	value = Number.NaN;
 
-	constructor(private readonly text: string) {}
+	constructor(private readonly bytes: Buffer) {}
 
 	#find(name: string): number {
 		for (let i = 0; i < this.labels * 4; i += 4) {
 			const start = this.offsets[i]!;
-			if (this.offsets[i + 1]! - start === name.length && this.text.startsWith(name, start)) return i;
+			if (this.offsets[i + 1]! - start === name.length && holds(this.bytes, name, start)) return i;
 		}
 
 		return -1;
@@ -230,77 +248,78 @@ export class CompactSample implements SampleReader {
 
 	label(name: string): string | undefined {
 		const i = this.#find(name);
-		return i < 0 ? undefined : this.text.slice(this.offsets[i + 2], this.offsets[i + 3]);
+		return i < 0 ? undefined : this.bytes.toString('latin1', this.offsets[i + 2], this.offsets[i + 3]);
 	}
 
 	labelIs(name: string, text: string): boolean {
 		const i = this.#find(name);
-		return i >= 0 && this.offsets[i + 3]! - this.offsets[i + 2]! === text.length && this.text.startsWith(text, this.offsets[i + 2]);
+		return i >= 0 && this.offsets[i + 3]! - this.offsets[i + 2]! === text.length && holds(this.bytes, text, this.offsets[i + 2]!);
 	}
 
 	/** Each label as [name, value] strings (compactVector's records). */
 	*entries(): Generator<[string, string]> {
 		for (let i = 0; i < this.labels * 4; i += 4) {
-			yield [this.text.slice(this.offsets[i], this.offsets[i + 1]), this.text.slice(this.offsets[i + 2], this.offsets[i + 3])];
+			yield [this.bytes.toString('latin1', this.offsets[i], this.offsets[i + 1]), this.bytes.toString('latin1', this.offsets[i + 2], this.offsets[i + 3])];
 		}
 	}
 }
 
 /**
- * Visits each sample of Prometheus' own compact answer in one pass, without JSON.parse; the reader given to
- * `visit` is the same object for every sample and valid only during the call. False for any other text (an
- * envelope with warnings, whitespace, an escape, a character beyond printable ASCII, another order), which the
- * general path reads; the samples visited before it was found out were read right and are read again there. Why:
- * at 10,000 nodes a refresh is 12 answers of about 1 MB, and parsing them into objects, then copying the labels,
- * took most of the CPU and made most of a refresh's garbage (bench/README.md). Plain ASCII without a backslash
- * means every JSON string is its raw text and no label has a character visibleLine would rewrite.
+ * Visits each sample of Prometheus' own compact answer in one pass over its bytes, without decoding or JSON.parse;
+ * the reader given to `visit` is the same object for every sample and valid only during the call. False for any
+ * other answer (an envelope with warnings, whitespace, an escape, a byte beyond printable ASCII in a label, another
+ * order), which the general path reads; the samples visited before it was found out were read right and are read
+ * again there. Why: at 10,000 nodes a refresh is 12 answers of about 1 MB; parsing them into objects, then copying
+ * the labels, took most of the CPU and made most of a refresh's garbage, and even decoded once they were 12 MB of
+ * strings a second that only a full collection frees (bench/README.md). ASCII without a backslash means every JSON
+ * string is its raw bytes; printable labels are ones visibleLine would leave as they are.
  */
-export function eachCompactSample(body: string, visit: (sample: CompactSample, place: number) => void): boolean {
-	if (!body.startsWith(vectorHead) || notPlain.test(body)) return false;
+export function eachCompactSample(body: Buffer, visit: (sample: CompactSample, place: number) => void): boolean {
+	if (!holds(body, vectorHead, 0) || !isAscii(body) || body.includes(backslash)) return false;
 	const sample = new CompactSample(body);
 	let at = vectorHead.length;
-	if (body.startsWith(']}}', at)) return body.length === at + 3;
+	if (holds(body, ']}}', at)) return body.length === at + 3;
 	for (let place = 0; ; place++) {
-		if (!body.startsWith('{"metric":{', at)) return false;
+		if (!holds(body, '{"metric":{', at)) return false;
 		at += 11;
 		sample.labels = 0;
-		while (body.charCodeAt(at) === quote) {
-			const nameEnd = body.indexOf('"', at + 1);
-			if (nameEnd < 0 || !body.startsWith(':"', nameEnd + 1)) return false;
-			const valueEnd = body.indexOf('"', nameEnd + 3);
-			if (valueEnd < 0) return false;
+		while (body[at] === quote) {
+			const nameEnd = body.indexOf(quote, at + 1);
+			if (nameEnd < 0 || !holds(body, ':"', nameEnd + 1)) return false;
+			const valueEnd = body.indexOf(quote, nameEnd + 3);
+			if (valueEnd < 0 || !printable(body, at + 1, valueEnd)) return false;
 			const i = sample.labels++ * 4;
 			sample.offsets[i] = at + 1;
 			sample.offsets[i + 1] = nameEnd;
 			sample.offsets[i + 2] = nameEnd + 3;
 			sample.offsets[i + 3] = valueEnd;
 			at = valueEnd + 1;
-			if (body.charCodeAt(at) === comma && body.charCodeAt(at + 1) === quote) at++;
+			if (body[at] === comma && body[at + 1] === quote) at++;
 		}
 
-		if (!body.startsWith('},"value":[', at)) return false;
+		if (!holds(body, '},"value":[', at)) return false;
 		at += 11;
 		const stamp = at;
-		while (numberChar(body.charCodeAt(at))) at++;
-		if (at === stamp || !body.startsWith(',"', at)) return false;
-		const valueEnd = body.indexOf('"', at + 2);
-		if (valueEnd < 0 || !body.startsWith(']}', valueEnd + 1)) return false;
+		while (numberChar(body[at]!)) at++;
+		if (at === stamp || !holds(body, ',"', at)) return false;
+		const valueEnd = body.indexOf(quote, at + 2);
+		if (valueEnd < 0 || !holds(body, ']}', valueEnd + 1) || !printable(body, at + 2, valueEnd)) return false;
 		sample.value = numberAt(body, at + 2, valueEnd);
 		visit(sample, place);
 		at = valueEnd + 3;
-		if (body.charCodeAt(at) === comma) {
+		if (body[at] === comma) {
 			at++;
 			continue;
 		}
 
-		return body.startsWith(']}}', at) && body.length === at + 3;
+		return holds(body, ']}}', at) && body.length === at + 3;
 	}
 }
 
 /** The samples of Prometheus' own compact answer (eachCompactSample) as objects; null for any other text. */
 export function compactVector(body: string): VectorSample[] | null {
 	const samples: VectorSample[] = [];
-	const compact = eachCompactSample(body, (sample) => {
+	const compact = eachCompactSample(Buffer.from(body, 'utf8'), (sample) => {
 		samples.push({metric: Object.fromEntries(sample.entries()), value: sample.value});
 	});
 	return compact ? samples : null;
@@ -339,8 +358,11 @@ export type PrometheusApi = {
 	/** What the label adds for a token sent without TLS or certificates not verified; notes: the same, said once. */
 	readonly labelSuffix: string;
 	readonly notes: readonly string[];
-	/** The body of a 200 answer (or of an error envelope, which says more than its status); else a SourceFailure. */
-	get(endpoint: '/api/v1/query' | '/api/v1/query_range', parameters: string, signal: AbortSignal): Promise<string>;
+	/**
+	 * The body of a 200 answer (or of an error envelope, which says more than its status); else a SourceFailure.
+	 * `readBody` is handed the body's bytes first (http/body-text.ts BodyReader).
+	 */
+	get(endpoint: '/api/v1/query' | '/api/v1/query_range', parameters: string, signal: AbortSignal, readBody?: BodyReader): Promise<string>;
 	secrets(): string[];
 	close(): void;
 };
@@ -353,8 +375,8 @@ export function createPrometheusApi(access: PrometheusAccess, flag: PrometheusFl
 		base,
 		labelSuffix: warnings.labelSuffix,
 		notes: warnings.notes,
-		async get(endpoint, parameters, signal) {
-			const answer = await transport.get(`${endpoint}?${parameters}`, {Accept: 'application/json'}, signal);
+		async get(endpoint, parameters, signal, readBody) {
+			const answer = await transport.get(`${endpoint}?${parameters}`, {Accept: 'application/json'}, signal, readBody);
 			// 400/422/503 carry the JSON error envelope, which says more than the status; 401/403/404 and the rest do not.
 			const envelope =
 				/application\/json/.test(String(answer.headers['content-type'] ?? '')) && ![401, 403, 404, 429].includes(answer.status);
@@ -444,10 +466,6 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 		return own;
 	};
 
-	async function query(promql: string, time: string, signal: AbortSignal): Promise<string> {
-		return api.get('/api/v1/query', `query=${encodeURIComponent(promql)}&time=${time}`, signal);
-	}
-
 	return {
 		label: `${only === null ? 'all nodes' : only} via Prometheus ${base}${api.labelSuffix}`,
 		node: only,
@@ -456,6 +474,39 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 		async fetchFigures(signal) {
 			const at = now();
 			const time = (at / 1000).toFixed(3);
+			const figures = new Map<string, PrometheusFigures>();
+			const fresh = new Map<string, string>();
+			// The entries in the order of the first answer read: Prometheus answers every query in the same order, so a
+			// sample is matched by its place, and looked up by name only when its place holds another node.
+			const order: PrometheusFigures[] = [];
+			const entryOf = (sample: SampleReader, place: number): PrometheusFigures | undefined => {
+				const placed = order[place];
+				if (placed !== undefined && (only === null ? namesNode(sample, placed.node) : placed.node === only)) return placed;
+				const label = nodeOf(sample, only);
+				if (label === undefined) return undefined;
+				let entry = figures.get(label);
+				if (entry === undefined) {
+					const node = names.get(label) ?? intern(label);
+					fresh.set(node, node);
+					entry = emptyFigures(node, at, options.windowSeconds);
+					figures.set(node, entry);
+					if (order.length === place) order.push(entry);
+				}
+
+				return entry;
+			};
+
+			const mergeOf = (key: FigureKey) => (sample: SampleReader, place: number) => {
+				const entry = entryOf(sample, place);
+				if (entry === undefined) return;
+				if (key === 'kubeletVersion') {
+					const version = sample.label('git_version');
+					if (version !== undefined) entry.kubeletVersion = ownVersion(version);
+				} else if (!Number.isNaN(sample.value)) {
+					entry[key] = sample.value;
+				}
+			};
+
 			try {
 				const keys = Object.keys(queries) as FigureKey[];
 				// All queries at once: one signal of our own with room for their abort listeners.
@@ -463,46 +514,23 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 				setMaxListeners(keys.length + 1, all.signal);
 				const onAbort = () => all.abort(signal.reason);
 				signal.addEventListener('abort', onAbort, {once: true});
-				const answers = await Promise.all(keys.map(async (key) => query(queries[key], time, all.signal))).finally(() =>
-					signal.removeEventListener('abort', onAbort),
-				);
-				const figures = new Map<string, PrometheusFigures>();
-				const known = names;
-				names = new Map();
-				// The entries in the order of the first answer: Prometheus answers every query in the same order, so a
-				// sample is matched by its place, and looked up by name only when its place holds another node.
-				const order: PrometheusFigures[] = [];
-				const entryOf = (sample: SampleReader, place: number): PrometheusFigures | undefined => {
-					const placed = order[place];
-					if (placed !== undefined && (only === null ? namesNode(sample, placed.node) : placed.node === only)) return placed;
-					const label = nodeOf(sample, only);
-					if (label === undefined) return undefined;
-					let entry = figures.get(label);
-					if (entry === undefined) {
-						const node = known.get(label) ?? intern(label);
-						names.set(node, node);
-						entry = emptyFigures(node, at, options.windowSeconds);
-						figures.set(node, entry);
-						if (order.length === place) order.push(entry);
-					}
-
-					return entry;
-				};
-
+				// A compact answer is read where it lies, in the bytes received, as it arrives; any other is decoded and
+				// read after (readVector). The figures of a fetch that then fails are dropped with it.
+				const readInPlace = keys.map(() => false);
+				const answers = await Promise.all(
+					keys.map(async (key, index) =>
+						api.get('/api/v1/query', `query=${encodeURIComponent(queries[key])}&time=${time}`, all.signal, (bytes) => {
+							readInPlace[index] = eachCompactSample(bytes, mergeOf(key));
+							return readInPlace[index] ? '' : null;
+						}),
+					),
+				).finally(() => signal.removeEventListener('abort', onAbort));
 				keys.forEach((key, index) => {
-					const body = answers[index]!;
-					const merge = (sample: SampleReader, place: number) => {
-						const entry = entryOf(sample, place);
-						if (entry === undefined) return;
-						if (key === 'kubeletVersion') {
-							const version = sample.label('git_version');
-							if (version !== undefined) entry.kubeletVersion = ownVersion(version);
-						} else if (!Number.isNaN(sample.value)) {
-							entry[key] = sample.value;
-						}
-					};
-					if (!eachCompactSample(body, merge)) readVector(body, base).forEach((sample, place) => merge(sampleReader(sample), place));
+					if (readInPlace[index]) return;
+					const merge = mergeOf(key);
+					readVector(answers[index]!, base).forEach((sample, place) => merge(sampleReader(sample), place));
 				});
+				names = fresh;
 				// A node is a kubelet with PLEG series; kubernetes_build_info alone (another component) is not one.
 				for (const [node, entry] of figures) {
 					if (entry.lastSeenAgeSeconds === null && entry.lifetimeCount === null) {

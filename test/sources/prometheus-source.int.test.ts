@@ -2,6 +2,7 @@
 // PromQL, and failures in the user's terms (a loopback HTTP stand-in answers each case).
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {SourceFailure} from '../../source/sources/failure.js';
@@ -58,6 +59,8 @@ describe('Prometheus answers', () => {
 });
 
 describe('Prometheus source failures', () => {
+	const queries = plegQueries(10);
+	const versionIndex = Object.keys(queries).indexOf('kubeletVersion');
 	let server: http.Server;
 	let url: string;
 	let temp: TempDir;
@@ -84,6 +87,27 @@ describe('Prometheus source failures', () => {
 				response
 					.writeHead(200, {'Content-Type': 'application/json'})
 					.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
+				return;
+			}
+
+			const mixed = /^\/(mixed|gzip)\/api\/v1\/query\?/.exec(request.url ?? '');
+			if (mixed) {
+				// Each figure's query answered for three nodes with its own values (the query's place, plus the node's):
+				// /mixed writes every other answer spaced out, which the one-pass reading leaves to JSON.parse; /gzip
+				// writes them all compact and gzipped.
+				const promql = new URL(request.url!, 'http://x').searchParams.get('query');
+				const index = Object.values(queries).indexOf(promql!);
+				const result = ['a', 'b', 'c'].map((node, n) => ({
+					metric: index === versionIndex ? {node, git_version: `v1.29.${n}`} : {node},
+					value: [1, String(index + n / 10)],
+				}));
+				const body = JSON.stringify({status: 'success', data: {resultType: 'vector', result}}, null, mixed[1] === 'mixed' && index % 2 === 1 ? 1 : 0);
+				if (mixed[1] === 'gzip') {
+					response.writeHead(200, {'Content-Type': 'application/json', 'Content-Encoding': 'gzip'}).end(zlib.gzipSync(body));
+				} else {
+					response.writeHead(200, {'Content-Type': 'application/json'}).end(body);
+				}
+
 				return;
 			}
 
@@ -126,6 +150,25 @@ describe('Prometheus source failures', () => {
 		assert.equal((await source.fetchFigures(new AbortController().signal)).size, 0);
 		source.close?.();
 	});
+
+	for (const route of ['mixed', 'gzip']) {
+		test(`${route}: every figure of every node from its own query, read in place or decoded, the same`, async () => {
+			const source = createPrometheusSource({url: `${url}/${route}`, windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
+			const figures = await source.fetchFigures(new AbortController().signal);
+			assert.deepEqual([...figures.keys()], ['a', 'b', 'c']);
+			for (const [n, node] of ['a', 'b', 'c'].entries()) {
+				const entry = figures.get(node)! as unknown as Record<string, unknown>;
+				for (const [index, key] of Object.keys(queries).entries()) {
+					assert.equal(entry[key], key === 'kubeletVersion' ? `v1.29.${n}` : index + n / 10, `${node} ${key}`);
+				}
+			}
+
+			// The next refresh reads the same (the names kept from the last answer are reused); only its time differs.
+			const timeless = (read: Map<string, object>) => [...read.values()].map((entry) => ({...entry, at: 0}));
+			assert.deepEqual(timeless(await source.fetchFigures(new AbortController().signal)), timeless(figures));
+			source.close?.();
+		});
+	}
 
 	test('node names and kubelet versions from the labels come out visible: ESC ] 0 ;, U+009B and the rest', async () => {
 		const source = createPrometheusSource({
