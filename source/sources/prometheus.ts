@@ -259,7 +259,10 @@ export class CompactSample implements SampleReader {
 	/** Each label as [name, value] strings (compactVector's records). */
 	*entries(): Generator<[string, string]> {
 		for (let i = 0; i < this.labels * 4; i += 4) {
-			yield [this.bytes.toString('latin1', this.offsets[i], this.offsets[i + 1]), this.bytes.toString('latin1', this.offsets[i + 2], this.offsets[i + 3])];
+			yield [
+				this.bytes.toString('latin1', this.offsets[i], this.offsets[i + 1]),
+				this.bytes.toString('latin1', this.offsets[i + 2], this.offsets[i + 3]),
+			];
 		}
 	}
 }

@@ -35,7 +35,13 @@ test("a fleet refreshed in step never moves every node's history in one refresh:
 	for (let refresh = 0; refresh < 400; refresh++) {
 		const before = feeds.map((feed) => feed.history.buffer);
 		feeds = feeds.map((feed) => {
-			const figures = {node: feed.name, at: refresh * 1000, windowSeconds: 60, lastSeenAgeSeconds: 1, meanSeconds: 0.01} as unknown as PrometheusFigures;
+			const figures = {
+				node: feed.name,
+				at: refresh * 1000,
+				windowSeconds: 60,
+				lastSeenAgeSeconds: 1,
+				meanSeconds: 0.01,
+			} as unknown as PrometheusFigures;
 			return prometheusFeedReducer(feed, {type: 'figures', figures, latencyMs: 1, historyLimit: 100});
 		});
 		moved.push(feeds.filter((feed, i) => feed.history.buffer !== before[i]).length);

@@ -74,9 +74,17 @@ test('a smaller limit (the fleet grew) drops the oldest points at the next appen
 });
 
 test('stagger sets the room past the limit: 0.5 to 1.5 times a quarter of it; staggerOf is fixed per name and spread', () => {
-	assert.equal(appendAll(emptyColumns(), Array.from({length: 300}, (_, i) => i), 100).buffer.values.length / 3, 125);
+	assert.equal(
+		appendAll(
+			emptyColumns(),
+			Array.from({length: 300}, (_, i) => i),
+			100,
+		).buffer.values.length / 3,
+		125,
+	);
 	const roomOf = (stagger: number) =>
-		Array.from({length: 300}, (_, i) => i).reduce((log, at) => appendColumns(log, point(at), 100, stagger), emptyColumns()).buffer.values.length / 3;
+		Array.from({length: 300}, (_, i) => i).reduce((log, at) => appendColumns(log, point(at), 100, stagger), emptyColumns()).buffer.values
+			.length / 3;
 	assert.deepEqual([roomOf(0), roomOf(0.5), roomOf(0.999)], [112, 125, 137]);
 	assert.equal(staggerOf('node-00042'), staggerOf('node-00042'));
 	// 10,000 names in ten buckets of [0, 1): none far from a tenth.

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {constantsFor, constantsTable, eventedFallbackEvidence, knownVersionsKept, parseKubeletVersion} from '../../source/domain/kubelet-constants.js';
+import {
+	constantsFor,
+	constantsTable,
+	eventedFallbackEvidence,
+	knownVersionsKept,
+	parseKubeletVersion,
+} from '../../source/domain/kubelet-constants.js';
 import type {DeltaFigures, PlegSample} from '../../source/domain/types.js';
 
 describe('constantsFor: the kubelet source lines of each version', () => {

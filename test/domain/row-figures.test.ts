@@ -45,7 +45,11 @@ const cases: Record<string, Partial<PrometheusFigures>> = {
 };
 
 const reduce = overviewReducer(prometheusFeedKind);
-const notReady: NodeInfo = {name: 'from-node', kubeletVersion: 'v1.30.2', ready: {status: 'False', reason: 'KubeletNotReady', message: 'x', since: null}};
+const notReady: NodeInfo = {
+	name: 'from-node',
+	kubeletVersion: 'v1.30.2',
+	ready: {status: 'False', reason: 'KubeletNotReady', message: 'x', since: null},
+};
 
 function fleet(): OverviewState<PrometheusFeed> {
 	let state: OverviewState<PrometheusFeed> = initialOverviewState(60);
@@ -55,7 +59,11 @@ function fleet(): OverviewState<PrometheusFeed> {
 		state = reduce(state, {type: 'feed', node: name, action: {type: 'figures', figures: answer(name, changes), latencyMs: 5}});
 	}
 
-	state = reduce(state, {type: 'feed', node: 'from-node', action: {type: 'figures', figures: answer('from-node', {lastSeenAgeSeconds: 30}), latencyMs: 5}});
+	state = reduce(state, {
+		type: 'feed',
+		node: 'from-node',
+		action: {type: 'figures', figures: answer('from-node', {lastSeenAgeSeconds: 30}), latencyMs: 5},
+	});
 	state = reduce(state, {type: 'node', node: notReady, at});
 	state = reduce(state, {type: 'feed', node: 'failing', action: {type: 'figures', figures: answer('failing', {}), latencyMs: 5}});
 	state = reduce(state, {
@@ -72,7 +80,11 @@ test('rows from RowFigures are the rows of the whole Figures at the same read, n
 		const lean = readView(prometheusFeedKind, entry);
 		const whole = nodeView(prometheusFeedKind, entry, prometheusFeedKind.status(entry.feed).lastGoodAt!);
 		for (const now of [at, at + 2000, at + 40_000]) {
-			assert.deepEqual(overviewRow(lean, {now, cycleMs: 1000}), overviewRow(whole, {now, cycleMs: 1000}), `${entry.name} at +${now - at} ms`);
+			assert.deepEqual(
+				overviewRow(lean, {now, cycleMs: 1000}),
+				overviewRow(whole, {now, cycleMs: 1000}),
+				`${entry.name} at +${now - at} ms`,
+			);
 		}
 
 		// What a row reads is the same value in both.
@@ -80,7 +92,14 @@ test('rows from RowFigures are the rows of the whole Figures at the same read, n
 		assert.ok(figures && whole.figures, entry.name);
 		assert.deepEqual(
 			[figures.now, figures.kubeletVersion, figures.constants, figures.ready, figures.window, figures.lastSeen],
-			[whole.figures.now, whole.figures.kubeletVersion, whole.figures.constants, whole.figures.ready, whole.figures.window, whole.figures.lastSeen],
+			[
+				whole.figures.now,
+				whole.figures.kubeletVersion,
+				whole.figures.constants,
+				whole.figures.ready,
+				whole.figures.window,
+				whole.figures.lastSeen,
+			],
 			entry.name,
 		);
 		// And it is only that: no verdict, no lifetime, no notes derived for every node on every refresh.

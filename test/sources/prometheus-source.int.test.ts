@@ -101,7 +101,11 @@ describe('Prometheus source failures', () => {
 					metric: index === versionIndex ? {node, git_version: `v1.29.${n}`} : {node},
 					value: [1, String(index + n / 10)],
 				}));
-				const body = JSON.stringify({status: 'success', data: {resultType: 'vector', result}}, null, mixed[1] === 'mixed' && index % 2 === 1 ? 1 : 0);
+				const body = JSON.stringify(
+					{status: 'success', data: {resultType: 'vector', result}},
+					null,
+					mixed[1] === 'mixed' && index % 2 === 1 ? 1 : 0,
+				);
 				if (mixed[1] === 'gzip') {
 					response.writeHead(200, {'Content-Type': 'application/json', 'Content-Encoding': 'gzip'}).end(zlib.gzipSync(body));
 				} else {
@@ -153,7 +157,13 @@ describe('Prometheus source failures', () => {
 
 	for (const route of ['mixed', 'gzip']) {
 		test(`${route}: every figure of every node from its own query, read in place or decoded, the same`, async () => {
-			const source = createPrometheusSource({url: `${url}/${route}`, windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
+			const source = createPrometheusSource({
+				url: `${url}/${route}`,
+				windowSeconds: 10,
+				insecureSkipTlsVerify: false,
+				timeoutMs: 2000,
+				now: Date.now,
+			});
 			const figures = await source.fetchFigures(new AbortController().signal);
 			assert.deepEqual([...figures.keys()], ['a', 'b', 'c']);
 			for (const [n, node] of ['a', 'b', 'c'].entries()) {

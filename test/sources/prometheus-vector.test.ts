@@ -116,8 +116,15 @@ test('eachCompactSample says false for any other text, also when samples before 
 	// JSON writes DEL and anything past ASCII raw: in a label or in the value, the whole answer goes to the general
 	// path (visibleLine, parseValue), as one not plain.
 	for (const node of ['a\u007fb', 'nöde', 'a\u009bb']) {
-		assert.equal(eachCompactSample(Buffer.from(answer([good, {metric: {node}, value: [1, '2']}])), () => undefined), false, node);
+		assert.equal(
+			eachCompactSample(Buffer.from(answer([good, {metric: {node}, value: [1, '2']}])), () => undefined),
+			false,
+			node,
+		);
 	}
 
-	assert.equal(eachCompactSample(Buffer.from(answer([{metric: {node: 'a'}, value: [1, '2\u007f']}])), () => undefined), false);
+	assert.equal(
+		eachCompactSample(Buffer.from(answer([{metric: {node: 'a'}, value: [1, '2\u007f']}])), () => undefined),
+		false,
+	);
 });
