@@ -322,6 +322,8 @@ export function eventedFallbackEvidence(sample: PlegSample, window: DeltaFigures
 export function constantsFor(kubeletVersion: string | null, evented: boolean, fallback: string | null = null): KubeletConstants {
 	// Every scrape asks again for the same kubelets: a fleet mid-upgrade runs two or three versions side by side, and
 	// one remembered answer recomputed (and kept a copy per node) at each change of version down the node list.
+	// The last answer first: most calls ask it again, and the table's key is a string made per call.
+	if (last?.kubeletVersion === kubeletVersion && last.evented === evented && last.fallback === fallback) return last.constants;
 	const key = `${kubeletVersion ?? ''}\u0000${evented ? 1 : 0}\u0000${fallback ?? '\u0001'}`;
 	let constants = known.get(key);
 	if (constants === undefined) {
@@ -331,8 +333,11 @@ export function constantsFor(kubeletVersion: string | null, evented: boolean, fa
 		known.set(key, constants);
 	}
 
+	last = {kubeletVersion, evented, fallback, constants};
 	return constants;
 }
+
+let last: {kubeletVersion: string | null; evented: boolean; fallback: string | null; constants: KubeletConstants} | null = null;
 
 /** Distinct (version, evented, fallback) answers remembered; a real fleet has a handful. */
 export const knownVersionsKept = 64;
