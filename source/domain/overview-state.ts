@@ -197,15 +197,16 @@ export function nodeView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>, now: n
 }
 
 function viewWith<F, V extends RowFigures>(kind: FeedReader<F>, entry: OverviewEntry<F>, figures: V | null) {
+	// Every field in the literal, none added after: an added one moves the object's fields to a separate array.
 	const view: RowView & {figures: V | null} = {
 		name: entry.name,
 		figures,
 		status: kind.status(entry.feed),
 		node: entry.info,
 		goneSince: entry.goneSince,
+		readAt: kind.readAt ? kind.readAt(entry.feed) : undefined,
+		readEveryMs: kind.readEveryMs ? kind.readEveryMs(entry.feed) : undefined,
 	};
-	if (kind.readAt) view.readAt = kind.readAt(entry.feed);
-	if (kind.readEveryMs) view.readEveryMs = kind.readEveryMs(entry.feed);
 	return view;
 }
 
@@ -231,20 +232,37 @@ export function scrapeAges(view: Pick<RowView, 'figures' | 'status' | 'readAt'>,
 	return {atScrapeSeconds: ageThen === null ? null : Math.max(0, ageThen - figuresAfterRead), sinceScrapeSeconds: since};
 }
 
-const readViews = new WeakMap<object, RowView>();
-
 /**
  * The node's view as of its last good read (what a row reads of the figures at that read's time), what the
- * overview's rows are built from: it changes only when the entry does, so a frame of N nodes derives no figures
- * for the nodes not read since the last frame. Memoized per entry (entries are replaced on every action for their node).
+ * overview's rows are built from. Derived each call: rowViews() remembers them.
  */
 export function readView<F>(kind: FeedReader<F>, entry: OverviewEntry<F>): RowView {
-	let view = readViews.get(entry);
-	if (view === undefined) {
-		const figures = kind.rowFigures ? kind.rowFigures(entry.feed) : kind.figures(entry.feed, kind.status(entry.feed).lastGoodAt ?? 0);
-		view = viewWith(kind, entry, figures);
-		readViews.set(entry, view);
+	const figures = kind.rowFigures ? kind.rowFigures(entry.feed) : kind.figures(entry.feed, kind.status(entry.feed).lastGoodAt ?? 0);
+	return viewWith(kind, entry, figures);
+}
+
+type ViewsOfState = {state: OverviewState<unknown>; views: RowView[]; byEntry: Map<unknown, RowView>};
+
+/** Per feed kind, the views of the last state asked for (one generation: see rowViews). */
+const lastViews = new WeakMap<object, ViewsOfState>();
+
+/**
+ * Every node's readView, in list order. A view changes only when its entry does (entries are replaced on every
+ * action for their node), so a frame of N nodes derives views only for the nodes read since the last state asked
+ * for. Only that last state's views are remembered, one generation per feed kind: remembering a view as long as its
+ * entry lived kept three refreshes of every node's views at 10,000 nodes (the engine's state and React's two frames).
+ */
+export function rowViews<F>(kind: FeedReader<F>, state: OverviewState<F>): RowView[] {
+	const last = lastViews.get(kind);
+	if (last?.state === state) return last.views;
+	const byEntry = new Map<unknown, RowView>();
+	const views: RowView[] = [];
+	for (const entry of state.nodes.values()) {
+		const view = last?.byEntry.get(entry) ?? readView(kind, entry);
+		byEntry.set(entry, view);
+		views.push(view);
 	}
 
-	return view;
+	lastViews.set(kind, {state, views, byEntry});
+	return views;
 }

@@ -10,7 +10,7 @@ import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 import {hangupExitCode, terminalGone} from './signals.js';
 import {createScreenSignals} from './screen-signals.js';
-import {readView} from '../domain/overview-state.js';
+import {rowViews} from '../domain/overview-state.js';
 import {overviewRows} from '../screen/overview-rows.js';
 
 type Io = {stderr: (text: string) => void; columns: number | undefined};
@@ -53,8 +53,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	let lookedAt = -Infinity;
 	const look = (at: number) => {
 		lookedAt = at;
-		const views = [...engine.state.nodes.values()].map((each) => readView(engine.kind, each));
-		signals.look(overviewRows(views, {now: at, cycleMs: engine.effectiveIntervalMs()}));
+		signals.look(overviewRows(rowViews(engine.kind, engine.state), {now: at, cycleMs: engine.effectiveIntervalMs()}));
 	};
 
 	const unsubscribe = engine.subscribe((node, read, at) => {

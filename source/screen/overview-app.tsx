@@ -10,10 +10,9 @@ import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {Engine} from '../engine/engine.js';
-import {filterRows, sortedRows} from './overview-rows.js';
+import {filterRows, lastRowsMemo, sortRows} from './overview-rows.js';
 import {applyPresses, initialOverviewUi, pressesOf, type OverviewUi, type ScrollMove} from './overview-keys.js';
 import {helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
-import {readView} from '../domain/overview-state.js';
 import {nodeScreenView} from './node-screen-view.js';
 import {Lines} from './layout/line-view.js';
 
@@ -37,11 +36,9 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 	const {columns, rows: terminalRows} = size ?? terminal;
 	const {state, now: at} = useEngineFrames(engine, renderEveryMs);
 	const [ui, setUi] = useState(() => initialOverviewUi(only));
-	// As of each node's last read (memoized per entry): a frame derives figures only for the nodes read since the last.
-	const views = useMemo(() => [...state.nodes.values()].map((entry) => readView(engine.kind, entry)), [state, engine]);
-	const cycleMs = engine.effectiveIntervalMs();
-	const context = useMemo(() => ({now: at, cycleMs}), [at, cycleMs]);
-	const rows = useMemo(() => sortedRows(views, context, ui.sort), [views, context, ui.sort]);
+	// Remembered outside React's hooks, which keep a value in two fibers: one frame's rows are held, not two.
+	const rowsOf = useMemo(() => lastRowsMemo(engine.kind), [engine]);
+	const rows = rowsOf(state, {now: at, cycleMs: engine.effectiveIntervalMs()}, ui.sort);
 	const {open} = ui;
 	// The opened node's Node object and Events are read while it shows, as `pleg-top NODE` reads them.
 	useEffect(() => {
@@ -57,12 +54,12 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 
 	// The key handler reads the latest render's rows through a ref and leaves its result there: the keys of one
 	// chunk ("ss", "jjj") are applied in turn, each to the state the one before left, before the next render.
-	const latest = useRef({views, ui, context});
-	latest.current = {views, ui, context};
+	const latest = useRef({rows, ui});
+	latest.current = {rows, ui};
 	useInput(
 		useLatestCallback((input, key) => {
-			const {views: known, ui: before, context: judged} = latest.current;
-			const shownFor = (next: OverviewUi) => filterRows(sortedRows(known, judged, next.sort), next.filter).map((row) => row.name);
+			const {rows: known, ui: before} = latest.current;
+			const shownFor = (next: OverviewUi) => filterRows(sortRows(known, next.sort), next.filter).map((row) => row.name);
 			// The help of the table fills the screen; a node's help sits below the dashboard's header row.
 			const scroll = (offset: number, move: ScrollMove) =>
 				scrollHelp(
@@ -74,7 +71,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 								columns,
 								height,
 								before.open,
-								pasteContext({context: header, node: known.find((view) => view.name === before.open)?.node ?? null}),
+								pasteContext({context: header, node: engine.state.nodes.get(before.open)?.info ?? null}),
 							),
 				);
 			const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
@@ -83,7 +80,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 				return;
 			}
 
-			latest.current = {views: known, ui: after, context: judged};
+			latest.current = {rows: known, ui: after};
 			setUi(after);
 		}),
 	);

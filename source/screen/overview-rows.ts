@@ -2,7 +2,7 @@
 // rest), and the orders the table can be sorted in (worst first by default) and the name filter.
 import type {Failure, Quantile} from '../domain/types.js';
 import {ageBand, type AgeBand, type Band} from '../domain/health.js';
-import {scrapeAges, type RowView} from '../domain/overview-state.js';
+import {rowViews, scrapeAges, type FeedReader, type OverviewState, type RowView} from '../domain/overview-state.js';
 
 /**
  * Where a row ranks, worst first: PLEG unhealthy; critical (half the threshold or more, by the time left); a failing
@@ -383,6 +383,21 @@ export function sortRows(rows: readonly OverviewRow[], order: SortOrder = defaul
 /** The rows of `views`, slow ones flagged, in `order` (worst first by default). */
 export function sortedRows(views: readonly RowView[], context: RowContext, order: SortOrder = defaultSort): OverviewRow[] {
 	return sortRows(overviewRows(views, context), order);
+}
+
+/**
+ * sortedRows of a state's views, remembering its last answer: the same state, time, cycle and order give the same
+ * rows (a key press redraws without a new frame). One answer is kept; the screen holds no other.
+ */
+export function lastRowsMemo<F>(kind: FeedReader<F>): (state: OverviewState<F>, context: RowContext, order: SortOrder) => OverviewRow[] {
+	let last: {state: OverviewState<F>; context: RowContext; order: SortOrder; rows: OverviewRow[]} | null = null;
+	return (state, context, order) => {
+		if (last?.state !== state || last.context.now !== context.now || last.context.cycleMs !== context.cycleMs || last.order !== order) {
+			last = {state, context, order, rows: sortedRows(rowViews(kind, state), context, order)};
+		}
+
+		return last.rows;
+	};
 }
 
 /** The next sort column (`s`): the usual order of the next column, after the last back to status. */

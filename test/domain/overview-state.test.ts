@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import type {NodeInfo} from '../../source/domain/types.js';
 import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
-import {initialOverviewState, listedNames, nodeView, overviewReducer, readView, scrapeAges} from '../../source/domain/overview-state.js';
+import {
+	initialOverviewState,
+	listedNames,
+	nodeView,
+	overviewReducer,
+	readView,
+	rowViews,
+	scrapeAges,
+} from '../../source/domain/overview-state.js';
 import type {FeedState} from '../../source/domain/feed.js';
 import {nodeScreenView} from '../../source/screen/node-screen-view.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
@@ -141,21 +149,36 @@ describe('overview state', () => {
 		assert.equal(before.nodes.get('a')!.feed.latest, null);
 	});
 
-	test('readView: the figures at the last read, the same object until the entry changes; scrapeAges from it', () => {
+	test('rowViews: the figures at the last read, the same view until its entry changes, one state remembered; scrapeAges from it', () => {
 		let state = initialOverviewState<FeedState>(10);
-		state = reduce(state, {type: 'nodes', nodes: [info('a')], at: 0});
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('b')], at: 0});
 		// The gauge says 1000 s (Unix); read at 1,003 s: the kubelet's age at the read was 3 s.
 		state = reduce(state, {type: 'feed', node: 'a', action: {type: 'scrape', scrape: {at: 1_003_000, sample, latencyMs: 5}}});
-		const first = readView(proxyFeedKind, state.nodes.get('a')!);
-		assert.equal(first.figures!.now, 1_003_000);
-		assert.equal(readView(proxyFeedKind, state.nodes.get('a')!), first);
+		const views = rowViews(proxyFeedKind, state);
+		const [first, b] = views;
+		assert.deepEqual(
+			views.map((view) => view.name),
+			['a', 'b'],
+		);
+		assert.equal(first!.figures!.now, 1_003_000);
+		assert.deepEqual(readView(proxyFeedKind, state.nodes.get('a')!), first);
+		assert.equal(rowViews(proxyFeedKind, state), views);
 		// 10 s later: 3 s at the read, read 10 s ago, whether from the view at the read or at now.
-		assert.deepEqual(scrapeAges(first, 1_013_000), {atScrapeSeconds: 3, sinceScrapeSeconds: 10});
+		assert.deepEqual(scrapeAges(first!, 1_013_000), {atScrapeSeconds: 3, sinceScrapeSeconds: 10});
 		assert.deepEqual(scrapeAges(nodeView(proxyFeedKind, state.nodes.get('a')!, 1_013_000), 1_013_000), {
 			atScrapeSeconds: 3,
 			sinceScrapeSeconds: 10,
 		});
+		const earlier = state;
 		state = reduce(state, {type: 'feed', node: 'a', action: {type: 'scrape', scrape: {at: 1_004_000, sample, latencyMs: 5}}});
-		assert.notEqual(readView(proxyFeedKind, state.nodes.get('a')!), first);
+		const later = rowViews(proxyFeedKind, state);
+		// b's entry did not change: its view is the one derived before; a's is new.
+		assert.equal(later[1], b);
+		assert.notEqual(later[0], first);
+		assert.equal(later[0]!.figures!.now, 1_004_000);
+		// Only the last state's views are remembered: the earlier state's are derived again (equal, not the same).
+		const again = rowViews(proxyFeedKind, earlier);
+		assert.notEqual(again[0], first);
+		assert.deepEqual(again[0], first);
 	});
 });

@@ -1,7 +1,8 @@
 // The screens' one hook onto an engine: the engine's state and the time to draw it at, re-read on each frame the
 // engine's frame clock gives (engine/frames.ts). The hook starts no timer and reads no clock itself.
-// An external store rather than useState: useState kept set values in its update queue as well as in both fibers,
-// so a heap of the 10,000-node overview held three refreshes of every node's state; now two (the engine's, the drawn).
+// The store's snapshot is a frame number, not the frame: React keeps each hook's last value in both of a
+// component's fibers (the drawn one and the one before), so a snapshot holding the state kept one refresh more of
+// every node alive (at 10,000 nodes, about 5 MiB). The frame itself is read from the store, which keeps only the last.
 import {useMemo, useSyncExternalStore} from 'react';
 import type {Engine} from '../../engine/engine.js';
 import {startFrames} from '../../engine/frames.js';
@@ -12,16 +13,20 @@ export type EngineFrame<F> = {state: OverviewState<F>; now: number};
 /** `throttleMs` 0 draws on every change (one node); the overview draws at most every `throttleMs`. */
 export function useEngineFrames<F>(engine: Engine<F>, throttleMs: number): EngineFrame<F> {
 	const store = useMemo(() => frameStore(engine, throttleMs), [engine, throttleMs]);
-	return useSyncExternalStore(store.subscribe, store.frame);
+	useSyncExternalStore(store.subscribe, store.count);
+	return store.frame();
 }
 
 function frameStore<F>(engine: Engine<F>, throttleMs: number) {
 	let frame: EngineFrame<F> = {state: engine.state, now: engine.now()};
+	let count = 0;
 	return {
 		frame: () => frame,
+		count: () => count,
 		subscribe: (changed: () => void) =>
 			startFrames(engine, {throttleMs}, (now) => {
 				frame = {state: engine.state, now};
+				count++;
 				changed();
 			}),
 	};

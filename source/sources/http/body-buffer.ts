@@ -8,8 +8,11 @@ import {BodyTooLargeError} from './request-errors.js';
 const firstSize = 64 * 1024;
 /** No buffer sized up front past this from what an answer claims (Content-Length): it grows as bytes come. */
 const maxUpFront = 16 * 1024 * 1024;
-/** At most this many buffers wait between answers: one per request in flight at once (the overview's default is 8). */
-const maxFree = 8;
+/**
+ * At most this many buffers wait between answers: one per request in flight at once (the overview's default is 8;
+ * a Prometheus refresh asks its 12 queries at once, and with 8 kept made four new buffers a refresh).
+ */
+const maxFree = 12;
 /** And at most these bytes in all, so one huge answer, or many large ones at once, are not held for the rest of the run. */
 const maxFreeBytes = 64 * 1024 * 1024;
 
