@@ -4,24 +4,25 @@
 // collector walked on every full collection, and a refresh added 10,000 objects that all died old; here a point is
 // 24 bytes of memory the collector never looks into.
 //
-// As bounded-log.ts: successive immutable states share one buffer; appending writes in place when nobody has
-// appended past `end` yet (older states keep their own view, whose points never change), otherwise it copies. A
-// buffer doubles as it fills, up to the limit plus about a quarter: once full, the live points move to a new buffer,
-// so each point is copied O(1) times on average. How much room past the limit varies by node (`stagger`): a fleet
-// whose nodes all started together and append once a refresh would otherwise move every node's points in the same
-// refresh, every quarter-limit refreshes (at 10,000 nodes, 30 MB of new buffers at once while the old ones await a
-// collection).
+// Successive immutable states share one buffer, used as a ring once it is full: appending writes in place when
+// nobody has appended past `end` yet (otherwise it copies), over the oldest point, which the new state no longer
+// holds. A buffer doubles while the history grows, up to the limit and a little room; after that it is never
+// replaced. A buffer whose points moved to a new one whenever it filled made garbage at a steady rate (at 10,000
+// nodes, 1.2 MB a second of buffers dead until a full collection) and, as all nodes filled in step, in bursts.
+// An older state reads its points as long as fewer than `room` points were appended after it (the screens hold a
+// state for a frame or two, far under the room of 8 points or more).
 import type {LogView} from './bounded-log.js';
 import type {HistoryPoint} from './types.js';
 
 /** Numbers per point: at (ms), window mean (s, NaN for null), last-seen age (s, NaN for null). */
 const stride = 3;
 
+/** `filled`: how many points were ever written, the index one past the newest; point i lies at i mod capacity. */
 type Store = {readonly values: Float64Array; filled: number};
 
 export type HistoryColumns = {
 	readonly buffer: Store;
-	/** Live points [start, end), in points. */
+	/** Live points [start, end), counted from the buffer's first point ever written. */
 	readonly start: number;
 	readonly end: number;
 };
@@ -34,44 +35,47 @@ export function columnsSize(columns: HistoryColumns): number {
 	return columns.end - columns.start;
 }
 
-const toNumber = (value: number | null) => value ?? Number.NaN;
-const toValue = (value: number) => (Number.isNaN(value) ? null : value);
-
-/**
- * Room past the limit in a full buffer: a quarter of it (at least 8 points), times 0.5 to 1.5 by `stagger`, so
- * nodes appending in step move their points in different refreshes.
- */
-function roomPastLimit(keep: number, stagger: number): number {
-	return Math.max(1, Math.floor(Math.max(8, keep >> 2) * (0.5 + stagger)));
+/** Points a full buffer holds past the limit: an eighth of it, at least 8 (what older states read safely). */
+export function roomPastLimit(keep: number): number {
+	return Math.max(8, keep >> 3);
 }
 
-/**
- * Appends the point (its event is dropped: a Prometheus history has none), then keeps the newest `limit`.
- * `stagger` in [0, 1), fixed per node (staggerOf), sets how much room past the limit its buffers have.
- */
-export function appendColumns(columns: HistoryColumns, point: HistoryPoint, limit: number, stagger = 0.5): HistoryColumns {
+const toNumber = (value: number | null) => value ?? Number.NaN;
+const toValue = (value: number) => (Number.isNaN(value) ? null : value);
+const capacityOf = (buffer: Store) => buffer.values.length / stride;
+
+/** Appends the point (its event is dropped: a Prometheus history has none), then keeps the newest `limit`. */
+export function appendColumns(columns: HistoryColumns, point: HistoryPoint, limit: number): HistoryColumns {
 	const keep = Math.max(1, limit);
+	const full = keep + roomPastLimit(keep);
 	let {buffer, start, end} = columns;
-	const capacity = buffer.values.length / stride;
-	if (buffer.filled !== end || end >= capacity) {
-		// Shared past our end, or full: the newest keep - 1 points move to a buffer of their own.
-		const from = Math.max(start, end - (keep - 1));
-		// Twice the points it gets, up to the limit and its room: a new node's history does not take it all at once.
-		const room = Math.min(keep + roomPastLimit(keep, stagger), Math.max(16, 2 * (end - from + 1)));
-		const values = new Float64Array(room * stride);
-		values.set(buffer.values.subarray(from * stride, end * stride));
+	const from = Math.max(start, end + 1 - keep);
+	const live = end + 1 - from;
+	const capacity = capacityOf(buffer);
+	// Shared past our end, too small for the points kept, or sized for a larger limit: the newest points move to a
+	// buffer of their own, twice their count while the history grows, then the limit and its room.
+	if (buffer.filled !== end || live > capacity || capacity > full) {
+		const size = Math.min(full, Math.max(16, 2 * live));
+		const values = new Float64Array(size * stride);
+		for (let index = from; index < end; index++) values.set(pointAt(buffer, index), (index - from) * stride);
 		buffer = {values, filled: end - from};
+		end -= from;
 		start = 0;
-		end = buffer.filled;
 	}
 
-	const at = end * stride;
+	const at = (end % capacityOf(buffer)) * stride;
 	buffer.values[at] = point.at;
 	buffer.values[at + 1] = toNumber(point.windowMeanSeconds);
 	buffer.values[at + 2] = toNumber(point.lastSeenAgeSeconds);
 	end++;
 	buffer.filled = end;
 	return {buffer, start: Math.max(start, end - keep), end};
+}
+
+/** The three numbers of point `index` (a view, no copy). */
+function pointAt(buffer: Store, index: number): Float64Array {
+	const at = (index % capacityOf(buffer)) * stride;
+	return buffer.values.subarray(at, at + stride);
 }
 
 /**
@@ -103,7 +107,7 @@ export function columnsView(columns: HistoryColumns, historyEndAt: number | null
 		length,
 		at(index) {
 			if (index < 0 || index >= length) return undefined;
-			const at = (start + index) * stride;
+			const at = ((start + index) % capacityOf(buffer)) * stride;
 			const {values} = buffer;
 			const time = values[at]!;
 			return {
@@ -114,21 +118,4 @@ export function columnsView(columns: HistoryColumns, historyEndAt: number | null
 			};
 		},
 	};
-}
-
-/** A node's stagger in [0, 1): its name hashed (FNV-1a, then mixed so names that differ in one digit spread), the same on every run. */
-export function staggerOf(name: string): number {
-	let hash = 0x81_1c_9d_c5;
-	for (let index = 0; index < name.length; index++) {
-		hash ^= name.charCodeAt(index);
-		hash = Math.imul(hash, 0x01_00_01_93);
-	}
-
-	// MurmurHash3's finalizer: FNV-1a's high bits barely move with the last character.
-	hash ^= hash >>> 16;
-	hash = Math.imul(hash, 0x85_eb_ca_6b);
-	hash ^= hash >>> 13;
-	hash = Math.imul(hash, 0xc2_b2_ae_35);
-	hash ^= hash >>> 16;
-	return (hash >>> 0) / 2 ** 32;
 }

@@ -1,8 +1,9 @@
-// A Prometheus node's history in one Float64Array: the points read back as they went in (null kept as null), the
-// newest `limit` kept, and a state keeps its points when a later state appends, or when two states append apart.
+// A Prometheus node's history in one Float64Array used as a ring: the points read back as they went in (null kept as
+// null), the newest `limit` kept, the buffer never replaced once full, and a state keeps its points when a later
+// state appends (fewer than the room past the limit), or when two states append apart.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {appendColumns, columnsView, emptyColumns, staggerOf, type HistoryColumns} from '../../source/domain/history-columns.js';
+import {appendColumns, columnsView, emptyColumns, roomPastLimit, type HistoryColumns} from '../../source/domain/history-columns.js';
 import type {HistoryPoint} from '../../source/domain/types.js';
 
 const point = (at: number, mean: number | null = at / 1000, age: number | null = 1): HistoryPoint => ({
@@ -32,14 +33,14 @@ test('points read back as appended, nulls as null, out of range as undefined', (
 	assert.equal(columnsView(log).at(-1), undefined);
 });
 
-test('the newest `limit` points are kept across many buffer moves', () => {
+test('the newest `limit` points are kept across many turns of the ring', () => {
 	const ats = Array.from({length: 1000}, (_, i) => i * 1000);
 	const log = appendAll(emptyColumns(), ats, 7);
 	assert.deepEqual(
 		points(log).map((each) => each.at),
 		ats.slice(-7),
 	);
-	// 7 points and a quarter of room (at least 8) in the buffer: never the whole run.
+	// 7 points and their room (at least 8) in the buffer: never the whole run.
 	assert.equal(log.buffer.values.length, (7 + 8) * 3);
 });
 
@@ -73,22 +74,35 @@ test('a smaller limit (the fleet grew) drops the oldest points at the next appen
 	);
 });
 
-test('stagger sets the room past the limit: 0.5 to 1.5 times a quarter of it; staggerOf is fixed per name and spread', () => {
-	assert.equal(
-		appendAll(
-			emptyColumns(),
-			Array.from({length: 300}, (_, i) => i),
-			100,
-		).buffer.values.length / 3,
-		125,
+test('once full the buffer is never replaced: 100 points and an eighth of room, written over in turn', () => {
+	assert.deepEqual([1, 64, 100, 3600].map(roomPastLimit), [8, 8, 12, 450]);
+	let log = appendAll(
+		emptyColumns(),
+		Array.from({length: 112}, (_, i) => i),
+		100,
 	);
-	const roomOf = (stagger: number) =>
-		Array.from({length: 300}, (_, i) => i).reduce((log, at) => appendColumns(log, point(at), 100, stagger), emptyColumns()).buffer.values
-			.length / 3;
-	assert.deepEqual([roomOf(0), roomOf(0.5), roomOf(0.999)], [112, 125, 137]);
-	assert.equal(staggerOf('node-00042'), staggerOf('node-00042'));
-	// 10,000 names in ten buckets of [0, 1): none far from a tenth.
-	const buckets = Array.from({length: 10}, () => 0);
-	for (let i = 0; i < 10_000; i++) buckets[Math.floor(staggerOf(`node-${String(i).padStart(5, '0')}`) * 10)]!++;
-	assert.ok(Math.min(...buckets) > 800 && Math.max(...buckets) < 1200, buckets.join(' '));
+	const {buffer} = log;
+	assert.equal(buffer.values.length, 112 * 3);
+	for (let at = 112; at < 1000; at++) {
+		log = appendColumns(log, point(at), 100);
+		assert.equal(log.buffer, buffer);
+	}
+
+	assert.deepEqual(
+		points(log).map((each) => each.at),
+		Array.from({length: 100}, (_, i) => 900 + i),
+	);
+});
+
+test('an older state reads its points while a later one appends up to the room past the limit', () => {
+	const older = appendAll(
+		emptyColumns(),
+		Array.from({length: 150}, (_, i) => i),
+		100,
+	);
+	const expected = points(older);
+	let later = older;
+	for (let at = 150; at < 150 + roomPastLimit(100) - 1; at++) later = appendColumns(later, point(at), 100);
+	assert.equal(later.buffer, older.buffer);
+	assert.deepEqual(points(older), expected);
 });
