@@ -75,10 +75,17 @@ describe('the demo stalled past the threshold, in tmux', () => {
 			smallText,
 		);
 		// The block keeps its heading and the eviction horizon: the first commands whole, then that `?` lists more.
-		const smallHeading = small.indexOf(commands[0]!);
+		// While the GC's failed ListContainers is still in the CRI window (a loaded machine reads the frame sooner in
+		// demo time) the CRI block takes a second row, and the block folds whole into its heading for room.
+		const smallHeading = small.findIndex((row) => row.startsWith('next steps · '));
 		assert.match(small[smallHeading + 1]!, eviction, smallText);
-		assert.ok(small[smallHeading + 2]!.startsWith('  kubectl '), smallText);
-		assert.ok(small.includes('  … and more: ? lists every command'), smallText);
+		if (small.some((row) => row.startsWith('  0 completed: '))) {
+			assert.equal(small[smallHeading], 'next steps · folded for room: ? lists the commands', smallText);
+		} else {
+			assert.equal(small[smallHeading], commands[0], smallText);
+			assert.ok(small[smallHeading + 2]!.startsWith('  kubectl '), smallText);
+			assert.ok(small.includes('  … and more: ? lists every command'), smallText);
+		}
 
 		session.keys('r');
 		const recovered = await session.waitFor(/^ {2}NodeReady +\d+s ago {2}×1 {2}Node demo-node status is now: NodeReady$/m, 30_000);
