@@ -141,7 +141,7 @@ describe('installed as the README says, from a clone', {skip}, () => {
 			`npm install -g --prefix ~/.local --ignore-scripts ./${manifest.name}-${manifest.version}.tgz`,
 		]);
 		assert.deepEqual(undoSteps, [`npm uninstall -g --prefix ~/.local ${manifest.name}`]);
-		assert.equal(tmuxLine, "tmux split-window -h 'pleg-top worker-1; read x'");
+		assert.equal(tmuxLine, `tmux split-window -h -e KUBECONFIG="$KUBECONFIG" 'pleg-top worker-1; read x'`);
 		assert.equal(kubectlLine, 'kubectl pleg-top worker-1');
 		// The README's "pleg-top-0.1.0.tgz", checked above, is the name `npm pack` gives this version.
 		assert.deepEqual(Object.keys(manifest.bin).sort(), ['kubectl-pleg_top', 'kubectl_complete-pleg_top', 'pleg-top']);

@@ -1,6 +1,6 @@
 // The README's commands as a reader copies them: the lines of its ```sh blocks and its inline `code` spans, by
 // section, with the trailing `# comment` dropped. The install and README-example tests run what this returns.
-import {readFileSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 
@@ -8,6 +8,14 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 export function readme(): string {
 	return readFileSync(path.join(root, 'README.md'), 'utf8');
+}
+
+/** The README, then every page of docs/ in name order: all the commands a reader may copy. */
+export function documentation(): string {
+	const pages = readdirSync(path.join(root, 'docs'))
+		.filter((name) => name.endsWith('.md'))
+		.sort();
+	return [readme(), ...pages.map((name) => readFileSync(path.join(root, 'docs', name), 'utf8'))].join('\n');
 }
 
 /** The text under the `## TITLE` heading, up to the next `## ` heading. */

@@ -1,4 +1,4 @@
-// Every pleg-top command the README shows (its ```sh lines and its inline `code`, through npx, kubectl, tmux or a
+// Every pleg-top command the README and docs/ show (its ```sh lines and its inline `code`, through npx, kubectl, tmux or a
 // pipe) run by the built CLI as written, in README order, against stand-ins for what it names: worker-1 (and the
 // NODE / N placeholders) on the fake API server (KUBECONFIG), the --kubelet-url host on a fake kubelet, the
 // --prometheus URL on a loopback query API that answers an empty vector, TOKEN and CA.crt as files in the folder
@@ -16,7 +16,7 @@ import {testTls} from '../helpers/fake-api-server.js';
 import {startFakeKubelet, type FakeKubelet} from '../helpers/fake-kubelet.js';
 import {cliPath} from '../helpers/run-cli.js';
 import {fakeClusterToken, startFakeCluster, type FakeCluster} from './fake-cluster.js';
-import {inlineSpans, readme, shellBlocks, simpleCommands} from './readme-commands.js';
+import {documentation, inlineSpans, shellBlocks, simpleCommands} from './readme-commands.js';
 
 /** One pleg-top command of the README: the line it is on and the words after `pleg-top`. */
 type Example = {line: string; args: string[]};
@@ -101,7 +101,7 @@ async function startQueryApi(): Promise<{url: string; requests: string[]; close(
 	};
 }
 
-const text = readme();
+const text = documentation();
 const examples = readmeExamples(text);
 
 describe("the README's pleg-top commands, run as written", () => {
