@@ -109,9 +109,15 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Plain JS (scripts/*.mjs, this file) has no types to check: the typed rules would only flag its `any`s.
-		files: ['**/*.{js,mjs}'],
+		// Plain JS (scripts/*.mjs, the executables' launcher, this file) has no types to check: the typed rules would only flag its `any`s.
+		files: ['**/*.{js,mjs,cjs}'],
 		...tseslint.configs.disableTypeChecked,
+	},
+	{
+		// A single executable's main script is CommonJS: require() is how it reaches node's modules.
+		files: ['**/*.cjs'],
+		languageOptions: {sourceType: 'commonjs'},
+		rules: {'@typescript-eslint/no-require-imports': 'off'},
 	},
 	{
 		files: ['**/*.tsx', 'source/screen/**/*.ts'],
