@@ -37,15 +37,15 @@ const anchor = (heading: string) =>
 test('every relative link in the README and docs/ reaches a file, and a heading where it names one', () => {
 	const broken: string[] = [];
 	for (const document of documents) {
-		for (const [, target] of read(document).matchAll(/\]\(((?!https?:|mailto:)[^)\s]+)\)/g)) {
-			const [file, fragment] = target.split('#') as [string, string | undefined];
+		for (const [, target = ''] of read(document).matchAll(/\]\(((?!https?:|mailto:)[^)\s]+)\)/g)) {
+			const [file = '', fragment] = target.split('#');
 			const resolved = file === '' ? document : path.join(path.dirname(document), file);
 			if (!existsSync(path.join(root, resolved))) {
 				broken.push(`${document}: ${target} (no file)`);
 				continue;
 			}
 			if (fragment === undefined || !resolved.endsWith('.md')) continue;
-			const anchors = [...read(resolved).matchAll(/^#+ (.+)$/gm)].map(([, heading]) => anchor(heading));
+			const anchors = [...read(resolved).matchAll(/^#+ (.+)$/gm)].map(([, heading = '']) => anchor(heading));
 			if (!anchors.includes(fragment)) broken.push(`${document}: ${target} (no heading)`);
 		}
 	}
