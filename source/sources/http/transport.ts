@@ -8,7 +8,8 @@ import http from 'node:http';
 import https from 'node:https';
 import {classifyRequestError, type Peer} from './classify.js';
 import type {BodyReader} from './body-text.js';
-import {getText, type HttpAnswer} from './https-request.js';
+import {defaultMaxBodyBytes, getText, type HttpAnswer} from './https-request.js';
+import {streamLines, type StreamEnd} from './line-stream.js';
 import {StaleSocketError} from './request-errors.js';
 import {SourceFailure} from '../failure.js';
 
@@ -47,6 +48,11 @@ export type Transport = {
 	 * any answer; rejects with a classified SourceFailure, or with the signal's reason when aborted.
 	 */
 	get(path: string, headers: Record<string, string>, signal: AbortSignal, readBody?: BodyReader): Promise<HttpAnswer>;
+	/**
+	 * A streaming GET (a watch): each line of a 2xx answer to `onLine` as it comes, until the server ends it (quiet
+	 * for at most `idleMs`). Resolves with how it ended (any other answer whole); rejects as `get` does.
+	 */
+	stream(path: string, headers: Record<string, string>, signal: AbortSignal, idleMs: number, onLine: (line: string) => void): Promise<StreamEnd>;
 	secrets(): string[];
 	close(): void;
 };
@@ -148,6 +154,26 @@ export function createTransport(options: TransportOptions): Transport {
 					throw error;
 				}
 
+				throw classifyRequestError(error, peer, path, auth.secrets());
+			}
+		},
+		async stream(path, headers, signal, idleMs, onLine) {
+			const open = async (credentials: RequestAuth) =>
+				streamLines({
+					url: new URL(base + path),
+					agent: agents.agentFor(credentials),
+					headers: {'User-Agent': userAgent, ...credentials.headers, ...headers},
+					timeoutMs,
+					idleMs,
+					signal,
+					maxLineBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+					onLine,
+				});
+			try {
+				const end = await open(await auth.get());
+				return end.status === 401 && auth.refresh ? await open(await auth.refresh()) : end;
+			} catch (error) {
+				if (signal.aborted || error instanceof SourceFailure) throw error;
 				throw classifyRequestError(error, peer, path, auth.secrets());
 			}
 		},
