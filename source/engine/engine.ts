@@ -23,6 +23,8 @@ export type EngineCore<F = unknown> = {
 	cadence(): string;
 	/** The per-node interval kept, ms on the engine's clock (a replay's: the recorded one). */
 	effectiveIntervalMs(): number;
+	/** The interval kept for one node where it differs from the fleet's (the node opened from the table), ms. */
+	intervalOf?(node: string): number;
 	subscribe(listener: EngineListener): () => void;
 	/** The engine's clock, ms since the epoch: the local one, a replay's recorded time, or the demo kubelet's. */
 	now(): number;

@@ -19,7 +19,7 @@ export type LineStreamOptions = {
 	/** The longest line (or non-2xx body) read, bytes. */
 	maxLineBytes: number;
 	/** Each complete line of a 2xx answer, in order. */
-	onLine(line: string): void;
+	onLine: (line: string) => void;
 };
 
 /** How the stream ended: the server closed a 2xx answer (`body` empty), or the whole body of any other. */
