@@ -71,7 +71,8 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 			return store.state;
 		},
 		label: options.fleet.label,
-		cadence: () => cadenceOf(options, scheduler, listedNames(store.state).length, now()),
+		cadence: () => cadenceOf(options, scheduler, listedNames(store.state).length),
+		notes: () => notesOf(scheduler, now()),
 		effectiveIntervalMs: () => scheduler.effectiveIntervalMs,
 		intervalOf: (node) => scheduler.intervalOf(node),
 		subscribe: store.subscribe,
@@ -239,28 +240,39 @@ function openedNode(
 	};
 }
 
-/**
- * How often each node is read, and what holds the reads back: a 429 wait, an API server that does not answer, or
- * a cycle longer than the kubelet's threshold (a stall can then come and go between two reads of a node).
- */
-function cadenceOf(options: ProxyOverviewOptions, scheduler: Scheduler, count: number, at: number): string {
+/** How often each node is read, within which bounds. */
+function cadenceOf(options: ProxyOverviewOptions, scheduler: Scheduler, count: number): string {
 	const effective = scheduler.effectiveIntervalMs;
 	const stretched =
 		effective > options.intervalMs
 			? `, stretched from ${seconds(options.intervalMs)}: ${count} nodes at most ${options.maxRps} requests/s`
 			: '';
-	const parts = [`each node every ${seconds(effective)}${stretched}`, `≤ ${options.maxInflight} at once`];
-	if (effective > genericThresholdSeconds * 1000) {
-		parts.push(
-			`a cycle is longer than the ${seconds(genericThresholdSeconds * 1000)} NotReady threshold: a stall can come and go unseen; --prometheus reads every node at once`,
+	return `each node every ${seconds(effective)}${stretched} · ≤ ${options.maxInflight} at once`;
+}
+
+/**
+ * What holds the reads back: a cycle longer than the kubelet's threshold (a stall can then come and go between two
+ * reads of a node), a 429 wait, an API server that does not answer.
+ */
+function notesOf(scheduler: Scheduler, at: number): string[] {
+	const notes: string[] = [];
+	const threshold = genericThresholdSeconds * 1000;
+	if (scheduler.effectiveIntervalMs > threshold) {
+		notes.push(
+			`a cycle (${seconds(scheduler.effectiveIntervalMs)}) is longer than the ${seconds(threshold)} NotReady threshold: a stall can come and go unseen; --prometheus reads every node at once`,
 		);
 	}
 
 	const {hold} = scheduler;
-	if (hold?.why === 'throttled' && at < hold.until) parts.push(`throttled: the API server asked every node to wait until ${timeOfDay(hold.until)}`);
-	if (hold?.why === 'server-down') {
-		parts.push(`the API server does not answer: one request at a time, the next at ${timeOfDay(hold.until)} (${hold.failures} failed)`);
+	if (hold?.why === 'throttled' && at < hold.until) {
+		notes.push(`throttled: the API server asked to wait (429); no node is read until ${timeOfDay(hold.until)}`);
 	}
 
-	return parts.join(' · ');
+	if (hold?.why === 'server-down') {
+		notes.push(
+			`the API server does not answer (${hold.failures} ${hold.failures === 1 ? 'try' : 'tries'}): one request at a time, the next at ${timeOfDay(hold.until)}`,
+		);
+	}
+
+	return notes;
 }
