@@ -9,17 +9,7 @@ import {retryDelay} from '../domain/backoff.js';
 import {toFailure} from '../sources/to-failure.js';
 import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
 import {listedNames} from '../domain/overview-state.js';
-import {
-	createStore,
-	globalTimers,
-	never,
-	scopedEngine,
-	seconds,
-	systemNow,
-	type Engine,
-	type EngineCore,
-	type Timers,
-} from './engine.js';
+import {createStore, globalTimers, never, scopedEngine, seconds, systemNow, type Engine, type EngineCore, type Timers} from './engine.js';
 
 /** The overview's engines are engines (engine.ts) of every node. */
 export type OverviewEngine<F> = Engine<F>;

@@ -76,12 +76,7 @@ export function effectiveIntervalMs(nodes: number, intervalMs: number, maxRps: n
  * The focused node's interval and the rest's: the focused one takes at most half the rate, so the fleet is never
  * starved; the others share what is left.
  */
-export function focusedIntervals(
-	nodes: number,
-	intervalMs: number,
-	maxRps: number,
-	focusMs: number,
-): {focusMs: number; restMs: number} {
+export function focusedIntervals(nodes: number, intervalMs: number, maxRps: number, focusMs: number): {focusMs: number; restMs: number} {
 	const focus = Math.max(focusMs, 2000 / maxRps);
 	const left = maxRps - 1000 / focus;
 	return {focusMs: focus, restMs: effectiveIntervalMs(Math.max(0, nodes - 1), intervalMs, left)};
@@ -123,8 +118,7 @@ function createQueue(options: SchedulerOptions) {
 			if (entry.controller !== null) continue;
 			const due = entry.dueAt <= at;
 			const own = due ? rank(pair[0]) : 0;
-			const better =
-				best === undefined || (due === bestDue ? (own === bestRank ? entry.dueAt < best[1].dueAt : own < bestRank) : due);
+			const better = best === undefined || (due === bestDue ? (own === bestRank ? entry.dueAt < best[1].dueAt : own < bestRank) : due);
 			if (better) [best, bestDue, bestRank] = [pair, due, own];
 		}
 

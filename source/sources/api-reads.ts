@@ -149,7 +149,11 @@ export async function watchNodes(
 		try {
 			event = nodeWatchEventFromJson(line);
 		} catch {
-			throw calls.guard(sourceFailure('parse', `the node watch from ${calls.loaded.server} sent a line that is not a watch event`, [`request: GET ${path}`]));
+			throw calls.guard(
+				sourceFailure('parse', `the node watch from ${calls.loaded.server} sent a line that is not a watch event`, [
+					`request: GET ${path}`,
+				]),
+			);
 		}
 
 		if (event.type === 'error') {

@@ -132,7 +132,7 @@ export type FakeApiServer = {
 	deleteNode(node: string): void;
 	/** End every open watch of the nodes as the server's timeout does (a clean end of the stream). */
 	endWatches(): void;
-	/** Forget the versions before now: a watch from an older one gets 410 Gone (ERROR line), as after compaction. */
+	/** Move the version on and forget the ones before: a watch from an older one gets 410 Gone (ERROR line), as after compaction. */
 	compact(): void;
 	/** Open watches of the nodes now. */
 	readonly watches: number;
@@ -797,6 +797,8 @@ function createNodeLog() {
 			for (const watcher of watchers) if (matches(node, watcher.selector)) watcher.response.write(line(type, node, version));
 		},
 		compact(): void {
+			// As etcd compacts past a watcher: other objects moved the version on, and what came before is forgotten.
+			version++;
 			oldest = version;
 			changes.length = 0;
 		},
@@ -804,7 +806,10 @@ function createNodeLog() {
 			response.writeHead(200, {'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked'});
 			if (from.resourceVersion < oldest) {
 				const status = {kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410};
-				response.end(JSON.stringify({type: 'ERROR', object: {...status, message: `too old resource version: ${from.resourceVersion} (${oldest})`}}) + '\n');
+				response.end(
+					JSON.stringify({type: 'ERROR', object: {...status, message: `too old resource version: ${from.resourceVersion} (${oldest})`}}) +
+						'\n',
+				);
 				return;
 			}
 

@@ -52,7 +52,13 @@ export type Transport = {
 	 * A streaming GET (a watch): each line of a 2xx answer to `onLine` as it comes, until the server ends it (quiet
 	 * for at most `idleMs`). Resolves with how it ended (any other answer whole); rejects as `get` does.
 	 */
-	stream(path: string, headers: Record<string, string>, signal: AbortSignal, idleMs: number, onLine: (line: string) => void): Promise<StreamEnd>;
+	stream(
+		path: string,
+		headers: Record<string, string>,
+		signal: AbortSignal,
+		idleMs: number,
+		onLine: (line: string) => void,
+	): Promise<StreamEnd>;
 	secrets(): string[];
 	close(): void;
 };
