@@ -100,7 +100,8 @@ export function initialOverviewState<F>(windowSeconds: number): OverviewState<F>
 	return {windowSeconds, nodes: new Map(), listFailure: null, listedAt: null};
 }
 
-export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = defaultGoneKeepMs) {
+/** The node list's changes to the state, for one feed kind. */
+function listings<F, A>(kind: FeedKind<F, A>, goneKeepMs: number) {
 	/** A node listed (anew) with `info`: its feed kept, told of the Node object; the opened node's pod count kept. */
 	function entryWith(state: OverviewState<F>, name: string, info: NodeInfo | null, at: number): OverviewEntry<F> {
 		const old = state.nodes.get(name);
@@ -111,40 +112,40 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 		return {name, info: withPods ?? old?.info ?? null, feed: withPods ? kind.withNode(base, withPods, at) : base, goneSince: null};
 	}
 
-	function changed(state: OverviewState<F>, changes: ReadonlyArray<{node: NodeInfo; deleted: boolean}>, at: number): OverviewState<F> {
-		const nodes = new Map(state.nodes);
-		for (const {node, deleted} of changes) {
-			const old = nodes.get(node.name);
-			if (!deleted) nodes.set(node.name, entryWith(state, node.name, node, at));
-			else if (old !== undefined && old.goneSince === null) nodes.set(node.name, {...old, goneSince: at});
-		}
-
-		for (const [name, entry] of nodes) {
-			if (entry.goneSince !== null && at - entry.goneSince >= goneKeepMs) nodes.delete(name);
-		}
-
-		return {...state, nodes};
-	}
-
-	function listed(state: OverviewState<F>, present: Array<{name: string; info: NodeInfo | null}>, at: number): OverviewState<F> {
-		const nodes = new Map<string, OverviewEntry<F>>();
-		const seen = new Set(present.map((item) => item.name));
-		for (const item of present) nodes.set(item.name, entryWith(state, item.name, item.info, at));
-
-		for (const [name, old] of state.nodes) {
-			if (seen.has(name)) {
-				continue;
+	return {
+		/** A watch's changes: added or changed nodes listed anew, deleted ones gone from `at`, long gone ones dropped. */
+		changed: (state: OverviewState<F>, changes: ReadonlyArray<{node: NodeInfo; deleted: boolean}>, at: number): OverviewState<F> => {
+			const nodes = new Map(state.nodes);
+			for (const {node, deleted} of changes) {
+				const old = nodes.get(node.name);
+				if (!deleted) nodes.set(node.name, entryWith(state, node.name, node, at));
+				else if (old !== undefined && old.goneSince === null) nodes.set(node.name, {...old, goneSince: at});
 			}
 
-			const goneSince = old.goneSince ?? at;
-			if (at - goneSince < goneKeepMs) {
-				nodes.set(name, {...old, goneSince});
+			for (const [name, entry] of nodes) {
+				if (entry.goneSince !== null && at - entry.goneSince >= goneKeepMs) nodes.delete(name);
 			}
-		}
 
-		return {...state, nodes, listFailure: null, listedAt: at};
-	}
+			return {...state, nodes};
+		},
+		/** A whole list: the nodes in it listed, the others gone (and dropped once gone for goneKeepMs). */
+		listed: (state: OverviewState<F>, present: Array<{name: string; info: NodeInfo | null}>, at: number): OverviewState<F> => {
+			const nodes = new Map<string, OverviewEntry<F>>();
+			const seen = new Set(present.map((item) => item.name));
+			for (const item of present) nodes.set(item.name, entryWith(state, item.name, item.info, at));
+			for (const [name, old] of state.nodes) {
+				if (seen.has(name)) continue;
+				const goneSince = old.goneSince ?? at;
+				if (at - goneSince < goneKeepMs) nodes.set(name, {...old, goneSince});
+			}
 
+			return {...state, nodes, listFailure: null, listedAt: at};
+		},
+	};
+}
+
+export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = defaultGoneKeepMs) {
+	const {changed, listed} = listings(kind, goneKeepMs);
 	return function reduce(state: OverviewState<F>, action: OverviewAction<A>): OverviewState<F> {
 		switch (action.type) {
 			case 'nodes': {

@@ -87,6 +87,23 @@ type Entry = {dueAt: number; controller: AbortController | null; failures: numbe
 /** The default slotMs: a kubelet answers /metrics through the API server in well under a second when it answers. */
 export const defaultSlotMs = 2000;
 
+/** Of the nodes due by `at`, the neediest (then the longest unread); else the one due soonest. */
+function neediestDue(entries: ReadonlyMap<string, Entry>, at: number, rank: (name: string) => number): [string, Entry] | undefined {
+	let best: [string, Entry] | undefined;
+	let bestDue = false;
+	let bestRank = 0;
+	for (const pair of entries) {
+		const entry = pair[1];
+		if (entry.controller !== null) continue;
+		const due = entry.dueAt <= at;
+		const own = due ? rank(pair[0]) : 0;
+		const better = best === undefined || (due === bestDue ? (own === bestRank ? entry.dueAt < best[1].dueAt : own < bestRank) : due);
+		if (better) [best, bestDue, bestRank] = [pair, due, own];
+	}
+
+	return best;
+}
+
 /** The nodes and their turns: which node is read next, and when each is due after a read. */
 function createQueue(options: SchedulerOptions) {
 	const entries = new Map<string, Entry>();
@@ -108,23 +125,6 @@ function createQueue(options: SchedulerOptions) {
 	/** The focused node first, then the neediest. */
 	const rank = (name: string) => (focused?.name === name ? -1 : need(name));
 
-	/** Of the nodes due by `at`, the neediest (then the longest unread); else the one due soonest. */
-	function next(at: number): [string, Entry] | undefined {
-		let best: [string, Entry] | undefined;
-		let bestDue = false;
-		let bestRank = 0;
-		for (const pair of entries) {
-			const entry = pair[1];
-			if (entry.controller !== null) continue;
-			const due = entry.dueAt <= at;
-			const own = due ? rank(pair[0]) : 0;
-			const better = best === undefined || (due === bestDue ? (own === bestRank ? entry.dueAt < best[1].dueAt : own < bestRank) : due);
-			if (better) [best, bestDue, bestRank] = [pair, due, own];
-		}
-
-		return best;
-	}
-
 	/** New nodes are due at once; missing ones are dropped and their request aborted. */
 	function setNodes(names: readonly string[], at: number): void {
 		const wanted = new Set(names);
@@ -144,7 +144,7 @@ function createQueue(options: SchedulerOptions) {
 
 	return {
 		entries,
-		next,
+		next: (at: number) => neediestDue(entries, at, rank),
 		setNodes,
 		intervalOf,
 		get intervalMs() {
@@ -207,12 +207,49 @@ function createHold(options: SchedulerOptions) {
 }
 
 export function startScheduler(options: SchedulerOptions): Scheduler {
-	const {maxInflight, maxRps, now} = options;
-	const timers = options.timers ?? globalTimers;
-	// Starts are spaced at least this far apart, so no window of one second holds more than maxRps of them.
-	const gapMs = 1000 / maxRps;
+	const {now} = options;
 	const queue = createQueue(options);
 	const hold = createHold(options);
+	const runner = createRunner(options, queue, hold);
+	return {
+		setNodes(names) {
+			queue.setNodes(names, now());
+			runner.pump();
+		},
+		readSoon(name) {
+			queue.readSoon(name, now());
+			runner.pump();
+		},
+		focus(name, intervalMs = options.intervalMs) {
+			queue.focus(name, intervalMs, now());
+			runner.pump();
+		},
+		stop: runner.stop,
+		get effectiveIntervalMs() {
+			return queue.intervalMs;
+		},
+		intervalOf: (name) => queue.intervalOf(name),
+		get hold() {
+			return hold.current;
+		},
+		get requestCount() {
+			return runner.requestCount;
+		},
+		get inflight() {
+			return runner.slots.inflight;
+		},
+		get overdue() {
+			return runner.slots.overdue;
+		},
+	};
+}
+
+/** Starts the next read whenever a slot, the rate and the hold allow, and settles each read into the queue. */
+function createRunner(options: SchedulerOptions, queue: ReturnType<typeof createQueue>, hold: ReturnType<typeof createHold>) {
+	const {maxInflight, now} = options;
+	const timers = options.timers ?? globalTimers;
+	// Starts are spaced at least this far apart, so no window of one second holds more than maxRps of them.
+	const gapMs = 1000 / options.maxRps;
 	const slots = createSlots(options, timers, () => pump());
 	const alarm = createAlarm(timers, now, () => pump());
 	let nextSlotAt = -Infinity;
@@ -262,38 +299,15 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 	}
 
 	return {
-		setNodes(names) {
-			queue.setNodes(names, now());
-			pump();
-		},
-		readSoon(name) {
-			queue.readSoon(name, now());
-			pump();
-		},
-		focus(name, intervalMs = options.intervalMs) {
-			queue.focus(name, intervalMs, now());
-			pump();
-		},
-		stop() {
-			stopped = true;
-			alarm.clear();
-			for (const entry of queue.entries.values()) entry.controller?.abort();
-		},
-		get effectiveIntervalMs() {
-			return queue.intervalMs;
-		},
-		intervalOf: (name) => queue.intervalOf(name),
-		get hold() {
-			return hold.current;
-		},
+		pump,
+		slots,
 		get requestCount() {
 			return requestCount;
 		},
-		get inflight() {
-			return slots.inflight;
-		},
-		get overdue() {
-			return slots.overdue;
+		stop: (): void => {
+			stopped = true;
+			alarm.clear();
+			for (const entry of queue.entries.values()) entry.controller?.abort();
 		},
 	};
 }

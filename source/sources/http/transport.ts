@@ -163,31 +163,39 @@ export function createTransport(options: TransportOptions): Transport {
 				throw classifyRequestError(error, peer, path, auth.secrets());
 			}
 		},
-		async stream(path, headers, signal, idleMs, onLine) {
-			const open = async (credentials: RequestAuth) =>
-				streamLines({
-					url: new URL(base + path),
-					agent: agents.agentFor(credentials),
-					headers: {'User-Agent': userAgent, ...credentials.headers, ...headers},
-					timeoutMs,
-					idleMs,
-					signal,
-					maxLineBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
-					onLine,
-				});
-			try {
-				const end = await open(await auth.get());
-				return end.status === 401 && auth.refresh ? await open(await auth.refresh()) : end;
-			} catch (error) {
-				if (signal.aborted || error instanceof SourceFailure) throw error;
-				throw classifyRequestError(error, peer, path, auth.secrets());
-			}
-		},
+		stream: async (path, headers, signal, idleMs, onLine) =>
+			streamWith({...options, base, agents, userAgent}, {path, headers, signal, idleMs, onLine}),
 		secrets: () => auth.secrets(),
 		close() {
 			agents.destroy();
 		},
 	};
+}
+
+type StreamContext = TransportOptions & {base: string; agents: ReturnType<typeof createAgentKeeper>; userAgent: string};
+type StreamCall = {path: string; headers: Record<string, string>; signal: AbortSignal; idleMs: number; onLine: (line: string) => void};
+
+/** A streaming GET with the transport's credentials and agent: new credentials and one more try after a 401. */
+async function streamWith(context: StreamContext, call: StreamCall): Promise<StreamEnd> {
+	const {auth, peer} = context;
+	const open = async (credentials: RequestAuth) =>
+		streamLines({
+			url: new URL(context.base + call.path),
+			agent: context.agents.agentFor(credentials),
+			headers: {'User-Agent': context.userAgent, ...credentials.headers, ...call.headers},
+			timeoutMs: context.timeoutMs,
+			idleMs: call.idleMs,
+			signal: call.signal,
+			maxLineBytes: context.maxBodyBytes ?? defaultMaxBodyBytes,
+			onLine: call.onLine,
+		});
+	try {
+		const end = await open(await auth.get());
+		return end.status === 401 && auth.refresh ? await open(await auth.refresh()) : end;
+	} catch (error) {
+		if (call.signal.aborted || error instanceof SourceFailure) throw error;
+		throw classifyRequestError(error, peer, call.path, auth.secrets());
+	}
 }
 
 /** What the label says after the source, and what is said once on stderr at start, about how requests travel. */
