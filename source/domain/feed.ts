@@ -170,7 +170,8 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 		}
 
 		case 'node': {
-			return update(state, {
+			const base = isAnotherNode(state.node, action.node) ? anotherLife(state, action.at ?? null) : state;
+			return update(base, {
 				node: action.node,
 				incident: followReady(state.incident, action.node),
 				clock:
@@ -194,6 +195,29 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 			return withPrehistory(state, action.prehistory);
 		}
 	}
+}
+
+/** A Node of another uid under the same name: deleted and made again, so another kubelet with counters of its own. */
+function isAnotherNode(before: NodeInfo | null, after: NodeInfo): boolean {
+	return before?.uid !== undefined && after.uid !== undefined && before.uid !== after.uid;
+}
+
+/**
+ * The feed of a node made again: a counter restart whose counters cannot be carried over (the old node's last
+ * read is of another machine), so the window and the clock evidence start again at the next scrape.
+ */
+function anotherLife(state: FeedState, at: number | null): FeedState {
+	return update(state, {
+		scrapes: emptyLog(),
+		latest: null,
+		counterOffsets: noOffsets,
+		lastCountChangeAt: null,
+		restarts: state.restarts + 1,
+		lastRestartAt: at ?? state.lastRestartAt,
+		eventedConnected: false,
+		eventedFallback: null,
+		clock: noClockEvidence,
+	});
 }
 
 /**

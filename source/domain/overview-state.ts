@@ -82,6 +82,8 @@ export type OverviewState<F> = {
 export type OverviewAction<A> =
 	/** A fresh node list: new nodes are added, missing ones marked gone, and dropped once gone for goneKeepMs. */
 	| {type: 'nodes'; nodes: NodeInfo[]; at: number}
+	/** Changes a watch of the nodes brought: nodes added or changed (listed again), or deleted (gone from now). */
+	| {type: 'node-changes'; changes: ReadonlyArray<{node: NodeInfo; deleted: boolean}>; at: number}
 	/** Names only (Prometheus answers carry no Node objects): as 'nodes' without NodeInfo. */
 	| {type: 'names'; names: string[]; at: number}
 	| {type: 'list-failure'; failure: Failure; at: number}
@@ -98,38 +100,52 @@ export function initialOverviewState<F>(windowSeconds: number): OverviewState<F>
 	return {windowSeconds, nodes: new Map(), listFailure: null, listedAt: null};
 }
 
-export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = defaultGoneKeepMs) {
-	function listed(state: OverviewState<F>, present: Array<{name: string; info: NodeInfo | null}>, at: number): OverviewState<F> {
-		const nodes = new Map<string, OverviewEntry<F>>();
-		const seen = new Set(present.map((item) => item.name));
-		for (const item of present) {
-			const old = state.nodes.get(item.name);
-			const base = old?.feed ?? kind.initial(item.name, state.windowSeconds);
-			// The list counts no pods: a count read with the opened node's own Node object stays until its next read.
-			const pods = old?.info?.pods;
-			const info = item.info && pods !== undefined && item.info.pods === undefined ? {...item.info, pods} : item.info;
-			nodes.set(item.name, {
-				name: item.name,
-				info: info ?? old?.info ?? null,
-				feed: info ? kind.withNode(base, info, at) : base,
-				goneSince: null,
-			});
-		}
-
-		for (const [name, old] of state.nodes) {
-			if (seen.has(name)) {
-				continue;
-			}
-
-			const goneSince = old.goneSince ?? at;
-			if (at - goneSince < goneKeepMs) {
-				nodes.set(name, {...old, goneSince});
-			}
-		}
-
-		return {...state, nodes, listFailure: null, listedAt: at};
+/** The node list's changes to the state, for one feed kind. */
+function listings<F, A>(kind: FeedKind<F, A>, goneKeepMs: number) {
+	/** A node listed (anew) with `info`: its feed kept, told of the Node object; the opened node's pod count kept. */
+	function entryWith(state: OverviewState<F>, name: string, info: NodeInfo | null, at: number): OverviewEntry<F> {
+		const old = state.nodes.get(name);
+		const base = old?.feed ?? kind.initial(name, state.windowSeconds);
+		// The list counts no pods: a count read with the opened node's own Node object stays until its next read.
+		const pods = old?.info?.pods;
+		const withPods = info && pods !== undefined && info.pods === undefined ? {...info, pods} : info;
+		return {name, info: withPods ?? old?.info ?? null, feed: withPods ? kind.withNode(base, withPods, at) : base, goneSince: null};
 	}
 
+	return {
+		/** A watch's changes: added or changed nodes listed anew, deleted ones gone from `at`, long gone ones dropped. */
+		changed: (state: OverviewState<F>, changes: ReadonlyArray<{node: NodeInfo; deleted: boolean}>, at: number): OverviewState<F> => {
+			const nodes = new Map(state.nodes);
+			for (const {node, deleted} of changes) {
+				const old = nodes.get(node.name);
+				if (!deleted) nodes.set(node.name, entryWith(state, node.name, node, at));
+				else if (old !== undefined && old.goneSince === null) nodes.set(node.name, {...old, goneSince: at});
+			}
+
+			for (const [name, entry] of nodes) {
+				if (entry.goneSince !== null && at - entry.goneSince >= goneKeepMs) nodes.delete(name);
+			}
+
+			return {...state, nodes};
+		},
+		/** A whole list: the nodes in it listed, the others gone (and dropped once gone for goneKeepMs). */
+		listed: (state: OverviewState<F>, present: Array<{name: string; info: NodeInfo | null}>, at: number): OverviewState<F> => {
+			const nodes = new Map<string, OverviewEntry<F>>();
+			const seen = new Set(present.map((item) => item.name));
+			for (const item of present) nodes.set(item.name, entryWith(state, item.name, item.info, at));
+			for (const [name, old] of state.nodes) {
+				if (seen.has(name)) continue;
+				const goneSince = old.goneSince ?? at;
+				if (at - goneSince < goneKeepMs) nodes.set(name, {...old, goneSince});
+			}
+
+			return {...state, nodes, listFailure: null, listedAt: at};
+		},
+	};
+}
+
+export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = defaultGoneKeepMs) {
+	const {changed, listed} = listings(kind, goneKeepMs);
 	return function reduce(state: OverviewState<F>, action: OverviewAction<A>): OverviewState<F> {
 		switch (action.type) {
 			case 'nodes': {
@@ -138,6 +154,10 @@ export function overviewReducer<F, A>(kind: FeedKind<F, A>, goneKeepMs = default
 					action.nodes.map((info) => ({name: info.name, info})),
 					action.at,
 				);
+			}
+
+			case 'node-changes': {
+				return changed(state, action.changes, action.at);
 			}
 
 			case 'names': {

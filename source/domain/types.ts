@@ -126,6 +126,8 @@ export type MetricsAnswer = {text: string; dateSeconds: number | null};
 /** What pleg-top knows about the Node object (GET /api/v1/nodes/NODE), refreshed every 10 s. */
 export type NodeInfo = {
 	name: string;
+	/** metadata.uid: a new one under the same name is another Node (deleted and made again), its kubelet another. */
+	uid?: string;
 	kubeletVersion: string | null;
 	ready: {
 		status: 'True' | 'False' | 'Unknown';

@@ -21,8 +21,12 @@ export type EngineCore<F = unknown> = {
 	readonly label: string;
 	/** How often each node is read, in words, e.g. "each node every 2.5 s (50 nodes, --max-rps 20)". */
 	cadence(): string;
+	/** What holds the reads back now, each in a sentence for the header (a 429 wait, an absent server, a slow cycle). */
+	notes?(): string[];
 	/** The per-node interval kept, ms on the engine's clock (a replay's: the recorded one). */
 	effectiveIntervalMs(): number;
+	/** The interval kept for one node where it differs from the fleet's (the node opened from the table), ms. */
+	intervalOf?(node: string): number;
 	subscribe(listener: EngineListener): () => void;
 	/** The engine's clock, ms since the epoch: the local one, a replay's recorded time, or the demo kubelet's. */
 	now(): number;

@@ -1,186 +1,20 @@
 // The overview's loops, outside React so the JSON-lines output, --once and the benchmark use them too:
-// - through the API server: re-list the nodes every 30 s and poll each node's /proxy/metrics through the
-//   scheduler (bounded in-flight requests and request rate), one FeedState per node;
+// - through the API server (proxy-overview.ts): the node list, listed then watched, and each node's /proxy/metrics
+//   polled through the scheduler (bounded in-flight requests and request rate), one FeedState per node;
 // - from Prometheus: one fetch of every node's figures per interval.
 // Each engine owns its timers and holds the state; listeners hear of every change.
 import type {Prehistory} from '../domain/prometheus-history.js';
-import type {FeedAction, FeedState} from '../domain/feed.js';
-import {parsePlegSample} from '../domain/exposition/parse.js';
 import type {FiguresSource} from '../sources/prometheus.js';
-import type {MetricsSource, NodeInfo} from '../domain/types.js';
 import {retryDelay} from '../domain/backoff.js';
 import {toFailure} from '../sources/to-failure.js';
 import {fleetHistoryLimit, prometheusFeedKind, type PrometheusFeed, type PrometheusFeedAction} from '../domain/prometheus-feed.js';
-import {proxyFeedKind} from '../domain/proxy-feed.js';
-import {startScheduler} from './scheduler.js';
 import {listedNames} from '../domain/overview-state.js';
-import {
-	createStore,
-	globalTimers,
-	never,
-	scopedEngine,
-	seconds,
-	systemNow,
-	type Engine,
-	type EngineCore,
-	type FleetEngine,
-	type Timers,
-} from './engine.js';
-import {startNodeReads, type NodeReads} from './node-reads.js';
-import {defaultNodeRefreshMs} from './poller.js';
+import {createStore, globalTimers, never, scopedEngine, seconds, systemNow, type Engine, type EngineCore, type Timers} from './engine.js';
 
 /** The overview's engines are engines (engine.ts) of every node. */
 export type OverviewEngine<F> = Engine<F>;
 
-/** What the proxy overview needs of the API server source. */
-export type NodeFleet = {
-	readonly label: string;
-	listNodes(signal: AbortSignal): Promise<NodeInfo[]>;
-	forNode(node: string): MetricsSource;
-};
-
-export type ProxyOverviewOptions = {
-	fleet: NodeFleet;
-	intervalMs: number;
-	windowSeconds: number;
-	maxInflight: number;
-	maxRps: number;
-	now?: () => number;
-	timers?: Timers;
-	/** Re-list nodes this often, ms. @default 30000 */
-	relistMs?: number;
-	/** Re-read the opened node's Node object and Events this often, ms. @default the poller's 10 s */
-	nodeRefreshMs?: number;
-};
-
-export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<FeedState> {
-	const now = options.now ?? systemNow;
-	const timers = options.timers ?? globalTimers;
-	const relistMs = options.relistMs ?? 30_000;
-	const store = createStore<FeedState, FeedAction>(proxyFeedKind, options.windowSeconds);
-	const sources = new Map<string, MetricsSource>();
-	const lister = new AbortController();
-	let relistTimer: unknown;
-	let stopped = false;
-	// The node opened from the table: its Node object and Events, read only while it is open.
-	let opened: {name: string; reads: NodeReads} | undefined;
-	const sourceOf = (node: string) => {
-		let source = sources.get(node);
-		if (source === undefined) {
-			source = options.fleet.forNode(node);
-			sources.set(node, source);
-		}
-
-		return source;
-	};
-
-	const scheduler = startScheduler({
-		intervalMs: options.intervalMs,
-		maxInflight: options.maxInflight,
-		maxRps: options.maxRps,
-		now,
-		timers,
-		async poll(node, signal) {
-			const source = sourceOf(node);
-			const started = now();
-			try {
-				const sample = parsePlegSample(await source.fetchMetrics(signal));
-				const at = now();
-				if (!signal.aborted)
-					store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}}, at);
-				return true;
-			} catch (error) {
-				const at = now();
-				const failure = toFailure(error, source);
-				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'failure', failure, at}}, at);
-				// The server's Retry-After, when it sent one, replaces this node's back-off.
-				return failure.retryAfterSeconds === undefined ? false : {retryAfterSeconds: failure.retryAfterSeconds};
-			}
-		},
-	});
-
-	async function relist() {
-		relistTimer = undefined;
-		try {
-			const nodes = await options.fleet.listNodes(lister.signal);
-			if (stopped) return;
-			const at = now();
-			store.dispatch({type: 'nodes', nodes, at}, at);
-			const names = listedNames(store.state);
-			for (const name of sources.keys()) {
-				if (!names.includes(name)) sources.delete(name);
-			}
-
-			scheduler.setNodes(names);
-		} catch (error) {
-			if (stopped) return;
-			const at = now();
-			store.dispatch({type: 'list-failure', failure: toFailure(error, options.fleet), at}, at);
-		}
-
-		// relist catches its own failures: the timer has nothing to await.
-		if (!stopped) relistTimer = timers.setTimeout(() => void relist(), relistMs);
-	}
-
-	void relist();
-	return {
-		scope: 'fleet',
-		kind: proxyFeedKind,
-		get state() {
-			return store.state;
-		},
-		label: options.fleet.label,
-		cadence() {
-			const effective = scheduler.effectiveIntervalMs;
-			const count = listedNames(store.state).length;
-			const stretched =
-				effective > options.intervalMs
-					? `, stretched from ${seconds(options.intervalMs)}: ${count} nodes at most ${options.maxRps} requests/s`
-					: '';
-			return `each node every ${seconds(effective)}${stretched} · ≤ ${options.maxInflight} at once`;
-		},
-		effectiveIntervalMs: () => scheduler.effectiveIntervalMs,
-		subscribe: store.subscribe,
-		now,
-		// The overview has no pause key: its one-node screens show the figures as they stream in.
-		paused: false,
-		setPaused: () => undefined,
-		open(node) {
-			if (opened?.name === node) return;
-			opened?.reads.stop();
-			opened = undefined;
-			if (node === null || stopped) return;
-			// Not reads of the node's figures (JSON lines write no line for them); the screen redraws.
-			const reads = startNodeReads(
-				sourceOf(node),
-				{refreshMs: options.nodeRefreshMs ?? defaultNodeRefreshMs, now},
-				{
-					onNode(info) {
-						const at = now();
-						// The list's spelling of the name keys the entry (as the one-node engine keeps the asked one).
-						store.dispatch({type: 'node', node: {...info, name: node}, at}, at, false);
-					},
-					onEvents(events, at) {
-						store.dispatch({type: 'feed', node, action: {type: 'events', events, at}}, at, false);
-					},
-				},
-			);
-			opened = {name: node, reads};
-		},
-		mark: () => undefined,
-		get requestCount() {
-			return scheduler.requestCount;
-		},
-		ended: never,
-		stop() {
-			stopped = true;
-			opened?.reads.stop();
-			lister.abort();
-			if (relistTimer !== undefined) timers.clearTimeout(relistTimer);
-			scheduler.stop();
-		},
-	};
-}
+export {startProxyOverview, type NodeFleet, type ProxyOverviewOptions} from './proxy-overview.js';
 
 export type PrometheusOverviewOptions = {
 	source: FiguresSource;

@@ -92,7 +92,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 			<Dashboard
 				{...nodeScreenView(engine, state, open, at)}
 				sourceLabel={only === undefined ? `${open} · q/Esc: all nodes${header?.kube ? '' : ` · ${engine.label}`}` : engine.label}
-				intervalSeconds={engine.effectiveIntervalMs() / 1000}
+				intervalSeconds={(engine.intervalOf?.(open) ?? engine.effectiveIntervalMs()) / 1000}
 				now={at}
 				width={columns}
 				height={height}
@@ -115,6 +115,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 			typing={ui.typing}
 			sourceLabel={engine.label}
 			cadence={engine.cadence()}
+			notes={engine.notes?.()}
 			listFailure={state.listFailure}
 			now={at}
 			width={columns}

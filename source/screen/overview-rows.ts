@@ -126,20 +126,25 @@ function judge(
 		return {state: 'unknown', word: 'gone', reason: null};
 	}
 
+	// The node list's word needs no read: a node the kubelet says is NotReady ranks with the unhealthy from the
+	// first frame, in the kubelet's own words, whether its metrics are read, failing or not read yet.
+	const notReady = ready === 'False' ? {state: 'unhealthy' as const, word: 'not ready', reason: view.node?.ready?.message ?? null} : null;
 	// A failed read is the same error whether or not a good read came before it: the figures of that good read
 	// (shown dimmed) are old, and an age extrapolated from them says nothing about the kubelet now.
 	if (status.failure) {
-		return {state: 'error', word: 'error', reason: failureWord(status.failure)};
+		return notReady ?? {state: 'error', word: 'error', reason: failureWord(status.failure)};
 	}
 
 	if (figures === null) {
-		return {state: 'unknown', word: 'waiting', reason: null};
+		return notReady ?? {state: 'unknown', word: 'waiting', reason: null};
 	}
 
 	// Unhealthy by the kubelet's own figure at the read: the last word known, however old the read.
 	if (band === 'unhealthy') {
 		return {state: 'unhealthy', word: 'unhealthy', reason: null};
 	}
+
+	if (notReady !== null) return notReady;
 
 	if (sinceRead !== null && sinceRead * 1000 > staleAfterMs(cycleMs)) {
 		return {state: 'unknown', word: 'stale', reason: null};
@@ -149,7 +154,7 @@ function judge(
 		return {state: 'critical', word: 'critical', reason: null};
 	}
 
-	if (ready !== null && ready !== 'True') {
+	if (ready === 'Unknown') {
 		return {state: 'warn', word: 'not ready', reason: null};
 	}
 
@@ -196,6 +201,8 @@ export function failureWord(failure: Failure): string {
 		}
 
 		case 'http': {
+			// The API server's Retry-After (a 429): the fleet waits, nothing is wrong with the node.
+			if (failure.retryAfterSeconds !== undefined) return 'throttled';
 			const code = /\banswered (\d{3})\b/.exec(summary)?.[1];
 			return code ? `HTTP ${code}` : 'HTTP error';
 		}

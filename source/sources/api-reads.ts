@@ -9,13 +9,16 @@ import type {HttpAnswer} from './http/https-request.js';
 import {kubectlTargetOf, type LoadedKubeconfig} from './kube/kubeconfig.js';
 import {sourceFailure, SourceFailure} from './failure.js';
 import {eventPageFromJson, newestEvents, type EventPage} from './node-events.js';
-import {nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
+import {nodeInfosFromJson, nodeNamesFromJson, nodeWatchEventFromJson, type NodeWatchEvent} from './node-info.js';
+import type {StreamEnd} from './http/line-stream.js';
 import {maxPodPages, podListAccept, podListPath, podPageFromJson} from './pod-count.js';
 
 /** The requests of one API server, as its reads make them. */
 export type ApiCalls = {
 	readonly loaded: LoadedKubeconfig;
 	get(path: string, accept: string, signal: AbortSignal, readBody?: BodyReader): Promise<HttpAnswer>;
+	/** A streaming GET: each line as it comes (transport.ts stream). */
+	stream(path: string, accept: string, signal: AbortSignal, idleMs: number, onLine: (line: string) => void): Promise<StreamEnd>;
 	/** A failure for an answer that is not the one asked for. */
 	classify(answer: HttpAnswer, call: Call): SourceFailure;
 	/** The failure with every known credential masked. */
@@ -66,6 +69,9 @@ export async function namesForNotFound(calls: ApiCalls, signal: AbortSignal): Pr
 	}
 }
 
+/** The nodes listed, and the list's resourceVersion (where a watch goes on from; null when the server gave none). */
+export type NodeListing = {nodes: NodeInfo[]; resourceVersion: string | null};
+
 /**
  * Every node, or those matching `selector`, 500 a page. The names the API server holds for names shown in their
  * visible form go into `heldNames`.
@@ -75,30 +81,22 @@ export async function listNodes(
 	heldNames: Map<string, string>,
 	signal: AbortSignal,
 	selector?: string,
-): Promise<NodeInfo[]> {
+): Promise<NodeListing> {
 	const labels = selector === undefined ? '' : `&labelSelector=${encodeURIComponent(selector)}`;
 	const nodes: NodeInfo[] = [];
 	let continueToken: string | null = null;
+	let resourceVersion: string | null = null;
 	do {
 		const path: string = `/api/v1/nodes?limit=500${labels}${continueToken === null ? '' : `&continue=${encodeURIComponent(continueToken)}`}`;
 		const answer = await calls.get(path, json, signal);
-		if (answer.status !== 200) {
-			throw calls.classify(answer, {
-				path,
-				rule: rules.list,
-				action: 'list nodes',
-				// All that the overview needs, not only what was refused first.
-				forbiddenNotes: [
-					`the overview then reads each node through get on nodes/proxy: check: ${kubectlCommand(kubectlTargetOf(calls.loaded), ['auth', 'can-i', 'get', 'nodes/proxy'])}`,
-				],
-			});
-		}
-
+		if (answer.status !== 200) throw listFailure(calls, answer, path);
 		try {
 			const page = nodeInfosFromJson(answer.body);
 			nodes.push(...page.nodes);
 			for (const [shown, heldName] of page.addresses) heldNames.set(shown, heldName);
 			continueToken = page.continueToken;
+			// Every page of one list is a snapshot at the first page's version.
+			resourceVersion ??= page.resourceVersion;
 		} catch {
 			throw calls.guard(
 				sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read`, [
@@ -109,10 +107,69 @@ export async function listNodes(
 		}
 	} while (continueToken !== null);
 
-	return nodes;
+	return {nodes, resourceVersion};
 }
 
-/** The pods bound to the node, or why not: a refusal or failure is said, never thrown (they are context). */
+function listFailure(calls: ApiCalls, answer: HttpAnswer, path: string): SourceFailure {
+	return calls.classify(answer, {
+		path,
+		rule: rules.list,
+		action: 'list nodes',
+		// All that the overview needs, not only what was refused first.
+		forbiddenNotes: [
+			`the overview then reads each node through get on nodes/proxy: check: ${kubectlCommand(kubectlTargetOf(calls.loaded), ['auth', 'can-i', 'get', 'nodes/proxy'])}`,
+		],
+	});
+}
+
+/** How a watch of the nodes ended: the server closed it (watch again from `resourceVersion`), or the version is gone (list again). */
+export type NodeWatchEnd = {type: 'closed'; resourceVersion: string} | {type: 'gone'};
+
+/** The server ends a watch after this long (kubectl picks 5 to 10 minutes), s; a quiet one is given a minute more. */
+const watchSeconds = 300;
+
+/**
+ * Watches the nodes (those matching `selector`) from `resourceVersion`, as kubectl get -w and informers do: each
+ * change to `onEvent` as its line comes, until the server ends the watch. Throws
+ * SourceFailure for an answer that is not a watch (403 without the watch right, …).
+ */
+export async function watchNodes(
+	calls: ApiCalls,
+	heldNames: Map<string, string>,
+	signal: AbortSignal,
+	from: {resourceVersion: string; selector?: string},
+	onEvent: (event: NodeWatchEvent) => void,
+): Promise<NodeWatchEnd> {
+	const labels = from.selector === undefined ? '' : `&labelSelector=${encodeURIComponent(from.selector)}`;
+	const path = `/api/v1/nodes?watch=true&allowWatchBookmarks=true&timeoutSeconds=${watchSeconds}&resourceVersion=${encodeURIComponent(from.resourceVersion)}${labels}`;
+	let resourceVersion = from.resourceVersion;
+	let gone = false;
+	const end = await calls.stream(path, json, signal, (watchSeconds + 60) * 1000, (line) => {
+		let event: NodeWatchEvent;
+		try {
+			event = nodeWatchEventFromJson(line);
+		} catch {
+			throw calls.guard(
+				sourceFailure('parse', `the node watch from ${calls.loaded.server} sent a line that is not a watch event`, [
+					`request: GET ${path}`,
+				]),
+			);
+		}
+
+		if (event.type === 'error') {
+			gone ||= event.code === 410;
+			return;
+		}
+
+		if (event.resourceVersion !== null) resourceVersion = event.resourceVersion;
+		if (event.type !== 'bookmark' && event.node.name !== event.held) heldNames.set(event.node.name, event.held);
+		if (event.type !== 'bookmark') onEvent(event);
+	});
+	if (end.status === 410 || gone) return {type: 'gone'};
+	if (end.status !== 200) throw listFailure(calls, {status: end.status, headers: end.headers, body: end.body}, path);
+	return {type: 'closed', resourceVersion};
+}
+
 /** The pods bound to the node, or why not: a refusal or failure is said, never thrown (they are context). */
 export async function countPods(calls: ApiCalls, held: string, signal: AbortSignal): Promise<PodCount> {
 	let count = 0;

@@ -11,8 +11,7 @@ import {
 	type Peer,
 	type Refusal,
 } from './http/classify.js';
-import {createTransport, transportWarnings} from './http/transport.js';
-import type {BodyReader} from './http/body-text.js';
+import {createTransport, transportWarnings, type Transport} from './http/transport.js';
 import type {HttpAnswer} from './http/https-request.js';
 import {dateHeaderSeconds} from './http/date-header.js';
 import {cutToPlegLines} from '../domain/exposition/parse.js';
@@ -21,7 +20,20 @@ import {kubeconfigAuth} from './kube/credentials.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {nodeInfoFromJson} from './node-info.js';
-import {countPods, json, listNodeNames, listNodes, namesForNotFound, readEvents, rules, type ApiCalls} from './api-reads.js';
+import {
+	countPods,
+	json,
+	listNodeNames,
+	listNodes,
+	namesForNotFound,
+	readEvents,
+	rules,
+	watchNodes,
+	type ApiCalls,
+	type NodeListing,
+	type NodeWatchEnd,
+} from './api-reads.js';
+import type {NodeWatchEvent} from './node-info.js';
 
 export type ApiServerOptions = {
 	loaded: LoadedKubeconfig;
@@ -55,6 +67,14 @@ export type ApiServer = {
 	/**
 	 * Every Node object (GET /api/v1/nodes, 500 a page), for the overview, or those matching a label selector (-l, as kubectl's: `pool=gpu,zone!=a`). */
 	listNodes: (signal: AbortSignal, selector?: string) => Promise<NodeInfo[]>;
+	/** The same, with the list's resourceVersion (where a watch goes on from). */
+	listNodesAt: (signal: AbortSignal, selector?: string) => Promise<NodeListing>;
+	/** Watches the nodes from a list's resourceVersion until the server ends the watch (api-reads.ts watchNodes). */
+	watchNodes: (
+		signal: AbortSignal,
+		from: {resourceVersion: string; selector?: string},
+		onEvent: (event: NodeWatchEvent) => void,
+	) => Promise<NodeWatchEnd>;
 	/**
 	 * The same source for another node: shares this source's credentials and its one keep-alive agent, so the
 	 * overview polls every node over the same few connections. `close` of the result does nothing (the parent owns the agent).
@@ -75,11 +95,41 @@ type NodeCall = 'node' | 'proxy';
 
 /** One node's source through the API server, which also lists and reads the others (over the same connections). */
 export function createApiServerSource(options: ApiServerSourceOptions): ApiServerSource {
-	const {listNodeNames, listNodes, forNode, close} = createApiServer(options);
-	return {...forNode(options.node), listNodeNames, listNodes, forNode, close};
+	const {listNodeNames, listNodes, listNodesAt, watchNodes: watch, forNode, close} = createApiServer(options);
+	return {...forNode(options.node), listNodeNames, listNodes, listNodesAt, watchNodes: watch, forNode, close};
 }
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
+	const server = connect(options);
+	// A listed name is shown in its visible form (untrusted-text.ts); one that had controls is still addressed by
+	// the name the API server holds.
+	const heldNames = new Map<string, string>();
+	const {calls} = server;
+	return {
+		where: server.where,
+		notes: server.notes,
+		listNodeNames: (signal) => listNodeNames(calls, signal),
+		listNodes: async (signal, selector) => (await listNodes(calls, heldNames, signal, selector)).nodes,
+		listNodesAt: (signal, selector) => listNodes(calls, heldNames, signal, selector),
+		watchNodes: (signal, from, onEvent) => watchNodes(calls, heldNames, signal, from, onEvent),
+		forNode: (name) => nodeSource(server, name, heldNames.get(name) ?? name),
+		close() {
+			server.transport.close();
+		},
+	};
+}
+
+/** One API server's connection: its transport, what it warns of, and its calls with every failure guarded. */
+type Connection = {
+	loaded: LoadedKubeconfig;
+	peer: Peer;
+	transport: Transport;
+	where: string;
+	notes: readonly string[];
+	calls: ApiCalls;
+};
+
+function connect(options: ApiServerOptions): Connection {
 	const {loaded} = options;
 	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
 	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
@@ -89,140 +139,121 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 		insecureBy: `insecure-skip-tls-verify of cluster "${loaded.clusterName}" in ${loaded.origins.cluster}`,
 		sendsToken: sendsToken({loaded}),
 	});
-	const where = `${loaded.server}${warnings.labelSuffix}`;
+	// Defence in depth: whatever built the text, no known credential leaves this module.
+	const guard = (failure: SourceFailure) => new SourceFailure(redactFailure(failure.failure, transport.secrets()));
+	const guarded = (error: unknown) => {
+		throw error instanceof SourceFailure ? guard(error) : error;
+	};
 
-	function guard(failure: SourceFailure): SourceFailure {
-		// Defence in depth: whatever built the text, no known credential leaves this module.
-		return new SourceFailure(redactFailure(failure.failure, transport.secrets()));
+	const calls: ApiCalls = {
+		loaded,
+		get: async (path, accept, signal, readBody) => transport.get(path, {Accept: accept}, signal, readBody).catch(guarded),
+		stream: async (path, accept, signal, idleMs, onLine) =>
+			transport.stream(path, {Accept: accept, 'Accept-Encoding': 'identity'}, signal, idleMs, onLine).catch(guarded),
+		classify: (answer: HttpAnswer, call: Call) => guard(classifyAnswer(answer, peer, call, transport.secrets())),
+		guard,
+	};
+	return {loaded, peer, transport, where: `${loaded.server}${warnings.labelSuffix}`, notes: warnings.notes, calls};
+}
+
+/** One node's calls: the Node object and the metrics proxy, each remembered as refused (403) or allowed. */
+function nodeCalls(server: Connection, name: string, held: string) {
+	const {calls, peer} = server;
+	const paths: Record<NodeCall, string> = {
+		node: `/api/v1/nodes/${encodeURIComponent(held)}`,
+		proxy: `/api/v1/nodes/${encodeURIComponent(held)}/proxy/metrics`,
+	};
+	// The last answer of each call: refused (with that answer), allowed, or not asked yet.
+	const refused = new Map<NodeCall, HttpAnswer | null>();
+	const remember = (call: NodeCall, answer: HttpAnswer) => refused.set(call, answer.status === 403 ? answer : null);
+
+	/** A 403 names every call of this node that is refused, asking the other one once when its answer is unknown. */
+	async function forbidden(call: NodeCall, signal: AbortSignal): Promise<SourceFailure> {
+		const other: NodeCall = call === 'node' ? 'proxy' : 'node';
+		if (!refused.has(other)) {
+			// Only a 403 counts: any other outcome leaves the other call's right unknown, and the refusal in hand stands.
+			await calls.get(paths[other], other === 'node' ? json : metricsAccept, signal).then(
+				(probe) => remember(other, probe),
+				(error: unknown) => {
+					if (signal.aborted) throw error;
+				},
+			);
+		}
+
+		const refusedCalls = (['node', 'proxy'] as const).filter((each) => refused.get(each));
+		// A refused call's answer is kept in `refused` (the filter above).
+		const refusals: Refusal[] = refusedCalls.map((each) => ({answer: refused.get(each)!, rule: rules[each]}));
+		const action = `get ${refusedCalls.map((each) => rules[each].resource).join(' and ')} on node "${name}"`;
+		const notes = refusedCalls.includes('proxy') ? [proxyNote] : [];
+		return calls.guard(forbiddenFailure(peer, refusals, action, notes, server.transport.secrets()));
 	}
 
-	async function get(path: string, accept: string, signal: AbortSignal, readBody?: BodyReader): Promise<HttpAnswer> {
-		return transport.get(path, {Accept: accept}, signal, readBody).catch((error) => {
-			throw error instanceof SourceFailure ? guard(error) : error;
-		});
+	async function fetch(call: NodeCall, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
+		const path = paths[call];
+		const answer = await calls.get(path, accept, signal, call === 'proxy' ? cutToPlegLines : undefined);
+		remember(call, answer);
+		if (answer.status === 200) return answer;
+		if (answer.status === 403) throw await forbidden(call, signal);
+		if (isNodeNotFound(answer)) {
+			// The peer of an API server's connection is the API server's.
+			const apiPeer = peer as Extract<Peer, {kind: 'api-server'}>;
+			const names = await namesForNotFound(calls, signal);
+			throw calls.guard(notFoundFailure(answer, apiPeer, name, names, server.transport.secrets()));
+		}
+
+		throw calls.classify(answer, {path, rule: rules[call], proxiedNode: call === 'proxy' ? name : undefined});
 	}
 
-	// A listed name is shown in its visible form (untrusted-text.ts); one that had controls is still addressed by
-	// the name the API server holds.
-	const heldNames = new Map<string, string>();
+	return {paths, fetch};
+}
 
-	const classify = (answer: HttpAnswer, call: Call) => guard(classifyAnswer(answer, peer, call, transport.secrets()));
-	const calls: ApiCalls = {loaded, get, classify, guard};
+/** One node's source through the API server: its metrics (dated), its Node object and its Events. */
+function nodeSource(server: Connection, name: string, held: string): NodeSource {
+	const {calls, peer, loaded} = server;
+	const {paths, fetch} = nodeCalls(server, name, held);
 
-	function nodeSource(name: string): NodeSource {
-		const held = heldNames.get(name) ?? name;
-		const paths: Record<NodeCall, string> = {
-			node: `/api/v1/nodes/${encodeURIComponent(held)}`,
-			proxy: `/api/v1/nodes/${encodeURIComponent(held)}/proxy/metrics`,
-		};
-		// The last answer of each call: refused (with that answer), allowed, or not asked yet.
-		const refused = new Map<NodeCall, HttpAnswer | null>();
-		const remember = (call: NodeCall, answer: HttpAnswer) => refused.set(call, answer.status === 403 ? answer : null);
+	async function fetchMetricsDated(signal: AbortSignal): Promise<MetricsAnswer> {
+		const answer = await fetch('proxy', metricsAccept, signal);
+		const html = htmlInsteadOfMetrics(answer, peer, server.transport.secrets());
+		if (html !== null) throw calls.guard(html);
+		return {text: answer.body, dateSeconds: dateHeaderSeconds(answer.headers)};
+	}
 
-		/** A 403 names every call of this node that is refused, asking the other one once when its answer is unknown. */
-		async function forbidden(call: NodeCall, signal: AbortSignal): Promise<SourceFailure> {
-			const other: NodeCall = call === 'node' ? 'proxy' : 'node';
-			if (!refused.has(other)) {
-				// Only a 403 counts: any other outcome leaves the other call's right unknown, and the refusal in hand stands.
-				await get(paths[other], other === 'node' ? json : metricsAccept, signal).then(
-					(probe) => remember(other, probe),
-					(error: unknown) => {
-						if (signal.aborted) throw error;
-					},
-				);
-			}
-
-			const refusedCalls = (['node', 'proxy'] as const).filter((each) => refused.get(each));
-			const refusals: Refusal[] = refusedCalls.map((each) => ({answer: refused.get(each)!, rule: rules[each]}));
-			const action = `get ${refusedCalls.map((each) => rules[each].resource).join(' and ')} on node "${name}"`;
-			return guard(forbiddenFailure(peer, refusals, action, refusedCalls.includes('proxy') ? [proxyNote] : [], transport.secrets()));
+	async function fetchNode(signal: AbortSignal): Promise<NodeInfo> {
+		const answer = await fetch('node', json, signal);
+		let info: NodeInfo;
+		try {
+			info = nodeInfoFromJson(answer.body, name);
+		} catch {
+			throw calls.guard(
+				sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [
+					`request: GET ${paths.node}`,
+					'expected v1 Node JSON',
+				]),
+			);
 		}
 
-		async function fetch(call: NodeCall, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
-			const path = paths[call];
-			const answer = await get(path, accept, signal, call === 'proxy' ? cutToPlegLines : undefined);
-			remember(call, answer);
-			if (answer.status === 200) {
-				return answer;
-			}
-
-			if (answer.status === 403) {
-				throw await forbidden(call, signal);
-			}
-
-			if (isNodeNotFound(answer)) {
-				throw guard(
-					notFoundFailure(
-						answer,
-						peer as Extract<Peer, {kind: 'api-server'}>,
-						name,
-						await namesForNotFound(calls, signal),
-						transport.secrets(),
-					),
-				);
-			}
-
-			throw classify(answer, {path, rule: rules[call], proxiedNode: call === 'proxy' ? name : undefined});
-		}
-
-		async function fetchMetricsDated(signal: AbortSignal): Promise<MetricsAnswer> {
-			const answer = await fetch('proxy', metricsAccept, signal);
-			const html = htmlInsteadOfMetrics(answer, peer, transport.secrets());
-			if (html !== null) {
-				throw guard(html);
-			}
-
-			return {text: answer.body, dateSeconds: dateHeaderSeconds(answer.headers)};
-		}
-
-		return {
-			label: `${name} via ${where}`,
-			metricsUrl: `${loaded.server.replace(/\/$/, '')}${paths.proxy}`,
-			node: name,
-			notes: warnings.notes,
-			async fetchMetrics(signal) {
-				return (await fetchMetricsDated(signal)).text;
-			},
-			fetchMetricsDated,
-			async fetchNode(signal) {
-				const answer = await fetch('node', json, signal);
-				let info: NodeInfo;
-				try {
-					info = nodeInfoFromJson(answer.body, name);
-				} catch {
-					throw guard(
-						sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [
-							`request: GET ${paths.node}`,
-							'expected v1 Node JSON',
-						]),
-					);
-				}
-
-				// Counted only while NotReady: that is when the eviction horizon needs it, and an idle node costs nothing.
-				return info.ready && info.ready.status !== 'True' ? {...info, pods: await countPods(calls, held, signal)} : info;
-			},
-			async fetchEvents(signal) {
-				try {
-					return await readEvents(calls, held, name, signal);
-				} catch (error) {
-					if (error instanceof SourceFailure) {
-						return {events: [], error: error.failure};
-					}
-
-					throw error;
-				}
-			},
-		};
+		// Counted only while NotReady: that is when the eviction horizon needs it, and an idle node costs nothing.
+		return info.ready && info.ready.status !== 'True' ? {...info, pods: await countPods(calls, held, signal)} : info;
 	}
 
 	return {
-		where,
-		notes: warnings.notes,
-		listNodeNames: (signal) => listNodeNames(calls, signal),
-		listNodes: (signal, selector) => listNodes(calls, heldNames, signal, selector),
-		forNode: nodeSource,
-		close() {
-			transport.close();
+		label: `${name} via ${server.where}`,
+		metricsUrl: `${loaded.server.replace(/\/$/, '')}${paths.proxy}`,
+		node: name,
+		notes: server.notes,
+		async fetchMetrics(signal) {
+			return (await fetchMetricsDated(signal)).text;
+		},
+		fetchMetricsDated,
+		fetchNode,
+		async fetchEvents(signal) {
+			try {
+				return await readEvents(calls, held, name, signal);
+			} catch (error) {
+				if (error instanceof SourceFailure) return {events: [], error: error.failure};
+				throw error;
+			}
 		},
 	};
 }

@@ -41,7 +41,7 @@ function readyOf(conditions: unknown): NodeInfo['ready'] {
 
 type NodeJson = {
 	kind?: unknown;
-	metadata?: {name?: unknown};
+	metadata?: {name?: unknown; uid?: unknown; resourceVersion?: unknown};
 	status?: {nodeInfo?: {kubeletVersion?: unknown; containerRuntimeVersion?: unknown}; conditions?: unknown};
 };
 
@@ -56,8 +56,10 @@ export function nodeInfoFromObject(value: NodeJson, node: string): NodeInfo {
 		throw new TypeError('not a Node object');
 	}
 
+	const uid = text(value.metadata?.uid);
 	return {
 		name: text(value.metadata?.name) ?? node,
+		...(uid === null ? {} : {uid}),
 		kubeletVersion: text(value.status?.nodeInfo?.kubeletVersion),
 		ready: readyOf(value.status?.conditions),
 		containerRuntimeVersion: text(value.status?.nodeInfo?.containerRuntimeVersion),
@@ -82,8 +84,14 @@ function rawName(item: NodeJson | undefined): string | null {
  * that differs from the name held (one with controls) back to the held one, so the node stays reachable;
  * `continueToken` is the list's next-page token as sent (null on the last page).
  */
-export function nodeInfosFromJson(body: string): {nodes: NodeInfo[]; addresses: Map<string, string>; continueToken: string | null} {
-	const value = JSON.parse(body) as {items?: NodeJson[]; metadata?: {continue?: unknown}};
+export function nodeInfosFromJson(body: string): {
+	nodes: NodeInfo[];
+	addresses: Map<string, string>;
+	continueToken: string | null;
+	/** The list's resourceVersion, from which a watch of the nodes goes on; null when it has none. */
+	resourceVersion: string | null;
+} {
+	const value = JSON.parse(body) as {items?: NodeJson[]; metadata?: {continue?: unknown; resourceVersion?: unknown}};
 	const items = Array.isArray(value?.items) ? value.items : [];
 	const nodes: NodeInfo[] = [];
 	const addresses = new Map<string, string>();
@@ -96,5 +104,39 @@ export function nodeInfosFromJson(body: string): {nodes: NodeInfo[]; addresses: 
 	}
 
 	const token = value?.metadata?.continue;
-	return {nodes, addresses, continueToken: typeof token === 'string' && token !== '' ? token : null};
+	const version = value?.metadata?.resourceVersion;
+	return {
+		nodes,
+		addresses,
+		continueToken: typeof token === 'string' && token !== '' ? token : null,
+		resourceVersion: typeof version === 'string' && version !== '' ? version : null,
+	};
+}
+
+/** One line of a watch of the nodes: a Node that was added or changed, one deleted, or where the watch stands. */
+export type NodeWatchEvent =
+	| {type: 'node'; node: NodeInfo; held: string; resourceVersion: string | null}
+	| {type: 'deleted'; node: NodeInfo; held: string; resourceVersion: string | null}
+	| {type: 'bookmark'; resourceVersion: string | null}
+	/** The watch ended with a Status: 410 Gone (the version is too old: list again) or another code. */
+	| {type: 'error'; code: number | null; message: string | null};
+
+/** A watch line (`{"type":"MODIFIED","object":{…}}`, kube-apiserver's JSON stream). Throws on one that is not. */
+export function nodeWatchEventFromJson(line: string): NodeWatchEvent {
+	const value = JSON.parse(line) as {type?: unknown; object?: NodeJson & {code?: unknown; message?: unknown}};
+	const object = value?.object;
+	if (typeof object !== 'object' || object === null) throw new TypeError('not a watch event');
+	const version = typeof object.metadata?.resourceVersion === 'string' ? object.metadata.resourceVersion : null;
+	if (value.type === 'BOOKMARK') return {type: 'bookmark', resourceVersion: version};
+	if (value.type === 'ERROR') {
+		return {type: 'error', code: typeof object.code === 'number' ? object.code : null, message: text(object.message)};
+	}
+
+	const held = rawName(object);
+	if (held === null || (value.type !== 'ADDED' && value.type !== 'MODIFIED' && value.type !== 'DELETED')) {
+		throw new TypeError('not a Node watch event');
+	}
+
+	const node = nodeInfoFromObject({kind: 'Node', ...object}, '');
+	return {type: value.type === 'DELETED' ? 'deleted' : 'node', node, held, resourceVersion: version};
 }

@@ -25,6 +25,41 @@ const reduce = overviewReducer(proxyFeedKind, 60_000);
 const sample = parsePlegSample('# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds 1000\n');
 
 describe('overview state', () => {
+	test("a watch's changes: a changed node's Ready is taken, a new one added, a deleted one gone and dropped 60 s on", () => {
+		let state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
+		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('b')], at: 0});
+		const notReady: NodeInfo = {
+			...info('a'),
+			ready: {status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy', since: 5000},
+		};
+		state = reduce(state, {
+			type: 'node-changes',
+			changes: [
+				{node: notReady, deleted: false},
+				{node: info('c'), deleted: false},
+				{node: info('b'), deleted: true},
+			],
+			at: 5000,
+		});
+		assert.deepEqual(listedNames(state), ['a', 'c']);
+		assert.equal(state.nodes.get('a')?.info?.ready?.status, 'False');
+		assert.equal(state.nodes.get('a')?.feed.node?.ready?.message, 'PLEG is not healthy');
+		assert.equal(state.nodes.get('b')?.goneSince, 5000);
+		state = reduce(state, {type: 'node-changes', changes: [{node: info('c'), deleted: false}], at: 65_000});
+		assert.equal(state.nodes.has('b'), false);
+	});
+
+	test('the same name with another uid (deleted and made again) starts the window again, counted as a restart', () => {
+		let state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
+		state = reduce(state, {type: 'nodes', nodes: [{...info('a'), uid: 'one'}], at: 0});
+		state = reduce(state, {type: 'feed', node: 'a', action: {type: 'scrape', scrape: {at: 1000, sample, latencyMs: 5}}});
+		state = reduce(state, {type: 'nodes', nodes: [{...info('a'), uid: 'one'}], at: 2000});
+		assert.equal(state.nodes.get('a')?.feed.latest?.at, 1000);
+		state = reduce(state, {type: 'node-changes', changes: [{node: {...info('a'), uid: 'two'}, deleted: false}], at: 3000});
+		const feed = state.nodes.get('a')!.feed;
+		assert.deepEqual([feed.latest, feed.scrapes.end - feed.scrapes.start, feed.restarts, feed.lastRestartAt], [null, 0, 1, 3000]);
+	});
+
 	test('a node missing from the list is marked gone, kept for 60 s, then dropped; a new one is added', () => {
 		let state = initialOverviewState<ReturnType<typeof proxyFeedKind.initial>>(10);
 		state = reduce(state, {type: 'nodes', nodes: [info('a'), info('b')], at: 0});

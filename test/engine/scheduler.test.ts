@@ -187,4 +187,109 @@ describe('overview scheduler', () => {
 		assert.ok(timed.most <= 16, `${timed.most} open`);
 		scheduler.stop();
 	});
+
+	test('the neediest due node first, then the longest unread: 5 nodes at 1/s, the one in need read first', async () => {
+		const starts: string[] = [];
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 1,
+			now: Date.now,
+			need: (node) => (node === 'node-04' ? 0 : 2),
+			async poll(node) {
+				starts.push(node);
+				return true;
+			},
+		});
+		scheduler.setNodes(names(5));
+		await advance(4500);
+		// At 1/s every node is due at once: node-04 (need 0) first, then the rest in the order they became due.
+		assert.deepEqual(starts, ['node-04', 'node-00', 'node-01', 'node-02', 'node-03']);
+		// A node whose need rises is read at the next start, before the longest unread ones.
+		scheduler.readSoon('node-02');
+		starts.length = 0;
+		await advance(1000);
+		scheduler.stop();
+		assert.equal(starts[0], 'node-04');
+	});
+
+	test('a focused node every 1 s takes at most half the rate; the other 4 share the rest (each every 4 s at 2/s)', async () => {
+		const starts: Array<{node: string; at: number}> = [];
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 2,
+			now: Date.now,
+			async poll(node) {
+				starts.push({node, at: Date.now()});
+				return true;
+			},
+		});
+		scheduler.setNodes(names(5));
+		assert.equal(scheduler.effectiveIntervalMs, 2500);
+		scheduler.focus('node-03', 1000);
+		// 4 others at the 1 request/s left: 4 s each.
+		assert.equal(scheduler.intervalOf('node-03'), 1000);
+		assert.equal(scheduler.effectiveIntervalMs, 4000);
+		await advance(20_000);
+		scheduler.stop();
+		const focused = starts.filter((start) => start.node === 'node-03').length;
+		const busiest = busiestSecond(starts.map((start) => start.at));
+		assert.ok(focused >= 19 && focused <= 21, `${focused} reads of the focused node in 20 s`);
+		assert.ok(busiest <= 2, `${busiest} starts in one second`);
+	});
+
+	test('a 429 (fleet Retry-After) holds every node for the wait; then the reads go on', async () => {
+		const starts: Array<{node: string; at: number}> = [];
+		let throttle = true;
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 1,
+			maxRps: 100,
+			now: Date.now,
+			async poll(node) {
+				starts.push({node, at: Date.now() - 1_000_000});
+				if (throttle) {
+					throttle = false;
+					return {retryAfterSeconds: 3, fleet: true};
+				}
+
+				return true;
+			},
+		});
+		scheduler.setNodes(names(10));
+		await advance(2900);
+		assert.equal(starts.length, 1);
+		assert.equal(scheduler.hold?.why, 'throttled');
+		await advance(500);
+		scheduler.stop();
+		assert.ok(starts.length >= 10, `${starts.length} reads after the wait`);
+		assert.ok(starts.slice(1).every((start) => start.at >= 3000));
+	});
+
+	test('an API server that does not answer: one try at a time, 1 s, 2 s, 4 s apart, whatever the number of nodes', async () => {
+		const starts: number[] = [];
+		const scheduler = startScheduler({
+			intervalMs: 1000,
+			maxInflight: 8,
+			maxRps: 100,
+			now: Date.now,
+			async poll() {
+				starts.push(Date.now() - 1_000_000);
+				await new Promise((resolve) => setTimeout(resolve, 5));
+				return 'server-down';
+			},
+		});
+		scheduler.setNodes(names(30));
+		await advance(8000);
+		scheduler.stop();
+		// What started before the first refusal came back (each a failed try: 1 s, 2 s), then one try after each
+		// back-off (doubling, up to 4 s within 8 s).
+		const later = starts.filter((at) => at >= 100);
+		assert.ok(starts.length - later.length <= 2, `${starts.join(', ')}`);
+		assert.ok(later.length >= 2 && later.length <= 3, `${starts.join(', ')}`);
+		for (const [index, at] of later.entries())
+			assert.ok(at - (starts[starts.length - later.length + index - 1] ?? 0) >= 1000, `${starts.join(', ')}`);
+		assert.equal(scheduler.hold?.why, 'server-down');
+	});
 });

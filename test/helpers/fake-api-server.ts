@@ -1,6 +1,7 @@
 // A loopback HTTPS server that answers like kube-apiserver for the calls pleg-top makes:
 // GET /api/v1/nodes, /api/v1/nodes/NAME, /api/v1/nodes/NAME/proxy/metrics and a node's Events
-// (/api/v1/namespaces/NS/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME). It authenticates
+// (/api/v1/namespaces/NS/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME), and a watch of
+// the nodes (GET /api/v1/nodes?watch=true&resourceVersion=RV: JSON lines, as kube-apiserver streams them). It authenticates
 // a bearer token or a client certificate signed by the test CA, answers errors with real `Status` bodies, and can
 // be told to misbehave per node or globally while a test runs.
 import fs from 'node:fs';
@@ -29,6 +30,8 @@ export const testTls = {
 
 export type FakeNode = {
 	name: string;
+	/** metadata.uid. @default "uid-NAME" */
+	uid?: string;
 	/** status.nodeInfo.kubeletVersion. @default "v1.28.4" */
 	kubeletVersion?: string;
 	/** The Ready condition. @default True, KubeletReady */
@@ -52,7 +55,7 @@ export type FakeNode = {
 };
 
 /** Which endpoint. */
-export type Route = 'list' | 'node' | 'metrics' | 'events' | 'pods';
+export type Route = 'list' | 'node' | 'metrics' | 'events' | 'pods' | 'watch';
 
 export type Fault =
 	/** Answer with this status and a Status body shaped like kube-apiserver's (or `message` when given), plus `headers` (e.g. Retry-After). */
@@ -121,6 +124,18 @@ export type FakeApiServer = {
 	forbidListing(forbidden: boolean): void;
 	/** Replace the /metrics provider of a node. */
 	setMetrics(node: string, metrics: FakeNode['metrics']): void;
+	/** Change a node's Ready condition: a new resourceVersion, and a MODIFIED line to every watch of the nodes. */
+	setReady(node: string, ready: FakeNode['ready']): void;
+	/** Add a node (or replace one of that name, e.g. deleted and made again with another uid): an ADDED line. */
+	addNode(node: FakeNode): void;
+	/** Delete a node: a DELETED line. */
+	deleteNode(node: string): void;
+	/** End every open watch of the nodes as the server's timeout does (a clean end of the stream). */
+	endWatches(): void;
+	/** Move the version on and forget the ones before: a watch from an older one gets 410 Gone (ERROR line), as after compaction. */
+	compact(): void;
+	/** Open watches of the nodes now. */
+	readonly watches: number;
 	/** Set a node's clock offset (FakeNode.clockOffsetSeconds). */
 	setClockOffset(node: string, seconds: number | null | undefined): void;
 	readonly requests: RecordedRequest[];
@@ -244,7 +259,7 @@ function nodeObject(node: FakeNode): object {
 	return {
 		kind: 'Node',
 		apiVersion: 'v1',
-		metadata: {name: node.name, labels: nodeLabels(node)},
+		metadata: {name: node.name, uid: node.uid ?? `uid-${node.name}`, labels: nodeLabels(node)},
 		status: {
 			nodeInfo: {
 				kubeletVersion: node.kubeletVersion ?? 'v1.28.4',
@@ -267,7 +282,15 @@ function nodeObject(node: FakeNode): object {
 /** A list request's page: `limit` items from `offset` (the `continue` token the previous page gave); limit 0 = all. */
 type Page = {limit: number; offset: number};
 
-type Parsed = {route: Route; node: string | null; namespace?: string; page?: Page; labelSelector?: string} | null;
+type Parsed = {
+	route: Route;
+	node: string | null;
+	namespace?: string;
+	page?: Page;
+	labelSelector?: string;
+	/** A watch's resourceVersion and timeoutSeconds. */
+	watch?: {resourceVersion: number; timeoutSeconds: number};
+} | null;
 
 /** The field selector's terms, e.g. {'involvedObject.kind': 'Node', 'involvedObject.name': 'worker-1'}. */
 function selectorTerms(selector: string): Record<string, string> {
@@ -282,7 +305,16 @@ function selectorTerms(selector: string): Record<string, string> {
 function parsePath(url: URL): Parsed {
 	const {pathname} = url;
 	if (pathname === '/api/v1/nodes') {
-		return {route: 'list', node: null, labelSelector: url.searchParams.get('labelSelector') ?? ''};
+		const labelSelector = url.searchParams.get('labelSelector') ?? '';
+		if (url.searchParams.get('watch') === 'true') {
+			const watch = {
+				resourceVersion: Number(url.searchParams.get('resourceVersion') ?? 0),
+				timeoutSeconds: Number(url.searchParams.get('timeoutSeconds') ?? 0),
+			};
+			return {route: 'watch', node: null, labelSelector, watch};
+		}
+
+		return {route: 'list', node: null, labelSelector};
 	}
 
 	if (pathname === '/api/v1/pods') {
@@ -307,6 +339,7 @@ function parsePath(url: URL): Parsed {
 
 export async function startFakeApiServer(options: FakeApiServerOptions): Promise<FakeApiServer> {
 	const nodes = new Map(options.nodes.map((node) => [node.name, {...node}]));
+	const nodeLog = createNodeLog();
 	const metricsCount = new Map<string, number>();
 	const tokens = options.tokens ?? {};
 	const faults = new Map<string, Fault>();
@@ -391,7 +424,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 				body: JSON.stringify({
 					kind: 'NodeList',
 					apiVersion: 'v1',
-					metadata: {resourceVersion: '1'},
+					metadata: {resourceVersion: String(nodeLog.version)},
 					items: [...nodes.values()]
 						.filter((each) => Object.entries(selectorTerms(labelSelector)).every(([key, value]) => nodeLabels(each)[key] === value))
 						.map(nodeObject),
@@ -464,6 +497,11 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			const status = defaultStatus(404, parsed.route, parsed.node, user);
 			send(request, response, 404, 'application/json', statusBody(404, status.reason, status.message, status.details));
 			return {status: 404, gzipped: false};
+		}
+
+		if (parsed.route === 'watch') {
+			nodeLog.watch(response, parsed.watch!, parsed.labelSelector ?? '');
+			return {status: 200, gzipped: false};
 		}
 
 		const normal = normalBody(parsed.route, node, parsed.namespace, parsed.page, parsed.labelSelector);
@@ -658,6 +696,33 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 				entry.metrics = metrics;
 			}
 		},
+		setReady(node, ready) {
+			const entry = nodes.get(node);
+			if (entry) {
+				entry.ready = ready;
+				nodeLog.change('MODIFIED', entry);
+			}
+		},
+		addNode(node) {
+			nodes.set(node.name, {...node});
+			nodeLog.change('ADDED', node);
+		},
+		deleteNode(node) {
+			const entry = nodes.get(node);
+			if (entry) {
+				nodes.delete(node);
+				nodeLog.change('DELETED', entry);
+			}
+		},
+		endWatches() {
+			nodeLog.endAll();
+		},
+		compact() {
+			nodeLog.compact();
+		},
+		get watches() {
+			return nodeLog.open;
+		},
 		setClockOffset(node, seconds) {
 			const entry = nodes.get(node);
 			if (entry) {
@@ -678,6 +743,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			return new Promise((resolve) => waiters.push(resolve));
 		},
 		async close() {
+			nodeLog.endAll();
 			for (const timer of timers) {
 				clearTimeout(timer);
 			}
@@ -689,6 +755,77 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 			server.closeAllConnections();
 			await closed;
+		},
+	};
+}
+
+type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/**
+ * The nodes' resourceVersions and the changes since the last compaction, and the open watches: each gets the
+ * changes after its version (or ERROR 410 when that is compacted away), then every change as it happens.
+ */
+function createNodeLog() {
+	let version = 1;
+	let oldest = 1;
+	const changes: Array<{version: number; type: WatchType; node: FakeNode}> = [];
+	const watchers = new Set<{response: http.ServerResponse; selector: string; timer: NodeJS.Timeout | undefined}>();
+	const line = (type: WatchType, node: FakeNode, at: number) => {
+		const object = nodeObject(node) as {metadata: Record<string, unknown>};
+		object.metadata['resourceVersion'] = String(at);
+		return JSON.stringify({type, object}) + '\n';
+	};
+
+	const matches = (node: FakeNode, selector: string) =>
+		Object.entries(selectorTerms(selector)).every(([key, value]) => nodeLabels(node)[key] === value);
+	const end = (watcher: {response: http.ServerResponse; timer: NodeJS.Timeout | undefined}) => {
+		clearTimeout(watcher.timer);
+		watchers.delete(watcher as never);
+		if (!watcher.response.destroyed) watcher.response.end();
+	};
+
+	return {
+		get version() {
+			return version;
+		},
+		get open() {
+			return watchers.size;
+		},
+		change(type: WatchType, node: FakeNode): void {
+			version++;
+			changes.push({version, type, node: {...node}});
+			for (const watcher of watchers) if (matches(node, watcher.selector)) watcher.response.write(line(type, node, version));
+		},
+		compact(): void {
+			// As etcd compacts past a watcher: other objects moved the version on, and what came before is forgotten.
+			version++;
+			oldest = version;
+			changes.length = 0;
+		},
+		watch(response: http.ServerResponse, from: {resourceVersion: number; timeoutSeconds: number}, selector: string): void {
+			response.writeHead(200, {'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked'});
+			if (from.resourceVersion < oldest) {
+				const status = {kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410};
+				response.end(
+					JSON.stringify({type: 'ERROR', object: {...status, message: `too old resource version: ${from.resourceVersion} (${oldest})`}}) +
+						'\n',
+				);
+				return;
+			}
+
+			for (const change of changes) {
+				if (change.version > from.resourceVersion && matches(change.node, selector)) {
+					response.write(line(change.type, change.node, change.version));
+				}
+			}
+
+			const watcher = {response, selector, timer: undefined as NodeJS.Timeout | undefined};
+			if (from.timeoutSeconds > 0) watcher.timer = setTimeout(() => end(watcher), from.timeoutSeconds * 1000);
+			watchers.add(watcher);
+			response.on('close', () => end(watcher));
+		},
+		endAll(): void {
+			for (const watcher of [...watchers]) end(watcher);
 		},
 	};
 }

@@ -39,12 +39,20 @@ export function fleetPlan(mode: OverviewMode, backend: ApiServerFleet, env: Node
 /** The nodes picked: named nodes are the listed ones of those names (the list says which exist); -l is the API server's labelSelector. */
 function pickedFleet(api: ApiServer, {selector, names}: ApiServerFleet): NodeFleet {
 	const which = names !== undefined ? names.join(', ') : selector !== undefined ? `nodes with -l ${selector}` : 'all nodes';
+	const picked = (name: string) => names === undefined || names.includes(name);
 	return {
 		label: `${which} via ${api.where}`,
 		async listNodes(signal) {
-			const nodes = await api.listNodes(signal, selector);
-			return names === undefined ? nodes : nodes.filter((node) => names.includes(node.name));
+			return (await api.listNodes(signal, selector)).filter((node) => picked(node.name));
 		},
+		async listNodesAt(signal) {
+			const listing = await api.listNodesAt(signal, selector);
+			return {...listing, nodes: listing.nodes.filter((node) => picked(node.name))};
+		},
+		watchNodes: async (signal, resourceVersion, onEvent) =>
+			api.watchNodes(signal, {resourceVersion, selector}, (event) => {
+				if (event.type === 'bookmark' || event.type === 'error' || picked(event.node.name)) onEvent(event);
+			}),
 		forNode: api.forNode,
 	};
 }

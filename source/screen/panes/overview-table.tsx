@@ -36,6 +36,8 @@ export type OverviewTableProps = {
 	sourceLabel: string;
 	/** e.g. "each node every 2.5 s (50 nodes, --max-rps 20)". */
 	cadence: string;
+	/** What holds the reads back, each in a sentence (a 429 wait, an absent API server, a slow cycle). */
+	notes?: readonly string[];
 	/** Why the node list could not be read (the table then shows the last list). */
 	listFailure: Failure | null;
 	now: number;
@@ -287,7 +289,9 @@ export function overviewTableLines(props: OverviewTableProps): Line[] {
 		[seg(clock, 'dim')],
 		width,
 	);
-	const top: Line[] = [header, fitItems([[seg(props.cadence, 'dim')]], width), countsLine(props.rows, width)];
+	// What holds the reads back is said under the cadence, where it is read with it.
+	const notes = (props.notes ?? []).flatMap((note) => wrapWords(`${healthSymbol.warn} ${note}`, width, 2, 'warn', 2));
+	const top: Line[] = [header, fitItems([[seg(props.cadence, 'dim')]], width), ...notes, countsLine(props.rows, width)];
 	const failure = props.listFailure
 		? wrapWords(`${healthSymbol.unhealthy} node list: ${props.listFailure.summary}`, width, 1, 'error')
 		: [];

@@ -8,7 +8,8 @@ import http from 'node:http';
 import https from 'node:https';
 import {classifyRequestError, type Peer} from './classify.js';
 import type {BodyReader} from './body-text.js';
-import {getText, type HttpAnswer} from './https-request.js';
+import {defaultMaxBodyBytes, getText, type HttpAnswer} from './https-request.js';
+import {streamLines, type StreamEnd} from './line-stream.js';
 import {StaleSocketError} from './request-errors.js';
 import {SourceFailure} from '../failure.js';
 
@@ -47,6 +48,17 @@ export type Transport = {
 	 * any answer; rejects with a classified SourceFailure, or with the signal's reason when aborted.
 	 */
 	get(path: string, headers: Record<string, string>, signal: AbortSignal, readBody?: BodyReader): Promise<HttpAnswer>;
+	/**
+	 * A streaming GET (a watch): each line of a 2xx answer to `onLine` as it comes, until the server ends it (quiet
+	 * for at most `idleMs`). Resolves with how it ended (any other answer whole); rejects as `get` does.
+	 */
+	stream(
+		path: string,
+		headers: Record<string, string>,
+		signal: AbortSignal,
+		idleMs: number,
+		onLine: (line: string) => void,
+	): Promise<StreamEnd>;
 	secrets(): string[];
 	close(): void;
 };
@@ -151,11 +163,39 @@ export function createTransport(options: TransportOptions): Transport {
 				throw classifyRequestError(error, peer, path, auth.secrets());
 			}
 		},
+		stream: async (path, headers, signal, idleMs, onLine) =>
+			streamWith({...options, base, agents, userAgent}, {path, headers, signal, idleMs, onLine}),
 		secrets: () => auth.secrets(),
 		close() {
 			agents.destroy();
 		},
 	};
+}
+
+type StreamContext = TransportOptions & {base: string; agents: ReturnType<typeof createAgentKeeper>; userAgent: string};
+type StreamCall = {path: string; headers: Record<string, string>; signal: AbortSignal; idleMs: number; onLine: (line: string) => void};
+
+/** A streaming GET with the transport's credentials and agent: new credentials and one more try after a 401. */
+async function streamWith(context: StreamContext, call: StreamCall): Promise<StreamEnd> {
+	const {auth, peer} = context;
+	const open = async (credentials: RequestAuth) =>
+		streamLines({
+			url: new URL(context.base + call.path),
+			agent: context.agents.agentFor(credentials),
+			headers: {'User-Agent': context.userAgent, ...credentials.headers, ...call.headers},
+			timeoutMs: context.timeoutMs,
+			idleMs: call.idleMs,
+			signal: call.signal,
+			maxLineBytes: context.maxBodyBytes ?? defaultMaxBodyBytes,
+			onLine: call.onLine,
+		});
+	try {
+		const end = await open(await auth.get());
+		return end.status === 401 && auth.refresh ? await open(await auth.refresh()) : end;
+	} catch (error) {
+		if (call.signal.aborted || error instanceof SourceFailure) throw error;
+		throw classifyRequestError(error, peer, call.path, auth.secrets());
+	}
 }
 
 /** What the label says after the source, and what is said once on stderr at start, about how requests travel. */
