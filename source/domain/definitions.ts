@@ -261,13 +261,13 @@ export const definitions = [
 		id: 'overview-notready-in',
 		label: 'NotReady in (overview)',
 		formula:
-			"past the ok band: threshold − (last seen at the read + the time since the read), pleg-top's estimate of the seconds left before the kubelet's rule makes the node NotReady; — in the ok band. JSON (--once overview): notReadyInSeconds",
+			"past the ok band: threshold − the whole seconds of (last seen at the read + the time since the read), pleg-top's estimate of the seconds left before the kubelet's rule makes the node NotReady, as the one-node countdown; due now once none is left (the row is then critical and ranked with the unhealthy until the next read says which it is); — in the ok band. Read is shown as the whole seconds of last seen + read less last seen's, so last seen + read + NotReady in is the threshold; a narrow table drops the three together. JSON (--once overview): notReadyInSeconds, threshold − (last seen at the read + read) to the millisecond, negative once past",
 	},
 	{
 		id: 'overview-rank',
 		label: 'Overview order',
 		formula:
-			'unhealthy; critical (by NotReady in, soonest first); errors and unknowns (stale, waiting); warn (lagging, not ready); slow; ok; gone last. Rows of equal rank stay in name order',
+			'unhealthy, and critical with NotReady due now; critical (by NotReady in, soonest first); errors and unknowns (stale, waiting); warn (lagging, not ready); slow; ok; gone last. Rows of equal rank stay in name order',
 	},
 ] as const satisfies readonly Definition[];
 
