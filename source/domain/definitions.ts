@@ -261,7 +261,7 @@ export const definitions = [
 		id: 'overview-notready-in',
 		label: 'NotReady in (overview)',
 		formula:
-			"past the ok band: threshold − the whole seconds of (last seen at the read + the time since the read), pleg-top's estimate of the seconds left before the kubelet's rule makes the node NotReady, as the one-node countdown; due now once none is left (the row is then critical and ranked with the unhealthy until the next read says which it is); — in the ok band. Read is shown as the whole seconds of last seen + read less last seen's, so last seen + read + NotReady in is the threshold; a narrow table drops the three together. JSON (--once overview): notReadyInSeconds, threshold − (last seen at the read + read) to the millisecond, negative once past",
+			"past the ok band: threshold − the whole seconds of (last seen at the read + read), pleg-top's estimate as the one-node countdown; due now once none is left, ranked with the unhealthy until the next read; — in the ok band. Last seen + read + NotReady in = threshold; a narrow table drops all three. JSON (--once overview): notReadyInSeconds, negative once past",
 	},
 	{
 		id: 'overview-rank',
