@@ -154,6 +154,30 @@ describe('the overview table at 80 columns', () => {
 		]);
 	});
 
+	test('a wide status ("? kubelet unreachable", 21): the name gives up cells (19 here) before the three ages go', () => {
+		const gke = (end: string) => `gke-prod-default-pool-3f6a0b2c-${end}`;
+		const failing = {state: 'error', word: 'error', reason: 'kubelet unreachable', lastSeenAgeSeconds: null, readAgeSeconds: null} as const;
+		const rows = sortRows([
+			row(gke('m2n4'), {
+				state: 'critical',
+				word: 'critical',
+				band: 'critical',
+				lastSeenAgeSeconds: 170.2,
+				readAgeSeconds: 10.3,
+				notReadyInSeconds: -0.5,
+				notReadyLeftSeconds: 0,
+			}),
+			row(gke('e5f6'), failing),
+		]);
+		const props = {rows, selected: null, sourceLabel: 'all nodes', cadence: 'each node every 15s', listFailure: null, now, height: 10};
+		// 80 − (2 + 21 + 2 + 10 + 2 + 8 + 2 + 12 + 2) = 19 for the name: 9 + … + 9, inside the shared 31.
+		assert.deepEqual(paneRows(overviewTableLines({...props, width}), width).slice(3, 6), [
+			'  status↓                node                  last seen      read   NotReady in',
+			'› !! critical            gke-prod-…0b2c-m2n4       2m50s   10s ago       due now',
+			'  ? kubelet unreachable  gke-prod-…0b2c-e5f6           —         —             —',
+		]);
+	});
+
 	test('while the filter is typed the bottom row is its prompt; no match says so', () => {
 		const typing = frame({column: 'node', reversed: true}, 'wor', true);
 		assert.equal(typing[0], header('pleg-top · 4 of 5 nodes matching "wor" · sorted by node, Z → A'));

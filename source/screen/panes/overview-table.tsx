@@ -124,6 +124,9 @@ function statusColumn(rows: OverviewTableRow[]): Column {
 	};
 }
 
+/** The drop rank of last seen, read and NotReady in, the last columns to go. */
+const agesDrop = 7;
+
 // One cell wider than the longest title, so the sort arrow fits beside it. Last seen, read and NotReady in go
 // together: last seen + read + NotReady in is the threshold, and without read the other two would not add up.
 const optionalColumns: Array<Column & {drop: number}> = [
@@ -136,7 +139,7 @@ const optionalColumns: Array<Column & {drop: number}> = [
 		cell: (row) => seg(row.ready ?? missing, row.ready === 'True' || row.ready === null ? undefined : 'warn'),
 	},
 	{id: 'kubelet', title: 'kubelet', width: 9, right: false, drop: 1, cell: (row) => figure(row.kubeletVersion ?? missing, row)},
-	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 7, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
+	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: agesDrop, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
 	// The age above is the kubelet's at the read; this says how old that read is (at the rate bound, many seconds; on
 	// --prometheus Prometheus' scrape, minutes once a target is no longer scraped: then "3m20s" without "ago", whole).
 	{
@@ -144,7 +147,7 @@ const optionalColumns: Array<Column & {drop: number}> = [
 		title: 'read',
 		width: readWidth,
 		right: true,
-		drop: 7,
+		drop: agesDrop,
 		cell: (row) => figure(readText(row), row),
 	},
 	{
@@ -152,7 +155,7 @@ const optionalColumns: Array<Column & {drop: number}> = [
 		title: 'NotReady in',
 		width: 12,
 		right: true,
-		drop: 7,
+		drop: agesDrop,
 		cell: (row) => seg(notReadyText(row), row.notReadyLeftSeconds === null ? 'dim' : row.state === 'critical' ? 'critical' : 'warn'),
 	},
 	{id: 'mean', title: 'mean', width: 8, right: true, drop: 4, cell: (row) => figure(formatSeconds(row.meanSeconds), row)},
@@ -172,6 +175,8 @@ const gap = 2;
 const marker = 2;
 const minNameWidth = 8;
 const wantedNameWidth = 20;
+/** The name may give up cells down to this to keep the ages: cut in the middle, 16 cells still tell nodes apart. */
+const nameWidthBesideAges = 16;
 
 /** A cell of exactly `width` cells: cut with "…" (a name, a version: not a figure) or padded. */
 function fit(segment: Segment, width: number, right: boolean): Segment {
@@ -195,8 +200,9 @@ export function chooseColumns(
 	const used = (columns: Column[]) => marker + status.width + columns.reduce((sum, column) => sum + gap + column.width, 0) + gap;
 	// A name cut to a few letters names no node: columns go before the name is cut below wantedNameWidth.
 	const wanted = Math.max(minNameWidth, Math.min(longest, wantedNameWidth));
-	while (optional.length > 0 && used(optional) + wanted > width) {
+	while (optional.length > 0) {
 		const lowest = Math.min(...optional.map((column) => column.drop));
+		if (used(optional) + (lowest >= agesDrop ? Math.min(wanted, nameWidthBesideAges) : wanted) <= width) break;
 		optional = optional.filter((column) => column.drop !== lowest);
 	}
 
