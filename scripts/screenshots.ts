@@ -183,13 +183,17 @@ const scenes: Scene[] = [
 		name: 'overview',
 		title: 'pleg-top without --node: every node of the cluster, worst first',
 		async run(context) {
-			// gpu-node-a runs 60× and hangs: past the threshold in 3 s; worker-3 hangs at 1×: "warn" after 5 s; worker-2 churns.
+			// gpu-node-a runs 60× and hangs: past the threshold in 3 s, then NotReady; worker-3 hangs at 1×: "warn" after 5 s;
+			// worker-2 churns.
 			const cluster = await context.cluster(['worker-1', 'worker-2', 'worker-3', 'worker-4', {name: 'gpu-node-a', speed: 60}, 'infra-0']);
 			cluster.kubelets.get('gpu-node-a')!.stall();
 			cluster.kubelets.get('worker-3')!.stall();
 			cluster.kubelets.get('worker-2')!.churn(true);
 			const session = start([], {KUBECONFIG: cluster.kubeconfig});
 			await session.waitFor(/✗ 1 unhealthy · .*! 1 warn/, 30_000);
+			// As on a real cluster, the node past the threshold is NotReady (its kubelet says so; the table shows it once the
+			// node list is read again).
+			await session.waitFor(/✗ unhealthy +gpu-node-a +False /, 60_000);
 			return session;
 		},
 	},

@@ -261,13 +261,13 @@ export const definitions = [
 		id: 'overview-notready-in',
 		label: 'NotReady in (overview)',
 		formula:
-			"past the ok band: threshold − (last seen at the read + the time since the read), pleg-top's estimate of the seconds left before the kubelet's rule makes the node NotReady; — in the ok band. JSON (--once overview): notReadyInSeconds",
+			"past the ok band: threshold − the whole seconds of (last seen at the read + read), pleg-top's estimate as the one-node countdown; due now once none is left, ranked with the unhealthy until the next read; — in the ok band. Last seen + read + NotReady in = threshold; a narrow table drops all three. JSON (--once overview): notReadyInSeconds, negative once past",
 	},
 	{
 		id: 'overview-rank',
 		label: 'Overview order',
 		formula:
-			'unhealthy; critical (by NotReady in, soonest first); errors and unknowns (stale, waiting); warn (lagging, not ready); slow; ok; gone last. Rows of equal rank stay in name order',
+			'unhealthy, and critical with NotReady due now; critical (by NotReady in, soonest first); errors and unknowns (stale, waiting); warn (lagging, not ready); slow; ok; gone last. Rows of equal rank stay in name order',
 	},
 ] as const satisfies readonly Definition[];
 

@@ -88,6 +88,24 @@ export function secondsToThreshold(figures: Judged): number | null {
 }
 
 /**
+ * The countdown's seconds left at an age: the threshold − the whole seconds of the age (as the age is shown), so
+ * the age shown and the time left add up to the threshold. 0 or less: NotReady is due now.
+ */
+export function countdownSecondsLeft(ageSeconds: number, thresholdSeconds: number): number {
+	return thresholdSeconds - Math.floor(ageSeconds);
+}
+
+/** The countdown's time left in words, after "NotReady in" (a column titled so): "8s", or "due now" once none is left. */
+export function countdownLeftText(leftSeconds: number): string {
+	return leftSeconds > 0 ? formatGoDuration(leftSeconds) : 'due now';
+}
+
+/** "NotReady in 8s", or "NotReady due now" once no whole second is left: the one-node verdict's and the overview's. */
+export function notReadyWhenText(leftSeconds: number): string {
+	return leftSeconds > 0 ? `NotReady in ${countdownLeftText(leftSeconds)}` : `NotReady ${countdownLeftText(leftSeconds)}`;
+}
+
+/**
  * While healthy past the ok band: when the rule will trip if no relist succeeds meanwhile, pleg-top's estimate
  * from the whole seconds shown: "NotReady in 8s (last seen 2m52s ago; threshold 3m0s)". Null in the ok band and
  * whenever the band is not warn or critical.
@@ -101,8 +119,7 @@ export function countdownText(figures: Judged): string | null {
 
 	const shown = Math.floor(age);
 	const threshold = figures.constants.threshold.seconds;
-	const left = threshold - shown;
-	const when = left > 0 ? `NotReady in ${formatGoDuration(left)}` : 'NotReady due now';
+	const when = notReadyWhenText(countdownSecondsLeft(age, threshold));
 	const what =
 		figures.verdict.basis === 'count-unchanged'
 			? `relist count unchanged for ${formatGoDuration(shown)}`

@@ -1,7 +1,7 @@
 // The overview's signals outside its pane, as the one-node screen's (terminal-signals.ts): the terminal title says
 // the fleet's trouble in a few words ("pleg-top: 2 unhealthy, 1 NotReady in 40s") and the bell rings when more
 // nodes are unhealthy than at the last look. The runner hands in the rows; this says what to write.
-import {formatGoDuration} from '../domain/go-duration.js';
+import {notReadyWhenText} from '../domain/health.js';
 import type {OverviewRow} from '../screen/overview-rows.js';
 
 const setTitle = (title: string) => `\u001B]2;${title}\u001B\\`;
@@ -10,7 +10,8 @@ const popTitle = '\u001B[23;0t';
 const bell = '\u0007';
 
 /**
- * "pleg-top: 2 unhealthy, 1 NotReady in 40s, 3 errors, 5 unknown" (the soonest countdown of the critical nodes),
+ * "pleg-top: 2 unhealthy, 1 NotReady in 40s, 3 errors, 5 unknown" (the soonest countdown of the critical nodes,
+ * "NotReady due now" once it has run out),
  * or "pleg-top: 300 nodes healthy"; gone nodes do not count. A node that cannot be judged now (stale, never read)
  * is unknown, never healthy: the title is read at a glance, without the table's `?` beside it.
  */
@@ -29,13 +30,14 @@ export function fleetTitleOf(rows: readonly OverviewRow[]): string {
 		else if (row.state === 'unknown') unknown++;
 		else if (row.state === 'critical') {
 			critical++;
-			soonest = Math.min(soonest, row.notReadyInSeconds ?? Infinity);
+			soonest = Math.min(soonest, row.notReadyLeftSeconds ?? Infinity);
 		}
 	}
 
 	const parts: string[] = [];
 	if (unhealthy > 0) parts.push(`${unhealthy} unhealthy`);
-	if (critical > 0) parts.push(`${critical} NotReady${Number.isFinite(soonest) ? ` in ${formatGoDuration(Math.floor(soonest))}` : ''}`);
+	// The soonest as the table shows it: "NotReady in 40s", or "NotReady due now" once one has run out.
+	if (critical > 0) parts.push(`${critical} ${Number.isFinite(soonest) ? notReadyWhenText(soonest) : 'NotReady'}`);
 	if (errors > 0) parts.push(`${errors} ${errors === 1 ? 'error' : 'errors'}`);
 	if (unknown > 0) parts.push(`${unknown} unknown`);
 	return `pleg-top: ${parts.length > 0 ? parts.join(', ') : `${listed} ${listed === 1 ? 'node' : 'nodes'} healthy`}`;

@@ -15,10 +15,15 @@ import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js'
 
 type Io = {stdout(text: string): void; stderr: (text: string) => void};
 
-/** One node's line: its figures (or only its name before any), then `stale` and `error` after a failed read. */
+/**
+ * One node's line: its figures (or only its name before any), then `stale`: false after a good read (the key is on
+ * every line, so a script can test it), true with the `error` after a failed one.
+ */
 export function jsonLineOf(figures: Figures | null, name: string, failure: Failure | null, extra: object = {}): object {
 	const report = figures ? {...jsonReport(figures), ...extra} : {node: name};
-	return failure ? {...report, stale: true, error: {kind: failure.kind, summary: failure.summary, details: failure.details}} : report;
+	return failure
+		? {...report, stale: true, error: {kind: failure.kind, summary: failure.summary, details: failure.details}}
+		: {...report, stale: false};
 }
 
 /** The line for `node` of `engine` after a read at `at`; with --raw (`raw`) the scrape's kubelet_pleg_* lines too. */

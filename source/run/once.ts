@@ -11,7 +11,7 @@ import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
 import {recordingFailure} from '../lab/recorder.js';
 import {labFromRecording} from '../lab/recording.js';
-import {jsonReport, rawJson, rawText, textReport} from '../report/report.js';
+import {jsonReport, ms, rawJson, rawText, textReport} from '../report/report.js';
 import {lineText} from '../screen/layout/line.js';
 import {sortedRows, type OverviewRow} from '../screen/overview-rows.js';
 import {overviewPlainLines} from '../screen/panes/overview-table.js';
@@ -159,11 +159,12 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 		const byName = new Map(result.views.map((view) => [view.name, view]));
 		const nodes = result.rows.map((row) => {
 			const view = byName.get(row.name)!;
+			// Ages read off the local clock: to the millisecond, as the one-node report's.
 			const atRead = {
 				band: row.band,
-				lastSeenAtReadSeconds: row.lastSeenAgeSeconds,
-				readAgeSeconds: row.readAgeSeconds,
-				notReadyInSeconds: row.notReadyInSeconds,
+				lastSeenAtReadSeconds: ms(row.lastSeenAgeSeconds),
+				readAgeSeconds: ms(row.readAgeSeconds),
+				notReadyInSeconds: ms(row.notReadyInSeconds),
 			};
 			return {...jsonLineOf(view.figures, view.name, view.status.failure), ...atRead, status: row.word};
 		});

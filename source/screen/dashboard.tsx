@@ -18,6 +18,7 @@ import {lastSeenGaugeLines} from './panes/last-seen-gauge.js';
 import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/line.js';
 import type {Tone} from './layout/theme.js';
 import {LineView, Lines} from './layout/line-view.js';
+import {shortName} from './node-names.js';
 import {relistStatsLines} from './panes/relist-stats.js';
 import {eventsPaneLines, eventsPaneRows} from './panes/events-pane.js';
 import {nextStepsPaneLines} from './panes/next-steps-pane.js';
@@ -256,8 +257,12 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 	const name = figures?.node ?? node?.name ?? null;
 	const version = figures?.kubeletVersion ?? node?.kubeletVersion ?? null;
 	const items: Item[] = [[seg('pleg-top', 'title')]];
+	const time = clockTime(now);
 	if (name) {
-		items.push([seg(name, 'value')]);
+		// A name longer than the row (up to 253 characters) is cut in the middle, never left out: it says which node. Cut,
+		// it leaves half the row to what follows (the way back to the table among them).
+		const room = width - time.length - 1 - cellWidth('pleg-top · ');
+		items.push([seg(shortName(name, cellWidth(name) <= room ? room : Math.max(Math.min(room, 40), Math.floor(room / 2))), 'value')]);
 	}
 
 	// Beside the node it is about, ahead of what drops first at a narrow width: every age below is read on it.
@@ -297,7 +302,6 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 		items.push([seg(source, 'dim')]);
 	}
 
-	const time = clockTime(now);
 	const left = fitItems(items, width - time.length - 1);
 	return spread(left, [seg(time, 'dim')], width);
 }

@@ -1,13 +1,13 @@
 // One table row per node: what the overview shows of each node's RowView, the `slow` flag (a node far slower than the
 // rest), and the orders the table can be sorted in (worst first by default) and the name filter.
 import type {Failure, Quantile} from '../domain/types.js';
-import {ageBand, type AgeBand, type Band} from '../domain/health.js';
+import {ageBand, countdownSecondsLeft, type AgeBand, type Band} from '../domain/health.js';
 import {rowViews, scrapeAges, type FeedReader, type OverviewState, type RowView} from '../domain/overview-state.js';
 
 /**
- * Where a row ranks, worst first: PLEG unhealthy; critical (half the threshold or more, by the time left); a failing
- * read (error) or no verdict (unknown, stale); a warning (lagging, not ready); slow (p99 far above the other nodes');
- * ok.
+ * Where a row ranks, worst first: PLEG unhealthy, and critical with NotReady due now; critical (half the threshold or
+ * more, by the time left); a failing read (error) or no verdict (unknown, stale); a warning (lagging, not ready); slow
+ * (p99 far above the other nodes'); ok.
  */
 export type RowState = 'unhealthy' | 'critical' | 'error' | 'unknown' | 'warn' | 'slow' | 'ok';
 
@@ -20,8 +20,13 @@ export type OverviewTableRow = {
 	lastSeenAgeSeconds: number | null;
 	/** How long ago that read was, s: pleg-top's polling gap, shown beside the age, never judged. */
 	readAgeSeconds: number | null;
-	/** Estimated seconds left before the kubelet's rule makes the node NotReady; null in the ok band. */
+	/** Estimated seconds left before the kubelet's rule makes the node NotReady, negative once past; null in the ok band. */
 	notReadyInSeconds: number | null;
+	/**
+	 * The same in whole seconds as shown (health.ts countdownSecondsLeft of the age now), so that last seen, read and
+	 * NotReady in add up to the threshold; 0 or less: NotReady is due now.
+	 */
+	notReadyLeftSeconds: number | null;
 	meanSeconds: number | null;
 	p99: Quantile | null;
 	ratePerSecond: number | null;
@@ -74,12 +79,14 @@ export function overviewRow(view: RowView, context: RowContext): OverviewRow {
 	const ages = scrapeAges(view, context.now);
 	const band = bandAtScrape(view, ages.atScrapeSeconds);
 	const threshold = figures?.constants.threshold.seconds ?? null;
-	// The countdown is an estimate from the last read on; only past the ok band, as the one-node verdict's.
-	const notReadyIn =
-		(band === 'warn' || band === 'critical') && threshold !== null && failure === null && view.goneSince === null
-			? Math.max(0, threshold - ages.atScrapeSeconds! - (ages.sinceScrapeSeconds ?? 0))
-			: null;
-	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, Math.max(context.cycleMs, view.readEveryMs ?? 0));
+	// The countdown is an estimate from the last read on; only past the ok band, as the one-node verdict's. The age
+	// now is the age at the read plus the time since: the one-node screen's now − gauge.
+	const counting = (band === 'warn' || band === 'critical') && threshold !== null && failure === null && view.goneSince === null;
+	const ageNow = counting ? ages.atScrapeSeconds! + (ages.sinceScrapeSeconds ?? 0) : null;
+	const notReadyIn = ageNow === null ? null : threshold! - ageNow;
+	const notReadyLeft = ageNow === null ? null : countdownSecondsLeft(ageNow, threshold!);
+	const cycleMs = Math.max(context.cycleMs, view.readEveryMs ?? 0);
+	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, cycleMs, notReadyLeft !== null && notReadyLeft <= 0);
 	// The band scripts and --fail-on read: the age's at the read, unknown whenever the row cannot be judged now.
 	const judgeable = judged.state !== 'unknown' && judged.state !== 'error';
 	// One object per row and frame, no spreads: a big fleet builds thousands a frame.
@@ -90,6 +97,7 @@ export function overviewRow(view: RowView, context: RowContext): OverviewRow {
 		lastSeenAgeSeconds: ages.atScrapeSeconds,
 		readAgeSeconds: ages.sinceScrapeSeconds,
 		notReadyInSeconds: notReadyIn,
+		notReadyLeftSeconds: notReadyLeft,
 		meanSeconds: window?.meanSeconds ?? null,
 		p99: window?.p99 ?? null,
 		ratePerSecond: window?.ratePerSecond ?? null,
@@ -103,6 +111,16 @@ export function overviewRow(view: RowView, context: RowContext): OverviewRow {
 		reason: judged.reason,
 		band: band !== null && (band === 'unhealthy' || judgeable) ? band : 'unknown',
 	};
+}
+
+/**
+ * The read's age as the table shows it, whole seconds: the whole seconds of last seen + read less last seen's, so
+ * that last seen, read and NotReady in (the threshold − the whole seconds of that sum) add up to the threshold. It
+ * is within a second of the read's age; without a last seen, the read's own whole seconds.
+ */
+export function shownReadSeconds(lastSeenSeconds: number | null, readSeconds: number | null): number | null {
+	if (readSeconds === null) return null;
+	return lastSeenSeconds === null ? Math.floor(readSeconds) : Math.floor(lastSeenSeconds + readSeconds) - Math.floor(lastSeenSeconds);
 }
 
 /** The band of the age the kubelet reported at the last read (never of the time since); null with no basis. */
@@ -120,6 +138,7 @@ function judge(
 	sinceRead: number | null,
 	ready: OverviewRow['ready'],
 	cycleMs: number,
+	due: boolean,
 ): {state: RowState; word: string; reason: string | null} {
 	const {figures, status} = view;
 	if (view.goneSince !== null) {
@@ -150,7 +169,9 @@ function judge(
 		return {state: 'unknown', word: 'stale', reason: null};
 	}
 
-	if (band === 'critical') {
+	// Past the threshold by the estimate (the age at the read plus the time since): critical whatever the band at the
+	// read, ranked with the unhealthy until the next read says which it is.
+	if (band === 'critical' || due) {
 		return {state: 'critical', word: 'critical', reason: null};
 	}
 
@@ -279,20 +300,32 @@ export function overviewRows(views: readonly RowView[], context: RowContext): Ov
 /** Worst first: unhealthy, critical, failing reads and unknowns, warnings, slow, ok. */
 const rank: Record<RowState, number> = {unhealthy: 0, critical: 1, error: 2, unknown: 2, warn: 3, slow: 4, ok: 5};
 
+/** Whether the row's countdown has run out: NotReady is due now (pleg-top's estimate until the next read). */
+export function notReadyDue(row: Pick<OverviewTableRow, 'state' | 'notReadyLeftSeconds'>): boolean {
+	return row.state === 'critical' && row.notReadyLeftSeconds !== null && row.notReadyLeftSeconds <= 0;
+}
+
+/** The row's rank: its state's, a critical one due now with the unhealthy. */
+function rankOf(row: OverviewRow): number {
+	return notReadyDue(row) ? rank.unhealthy : rank[row.state];
+}
+
 /** Smaller first, absent last. */
 function ascending(a: number | null, b: number | null): number {
 	return (a ?? Infinity) - (b ?? Infinity) || 0;
 }
 
 /**
- * Worst first: by state (gone at the end); critical ones by the time left before NotReady; else by name, so rows of
+ * Worst first: by rank (gone at the end); critical ones by the time left before NotReady; else by name, so rows of
  * equal rank keep their places from frame to frame instead of reshuffling with every read's age.
  */
 export function compareRows(a: OverviewRow, b: OverviewRow): number {
 	return (
 		Number(a.gone) - Number(b.gone) ||
-		rank[a.state] - rank[b.state] ||
-		(a.state === 'critical' ? ascending(a.notReadyInSeconds, b.notReadyInSeconds) : 0) ||
+		rankOf(a) - rankOf(b) ||
+		(a.state === 'critical' && b.state === 'critical' && !notReadyDue(a) && !notReadyDue(b)
+			? ascending(a.notReadyInSeconds, b.notReadyInSeconds)
+			: 0) ||
 		a.name.localeCompare(b.name)
 	);
 }
@@ -336,7 +369,7 @@ function versionValue(version: string | null): number | null {
 }
 
 export const sortKeys: Record<SortColumn, SortKey> = {
-	status: {value: (row) => -rank[row.state], largestFirst: true, first: ['worst first', 'best first']},
+	status: {value: (row) => -rankOf(row), largestFirst: true, first: ['worst first', 'best first']},
 	node: {value: (row) => row.name, largestFirst: false, first: ['A → Z', 'Z → A']},
 	ready: {
 		value: (row) => (row.ready === null ? null : readyTrouble[row.ready]),

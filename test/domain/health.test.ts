@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {verdict} from '../../source/domain/health.js';
+import {countdownLeftText, countdownSecondsLeft, countdownText, notReadyWhenText, verdict} from '../../source/domain/health.js';
 import {constantsFor} from '../../source/domain/kubelet-constants.js';
 import type {LastSeen} from '../../source/domain/types.js';
 
@@ -69,5 +69,30 @@ describe('verdict: the kubelet Healthy() rule', () => {
 	test('nothing to judge by', () => {
 		const none: LastSeen = {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: null};
 		assert.deepEqual(verdict(none, generic), {healthy: null, message: 'cannot judge yet', basis: 'none'});
+	});
+});
+
+describe('the countdown, one definition for the one-node verdict and the overview', () => {
+	test('seconds left: the threshold − the whole seconds of the age (172.9 → 8, 179.99 → 1, 180 → 0, 180.4 → 0, 183 → −3)', () => {
+		assert.deepEqual(
+			[172.9, 179.99, 180, 180.4, 183].map((age) => countdownSecondsLeft(age, 180)),
+			[8, 1, 0, 0, -3],
+		);
+	});
+
+	test('in words: "8s", "1m20s"; "due now" at 0 and below', () => {
+		assert.deepEqual(
+			[8, 80, 1, 0, -3].map((left) => countdownLeftText(left)),
+			['8s', '1m20s', '1s', 'due now', 'due now'],
+		);
+		assert.equal(notReadyWhenText(8), 'NotReady in 8s');
+		assert.equal(notReadyWhenText(0), 'NotReady due now');
+		assert.equal(notReadyWhenText(-3), 'NotReady due now');
+	});
+
+	test("the one-node verdict's countdown says the same: 172.9 s → NotReady in 8s; 180 s (still healthy) → NotReady due now", () => {
+		const judged = (age: number) => ({verdict: verdict(gaugeAge(age), generic), lastSeen: gaugeAge(age), constants: generic});
+		assert.equal(countdownText(judged(172.9)), 'NotReady in 8s (last seen 2m52s ago; threshold 3m0s)');
+		assert.equal(countdownText(judged(180)), 'NotReady due now (last seen 3m0s ago; threshold 3m0s)');
 	});
 });

@@ -10,6 +10,9 @@ export function overviewRowOf(name: string, fields: Partial<OverviewRow> = {}): 
 		lastSeenAgeSeconds: 1,
 		readAgeSeconds: 0,
 		notReadyInSeconds: null,
+		// threshold − the whole seconds of (threshold − left) is the left rounded up, for a whole threshold.
+		notReadyLeftSeconds:
+			fields.notReadyInSeconds === undefined || fields.notReadyInSeconds === null ? null : Math.ceil(fields.notReadyInSeconds),
 		meanSeconds: 0.01,
 		p99: {seconds: 0.02, atLeast: false},
 		ratePerSecond: 1,

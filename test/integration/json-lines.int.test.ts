@@ -97,8 +97,10 @@ describe('one JSON line per scrape', () => {
 
 		const staleAt = lines.findIndex((line) => line['stale'] === true);
 		const [lastGood, staleLine, nextGood] = [lines[staleAt - 1]!, lines[staleAt]!, lines[staleAt + 1]!];
+		// `stale` on every line: false on a good one, so a script can test it without a default.
 		for (const line of [lastGood, nextGood]) {
-			assert.deepEqual(Object.keys(line), lineKeys);
+			assert.deepEqual(Object.keys(line), [...lineKeys, 'stale']);
+			assert.equal(line['stale'], false);
 			assert.equal(line['verdict'], 'PLEG is healthy');
 		}
 

@@ -1,5 +1,6 @@
 // A fake cluster for runs of the real CLI: the fake API server with simulated kubelets behind each node's
-// /metrics, and a kubeconfig file for it with a "prod" context (user jane) that works and a "stale" context
+// /metrics, each node's Ready condition following its kubelet's (NotReady once a stall passes the threshold, as a
+// real node), and a kubeconfig file for it with a "prod" context (user jane) that works and a "stale" context
 // whose token the server refuses. Used by the CLI tests and `npm run screenshots`.
 import {SimulatedKubelet} from '../../source/demo/simulated-kubelet.js';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../helpers/fake-api-server.js';
@@ -33,6 +34,7 @@ export async function startFakeCluster(nodeSpecs: FakeClusterNode[] = ['worker-1
 		return {name, labels, metrics: () => kubelet.metricsText()};
 	});
 	const api = await startFakeApiServer({nodes, tokens: {[token]: 'jane@example.com'}});
+	const followReady = followKubelets(api, kubelets);
 	const kubeconfig = temp.write(
 		'kubeconfig',
 		kubeconfigYaml({
@@ -54,8 +56,28 @@ export async function startFakeCluster(nodeSpecs: FakeClusterNode[] = ['worker-1
 		kubeconfig,
 		temp,
 		async close() {
+			clearInterval(followReady);
 			await api.close();
 			temp.remove();
 		},
 	};
+}
+
+/** How often each node's Ready condition is brought up to its kubelet's, ms: a real kubelet posts it every 10 s. */
+const readyEveryMs = 500;
+
+/** Keeps each node's Ready condition the one its simulated kubelet reports (demo/simulated-kubelet.ts readyCondition). */
+function followKubelets(api: FakeApiServer, kubelets: Map<string, SimulatedKubelet>): NodeJS.Timeout {
+	const follow = () => {
+		for (const [name, kubelet] of kubelets) {
+			const {status, reason, message, since} = kubelet.readyCondition();
+			const lastTransitionTime = since === null ? undefined : new Date(since).toISOString();
+			api.setReady(name, {status, reason: reason ?? undefined, message: message ?? undefined, lastTransitionTime});
+		}
+	};
+
+	follow();
+	const timer = setInterval(follow, readyEveryMs);
+	timer.unref();
+	return timer;
 }

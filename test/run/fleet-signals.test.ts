@@ -10,17 +10,25 @@ const row = overviewRowOf;
 const unhealthy = (name: string) => row(name, {state: 'unhealthy', word: 'unhealthy', band: 'unhealthy'});
 
 describe('the fleet title', () => {
-	test('2 unhealthy, 2 critical (the soonest 40.7 s → 40s), 1 error; a gone unhealthy node does not count', () => {
+	test('2 unhealthy, 2 critical (the soonest: age 139.3 s, 180 − 139 = 41s left), 1 error; a gone unhealthy node does not count', () => {
 		const rows = [
 			unhealthy('a'),
 			unhealthy('b'),
 			row('c', {state: 'critical', notReadyInSeconds: 70}),
-			row('d', {state: 'critical', notReadyInSeconds: 40.7}),
+			row('d', {state: 'critical', notReadyInSeconds: 40.7, notReadyLeftSeconds: 41}),
 			row('e', {state: 'error'}),
 			row('f'),
 			row('g', {state: 'unhealthy', gone: true}),
 		];
-		assert.equal(fleetTitleOf(rows), 'pleg-top: 2 unhealthy, 2 NotReady in 40s, 1 error');
+		assert.equal(fleetTitleOf(rows), 'pleg-top: 2 unhealthy, 2 NotReady in 41s, 1 error');
+	});
+
+	test('a countdown run out (age 180.4 s by the estimate: 180 − 180 = 0 left) reads "NotReady due now", as the one-node title', () => {
+		const rows = [
+			row('c', {state: 'critical', notReadyInSeconds: 30}),
+			row('d', {state: 'critical', notReadyInSeconds: -0.4, notReadyLeftSeconds: 0}),
+		];
+		assert.equal(fleetTitleOf(rows), 'pleg-top: 2 NotReady due now');
 	});
 
 	test('no trouble: the count of nodes; warn and slow are no trouble for the title', () => {

@@ -16,7 +16,9 @@ import {
 	flagSlow,
 	median,
 	nextSort,
+	notReadyDue,
 	overviewRow,
+	shownReadSeconds,
 	sortColumns,
 	sortedRows,
 	sortRows,
@@ -28,6 +30,7 @@ import {
 import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
 import {lineText} from '../../source/screen/layout/line.js';
 import {overviewRowOf} from '../helpers/overview-row.js';
+import {countdownSecondsLeft} from '../../source/domain/health.js';
 
 const at = 1_700_000_000_000;
 
@@ -278,6 +281,57 @@ describe("the age judged is the one the kubelet reported at the read, not pleg-t
 	test("an age past the threshold at the read is unhealthy, even once the read is stale: it is the kubelet's own figure", () => {
 		const row = only(readAt(200), 1000);
 		assert.deepEqual([row.state, row.band, row.lastSeenAgeSeconds], ['unhealthy', 'unhealthy', 200]);
+	});
+
+	test('170 s at the read, 16 s since: 180 − 186 = −6 s, due now (0 whole seconds left or less), critical', () => {
+		const row = only(readAt(170), 15_000);
+		assert.deepEqual(
+			[row.state, row.word, row.band, row.notReadyInSeconds, row.notReadyLeftSeconds],
+			['critical', 'critical', 'critical', -6, -6],
+		);
+	});
+
+	test('a lagging read (80 s) whose countdown ran out on a long cycle (100 s since, 60 s cycle) is critical, due now', () => {
+		const text = `# TYPE kubelet_pleg_last_seen_seconds gauge\nkubelet_pleg_last_seen_seconds ${at / 1000 - 80}\n`;
+		const reduce = overviewReducer(proxyFeedKind, 60_000);
+		let state: OverviewState<FeedState> = initialOverviewState(10);
+		state = reduce(state, {type: 'names', names: ['n'], at});
+		state = reduce(state, {type: 'feed', node: 'n', action: {type: 'scrape', scrape: {at, sample: parsePlegSample(text), latencyMs: 5}}});
+		const views = [...state.nodes.values()].map((entry) => nodeView(proxyFeedKind, entry, at + 100_000));
+		const row = rowsOf(views, at + 100_000, 60_000)[0]!;
+		// 180 − (80 + 100) = 0: no whole second left. The band stays the one at the read (warn: 5 s < 80 s < 90 s).
+		assert.deepEqual([row.state, row.band, row.notReadyInSeconds, row.notReadyLeftSeconds], ['critical', 'warn', 0, 0]);
+	});
+
+	test('the seconds shown: 170.6 s at the read, 5.6 s since → last seen 2m50s, read 6s (176 − 170), NotReady in 4s (180 − 176)', () => {
+		assert.equal(shownReadSeconds(170.6, 5.6), 6);
+		assert.equal(Math.floor(170.6) + shownReadSeconds(170.6, 5.6)! + countdownSecondsLeft(170.6 + 5.6, 180), 180);
+		// 170.2 + 5.6 = 175.8: read 5s, 5s left.
+		assert.equal(shownReadSeconds(170.2, 5.6), 5);
+		assert.equal(countdownSecondsLeft(175.8, 180), 5);
+		// No last seen: the read's own whole seconds; no read: none.
+		assert.equal(shownReadSeconds(null, 5.6), 5);
+		assert.equal(shownReadSeconds(3, null), null);
+	});
+});
+
+describe('a countdown run out ranks with the unhealthy', () => {
+	test('due now (0 or −3 s left) sorts among the unhealthy by name, before every critical still counting', () => {
+		const rows = sortRows([
+			overviewRowOf('c-critical-9', {state: 'critical', notReadyInSeconds: 8.5, notReadyLeftSeconds: 9}),
+			overviewRowOf('b-unhealthy', {state: 'unhealthy', word: 'unhealthy', band: 'unhealthy'}),
+			overviewRowOf('d-due-0', {state: 'critical', notReadyInSeconds: -0.4, notReadyLeftSeconds: 0}),
+			overviewRowOf('a-due-minus-3', {state: 'critical', notReadyInSeconds: -3.2, notReadyLeftSeconds: -3}),
+			overviewRowOf('e-ok'),
+		]);
+		assert.deepEqual(
+			rows.map((row) => row.name),
+			['a-due-minus-3', 'b-unhealthy', 'd-due-0', 'c-critical-9', 'e-ok'],
+		);
+		assert.deepEqual(
+			rows.map((row) => notReadyDue(row)),
+			[true, false, true, false, false],
+		);
 	});
 });
 

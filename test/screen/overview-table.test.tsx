@@ -106,6 +106,78 @@ describe('the overview table at 80 columns', () => {
 		);
 	});
 
+	test('cloud names keep their distinguishing end; a countdown run out says "due now" above the critical ones', () => {
+		const gke = (end: string) => `gke-prod-default-pool-3f6a0b2c-${end}`;
+		// m2n4: 170.2 s at the read, 10.3 s since (180.5 s now: 180 − 180 = 0 left); a1b2: 100.4 + 10.1 = 110.5 s (70 s left).
+		const cloud = sortRows([
+			row(gke('a1b2'), {
+				state: 'critical',
+				word: 'critical',
+				band: 'critical',
+				lastSeenAgeSeconds: 100.4,
+				readAgeSeconds: 10.1,
+				notReadyInSeconds: 69.5,
+				notReadyLeftSeconds: 70,
+			}),
+			row(gke('x7kq')),
+			row(gke('m2n4'), {
+				state: 'critical',
+				word: 'critical',
+				band: 'critical',
+				lastSeenAgeSeconds: 170.2,
+				readAgeSeconds: 10.3,
+				notReadyInSeconds: -0.5,
+				notReadyLeftSeconds: 0,
+			}),
+		]);
+		const props = {
+			rows: cloud,
+			selected: null,
+			sourceLabel: 'all nodes',
+			cadence: 'each node every 15s',
+			listFailure: null,
+			now,
+			height: 10,
+		};
+		// 35-character names in 29 (p99 dropped first): 14 + … + 14, the cut inside the shared "gke-prod-default-pool-3f6a0b2c-".
+		// Last seen + read + NotReady in: 2m50s + 10s + due now; 1m40s + 10s (110 − 100) + 1m10s (180 − 110).
+		assert.deepEqual(paneRows(overviewTableLines({...props, width}), width).slice(3, 7), [
+			'  status↓      node                            last seen      read   NotReady in',
+			'› !! critical  gke-prod-defau…-3f6a0b2c-m2n4       2m50s   10s ago       due now',
+			'  !! critical  gke-prod-defau…-3f6a0b2c-a1b2       1m40s   10s ago         1m10s',
+			'  ✓ ok         gke-prod-defau…-3f6a0b2c-x7kq          1s    0s ago             —',
+		]);
+		// At 60 columns the three go together, not NotReady in beside a last seen it does not add up with; the name fits.
+		assert.deepEqual(paneRows(overviewTableLines({...props, width: 60}), 60).slice(3, 5), [
+			'  status↓      node',
+			'› !! critical  gke-prod-default-pool-3f6a0b2c-m2n4',
+		]);
+	});
+
+	test('a wide status ("? kubelet unreachable", 21): the name gives up cells (19 here) before the three ages go', () => {
+		const gke = (end: string) => `gke-prod-default-pool-3f6a0b2c-${end}`;
+		const failing = {state: 'error', word: 'error', reason: 'kubelet unreachable', lastSeenAgeSeconds: null, readAgeSeconds: null} as const;
+		const rows = sortRows([
+			row(gke('m2n4'), {
+				state: 'critical',
+				word: 'critical',
+				band: 'critical',
+				lastSeenAgeSeconds: 170.2,
+				readAgeSeconds: 10.3,
+				notReadyInSeconds: -0.5,
+				notReadyLeftSeconds: 0,
+			}),
+			row(gke('e5f6'), failing),
+		]);
+		const props = {rows, selected: null, sourceLabel: 'all nodes', cadence: 'each node every 15s', listFailure: null, now, height: 10};
+		// 80 − (2 + 21 + 2 + 10 + 2 + 8 + 2 + 12 + 2) = 19 for the name: 9 + … + 9, inside the shared 31.
+		assert.deepEqual(paneRows(overviewTableLines({...props, width}), width).slice(3, 6), [
+			'  status↓                node                  last seen      read   NotReady in',
+			'› !! critical            gke-prod-…0b2c-m2n4       2m50s   10s ago       due now',
+			'  ? kubelet unreachable  gke-prod-…0b2c-e5f6           —         —             —',
+		]);
+	});
+
 	test('while the filter is typed the bottom row is its prompt; no match says so', () => {
 		const typing = frame({column: 'node', reversed: true}, 'wor', true);
 		assert.equal(typing[0], header('pleg-top · 4 of 5 nodes matching "wor" · sorted by node, Z → A'));

@@ -5,14 +5,17 @@
 import {Box} from 'ink';
 import {formatCount, formatQuantile, formatRate, formatSeconds, missing} from '../../domain/format.js';
 import {formatGoDuration} from '../../domain/go-duration.js';
+import {countdownLeftText} from '../../domain/health.js';
 import type {Failure} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, fitLeading, seg, spread, wrapWords, type Item, type Line, type Segment} from '../layout/line.js';
 import {Lines} from '../layout/line-view.js';
 import {healthSymbol, type Tone} from '../layout/theme.js';
+import {noSharedParts, sharedParts, shortName, type SharedParts} from '../node-names.js';
 import {
 	defaultSort,
 	filterRows,
+	shownReadSeconds,
 	sortsDescending,
 	sortWords,
 	type OverviewTableRow,
@@ -80,11 +83,20 @@ function age(seconds: number | null): string {
 	return seconds === null ? missing : formatGoDuration(Math.floor(seconds));
 }
 
-/** "16s ago"; an age too long for the column with it ("3m20s ago") without "ago", so it is never cut. */
-function readText(seconds: number | null): string {
+/**
+ * "16s ago" (shownReadSeconds: last seen + read + NotReady in add up to the threshold); an age too long for the column
+ * with it ("3m20s ago") without "ago", so it is never cut.
+ */
+function readText(row: OverviewTableRow): string {
+	const seconds = shownReadSeconds(row.lastSeenAgeSeconds, row.readAgeSeconds);
 	if (seconds === null) return missing;
 	const text = age(seconds);
 	return text.length <= readWidth - 4 ? `${text} ago` : text;
+}
+
+/** "2m53s", "due now" once the estimate is past the threshold, — in the ok band. */
+function notReadyText(row: OverviewTableRow): string {
+	return row.notReadyLeftSeconds === null ? missing : countdownLeftText(row.notReadyLeftSeconds);
 }
 
 const readWidth = 8;
@@ -114,7 +126,11 @@ function statusColumn(rows: OverviewTableRow[]): Column {
 	};
 }
 
-// One cell wider than the longest title, so the sort arrow fits beside it.
+/** The drop rank of last seen, read and NotReady in, the last columns to go. */
+const agesDrop = 7;
+
+// One cell wider than the longest title, so the sort arrow fits beside it. Last seen, read and NotReady in go
+// together: last seen + read + NotReady in is the threshold, and without read the other two would not add up.
 const optionalColumns: Array<Column & {drop: number}> = [
 	{
 		id: 'ready',
@@ -125,7 +141,7 @@ const optionalColumns: Array<Column & {drop: number}> = [
 		cell: (row) => seg(row.ready ?? missing, row.ready === 'True' || row.ready === null ? undefined : 'warn'),
 	},
 	{id: 'kubelet', title: 'kubelet', width: 9, right: false, drop: 1, cell: (row) => figure(row.kubeletVersion ?? missing, row)},
-	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: 9, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
+	{id: 'last-seen', title: 'last seen', width: 10, right: true, drop: agesDrop, cell: (row) => figure(age(row.lastSeenAgeSeconds), row)},
 	// The age above is the kubelet's at the read; this says how old that read is (at the rate bound, many seconds; on
 	// --prometheus Prometheus' scrape, minutes once a target is no longer scraped: then "3m20s" without "ago", whole).
 	{
@@ -133,16 +149,16 @@ const optionalColumns: Array<Column & {drop: number}> = [
 		title: 'read',
 		width: readWidth,
 		right: true,
-		drop: 6,
-		cell: (row) => figure(readText(row.readAgeSeconds), row),
+		drop: agesDrop,
+		cell: (row) => figure(readText(row), row),
 	},
 	{
 		id: 'notready-in',
 		title: 'NotReady in',
 		width: 12,
 		right: true,
-		drop: 8,
-		cell: (row) => seg(age(row.notReadyInSeconds), row.notReadyInSeconds === null ? 'dim' : row.state === 'critical' ? 'critical' : 'warn'),
+		drop: agesDrop,
+		cell: (row) => seg(notReadyText(row), row.notReadyLeftSeconds === null ? 'dim' : row.state === 'critical' ? 'critical' : 'warn'),
 	},
 	{id: 'mean', title: 'mean', width: 8, right: true, drop: 4, cell: (row) => figure(formatSeconds(row.meanSeconds), row)},
 	{
@@ -150,7 +166,7 @@ const optionalColumns: Array<Column & {drop: number}> = [
 		title: 'p99',
 		width: 8,
 		right: true,
-		drop: 7,
+		drop: 6,
 		cell: (row) => seg(formatQuantile(row.p99), row.stale || row.gone ? 'dim' : row.slow ? 'warn' : undefined),
 	},
 	{id: 'rate', title: 'relists/s', width: 10, right: true, drop: 3, cell: (row) => figure(formatRate(row.ratePerSecond), row)},
@@ -161,6 +177,8 @@ const gap = 2;
 const marker = 2;
 const minNameWidth = 8;
 const wantedNameWidth = 20;
+/** The name may give up cells down to this to keep the ages: cut in the middle, 16 cells still tell nodes apart. */
+const nameWidthBesideAges = 16;
 
 /** A cell of exactly `width` cells: cut with "…" (a name, a version: not a figure) or padded. */
 function fit(segment: Segment, width: number, right: boolean): Segment {
@@ -170,28 +188,35 @@ function fit(segment: Segment, width: number, right: boolean): Segment {
 	return {...segment, text: right ? pad + text : text + pad};
 }
 
-/** The columns that fit `width`, dropping optional ones (lowest `drop` first), and the name column's width. */
-export function chooseColumns(rows: OverviewTableRow[], width: number): {status: Column; columns: Column[]; nameWidth: number} {
+/**
+ * The columns that fit `width`, dropping optional ones (lowest `drop` first), the name column's width, and what the
+ * names share (a name too long for its column is cut where it does not tell nodes apart).
+ */
+export function chooseColumns(
+	rows: OverviewTableRow[],
+	width: number,
+): {status: Column; columns: Column[]; nameWidth: number; shared: SharedParts} {
 	const longest = Math.max(4, ...rows.map((row) => cellWidth(row.name)));
 	const status = statusColumn(rows);
 	let optional = [...optionalColumns];
 	const used = (columns: Column[]) => marker + status.width + columns.reduce((sum, column) => sum + gap + column.width, 0) + gap;
 	// A name cut to a few letters names no node: columns go before the name is cut below wantedNameWidth.
 	const wanted = Math.max(minNameWidth, Math.min(longest, wantedNameWidth));
-	while (optional.length > 0 && used(optional) + wanted > width) {
+	while (optional.length > 0) {
 		const lowest = Math.min(...optional.map((column) => column.drop));
+		if (used(optional) + (lowest >= agesDrop ? Math.min(wanted, nameWidthBesideAges) : wanted) <= width) break;
 		optional = optional.filter((column) => column.drop !== lowest);
 	}
 
 	const nameWidth = Math.max(0, Math.min(longest, 40, width - used(optional)));
-	return {status, columns: optional, nameWidth};
+	return {status, columns: optional, nameWidth, shared: longest > nameWidth ? sharedParts(rows.map((row) => row.name)) : noSharedParts};
 }
 
 type Layout = ReturnType<typeof chooseColumns>;
 
-function rowLine(row: OverviewTableRow, {status, columns, nameWidth}: Layout, selected: boolean): Line {
+function rowLine(row: OverviewTableRow, {status, columns, nameWidth, shared}: Layout, selected: boolean): Line {
 	const line: Line = [seg(selected ? '› ' : '  ', 'value'), fit(status.cell(row), status.width, false), seg(' '.repeat(gap))];
-	line.push(fit(seg(row.name, selected ? 'value' : row.gone ? 'dim' : undefined), nameWidth, false));
+	line.push(fit(seg(shortName(row.name, nameWidth, shared), selected ? 'value' : row.gone ? 'dim' : undefined), nameWidth, false));
 	for (const column of columns) {
 		line.push(seg(' '.repeat(gap)), fit(column.cell(row), column.width, column.right));
 	}

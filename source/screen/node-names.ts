@@ -1,0 +1,60 @@
+// Node names cut to a column's width without losing what tells them apart. Managed clusters name nodes alike
+// (gke-prod-default-pool-3f6a0b2c-x7kq, aks-nodepool1-12345678-vmss000001, ip-10-0-1-23.ec2.internal): a cut at the
+// end leaves every row the same. The cut goes in the middle, moved into the part every name shares when it can.
+
+/** How many leading and trailing characters every name of the fleet shares (none for fewer than two names). */
+export type SharedParts = {prefix: number; suffix: number};
+
+export const noSharedParts: SharedParts = {prefix: 0, suffix: 0};
+
+/**
+ * The shared prefix and suffix of `names`, in UTF-16 units (node names are ASCII: DNS names); the two never overlap
+ * in the shortest name. One pass without copies: a fleet has thousands of names.
+ */
+export function sharedParts(names: readonly string[]): SharedParts {
+	if (names.length < 2) return noSharedParts;
+	const first = names[0]!;
+	let prefix = first.length;
+	let suffix = first.length;
+	let shortest = first.length;
+	for (const name of names) {
+		shortest = Math.min(shortest, name.length);
+		prefix = Math.min(prefix, name.length);
+		let index = 0;
+		while (index < prefix && name.charCodeAt(index) === first.charCodeAt(index)) index++;
+		prefix = index;
+		suffix = Math.min(suffix, name.length);
+		index = 0;
+		while (index < suffix && name.charCodeAt(name.length - 1 - index) === first.charCodeAt(first.length - 1 - index)) index++;
+		suffix = index;
+	}
+
+	return {prefix, suffix: Math.max(0, Math.min(suffix, shortest - prefix))};
+}
+
+/**
+ * `name` in at most `width` characters: whole when it fits, else with "…" in place of a run of characters. The run
+ * is the middle one (one more character kept at the end, where cloud names differ) when that lies within the
+ * fleet's shared prefix or suffix; else the run nearest the middle that does; else the middle one, both ends kept.
+ */
+export function shortName(name: string, width: number, shared: SharedParts = noSharedParts): string {
+	const chars = [...name];
+	if (chars.length <= width) return name;
+	if (width <= 1) return '…'.slice(0, Math.max(0, width));
+	const kept = width - 1;
+	const cut = chars.length - kept;
+	const middle = Math.floor(kept / 2);
+	// The shared parts are counted in UTF-16 units: a name that is not all single units is cut in the middle.
+	const units = chars.length === name.length;
+	const prefix = units ? Math.min(shared.prefix, chars.length) : 0;
+	const suffix = units ? Math.min(shared.suffix, chars.length - prefix) : 0;
+	// Where the cut may start so that it stays inside the shared prefix, or inside the shared suffix.
+	const ranges = [
+		{from: 0, to: prefix - cut},
+		{from: chars.length - suffix, to: chars.length - cut},
+	].filter((range) => range.to >= range.from);
+	const starts = ranges.map((range) => Math.min(range.to, Math.max(range.from, middle)));
+	const start =
+		starts.length === 0 ? middle : starts.reduce((best, each) => (Math.abs(each - middle) < Math.abs(best - middle) ? each : best));
+	return `${chars.slice(0, start).join('')}…${chars.slice(start + cut).join('')}`;
+}
