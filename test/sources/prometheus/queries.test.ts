@@ -5,7 +5,10 @@ import {describe, test} from 'node:test';
 import {absentQuery, jobsQuery, lastScrapeQuery, plegQueries} from '../../../source/sources/prometheus/queries.js';
 import {chooseJob} from '../../../source/sources/prometheus/source.js';
 
-const sample = (job: string | undefined, value: number) => ({metric: job === undefined ? {} : {job}, value});
+const sample = (job: string | undefined, value: number): {metric: Record<string, string>; value: number} => ({
+	metric: job === undefined ? {} : {job},
+	value,
+});
 
 describe('Prometheus queries of one job', () => {
 	test('every selector of every figure carries the job; without one, none does', () => {
