@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
-import {plegQueries} from '../source/sources/prometheus.js';
+import {absentQuery, jobsQuery, plegQueries} from '../source/sources/prometheus/queries.js';
 import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 import {startFakeApiServer} from '../test/helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext} from '../test/helpers/kubeconfig-files.js';
@@ -55,6 +55,9 @@ export async function standInPrometheus(nodes: string[]): Promise<{url: string; 
 			return [promql, vectorAnswer(result)];
 		}),
 	);
+	// One scrape job holds every kubelet, and Prometheus knows no node without PLEG series.
+	fixed.set(jobsQuery(), vectorAnswer([{metric: {job: 'kubelet'}, value: [Date.now() / 1000, String(nodes.length)]}]));
+	fixed.set(absentQuery('kubelet'), vectorAnswer([]));
 	let second = -1;
 	const moving = new Map<string, string>();
 	const answerFor = (promql: string): string | undefined => {
@@ -148,7 +151,8 @@ async function measureCli(
 async function prometheusRow(nodes: number, seconds: number, home: string): Promise<Row> {
 	const stand = await standInPrometheus(names(nodes));
 	try {
-		const perRefresh = Object.keys(plegQueries(windowSeconds)).length;
+		// The figures' queries, the jobs' and the absent nodes'.
+		const perRefresh = Object.keys(plegQueries(windowSeconds)).length + 2;
 		const args = ['--prometheus', stand.url, '--window', `${windowSeconds}s`, '--interval', '1s'];
 		return {via: 'prometheus', nodes, ...(await measureCli(args, {HOME: home}, nodes, seconds, stand.queries, perRefresh))};
 	} finally {

@@ -3,13 +3,14 @@
 //   proxy:      a fake API server (HTTPS, keep-alive, no gzip) serving N SimulatedKubelets; a tick = every node's
 //               /proxy/metrics fetched once through the scheduler + parsed + reduced, and the table rows derived.
 //   prometheus: a fake Prometheus query API answering every query with N series; a tick = one fetchFigures()
-//               (11 instant queries) + reduced, and the table rows derived.
+//               (the jobs', the figures' and the absent nodes' instant queries) + reduced, and the table rows derived.
 // The fake servers run in this process, so the CPU measured includes their side of each request.
 import http from 'node:http';
 import type net from 'node:net';
 import {createApiServerSource} from '../source/sources/api-server.js';
 import {loadKubeconfig} from '../source/sources/kube/kubeconfig.js';
-import {createPrometheusSource, plegQueries} from '../source/sources/prometheus.js';
+import {createPrometheusSource} from '../source/sources/prometheus/source.js';
+import {absentQuery, jobsQuery, plegQueries} from '../source/sources/prometheus/queries.js';
 import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 import {startPrometheusOverview, startProxyOverview, type OverviewEngine} from '../source/engine/overview-engine.js';
 import {sortedRows} from '../source/screen/overview-rows.js';
@@ -135,6 +136,10 @@ async function fakePrometheus(nodes: string[], windowSeconds: number): Promise<{
 			return [promql, JSON.stringify({status: 'success', data: {resultType: 'vector', result}})];
 		}),
 	);
+	// One scrape job holds every kubelet, and Prometheus knows no node without PLEG series.
+	const vector = (result: unknown[]) => JSON.stringify({status: 'success', data: {resultType: 'vector', result}});
+	answers.set(jobsQuery(), vector([{metric: {job: 'kubelet'}, value: [1_700_000_000, String(nodes.length)]}]));
+	answers.set(absentQuery('kubelet'), vector([]));
 	const server = http.createServer((request, response) => {
 		const promql = new URL(request.url ?? '/', 'http://x').searchParams.get('query') ?? '';
 		const body = answers.get(promql);
@@ -168,7 +173,7 @@ async function prometheusTicks(options: OverviewBenchOptions): Promise<OverviewB
 			ticks: options.ticks,
 			cpuMsPerTick: result.cpuMs / options.ticks,
 			wallMsPerTick: result.wallMs / options.ticks,
-			requests: result.requests * Object.keys(plegQueries(windowSeconds)).length,
+			requests: result.requests * (Object.keys(plegQueries(windowSeconds)).length + 2),
 		};
 	} finally {
 		engine.stop();

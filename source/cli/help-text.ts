@@ -79,6 +79,8 @@ Options
   --plot FILE.svg      on quit (or from --replay), write the history as an SVG plot
   --kubelet-url URL    scrape a kubelet directly, e.g. https://10.0.0.5:10250 (needs get on nodes/metrics)
   --prometheus URL     read the figures from a Prometheus-compatible query API
+  --job NAME           with --prometheus: the scrape job whose kubelet series are read
+                       (default: the one with most; two jobs' series are never summed)
   --history-from URL   at start, fill the chart and the window with the node's last 15 minutes
                        from this Prometheus (with --prometheus: that one)
   --token-file FILE    bearer token file for --kubelet-url / --prometheus / --history-from

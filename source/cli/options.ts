@@ -122,6 +122,7 @@ export const flagSpec = {
 	plot: {type: 'string'},
 	'kubelet-url': {type: 'string'},
 	prometheus: {type: 'string'},
+	job: {type: 'string'},
 	'history-from': {type: 'string'},
 	'token-file': {type: 'string'},
 	'kubelet-ca': {type: 'string'},
@@ -429,6 +430,10 @@ function checkSources(values: Values, {node, kubeletUrl, prometheus}: Picks): vo
 		throw new UsageError(`${backends.join(' and ')} each choose where the metrics come from: give one`);
 	}
 
+	if (values.job !== undefined && prometheus === undefined)
+		throw new UsageError('--job picks the scrape job of --prometheus: add --prometheus');
+	if (values.job?.trim() === '') throw new UsageError('--job is empty: give the scrape job to read, e.g. --job kubelet');
+
 	const simulated = values.demo ? '--demo' : values.replay !== undefined ? '--replay' : null;
 	if (simulated && (values.kubeconfig !== undefined || values.context !== undefined)) {
 		throw new UsageError(`${simulated} reads no kubeconfig: drop --kubeconfig/--context`);
@@ -457,19 +462,24 @@ const directOf = (values: Values): DirectAccess => ({
 	insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
 });
 
+/** --job: the scrape job whose kubelet series --prometheus reads. */
+function jobOf(values: Values): {job?: string} {
+	return values.job === undefined ? {} : {job: values.job};
+}
+
 /** Where one node's figures come from; null when no node is picked (the overview). */
 function nodeBackendOf(values: Values, {node, kubeletUrl, prometheus}: Picks, {replaySpeed, demoSpeed}: Numbers): NodeBackend | null {
 	if (values.replay !== undefined) return {kind: 'replay', file: values.replay, speed: replaySpeed};
 	if (values.demo) return {kind: 'demo', speed: demoSpeed};
 	if (kubeletUrl !== undefined) return {kind: 'kubelet-direct', url: kubeletUrl, node, access: accessOf(values), direct: directOf(values)};
 	if (node === undefined) return null;
-	if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, node, direct: directOf(values)};
+	if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, node, direct: directOf(values), ...jobOf(values)};
 	return {kind: 'api-server', node, access: accessOf(values)};
 }
 
 /** Where every node's figures come from: Prometheus, or the API server within --max-inflight and --max-rps. */
 function overviewBackendOf(values: Values, {names, selector, prometheus}: Picks, {maxInflight, maxRps}: Numbers): OverviewBackend {
-	if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, direct: directOf(values)};
+	if (prometheus !== undefined) return {kind: 'prometheus', url: prometheus, direct: directOf(values), ...jobOf(values)};
 	return {
 		kind: 'api-server',
 		access: accessOf(values),

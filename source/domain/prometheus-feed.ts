@@ -8,6 +8,7 @@ import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
 import type {FeedKind, RowFigures} from './overview-state.js';
 import {prehistoryNote, type Prehistory} from './prometheus-history.js';
+import {timeOfDay} from './format.js';
 
 /** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
 export type PrometheusFigures = {
@@ -39,6 +40,20 @@ export type PrometheusFigures = {
 	lifetimeSum: number | null;
 };
 
+/** How Prometheus knows a node it has no PLEG series of (a kubelet that stopped answering, or never scraped). */
+export type NodeAbsence = {
+	/** A target of the job (`up`), a kubelet with PLEG series in another job only, or a Node of kube-state-metrics. */
+	knownBy: 'up' | 'other_job' | 'kube_node_info';
+	/** The job that has the node's PLEG series, when knownBy is other_job. */
+	otherJob?: string;
+	/** `up` of the node's targets (the lowest): 0 when Prometheus' last scrape of the kubelet failed; null when not a target. */
+	up: number | null;
+	/** When the job last scraped the kubelet well, Unix s; null when not within the last hour (or not a target). */
+	lastScrapeAt: number | null;
+	/** The scrape job read. */
+	job: string;
+};
+
 /**
  * The top finite bucket bound of kubelet_pleg_relist_duration_seconds (Prometheus DefBuckets end at 10 s).
  * histogram_quantile answers that bound when the rank falls in +Inf, so an answer of 10 s is a lower bound.
@@ -63,8 +78,8 @@ export type PrometheusFeed = {
 export type PrometheusFeedAction =
 	/** historyLimit: history points kept (fleetHistoryLimit: fewer per node the bigger the fleet). */
 	| {type: 'figures'; figures: PrometheusFigures; latencyMs: number; historyLimit?: number}
-	/** The fetch succeeded but Prometheus has no series for this node (any more). */
-	| {type: 'absent'; at: number}
+	/** The fetch succeeded but Prometheus has no series for this node (any more); `absence`: what it knows of it. */
+	| {type: 'absent'; at: number; absence?: NodeAbsence}
 	| {type: 'failure'; failure: Failure; at: number}
 	/** The node's last 15 minutes, read once at start: its points go before the answers'. */
 	| {type: 'prehistory'; prehistory: Prehistory};
@@ -141,15 +156,7 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 		}
 
 		case 'absent': {
-			return failed(
-				feed,
-				{
-					kind: 'not-found',
-					summary: `Prometheus has no PLEG series for node "${feed.name}" now`,
-					details: ['the kubelet is no longer scraped, or its series went stale (5 minutes without a sample)'],
-				},
-				action.at,
-			);
+			return failed(feed, absenceFailure(feed.name, action.absence), action.at);
 		}
 
 		case 'failure': {
@@ -163,6 +170,58 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 			return {...feed, history: joined.columns, historyEndAt: joined.lastAt, prehistory: info};
 		}
 	}
+}
+
+/** Which scrape job's series are read, and which other jobs hold kubelet PLEG series (not read). */
+export type ScrapeJobs = {
+	/** null while no PLEG series names a job: every series is read as it comes. */
+	chosen: string | null;
+	others: readonly string[];
+	/** --job named it (it is read whether or not it holds series). */
+	asked: boolean;
+};
+
+/**
+ * The jobs in words: "job kubelet (also seen: kubelet-dup)" for the header, with "not read; --job to choose" added
+ * for the --once text (`hint`); '' while none is known.
+ */
+export function jobsText(jobs: ScrapeJobs | null, hint = false): string {
+	if (jobs === null || jobs.chosen === null) return '';
+	if (jobs.others.length === 0) return `job ${jobs.chosen}`;
+	return `job ${jobs.chosen} (also seen: ${jobs.others.join(', ')}${hint ? ', not read; --job to choose' : ''})`;
+}
+
+/** Why a node Prometheus knows has no PLEG series, in words: "kubelet not scraped since 06:11:02, up=0". */
+export function absenceWhy(absence: NodeAbsence): string {
+	if (absence.knownBy === 'kube_node_info') return `kube_node_info lists it, but job ${absence.job} has no target for it`;
+	if (absence.knownBy === 'other_job')
+		return `PLEG series only in job ${absence.otherJob ?? '?'}, not read (--job ${absence.otherJob ?? '?'})`;
+	const up = `up=${absence.up ?? '?'}`;
+	if (absence.up === 1) return `kubelet scraped (${up}) but no PLEG series in job ${absence.job}`;
+	return absence.lastScrapeAt === null
+		? `kubelet not scraped in the last hour, ${up}`
+		: `kubelet not scraped since ${timeOfDay(absence.lastScrapeAt * 1000)}, ${up}`;
+}
+
+/** The failure a node without PLEG series reads as: unknown, with why when Prometheus knows the node. */
+function absenceFailure(name: string, absence: NodeAbsence | undefined): Failure {
+	if (absence === undefined) {
+		return {
+			kind: 'not-found',
+			summary: `Prometheus has no PLEG series for node "${name}" now`,
+			details: ['the kubelet is no longer scraped, or its series went stale (5 minutes without a sample)'],
+		};
+	}
+
+	return {
+		kind: 'not-found',
+		summary: `Prometheus has no PLEG series for node "${name}": ${absenceWhy(absence)}`,
+		details: [
+			absence.knownBy === 'up'
+				? `its target in job ${absence.job} answers up=${absence.up ?? '?'}: check the kubelet (systemctl status kubelet) and the path from Prometheus to it`
+				: `job ${absence.job} scrapes no kubelet of that name: check its targets (Prometheus: Status → Targets)`,
+		],
+	};
 }
 
 function quantile(seconds: number | null): Quantile | null {

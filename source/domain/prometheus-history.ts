@@ -11,7 +11,7 @@ import type {HistoryPoint, PrehistoryInfo, Scrape} from './types.js';
 /** One series of a range answer: its points as [Unix seconds, value]. */
 export type RangeSeries = {metric: Record<string, string>; values: ReadonlyArray<readonly [number, number]>};
 
-/** Prometheus' answers to the history queries of one node (sources/prometheus-history.ts asks them). */
+/** Prometheus' answers to the history queries of one node (sources/prometheus/range-history.ts asks them). */
 export type HistoryAnswers = {
 	/** rate(_sum[R]) / rate(_count[R]) of the relist duration, one point per step: the chart's windowed mean. */
 	mean: RangeSeries[];

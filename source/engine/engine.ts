@@ -5,6 +5,7 @@
 import type {FeedKind, FeedReader, OverviewAction, OverviewState} from '../domain/overview-state.js';
 import {initialOverviewState, overviewReducer} from '../domain/overview-state.js';
 import {formatGoDuration} from '../domain/go-duration.js';
+import type {ScrapeJobs} from '../domain/prometheus-feed.js';
 
 /**
  * Called after every change: `node` is the node whose feed changed (null: the node list); `read` says the change
@@ -40,6 +41,8 @@ export type EngineCore<F = unknown> = {
 	open?(node: string | null): void;
 	/** A baseline mark at `at` (one-node engines over /metrics text; others ignore it). */
 	mark(at: number): void;
+	/** The scrape job read and the other jobs seen (Prometheus, after its first answer); absent for other sources. */
+	scrapeJobs?(): ScrapeJobs | null;
 	/** Requests made so far, for tests and the bench. */
 	readonly requestCount: number;
 	/** Resolves when the source has nothing more to give (the end of a replay); never otherwise. */

@@ -3,9 +3,9 @@
 // that fails or is slower comes in as a note or later (node-engine.ts puts it in when it comes).
 import {setTimeout as delay} from 'node:timers/promises';
 import type {Prehistory} from '../domain/prometheus-history.js';
-import {readPrometheusHistory} from '../sources/prometheus-history.js';
+import {readPrometheusHistory} from '../sources/prometheus/range-history.js';
 import type {HistoryFrom, NodeMode} from './mode.js';
-import type {PrometheusFlag} from '../sources/prometheus.js';
+import type {PrometheusFlag} from '../sources/prometheus/envelope.js';
 
 /** The most the screen waits for the history after the first request, ms. */
 export const historyGraceMs = 500;

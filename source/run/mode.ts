@@ -31,7 +31,8 @@ export type NodeBackend =
 	| {kind: 'api-server'; node: string; access: KubeAccess; history?: HistoryFrom}
 	/** --kubelet-url: the node name is only a label, and optional. Without --token-file the kubeconfig user authenticates. */
 	| {kind: 'kubelet-direct'; url: string; node: string | undefined; access: KubeAccess; direct: DirectAccess; history?: HistoryFrom}
-	| {kind: 'prometheus'; url: string; node: string; direct: DirectAccess}
+	/** job: --job, the scrape job read (else the one with most kubelet PLEG series). */
+	| {kind: 'prometheus'; url: string; node: string; direct: DirectAccess; job?: string}
 	/** Simulated seconds per real second. */
 	| {kind: 'demo'; speed: number}
 	/** Recorded seconds per real second. */
@@ -50,7 +51,7 @@ export type OverviewBackend =
 			/** `pleg-top a b c`: only these nodes. */
 			names?: string[];
 	  }
-	| {kind: 'prometheus'; url: string; direct: DirectAccess};
+	| {kind: 'prometheus'; url: string; direct: DirectAccess; job?: string};
 
 /** What every run has. */
 export type RunSettings = {

@@ -22,6 +22,7 @@ import type {ReplaySource} from '../lab/replay.js';
 import {formatFailure, isPermanent} from './start-rule.js';
 import {retryDelay} from '../domain/backoff.js';
 import {jsonLineOf} from './json-lines.js';
+import {jobsText, type ScrapeJobs} from '../domain/prometheus-feed.js';
 
 type Io = {stdout(text: string): void; stderr(text: string): void};
 
@@ -56,7 +57,12 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	}
 
 	const context = {now: at, cycleMs: engine.effectiveIntervalMs()};
-	const result = {views, rows: sortedRows(views, context), listFailure: engine.state.listFailure?.summary ?? null};
+	const result = {
+		views,
+		rows: sortedRows(views, context),
+		listFailure: engine.state.listFailure?.summary ?? null,
+		jobs: engine.scrapeJobs?.() ?? null,
+	};
 	io.stdout(formatOverviewOnce(result, mode.format));
 	return exitCodeForOverview(result, mode.failOn);
 }
@@ -144,7 +150,8 @@ function pasteOf(plan: Plan, view: NodeView): PasteContext {
 	};
 }
 
-export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null};
+/** jobs: the scrape job read and the others seen (--prometheus); null or absent elsewhere. */
+export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null; jobs?: ScrapeJobs | null};
 
 /** 1 when a node's PLEG is unhealthy (or at the --fail-on band; the signal comes first), else 3 when a node or the list could not be read, else 0. */
 export function exitCodeForOverview(result: OverviewOnce, failOn: FailOn = 'unhealthy'): number {
@@ -168,13 +175,15 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 			};
 			return {...jsonLineOf(view.figures, view.name, view.status.failure), ...atRead, status: row.word};
 		});
-		return safeJson({nodes, listError: result.listFailure}, 2) + '\n';
+		const jobs = result.jobs ? {job: result.jobs.chosen, otherJobs: result.jobs.others} : {};
+		return safeJson({nodes, listError: result.listFailure, ...jobs}, 2) + '\n';
 	}
 
 	const lines = overviewPlainLines(result.rows, 200).map((line) => lineText(line).trimEnd());
 	const failed = result.views.filter((view) => view.status.failure !== null).map((view) => `${view.name}: ${view.status.failure!.summary}`);
 	const list = result.listFailure === null ? [] : [`node list: ${result.listFailure}`];
-	return [...lines, ...failed, ...list].join('\n') + '\n';
+	const jobs = jobsText(result.jobs ?? null, true);
+	return [...lines, ...failed, ...list, ...(jobs === '' ? [] : [`read: ${jobs}`])].join('\n') + '\n';
 }
 
 /** --replay FILE --once: the whole recording and each marked segment, without waiting. */

@@ -151,7 +151,10 @@ function judge(
 	// A failed read is the same error whether or not a good read came before it: the figures of that good read
 	// (shown dimmed) are old, and an age extrapolated from them says nothing about the kubelet now.
 	if (status.failure) {
-		return notReady ?? {state: 'error', word: 'error', reason: failureWord(status.failure)};
+		if (notReady !== null) return notReady;
+		// A node Prometheus knows but has no PLEG series of (its kubelet not scraped): no verdict, and why.
+		const state = noSeries(status.failure) ? 'unknown' : 'error';
+		return {state, word: state, reason: failureWord(status.failure)};
 	}
 
 	if (figures === null) {
@@ -186,6 +189,11 @@ function judge(
 	return band === null ? {state: 'unknown', word: 'unknown', reason: null} : {state: 'ok', word: 'ok', reason: null};
 }
 
+/** Prometheus answered, but with no PLEG series of the node. */
+function noSeries(failure: Failure): boolean {
+	return failure.kind === 'not-found' && /no PLEG series/.test(failure.summary);
+}
+
 /** Why a read failed, in a few words for the status column: "403 nodes/proxy", "kubelet unreachable", "timeout". */
 export function failureWord(failure: Failure): string {
 	const {summary} = failure;
@@ -201,7 +209,7 @@ export function failureWord(failure: Failure): string {
 
 		case 'not-found': {
 			if (/does not exist/.test(summary)) return '404 no such node';
-			if (/no PLEG series/.test(summary)) return 'no series';
+			if (noSeries(failure)) return /not scraped/.test(summary) ? 'not scraped' : 'no series';
 			return '404 not found';
 		}
 

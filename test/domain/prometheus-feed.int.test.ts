@@ -12,7 +12,8 @@ import {render} from '../helpers/shipped-ink.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {deltaFigures} from '../../source/domain/window.js';
 import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
-import {createPrometheusSource, plegQueries} from '../../source/sources/prometheus.js';
+import {createPrometheusSource} from '../../source/sources/prometheus/source.js';
+import {plegQueries} from '../../source/sources/prometheus/queries.js';
 import {SimulatedKubelet} from '../../source/demo/simulated-kubelet.js';
 import type {Scrape} from '../../source/domain/types.js';
 import {startPrometheusOverview, type OverviewEngine} from '../../source/engine/overview-engine.js';
@@ -110,7 +111,7 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 			timeoutMs: 5000,
 			now: () => at,
 		});
-		figures = await source.fetchFigures(new AbortController().signal);
+		figures = (await source.fetchFigures(new AbortController().signal)).figures;
 		source.close?.();
 	});
 
@@ -260,7 +261,7 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 			timeoutMs: 5000,
 			now: () => at,
 		});
-		const one = await source.fetchFigures(new AbortController().signal);
+		const one = (await source.fetchFigures(new AbortController().signal)).figures;
 		source.close?.();
 		assert.deepEqual([...one.keys()], ['churn-a']);
 		assert.deepEqual(one.get('churn-a'), figures.get('churn-a'));

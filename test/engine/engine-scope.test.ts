@@ -6,7 +6,7 @@ import {never, scopedEngine, type EngineCore, type Timers} from '../../source/en
 import {initialOverviewState} from '../../source/domain/overview-state.js';
 import {startPrometheusOverview} from '../../source/engine/overview-engine.js';
 import {prometheusFeedKind, type PrometheusFigures} from '../../source/domain/prometheus-feed.js';
-import type {FiguresSource} from '../../source/sources/prometheus.js';
+import type {FiguresSource} from '../../source/sources/prometheus/source.js';
 
 const at = 1_700_000_000_000;
 
@@ -30,7 +30,11 @@ function source(node: string | null): FiguresSource {
 		label: 'test',
 		node,
 		windowSeconds: 60,
-		fetchFigures: async () => new Map([figures('worker-1'), figures('worker-2')].map((each) => [each.node, each])),
+		fetchFigures: async () => ({
+			figures: new Map([figures('worker-1'), figures('worker-2')].map((each) => [each.node, each])),
+			absent: new Map(),
+			jobs: {chosen: null, others: [], asked: false},
+		}),
 	};
 }
 

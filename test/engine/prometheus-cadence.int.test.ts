@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {afterEach, beforeEach, describe, mock, test} from 'node:test';
 import {startPrometheusOverview} from '../../source/engine/overview-engine.js';
 import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
-import type {FiguresSource} from '../../source/sources/prometheus.js';
+import type {FiguresSource} from '../../source/sources/prometheus/source.js';
 
 const t0 = 1_700_000_000_000;
 
@@ -21,7 +21,8 @@ function slowSource(answerMs: number, nodes: string[]): FiguresSource & {starts:
 			starts.push(Date.now() - t0);
 			await new Promise((resolve) => setTimeout(resolve, answerMs));
 			const at = Date.now();
-			return new Map(nodes.map((node) => [node, {node, at, windowSeconds: 60, lastSeenAgeSeconds: 1} as PrometheusFigures]));
+			const figures = new Map(nodes.map((node) => [node, {node, at, windowSeconds: 60, lastSeenAgeSeconds: 1} as PrometheusFigures]));
+			return {figures, absent: new Map(), jobs: {chosen: null, others: [], asked: false}};
 		},
 	};
 }

@@ -41,6 +41,8 @@ export type ScrapeTarget = {
 	address: string;
 	metricsPath: string;
 	labels: Record<string, string>;
+	/** The scrape job holding the target. @default 'kubelet' */
+	job?: string;
 };
 
 export type RunningPrometheus = {
@@ -62,18 +64,18 @@ function scrapeConfig(targets: ScrapeTarget[], intervalSeconds: number): string 
 	// JSON is YAML: no YAML library needed for the config.
 	return JSON.stringify({
 		global: {scrape_interval: `${intervalSeconds}s`, evaluation_interval: `${intervalSeconds}s`},
-		scrape_configs: [
-			{
-				job_name: 'kubelet',
-				scrape_interval: `${intervalSeconds}s`,
-				scrape_timeout: `${intervalSeconds}s`,
-				// __metrics_path__ per target, so one test server can serve every simulated kubelet.
-				static_configs: targets.map((target) => ({
+		scrape_configs: [...new Set(targets.map((target) => target.job ?? 'kubelet'))].map((job) => ({
+			job_name: job,
+			scrape_interval: `${intervalSeconds}s`,
+			scrape_timeout: `${intervalSeconds}s`,
+			// __metrics_path__ per target, so one test server can serve every simulated kubelet.
+			static_configs: targets
+				.filter((target) => (target.job ?? 'kubelet') === job)
+				.map((target) => ({
 					targets: [target.address],
 					labels: {...target.labels, __metrics_path__: target.metricsPath},
 				})),
-			},
-		],
+		})),
 	});
 }
 

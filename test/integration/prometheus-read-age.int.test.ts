@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import {after, before, test} from 'node:test';
-import {plegQueries} from '../../source/sources/prometheus.js';
+import {plegQueries} from '../../source/sources/prometheus/queries.js';
 import {runCli} from '../helpers/run-cli.js';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 

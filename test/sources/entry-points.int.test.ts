@@ -6,7 +6,7 @@ import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {SourceFailure, sourceFailure} from '../../source/sources/failure.js';
 import {eventPageFromJson} from '../../source/sources/node-events.js';
 import {nodeInfoFromJson, nodeInfosFromJson, nodeNamesFromJson} from '../../source/sources/node-info.js';
-import {readVector} from '../../source/sources/prometheus.js';
+import {readVector} from '../../source/sources/prometheus/envelope.js';
 import {toFailure} from '../../source/sources/to-failure.js';
 import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {allPayloads as p, allPayloadsVisible as v, firstControl} from '../helpers/escape-payloads.js';

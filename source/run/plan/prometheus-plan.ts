@@ -1,7 +1,7 @@
 // Every node (or one node) from a Prometheus-compatible API: one fetch per interval, windowed by Prometheus.
 import {systemNow} from '../../engine/engine.js';
 import {startPrometheusOverview} from '../../engine/overview-engine.js';
-import {createPrometheusSource} from '../../sources/prometheus.js';
+import {createPrometheusSource} from '../../sources/prometheus/source.js';
 import {toFailure} from '../../sources/to-failure.js';
 import type {DirectAccess, NodeMode, OverviewMode} from '../mode.js';
 import type {Plan} from './types.js';
@@ -10,13 +10,14 @@ import {historyFrom} from '../history-from.js';
 /** `node`: the one node asked for (its engine is that node's); undefined for every node. */
 export function prometheusPlan(
 	mode: NodeMode | OverviewMode,
-	{url, direct}: {url: string; direct: DirectAccess},
+	{url, direct, job}: {url: string; direct: DirectAccess; job?: string},
 	node: string | undefined,
 ): Plan {
 	const {tokenFile, caFile, insecureSkipTlsVerify} = direct;
 	const source = createPrometheusSource({
 		url,
 		node,
+		...(job === undefined ? {} : {job}),
 		windowSeconds: mode.windowSeconds,
 		tokenFile,
 		caFile,

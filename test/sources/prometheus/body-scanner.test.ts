@@ -2,8 +2,9 @@
 // else through JSON.parse; both give the same samples, and a label with a control character is shown visible.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {parseValue} from '../../source/domain/exposition/parse-value.js';
-import {compactVector, eachCompactSample, numberAt, readVector} from '../../source/sources/prometheus.js';
+import {parseValue} from '../../../source/domain/exposition/parse-value.js';
+import {compactVector, eachCompactSample, numberAt} from '../../../source/sources/prometheus/body-scanner.js';
+import {readVector} from '../../../source/sources/prometheus/envelope.js';
 
 const answer = (result: unknown[], extra: Record<string, unknown> = {}) =>
 	JSON.stringify({status: 'success', data: {resultType: 'vector', result}, ...extra});

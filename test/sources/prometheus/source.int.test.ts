@@ -5,11 +5,13 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
-import {SourceFailure} from '../../source/sources/failure.js';
-import {createPrometheusSource, plegQueries, promDuration, readVector} from '../../source/sources/prometheus.js';
-import {failureOf} from '../helpers/fake-kubelet.js';
-import {allPayloads, allPayloadsVisible} from '../helpers/escape-payloads.js';
-import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
+import {SourceFailure} from '../../../source/sources/failure.js';
+import {createPrometheusSource} from '../../../source/sources/prometheus/source.js';
+import {plegQueries, promDuration} from '../../../source/sources/prometheus/queries.js';
+import {readVector} from '../../../source/sources/prometheus/envelope.js';
+import {failureOf} from '../../helpers/fake-kubelet.js';
+import {allPayloads, allPayloadsVisible} from '../../helpers/escape-payloads.js';
+import {makeTempDir, type TempDir} from '../../helpers/kubeconfig-files.js';
 
 describe('Prometheus answers', () => {
 	test('a vector answer: labels and values, "NaN" read as NaN', () => {
@@ -151,7 +153,7 @@ describe('Prometheus source failures', () => {
 		assert.deepEqual(source.notes, [
 			`token sent without TLS: ${url}/prefix is plain http://, so the bearer token travels in clear text; use an https:// URL`,
 		]);
-		assert.equal((await source.fetchFigures(new AbortController().signal)).size, 0);
+		assert.equal((await source.fetchFigures(new AbortController().signal)).figures.size, 0);
 		source.close?.();
 	});
 
@@ -164,7 +166,7 @@ describe('Prometheus source failures', () => {
 				timeoutMs: 2000,
 				now: Date.now,
 			});
-			const figures = await source.fetchFigures(new AbortController().signal);
+			const {figures} = await source.fetchFigures(new AbortController().signal);
 			assert.deepEqual([...figures.keys()], ['a', 'b', 'c']);
 			for (const [n, node] of ['a', 'b', 'c'].entries()) {
 				const entry = figures.get(node)! as unknown as Record<string, unknown>;
@@ -175,7 +177,7 @@ describe('Prometheus source failures', () => {
 
 			// The next refresh reads the same (the names kept from the last answer are reused); only its time differs.
 			const timeless = (read: Map<string, object>) => [...read.values()].map((entry) => ({...entry, at: 0}));
-			assert.deepEqual(timeless(await source.fetchFigures(new AbortController().signal)), timeless(figures));
+			assert.deepEqual(timeless((await source.fetchFigures(new AbortController().signal)).figures), timeless(figures));
 			source.close?.();
 		});
 	}
@@ -188,7 +190,7 @@ describe('Prometheus source failures', () => {
 			timeoutMs: 2000,
 			now: Date.now,
 		});
-		const figures = await source.fetchFigures(new AbortController().signal);
+		const {figures} = await source.fetchFigures(new AbortController().signal);
 		assert.deepEqual([...figures.keys()], ['plain', `worker${allPayloadsVisible}`]);
 		const hostile = figures.get(`worker${allPayloadsVisible}`)!;
 		assert.equal(hostile.kubeletVersion, `v1.30.1${allPayloadsVisible}`);
@@ -233,7 +235,7 @@ describe('Prometheus source failures', () => {
 		source.close?.();
 		// The default (64 MiB) reads it.
 		const roomy = createPrometheusSource(options);
-		assert.equal((await roomy.fetchFigures(new AbortController().signal)).size, 0);
+		assert.equal((await roomy.fetchFigures(new AbortController().signal)).figures.size, 0);
 		roomy.close?.();
 	});
 

@@ -3,12 +3,14 @@
 // counters one --window ago for the window's start; domain/prometheus-history.ts turns the answers into the feed's
 // own history. Never rejects: a failure is the reason the screen gives for having no history.
 import {setMaxListeners} from 'node:events';
-import {prehistoryFailed, prehistoryFrom, type HistoryAnswers, type Prehistory} from '../domain/prometheus-history.js';
-import {bucketSteps} from '../domain/history-buckets.js';
-import {visibleLine} from '../domain/untrusted-text.js';
-import {families} from '../domain/exposition/names.js';
-import {redact, SourceFailure} from './failure.js';
-import {createPrometheusApi, overNode, promDuration, readMatrix, type PrometheusAccess, type PrometheusFlag} from './prometheus.js';
+import {prehistoryFailed, prehistoryFrom, type HistoryAnswers, type Prehistory} from '../../domain/prometheus-history.js';
+import {bucketSteps} from '../../domain/history-buckets.js';
+import {visibleLine} from '../../domain/untrusted-text.js';
+import {families} from '../../domain/exposition/names.js';
+import {redact, SourceFailure} from '../failure.js';
+import {createPrometheusApi, type PrometheusAccess} from './client.js';
+import {readMatrix, type PrometheusFlag} from './envelope.js';
+import {overNode, promDuration} from './queries.js';
 
 /** How far back the history reaches, seconds: the chart spans 6 minutes (generic PLEG) to 20 (evented). */
 export const historySpanSeconds = 15 * 60;
