@@ -138,8 +138,6 @@ export type FakeApiServer = {
 	readonly watches: number;
 	/** Set a node's clock offset (FakeNode.clockOffsetSeconds). */
 	setClockOffset(node: string, seconds: number | null | undefined): void;
-	/** Set a node's Ready condition (FakeNode.ready), as its kubelet reports a change. */
-	setReady(node: string, ready: FakeNode['ready']): void;
 	readonly requests: RecordedRequest[];
 	/** Highest number of requests being answered at the same time. */
 	readonly maxInFlight: number;
@@ -729,12 +727,6 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			const entry = nodes.get(node);
 			if (entry) {
 				entry.clockOffsetSeconds = seconds;
-			}
-		},
-		setReady(node, ready) {
-			const entry = nodes.get(node);
-			if (entry) {
-				entry.ready = ready;
 			}
 		},
 		requests,
