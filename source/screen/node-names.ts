@@ -9,7 +9,7 @@ export const noSharedParts: SharedParts = {prefix: 0, suffix: 0};
 
 /**
  * The shared prefix and suffix of `names`, in UTF-16 units (node names are ASCII: DNS names); the two never overlap
- * in the shortest name. One pass without copies: a fleet has thousands of names.
+ * in the shortest name. One pass: a fleet has thousands of names.
  */
 export function sharedParts(names: readonly string[]): SharedParts {
 	if (names.length < 2) return noSharedParts;
