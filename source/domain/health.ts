@@ -102,7 +102,7 @@ export function countdownLeftText(leftSeconds: number): string {
 
 /** "NotReady in 8s", or "NotReady due now" once no whole second is left: the one-node verdict's and the overview's. */
 export function notReadyWhenText(leftSeconds: number): string {
-	return leftSeconds > 0 ? `NotReady in ${countdownLeftText(leftSeconds)}` : `NotReady ${countdownLeftText(leftSeconds)}`;
+	return `NotReady ${leftSeconds > 0 ? 'in ' : ''}${countdownLeftText(leftSeconds)}`;
 }
 
 /**

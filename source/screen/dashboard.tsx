@@ -260,7 +260,7 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 	const time = clockTime(now);
 	if (name) {
 		// A name longer than the row (up to 253 characters) is cut in the middle, never left out: it says which node. Cut,
-		// it leaves half the row to what follows (the way back to the table among them).
+		// it leaves half the row to what follows (the context, the kubelet).
 		const room = width - time.length - 1 - cellWidth('pleg-top · ');
 		items.push([seg(shortName(name, cellWidth(name) <= room ? room : Math.max(Math.min(room, 40), Math.floor(room / 2))), 'value')]);
 	}

@@ -9,27 +9,31 @@ export const noSharedParts: SharedParts = {prefix: 0, suffix: 0};
 
 /**
  * The shared prefix and suffix of `names`, in UTF-16 units (node names are ASCII: DNS names); the two never overlap
- * in the shortest name. One pass without copies: a fleet has thousands of names.
+ * in the shortest name. One pass: a fleet has thousands of names.
  */
 export function sharedParts(names: readonly string[]): SharedParts {
 	if (names.length < 2) return noSharedParts;
 	const first = names[0]!;
-	let prefix = first.length;
-	let suffix = first.length;
+	let prefix = first;
+	let suffix = first;
 	let shortest = first.length;
 	for (const name of names) {
 		shortest = Math.min(shortest, name.length);
-		prefix = Math.min(prefix, name.length);
-		let index = 0;
-		while (index < prefix && name.charCodeAt(index) === first.charCodeAt(index)) index++;
-		prefix = index;
-		suffix = Math.min(suffix, name.length);
-		index = 0;
-		while (index < suffix && name.charCodeAt(name.length - 1 - index) === first.charCodeAt(first.length - 1 - index)) index++;
-		suffix = index;
+		// Most names share all of what is shared so far: one native comparison each, the loop only where one does not.
+		if (!name.startsWith(prefix)) {
+			let index = 0;
+			while (index < prefix.length && name.charCodeAt(index) === prefix.charCodeAt(index)) index++;
+			prefix = prefix.slice(0, index);
+		}
+
+		if (!name.endsWith(suffix)) {
+			let index = 0;
+			while (index < suffix.length && name.charCodeAt(name.length - 1 - index) === suffix.charCodeAt(suffix.length - 1 - index)) index++;
+			suffix = suffix.slice(suffix.length - index);
+		}
 	}
 
-	return {prefix, suffix: Math.max(0, Math.min(suffix, shortest - prefix))};
+	return {prefix: prefix.length, suffix: Math.max(0, Math.min(suffix.length, shortest - prefix.length))};
 }
 
 /**
