@@ -7,7 +7,7 @@ import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {SimulatedKubelet} from '../../source/demo/simulated-kubelet.js';
 import {findPrometheus, startPrometheus, type RunningPrometheus, type ScrapeTarget} from '../helpers/prometheus-server.js';
-import {cliPath, runCli} from '../helpers/run-cli.js';
+import {cliPath, runCli, spawnCli} from '../helpers/run-cli.js';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 import {hasTmux, startTmux} from '../helpers/tmux.js';
 
@@ -223,4 +223,33 @@ describe('--prometheus overview against a real Prometheus: nothing hidden, nothi
 			assert.equal(worst.parsed.nodes.length, nodes.length);
 		},
 	);
+
+	test('every kubelet of the job stopping at once: the live overview keeps all of them listed, unknown', {timeout: 180_000}, async () => {
+		// JSON lines (stdout not a terminal): one line per node and refresh.
+		const cli = spawnCli(['--prometheus', prometheus.url, '--window', `${windowSeconds}s`], {env: env()});
+		try {
+			await cli.waitForStdout((out) => nodes.every((node) => out.includes(`"node":"${node}"`)), 60_000);
+			for (const node of nodes) stopped.add(node);
+			await until('up of every kubelet did not fall to 0', async () => {
+				const up = await byNode('up{job="kubelet"} == 0');
+				const live = await byNode('kubelet_pleg_relist_duration_seconds_count');
+				return up.size === nodes.length && live.size === 0 ? true : undefined;
+			});
+			const mark = cli.stdout.length;
+			const lines = () =>
+				cli.stdout
+					.slice(mark)
+					.split('\n')
+					.filter((line) => line.startsWith('{'))
+					.map((line) => JSON.parse(line) as JsonNode);
+			// Every node's line says it is not scraped: none dropped although no job has PLEG series any more.
+			await cli.waitForStdout(
+				() => nodes.every((node) => lines().some((line) => line.node === node && /kubelet not scraped/.test(line.error?.summary ?? ''))),
+				60_000,
+			);
+		} finally {
+			cli.child.kill('SIGTERM');
+			await cli.exited;
+		}
+	});
 });

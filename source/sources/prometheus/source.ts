@@ -295,7 +295,9 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 			const at = now();
 			const time = (at / 1000).toFixed(3);
 			try {
-				const seen = chooseJob(await smallQuery(api, jobsQuery(only), time, signal), options.job ?? null);
+				const found = chooseJob(await smallQuery(api, jobsQuery(only), time, signal), options.job ?? null);
+				// When every kubelet of the job stopped answering, no job has series: the one read before still knows them.
+				const seen = found.chosen === null && jobs?.chosen != null ? {chosen: jobs.chosen, others: [], asked: false} : found;
 				const merger = figuresMerger(at, windowSeconds, only, kept);
 				const [figures, absent] = await Promise.all([
 					readFigures(api, queriesFor(jobToMatch(seen)), time, signal, merger),
