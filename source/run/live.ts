@@ -8,7 +8,7 @@ import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
-import {hangupExitCode, terminalGone} from './signals.js';
+import {hangupExitCode, quitExitCode, terminalGone} from './signals.js';
 import {createScreenSignals} from './screen-signals.js';
 import {rowViews} from '../domain/overview-state.js';
 import {overviewRows} from '../screen/overview-rows.js';
@@ -76,9 +76,9 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 			? React.createElement(OverviewApp, {engine, header: plan.header, onOpen})
 			: React.createElement(App, {engine, demo: plan.demo, header: plan.header, raw: mode.kind === 'node' && mode.raw});
 	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);
-	let interrupted = false;
+	let by: 'SIGINT' | 'SIGQUIT' | null = null;
 	try {
-		({interrupted} = await runFullScreen(element, ending.signal));
+		({by} = await runFullScreen(element, ending.signal));
 	} finally {
 		unsubscribe();
 		signals.close();
@@ -95,7 +95,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	// After a hangup (SIGHUP) the files (--summary, --plot, --record) are still written; the write-down is tried on
 	// the terminal too, which a kill -HUP leaves in place, and fails without harm on one that is gone (signals.ts).
 	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
-	// A hangup: 129; Ctrl-C: 130, as a shell reports an interrupted command (and as --once ends on it).
+	// A hangup: 129; Ctrl-C: 130, Ctrl-\: 131, as a shell reports an interrupted or quit command.
 	if (terminalGone()) return hangupExitCode;
-	return interrupted ? 130 : 0;
+	return by === 'SIGQUIT' ? quitExitCode : by === 'SIGINT' ? 130 : 0;
 }
