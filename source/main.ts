@@ -46,7 +46,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		mode = parseOptions(argv, {env, stdoutIsTty: process.stdout.isTTY === true, argv1: process.argv[1]});
 	} catch (error) {
 		if (!(error instanceof UsageError)) throw error;
-		stderr(`pleg-top: ${error.message}\nRun ${programName(process.argv[1])} --help for the flags.\n`);
+		const program = programName(process.argv[1]);
+		stderr(`${program}: ${error.message}\nRun ${program} --help for the flags.\n`);
 		return 2;
 	}
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {
 	durationLimits,
+	bareNodeName,
 	parseByteSize,
 	parseDuration,
 	parseOptions,
@@ -272,6 +273,23 @@ describe('parseOptions: the Mode', () => {
 		assert.equal(programName('/home/me/.npm/bin/pleg-top'), 'pleg-top');
 		assert.equal(programName('/work/dist/cli.js'), 'pleg-top');
 		assert.equal(programName(undefined), 'pleg-top');
+	});
+});
+
+describe('node words as kubectl writes them', () => {
+	test('node/, nodes/ and no/ come off; a name without a prefix stays; another TYPE/NAME is refused', () => {
+		assert.equal(bareNodeName('node/worker-1'), 'worker-1');
+		assert.equal(bareNodeName('nodes/worker-1'), 'worker-1');
+		assert.equal(bareNodeName('no/worker-1'), 'worker-1');
+		assert.equal(bareNodeName('worker-1'), 'worker-1');
+		// Only a prefix: "nodepool-1" is a name of its own.
+		assert.equal(bareNodeName('nodepool-1'), 'nodepool-1');
+		assert.throws(() => bareNodeName('pod/web-0'), /"pod\/web-0" is not a node/);
+	});
+
+	test('in the one-node and the several-nodes forms', () => {
+		assert.equal(node(['node/worker-1']).backend.kind === 'api-server' && node(['node/worker-1']).backend.node, 'worker-1');
+		assert.deepEqual(overview(['node/a', 'no/b', 'c']).backend, {...apiServerOverview, names: ['a', 'b', 'c']});
 	});
 });
 
