@@ -30,6 +30,21 @@ export function themeFromColorfgbg(value: string | undefined): Theme | null {
 	return ['7', '15'].includes(background) ? 'light' : 'dark';
 }
 
+/** Unicode on a UTF-8 locale; ASCII on any other (main.ts writes through screen/layout/glyphs.ts's table then). */
+export type Glyphs = 'unicode' | 'ascii';
+
+/**
+ * The glyphs the locale can show, decided as a C program's setlocale(LC_ALL, "") decides its character set: the
+ * first of LC_ALL, LC_CTYPE and LANG that is set and not empty names the locale, and only a UTF-8 codeset
+ * ("C.UTF-8", "en_US.utf8") shows Unicode; "C", "POSIX" or "en_US.ISO-8859-1" get ASCII. With none set, Unicode
+ * as before: that is a container or a service manager far more often than a terminal that cannot show UTF-8.
+ */
+export function glyphsFromLocale(env: NodeJS.ProcessEnv): Glyphs {
+	const locale = [env['LC_ALL'], env['LC_CTYPE'], env['LANG']].find((value) => value !== undefined && value !== '');
+	if (locale === undefined) return 'unicode';
+	return /\.utf-?8(?:@|$)/i.test(locale) ? 'unicode' : 'ascii';
+}
+
 /** What parseOptions needs besides the words: the environment, whether stdout is a terminal, how it was called. */
 export type Invocation = {
 	env?: NodeJS.ProcessEnv;
@@ -366,8 +381,16 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	checkFleetPicks(values, picks);
 	checkSources(values, picks);
 
+	const output = values.once ? 'once' : invocation.stdoutIsTty ? 'live' : 'json-lines';
+	// A terminal that cannot move its cursor (Emacs' shell, a CI log viewer) would get escapes for a screen it cannot draw.
+	if (output === 'live' && env['TERM'] === 'dumb') {
+		throw new UsageError(
+			`TERM=dumb cannot draw the live screen: add --once for one report (-o json for JSON), or send stdout to a pipe or a file for one JSON line per scrape (${program} NODE | cat)`,
+		);
+	}
+
 	const settings: RunSettings = {
-		output: values.once ? 'once' : invocation.stdoutIsTty ? 'live' : 'json-lines',
+		output,
 		format,
 		intervalMs,
 		timeoutMs,

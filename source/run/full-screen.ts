@@ -20,7 +20,7 @@ export type FullScreenEnd = {by: 'SIGINT' | 'SIGQUIT' | null};
 /** Ctrl-\ as raw mode delivers it: the byte the terminal would otherwise have turned into SIGQUIT. */
 const ctrlBackslash = '\u001C';
 
-export async function runFullScreen(element: ReactElement, signal?: AbortSignal): Promise<FullScreenEnd> {
+export async function runFullScreen(element: ReactElement, stdout: NodeJS.WriteStream, signal?: AbortSignal): Promise<FullScreenEnd> {
 	const [{render, useApp, useInput, useStdout}, React] = await Promise.all([import('ink'), import('react')]);
 	const end: FullScreenEnd = {by: null};
 
@@ -45,11 +45,11 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 		return children;
 	}
 
-	process.stdout.write(enterAltScreen);
+	stdout.write(enterAltScreen);
 	try {
 		// Not incrementalRendering: with ink 6.8 it drifts a row per frame (a header drawn four times, a ✓ beside
 		// STALE). The bundle's own writer rewrites only changed rows, at their place (scripts/build.mjs).
-		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: false, stdout: oneWritePerFrame(process.stdout)});
+		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: false, stdout: oneWritePerFrame(stdout)});
 		const quit = () => {
 			instance.unmount();
 		};
@@ -71,7 +71,7 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 			signal?.removeEventListener('abort', quit);
 		}
 	} finally {
-		process.stdout.write(showCursor + leaveAltScreen);
+		stdout.write(showCursor + leaveAltScreen);
 	}
 
 	return end;

@@ -13,7 +13,8 @@ import {createScreenSignals} from './screen-signals.js';
 import {rowViews} from '../domain/overview-state.js';
 import {overviewRows} from '../screen/overview-rows.js';
 
-type Io = {stderr: (text: string) => void; columns: number | undefined};
+/** `terminal`: the stdout the screen, the title and the bell are written to (ASCII on a locale that is not UTF-8). */
+type Io = {stderr: (text: string) => void; terminal: NodeJS.WriteStream; columns: number | undefined};
 
 export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
 	// Ink and its colour detection load while the first request is in flight (FORCE_COLOR is set by now); loading
@@ -43,7 +44,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const signals = createScreenSignals({
 		single: engine.scope === 'node' ? engine.single : null,
 		bell: mode.bell,
-		write: (text) => process.stdout.write(text),
+		write: (text) => io.terminal.write(text),
 	});
 	const readOf = (node: string, at: number) => {
 		const entry = engine.state.nodes.get(node);
@@ -78,7 +79,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);
 	let by: 'SIGINT' | 'SIGQUIT' | null = null;
 	try {
-		({by} = await runFullScreen(element, ending.signal));
+		({by} = await runFullScreen(element, io.terminal, ending.signal));
 	} finally {
 		unsubscribe();
 		signals.close();

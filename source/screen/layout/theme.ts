@@ -1,6 +1,7 @@
 // Colours per meaning, in one place. Every meaning is ALSO carried by a symbol or a word
 // (✓ ok, ! warn, !! critical, ✗ unhealthy, ? unknown, "STALE", "PAUSED"), so NO_COLOR or a monochrome
-// terminal loses nothing: colour only repeats what the text already says.
+// terminal loses nothing: colour only repeats what the text already says. On a locale that is not UTF-8 each
+// glyph reaches the terminal as its ASCII stand-in in the glyph table (glyphs.ts): a new glyph goes there too.
 import type {Band} from '../../domain/health.js';
 
 export type Tone =
