@@ -4,7 +4,7 @@
 // the sort order and the name filter (overview-keys.ts).
 import {useApp, useInput} from 'ink';
 import {useEffect, useMemo, useRef, useState} from 'react';
-import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
+import {Dashboard, dashboardHelpRows, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {OverviewTable} from './panes/overview-table.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
@@ -12,7 +12,8 @@ import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {Engine} from '../engine/engine.js';
 import {filterRows, lastRowsMemo, sortRows} from './overview-rows.js';
 import {applyPresses, initialOverviewUi, pressesOf, type OverviewUi, type ScrollMove} from './overview-keys.js';
-import {helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
+import {helpBodyLines, helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
+import {rowsText} from './panes/help-search.js';
 import {nodeScreenView} from './node-screen-view.js';
 import {Lines} from './layout/line-view.js';
 
@@ -74,7 +75,16 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 								pasteContext({context: header, node: engine.state.nodes.get(before.open)?.info ?? null}),
 							),
 				);
-			const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
+			// The help's rows as the screen shows them: the table's full-screen help, or the opened node's on its dashboard.
+			const helpRows = () =>
+				before.open === null
+					? rowsText(helpBodyLines(columns))
+					: dashboardHelpRows(
+							columns,
+							before.open,
+							pasteContext({context: header, node: engine.state.nodes.get(before.open)?.info ?? null}),
+						);
+			const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll, helpRows});
 			if (after === 'quit') {
 				exit();
 				return;
@@ -98,6 +108,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 				height={height}
 				showHelp={ui.help}
 				helpOffset={ui.helpOffset}
+				helpSearch={ui.helpSearch}
 				toggleConstants={ui.constantsToggled}
 				context={header}
 				quitHint={only === undefined ? 'back' : 'quit'}
@@ -105,7 +116,8 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 		);
 	}
 
-	if (ui.help) return <Lines lines={helpScreenLines({width: columns, height, offset: ui.helpOffset})} width={columns} />;
+	if (ui.help)
+		return <Lines lines={helpScreenLines({width: columns, height, offset: ui.helpOffset, search: ui.helpSearch})} width={columns} />;
 	return (
 		<OverviewTable
 			rows={rows}

@@ -5,7 +5,21 @@
 import type {Band} from '../../domain/health.js';
 
 export type Tone =
-	'ok' | 'warn' | 'critical' | 'unhealthy' | 'unknown' | 'stale' | 'error' | 'paused' | 'title' | 'label' | 'value' | 'dim' | 'empty';
+	| 'ok'
+	| 'warn'
+	| 'critical'
+	| 'unhealthy'
+	| 'unknown'
+	| 'stale'
+	| 'error'
+	| 'paused'
+	| 'title'
+	| 'label'
+	| 'value'
+	| 'dim'
+	| 'empty'
+	/** What a search of the help found. */
+	| 'match';
 
 export type ToneStyle = {color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean};
 
@@ -27,6 +41,7 @@ const palettes: Record<ThemeName, Record<Tone, ToneStyle>> = {
 		value: {bold: true},
 		dim: {dimColor: true},
 		empty: {dimColor: true},
+		match: {inverse: true},
 	},
 	// Yellow, cyan and grey wash out on white: darker shades of the same hues, readable at 256 colours and above.
 	light: {
@@ -43,6 +58,7 @@ const palettes: Record<ThemeName, Record<Tone, ToneStyle>> = {
 		value: {bold: true},
 		dim: {dimColor: true},
 		empty: {dimColor: true},
+		match: {inverse: true},
 	},
 };
 
