@@ -381,16 +381,8 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	checkFleetPicks(values, picks);
 	checkSources(values, picks);
 
-	const output = values.once ? 'once' : invocation.stdoutIsTty ? 'live' : 'json-lines';
-	// A terminal that cannot move its cursor (Emacs' shell, a CI log viewer) would get escapes for a screen it cannot draw.
-	if (output === 'live' && env['TERM'] === 'dumb') {
-		throw new UsageError(
-			`TERM=dumb cannot draw the live screen: add --once for one report (-o json for JSON), or send stdout to a pipe or a file for one JSON line per scrape (${program} NODE | cat)`,
-		);
-	}
-
 	const settings: RunSettings = {
-		output,
+		output: outputOf(values.once, invocation.stdoutIsTty === true, env, program),
 		format,
 		intervalMs,
 		timeoutMs,
@@ -439,6 +431,19 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		lab,
 		raw: values.raw,
 	};
+}
+
+/** --once, else the live screen on a terminal, else JSON lines; a terminal that cannot draw the screen is refused. */
+function outputOf(once: boolean, stdoutIsTty: boolean, env: NodeJS.ProcessEnv, program: string): RunSettings['output'] {
+	const output = once ? 'once' : stdoutIsTty ? 'live' : 'json-lines';
+	// A terminal that cannot move its cursor (Emacs' shell, a CI log viewer) would get escapes for a screen it cannot draw.
+	if (output === 'live' && env['TERM'] === 'dumb') {
+		throw new UsageError(
+			`TERM=dumb cannot draw the live screen: add --once for one report (-o json for JSON), or send stdout to a pipe or a file for one JSON line per scrape (${program} NODE | cat)`,
+		);
+	}
+
+	return output;
 }
 
 /** The words as flags and positionals; an unknown flag in pleg-top's words, with the flag nearest to it. */

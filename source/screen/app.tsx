@@ -40,6 +40,21 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'l') demo.slowRuntime(!demo.runtimeSlow);
 }
 
+/** Whether the engine has ended: a replay's header says when the recording has run out. */
+function useEnded(engine: NodeEngine): boolean {
+	const [ended, setEnded] = useState(false);
+	useEffect(() => {
+		let mounted = true;
+		void engine.ended.then(() => {
+			if (mounted) setEnded(true);
+		});
+		return () => {
+			mounted = false;
+		};
+	}, [engine]);
+	return ended;
+}
+
 export default function App({engine, demo, header, raw = false}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
@@ -52,17 +67,7 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 	const [helpSearch, setHelpSearch] = useState<HelpSearch | null>(null);
 	const [showRaw, setShowRaw] = useState(raw);
 	const [rawOffset, setRawOffset] = useState(0);
-	// A replay's header says when the recording has run out.
-	const [ended, setEnded] = useState(false);
-	useEffect(() => {
-		let mounted = true;
-		void engine.ended.then(() => {
-			if (mounted) setEnded(true);
-		});
-		return () => {
-			mounted = false;
-		};
-	}, [engine]);
+	const ended = useEnded(engine);
 	const context = header?.replay ? {...header, replay: {...header.replay, ended}} : header;
 	const props: DashboardProps = {
 		...view,
