@@ -19,6 +19,13 @@ function packageVersion(): string {
 const stdout = (text: string) => void process.stdout.write(text);
 const stderr = (text: string) => void process.stderr.write(text);
 
+/**
+ * stderr for a run: each line pleg-top starts with its name ("pleg-top: no kubeconfig found") names the program as
+ * it was called, "kubectl pleg-top: " under kubectl, as the usage errors do.
+ */
+const namedAs = (write: (text: string) => void, program: string) =>
+	program === 'pleg-top' ? write : (text: string) => write(text.replaceAll(/^pleg-top: /gm, `${program}: `));
+
 /** A writer of text for people: through the glyph table when the locale is not UTF-8. */
 const forPeople = (write: (text: string) => void, ascii: boolean) => (ascii ? (text: string) => write(asciiText(text)) : write);
 
@@ -67,7 +74,7 @@ async function run(mode: Exclude<Mode, {kind: 'help' | 'version'}>, env: NodeJS.
 	// JSON is data for a program, which reads it as UTF-8 whatever the locale (RFC 8259): it stays as it is.
 	const json = mode.output === 'json-lines' || mode.format === 'json';
 	const out = forPeople(stdout, ascii && !json);
-	const err = forPeople(stderr, ascii);
+	const err = forPeople(namedAs(stderr, programName(process.argv[1])), ascii);
 
 	// Loaded only now: the screen's modules import ink, whose colour detection must run after bootstrap set FORCE_COLOR.
 	const {planFor} = await import('./run/plan.js');

@@ -69,6 +69,11 @@ describe('kubectl plugin', {skip: hasKubectl ? false : 'kubectl is not installed
 			result.stderr,
 			'kubectl pleg-top: --record follows one node: give the node (kubectl pleg-top NODE)\nRun kubectl pleg-top --help for the flags.\n',
 		);
+		// A failure met while running, too: every line pleg-top starts with its name.
+		const failed = await kubectl(['pleg-top', 'worker-1', '--once', '--kubeconfig', `${cluster.temp.dir}/no-such-file`]);
+		assert.equal(failed.status, 2, failed.stderr);
+		assert.match(failed.stderr, /^kubectl pleg-top: /);
+		assert.doesNotMatch(failed.stderr, /^pleg-top: /m);
 		const missing = await kubectl(['pleg-top', 'worker-1', '--window']);
 		assert.equal(missing.status, 2, missing.stderr);
 		assert.match(missing.stderr, /^kubectl pleg-top: --window needs a value: write it as 100ms, 2s, 1m or 1m30s\n/);
