@@ -5,10 +5,11 @@ import './bootstrap/environment.js';
 import {readFileSync} from 'node:fs';
 import {completionNeed, completionScript, shells, type Shell} from './cli/completion.js';
 import {helpText} from './cli/help-text.js';
-import {parseOptions, programName, UsageError, type Mode} from './cli/options.js';
+import {glyphsFromLocale, parseOptions, programName, UsageError, type Mode} from './cli/options.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
 import {formatFailure} from './run/start-rule.js';
 import {visibleLine} from './domain/untrusted-text.js';
+import {asciiText} from './screen/layout/glyphs.js';
 
 function packageVersion(): string {
 	const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
@@ -17,6 +18,16 @@ function packageVersion(): string {
 
 const stdout = (text: string) => void process.stdout.write(text);
 const stderr = (text: string) => void process.stderr.write(text);
+
+/**
+ * stderr for a run: each line pleg-top starts with its name ("pleg-top: no kubeconfig found") names the program as
+ * it was called, "kubectl pleg-top: " under kubectl, as the usage errors do.
+ */
+const namedAs = (write: (text: string) => void, program: string) =>
+	program === 'pleg-top' ? write : (text: string) => write(text.replaceAll(/^pleg-top: /gm, `${program}: `));
+
+/** A writer of text for people: through the glyph table when the locale is not UTF-8. */
+const forPeople = (write: (text: string) => void, ascii: boolean) => (ascii ? (text: string) => write(asciiText(text)) : write);
 
 /** kubectl asks a plugin for completions by running its kubectl_complete-NAME executable (kubectl 1.26+). */
 const kubectlCompletes = (argv1: string | undefined) =>
@@ -41,17 +52,29 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		return (stdout(completionScript(shell as Shell)), 0);
 	}
 
+	// The locale decides the glyphs of everything written for people from here on (screen/layout/glyphs.ts).
+	const ascii = glyphsFromLocale(env) === 'ascii';
 	let mode: Mode;
 	try {
 		mode = parseOptions(argv, {env, stdoutIsTty: process.stdout.isTTY === true, argv1: process.argv[1]});
 	} catch (error) {
 		if (!(error instanceof UsageError)) throw error;
-		stderr(`pleg-top: ${error.message}\nRun ${programName(process.argv[1])} --help for the flags.\n`);
+		const program = programName(process.argv[1]);
+		forPeople(stderr, ascii)(`${program}: ${error.message}\nRun ${program} --help for the flags.\n`);
 		return 2;
 	}
 
-	if (mode.kind === 'help') return (stdout(helpText(packageVersion(), mode.program)), 0);
+	if (mode.kind === 'help') return (forPeople(stdout, ascii)(helpText(packageVersion(), mode.program)), 0);
 	if (mode.kind === 'version') return (stdout(packageVersion() + '\n'), 0);
+	return run(mode, env, ascii);
+}
+
+/** The run of a Mode: its plan, then its runner; what is written for people is ASCII when the locale is not UTF-8. */
+async function run(mode: Exclude<Mode, {kind: 'help' | 'version'}>, env: NodeJS.ProcessEnv, ascii: boolean): Promise<number> {
+	// JSON is data for a program, which reads it as UTF-8 whatever the locale (RFC 8259): it stays as it is.
+	const json = mode.output === 'json-lines' || mode.format === 'json';
+	const out = forPeople(stdout, ascii && !json);
+	const err = forPeople(namedAs(stderr, programName(process.argv[1])), ascii);
 
 	// Loaded only now: the screen's modules import ink, whose colour detection must run after bootstrap set FORCE_COLOR.
 	const {planFor} = await import('./run/plan.js');
@@ -60,25 +83,27 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		plan = planFor(mode, env);
 	} catch (error) {
 		if (!(error instanceof SourceFailure)) throw error;
-		stderr(formatFailure(error.failure) + '\n');
+		err(formatFailure(error.failure) + '\n');
 		return exitCodeFor(error.failure.kind);
 	}
 
-	for (const note of plan.notes) stderr(`pleg-top: ${note}\n`);
+	for (const note of plan.notes) err(`pleg-top: ${note}\n`);
 	switch (mode.output) {
 		case 'once': {
 			const {runOnce} = await import('./run/once.js');
-			return runOnce(plan, mode, {stdout, stderr});
+			return runOnce(plan, mode, {stdout: out, stderr: err});
 		}
 
 		case 'json-lines': {
 			const {runJsonLines} = await import('./run/json-lines.js');
-			return runJsonLines(plan, mode, {stdout, stderr});
+			return runJsonLines(plan, mode, {stdout: out, stderr: err});
 		}
 
 		case 'live': {
 			const {runLive} = await import('./run/live.js');
-			return runLive(plan, mode, {stderr, columns: process.stderr.isTTY ? process.stderr.columns : undefined});
+			const {asciiStream} = await import('./run/ascii-stream.js');
+			const terminal = ascii ? asciiStream(process.stdout) : process.stdout;
+			return runLive(plan, mode, {stderr: err, terminal, columns: process.stderr.isTTY ? process.stderr.columns : undefined});
 		}
 	}
 }

@@ -106,8 +106,8 @@ Exit codes (--once)
   3 metrics could not be read (network, TLS, authentication, RBAC, node not found, unparsable)
 
 Examples
-  # in a tmux split beside the workload
-  tmux split-window -h '${p} worker-1; read x'
+  # in a tmux split beside the workload (-e: the pane gets the tmux server's environment, not this shell's)
+  tmux split-window -h -e KUBECONFIG="$KUBECONFIG" '${p} worker-1; read x'
   # in a script or a cron job
   ${p} worker-1 --once -o json | jq '.relist.windowMeanSeconds'
   ${p} worker-1 --once --window 30s || echo "PLEG trouble on worker-1 (exit $?)"

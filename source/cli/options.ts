@@ -30,6 +30,21 @@ export function themeFromColorfgbg(value: string | undefined): Theme | null {
 	return ['7', '15'].includes(background) ? 'light' : 'dark';
 }
 
+/** Unicode on a UTF-8 locale; ASCII on any other (main.ts writes through screen/layout/glyphs.ts's table then). */
+export type Glyphs = 'unicode' | 'ascii';
+
+/**
+ * The glyphs the locale can show, decided as a C program's setlocale(LC_ALL, "") decides its character set: the
+ * first of LC_ALL, LC_CTYPE and LANG that is set and not empty names the locale, and only a UTF-8 codeset
+ * ("C.UTF-8", "en_US.utf8") shows Unicode; "C", "POSIX" or "en_US.ISO-8859-1" get ASCII. With none set, Unicode
+ * as before: that is a container or a service manager far more often than a terminal that cannot show UTF-8.
+ */
+export function glyphsFromLocale(env: NodeJS.ProcessEnv): Glyphs {
+	const locale = [env['LC_ALL'], env['LC_CTYPE'], env['LANG']].find((value) => value !== undefined && value !== '');
+	if (locale === undefined) return 'unicode';
+	return /\.utf-?8(?:@|$)/i.test(locale) ? 'unicode' : 'ascii';
+}
+
 /** What parseOptions needs besides the words: the environment, whether stdout is a terminal, how it was called. */
 export type Invocation = {
 	env?: NodeJS.ProcessEnv;
@@ -205,12 +220,37 @@ function httpsUrl(flag: string, text: string | undefined): string | undefined {
 	return text;
 }
 
+/** "unhealthy, critical or warn". */
+const eitherOf = (allowed: readonly string[]) => `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)!}`;
+
 function oneOf<T extends string>(flag: string, allowed: readonly T[], text: string): T {
 	if (!(allowed as readonly string[]).includes(text)) {
-		throw new UsageError(`--${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)!}, not "${text}"`);
+		throw new UsageError(`--${flag} must be ${eitherOf(allowed)}, not "${text}"`);
 	}
 
 	return text as T;
+}
+
+/** The resource prefixes kubectl writes before a node's name (`kubectl get nodes -o name` prints node/NAME). */
+const nodePrefixes = ['node/', 'nodes/', 'no/'];
+
+/**
+ * A node as the user wrote it -> its name: "node/worker-1" -> "worker-1". A name never holds a slash, so any other
+ * TYPE/NAME names something that is not a node.
+ */
+export function bareNodeName(word: string): string {
+	const prefix = nodePrefixes.find((candidate) => word.startsWith(candidate));
+	if (prefix !== undefined) return word.slice(prefix.length);
+	if (word.includes('/')) throw new UsageError(`"${word}" is not a node: give a node name (kubectl get nodes -o name lists them)`);
+	return word;
+}
+
+/** The node words with their kubectl prefixes taken off: --node and every positional. */
+function withoutNodePrefixes(values: Values, positionals: string[]): {values: Values; positionals: string[]} {
+	return {
+		values: values.node === undefined ? values : {...values, node: bareNodeName(values.node)},
+		positionals: positionals.map(bareNodeName),
+	};
 }
 
 /** The node to watch, from --node NODE or the one positional word (as `kubectl describe node NODE`). */
@@ -256,6 +296,56 @@ export function suggestFlag(typed: string): string | undefined {
 	return best && best.distance <= Math.max(1, Math.floor(best.flag.length / 3)) ? best.flag : undefined;
 }
 
+type BooleanFlag = {[K in keyof typeof flagSpec]: (typeof flagSpec)[K]['type'] extends 'boolean' ? K : never}[keyof typeof flagSpec];
+
+/** What a flag's value is written as, for a flag given without one. */
+const valueHints: Record<Exclude<keyof typeof flagSpec, BooleanFlag>, string> = {
+	node: 'a node name (kubectl get nodes lists them)',
+	kubeconfig: 'a kubeconfig file',
+	context: 'a context name (kubectl config get-contexts lists them)',
+	interval: 'write it as 100ms, 2s, 1m or 1m30s',
+	timeout: 'write it as 100ms, 2s, 1m or 1m30s',
+	window: 'write it as 100ms, 2s, 1m or 1m30s',
+	'max-body-size': 'a size such as 64Mi, 256Mi or 1Gi',
+	output: eitherOf(formats),
+	'fail-on': eitherOf(failOnBands),
+	theme: eitherOf(themes),
+	selector: 'labels, e.g. -l pool=gpu',
+	'demo-speed': 'simulated seconds per real second, e.g. 60',
+	speed: 'recorded seconds per real second, e.g. 10',
+	'max-inflight': 'a number of requests, e.g. 8',
+	'max-rps': 'requests per second, e.g. 20',
+	record: 'the file to append one JSON line per scrape to',
+	replay: 'a file made with --record',
+	summary: 'the Markdown file to write on quit',
+	plot: 'the .svg file to write on quit',
+	'kubelet-url': 'a URL such as https://10.0.0.5:10250',
+	prometheus: 'a URL such as http://prometheus:9090',
+	'history-from': 'a Prometheus URL such as http://prometheus:9090',
+	'token-file': 'a file holding a bearer token',
+	'kubelet-ca': 'a CA bundle file',
+};
+
+/**
+ * pleg-top's words for node:util's "Option '--window <value>' argument missing", "Option '--window' argument is
+ * ambiguous" (the next word is a flag) and "Option '--once' does not take an argument".
+ */
+function valueMessage(error: unknown): string | undefined {
+	if ((error as {code?: string}).code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return undefined;
+	const message = (error as Error).message;
+	const noValue = /^Option '--([\w-]+)' does not take an argument/.exec(message);
+	if (noValue) return `--${noValue[1]} takes no value: give it alone`;
+	const missing = /^Option '(?:-\w, )?--([\w-]+) <value>' argument missing/.exec(message);
+	const ambiguous = /^Option '(-\w|--[\w-]+)' argument is ambiguous/.exec(message);
+	const typed = missing ? `--${missing[1]}` : ambiguous?.[1];
+	if (typed === undefined) return undefined;
+	const flag = Object.entries(flagSpec).find(([name, spec]) => `--${name}` === typed || ('short' in spec && `-${spec.short}` === typed));
+	if (!flag) return undefined;
+	const [name, spec] = flag;
+	const shown = 'short' in spec ? `-${spec.short}/--${name}` : `--${name}`;
+	return `${shown} needs a value: ${valueHints[name as keyof typeof valueHints]}`;
+}
+
 /** pleg-top's words for node:util's "Unknown option '--intreval'. To specify a positional argument …". */
 function unknownFlagMessage(error: unknown): string | undefined {
 	if ((error as {code?: string}).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
@@ -268,10 +358,12 @@ function unknownFlagMessage(error: unknown): string | undefined {
 
 export function parseOptions(argv: readonly string[], invocation: Invocation = {}): Mode {
 	const env = invocation.env ?? {};
-	const {values, positionals} = readWords(argv);
-	if (values.help) return {kind: 'help', program: programName(invocation.argv1)};
-	if (values.version) return {kind: 'version'};
+	const words = readWords(argv);
+	if (words.values.help) return {kind: 'help', program: programName(invocation.argv1)};
+	if (words.values.version) return {kind: 'version'};
+	const {values, positionals} = withoutNodePrefixes(words.values, words.positionals);
 
+	const program = programName(invocation.argv1);
 	const format = oneOf('output', formats, values.output);
 	const failOn = oneOf('fail-on', failOnBands, values['fail-on']);
 	const {intervalMs, timeoutMs, windowSeconds} = timing(values);
@@ -291,7 +383,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	checkSources(values, picks);
 
 	const settings: RunSettings = {
-		output: values.once ? 'once' : invocation.stdoutIsTty ? 'live' : 'json-lines',
+		output: outputOf(values.once, invocation.stdoutIsTty === true, env, program),
 		format,
 		intervalMs,
 		timeoutMs,
@@ -314,9 +406,10 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	].filter(Boolean);
 	const nodeBackend = nodeBackendOf(values, picks, limits);
 	if (nodeBackend === null) {
-		if (values['history-from'] !== undefined) throw new UsageError("--history-from fills one node's chart: give the node (pleg-top NODE)");
+		if (values['history-from'] !== undefined)
+			throw new UsageError(`--history-from fills one node's chart: give the node (${program} NODE)`);
 		if (labFlags.length > 0)
-			throw new UsageError(`${labFlags.join(', ')} follow${labFlags.length === 1 ? 's' : ''} one node: give the node (pleg-top NODE)`);
+			throw new UsageError(`${labFlags.join(', ')} follow${labFlags.length === 1 ? 's' : ''} one node: give the node (${program} NODE)`);
 		return {...settings, kind: 'overview', backend: overviewBackendOf(values, picks, limits)};
 	}
 
@@ -341,12 +434,25 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 	};
 }
 
+/** --once, else the live screen on a terminal, else JSON lines; a terminal that cannot draw the screen is refused. */
+function outputOf(once: boolean, stdoutIsTty: boolean, env: NodeJS.ProcessEnv, program: string): RunSettings['output'] {
+	const output = once ? 'once' : stdoutIsTty ? 'live' : 'json-lines';
+	// A terminal that cannot move its cursor (Emacs' shell, a CI log viewer) would get escapes for a screen it cannot draw.
+	if (output === 'live' && env['TERM'] === 'dumb') {
+		throw new UsageError(
+			`TERM=dumb cannot draw the live screen: add --once for one report (-o json for JSON), or send stdout to a pipe or a file for one JSON line per scrape (${program} NODE | cat)`,
+		);
+	}
+
+	return output;
+}
+
 /** The words as flags and positionals; an unknown flag in pleg-top's words, with the flag nearest to it. */
 function readWords(argv: readonly string[]): {values: Values; positionals: string[]} {
 	try {
 		return parseArgs({args: joinNegativeValues(argv), options: flagSpec, strict: true, allowPositionals: true});
 	} catch (error) {
-		throw new UsageError(unknownFlagMessage(error) ?? (error as Error).message);
+		throw new UsageError(unknownFlagMessage(error) ?? valueMessage(error) ?? (error as Error).message);
 	}
 }
 

@@ -275,7 +275,12 @@ export const definitions = [
 export type FigureId = (typeof definitions)[number]['id'];
 
 export const keyBindings: readonly KeyBinding[] = [
-	{keys: ['q', 'Ctrl-C'], action: 'quit (exit 0; Ctrl-C exits 130, as an interrupted command)', hint: 'quit', demoOnly: false},
+	{
+		keys: ['q', 'Ctrl-C'],
+		action: 'quit (exit 0; Ctrl-C exits 130, as an interrupted command; Ctrl-\\ 131, as a quit)',
+		hint: 'quit',
+		demoOnly: false,
+	},
 	{keys: ['?'], action: 'keys, then what each figure means (this help)', hint: 'help', demoOnly: false},
 	{keys: ['p'], action: 'pause / resume polling', hint: 'pause', demoOnly: false},
 	{keys: ['b'], action: 'mark a baseline (press again to move it)', hint: 'mark', demoOnly: false},
@@ -320,6 +325,12 @@ export const helpKeyBindings: readonly KeyBinding[] = [
 	{keys: ['↑', '↓'], action: 'scroll one row', hint: 'scroll', demoOnly: false},
 	{keys: ['PgUp', 'PgDn'], action: 'scroll one page', hint: 'page', demoOnly: false},
 	{keys: ['Home', 'End'], action: 'the first / the last page', hint: 'ends', demoOnly: false},
+	{
+		keys: ['/', 'n', 'N'],
+		action: 'search: type a word, Enter shows the first row holding it, n the next, N the one before; Esc while typing cancels',
+		hint: 'search',
+		demoOnly: false,
+	},
 	{keys: ['?', 'Esc'], action: 'close the help', hint: 'close', demoOnly: false},
 ];
 

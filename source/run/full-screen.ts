@@ -11,12 +11,18 @@ const showCursor = '\u001B[?25h';
 /** Erase the whole screen (and any scrollback) and put the cursor home. */
 const clearScreen = '\u001B[2J\u001B[3J\u001B[H';
 
-/** How the screen ended: `interrupted` by Ctrl-C (the caller exits 130, as a shell reports a SIGINT), else by q or a signal. */
-export type FullScreenEnd = {interrupted: boolean};
+/**
+ * How the screen ended: `by` Ctrl-C or SIGINT (the caller exits 130, as a shell reports a SIGINT), Ctrl-\ or SIGQUIT
+ * (131), else null: by q, another signal or the abort.
+ */
+export type FullScreenEnd = {by: 'SIGINT' | 'SIGQUIT' | null};
 
-export async function runFullScreen(element: ReactElement, signal?: AbortSignal): Promise<FullScreenEnd> {
+/** Ctrl-\ as raw mode delivers it: the byte the terminal would otherwise have turned into SIGQUIT. */
+const ctrlBackslash = '\u001C';
+
+export async function runFullScreen(element: ReactElement, stdout: NodeJS.WriteStream, signal?: AbortSignal): Promise<FullScreenEnd> {
 	const [{render, useApp, useInput, useStdout}, React] = await Promise.all([import('ink'), import('react')]);
-	const end: FullScreenEnd = {interrupted: false};
+	const end: FullScreenEnd = {by: null};
 
 	/**
 	 * Ctrl-L clears the whole screen and draws the current frame again from the top, for a screen something else
@@ -29,28 +35,29 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 		const {exit} = useApp();
 		useInput((input, key) => {
 			if (key.ctrl && input === 'l') write(clearScreen);
-			// Ctrl-C arrives as a key in raw mode: it quits as q does, but the exit code says it was an interrupt.
-			if (key.ctrl && input === 'c') {
-				end.interrupted = true;
+			// Ctrl-C and Ctrl-\ arrive as keys in raw mode: each quits as q does, and the exit code says which signal
+			// the terminal would have sent.
+			if ((key.ctrl && input === 'c') || input === ctrlBackslash) {
+				end.by = input === ctrlBackslash ? 'SIGQUIT' : 'SIGINT';
 				exit();
 			}
 		});
 		return children;
 	}
 
-	process.stdout.write(enterAltScreen);
+	stdout.write(enterAltScreen);
 	try {
 		// Not incrementalRendering: with ink 6.8 it drifts a row per frame (a header drawn four times, a ✓ beside
 		// STALE). The bundle's own writer rewrites only changed rows, at their place (scripts/build.mjs).
-		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: false, stdout: oneWritePerFrame(process.stdout)});
+		const instance = render(React.createElement(Redraw, null, element), {exitOnCtrlC: false, stdout: oneWritePerFrame(stdout)});
 		const quit = () => {
 			instance.unmount();
 		};
 
-		// A SIGINT (Ctrl-C before the screen read keys, or kill -INT) is the same interrupt as the key.
+		// A SIGINT or SIGQUIT (sent before the screen read keys, or by kill) is the same as its key.
 		const unregister = onStop(
 			(reason) => {
-				end.interrupted = reason === 'SIGINT';
+				end.by = reason === 'SIGINT' || reason === 'SIGQUIT' ? reason : null;
 				quit();
 			},
 			{terminal: true},
@@ -64,7 +71,7 @@ export async function runFullScreen(element: ReactElement, signal?: AbortSignal)
 			signal?.removeEventListener('abort', quit);
 		}
 	} finally {
-		process.stdout.write(showCursor + leaveAltScreen);
+		stdout.write(showCursor + leaveAltScreen);
 	}
 
 	return end;

@@ -10,7 +10,7 @@ import {jsonReport, rawJson} from '../report/report.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
-import {hangupExitCode, onStop, terminalGone} from './signals.js';
+import {hangupExitCode, onStop, quitExitCode, terminalGone} from './signals.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 
 type Io = {stdout(text: string): void; stderr: (text: string) => void};
@@ -70,7 +70,9 @@ export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io
 			if (line) io.stdout(safeJson(line) + '\n');
 		});
 		// `pleg-top … | head` closes the pipe: stop quietly, as any Unix filter does.
-		const unregister = onStop(() => stop(terminalGone() ? hangupExitCode : 0), {stdoutClosed: true});
+		const unregister = onStop((reason) => stop(terminalGone() ? hangupExitCode : reason === 'SIGQUIT' ? quitExitCode : 0), {
+			stdoutClosed: true,
+		});
 		// A replay piped into a script ends with the recording; a line it could not read (its failure is the last JSON
 		// line's error) ends it with that failure's exit code.
 		void engine.ended.then(() => {

@@ -8,12 +8,13 @@ import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
 import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
-import {hangupExitCode, terminalGone} from './signals.js';
+import {hangupExitCode, quitExitCode, terminalGone} from './signals.js';
 import {createScreenSignals} from './screen-signals.js';
 import {rowViews} from '../domain/overview-state.js';
 import {overviewRows} from '../screen/overview-rows.js';
 
-type Io = {stderr: (text: string) => void; columns: number | undefined};
+/** `terminal`: the stdout the screen, the title and the bell are written to (ASCII on a locale that is not UTF-8). */
+type Io = {stderr: (text: string) => void; terminal: NodeJS.WriteStream; columns: number | undefined};
 
 export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
 	// Ink and its colour detection load while the first request is in flight (FORCE_COLOR is set by now); loading
@@ -43,7 +44,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	const signals = createScreenSignals({
 		single: engine.scope === 'node' ? engine.single : null,
 		bell: mode.bell,
-		write: (text) => process.stdout.write(text),
+		write: (text) => io.terminal.write(text),
 	});
 	const readOf = (node: string, at: number) => {
 		const entry = engine.state.nodes.get(node);
@@ -76,9 +77,9 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 			? React.createElement(OverviewApp, {engine, header: plan.header, onOpen})
 			: React.createElement(App, {engine, demo: plan.demo, header: plan.header, raw: mode.kind === 'node' && mode.raw});
 	const element = React.createElement(ThemeContext.Provider, {value: mode.theme}, app);
-	let interrupted = false;
+	let by: 'SIGINT' | 'SIGQUIT' | null = null;
 	try {
-		({interrupted} = await runFullScreen(element, ending.signal));
+		({by} = await runFullScreen(element, io.terminal, ending.signal));
 	} finally {
 		unsubscribe();
 		signals.close();
@@ -95,7 +96,7 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	// After a hangup (SIGHUP) the files (--summary, --plot, --record) are still written; the write-down is tried on
 	// the terminal too, which a kill -HUP leaves in place, and fails without harm on one that is gone (signals.ts).
 	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
-	// A hangup: 129; Ctrl-C: 130, as a shell reports an interrupted command (and as --once ends on it).
+	// A hangup: 129; Ctrl-C: 130, Ctrl-\: 131, as a shell reports an interrupted or quit command.
 	if (terminalGone()) return hangupExitCode;
-	return interrupted ? 130 : 0;
+	return by === 'SIGQUIT' ? quitExitCode : by === 'SIGINT' ? 130 : 0;
 }

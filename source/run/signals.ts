@@ -1,18 +1,22 @@
-// The one place pleg-top hears that it should stop: SIGTERM, SIGHUP (the terminal or tmux pane closed) and
-// SIGINT, a closed stdout (`pleg-top … | head`), and a terminal that went away under the screen (reads and writes
-// fail with EIO or EPIPE). Every runner stops through here, so each ends the same way: its engine stopped, the
-// terminal given back, exit 0 (the live screen 130 on SIGINT, as on Ctrl-C); after a hangup (SIGHUP, or the
-// terminal gone) exit 129 (128 + SIGHUP, as a shell reports a job the hangup ended), with the files still written
-// and the writes to a terminal that is gone failing without harm.
+// The one place pleg-top hears that it should stop: SIGTERM, SIGHUP (the terminal or tmux pane closed), SIGINT,
+// SIGQUIT (Ctrl-\ before the screen reads keys, or kill -QUIT), a closed stdout (`pleg-top … | head`), and a
+// terminal that went away under the screen (reads and writes fail with EIO or EPIPE). Every runner stops through
+// here, so each ends the same way: its engine stopped, the terminal given back, the files written, exit 0 (the live
+// screen 130 on SIGINT, as on Ctrl-C; any runner 131 on SIGQUIT, as a shell reports a quit, yet with no core dump);
+// after a hangup (SIGHUP, or the terminal gone) exit 129 (128 + SIGHUP, as a shell reports a job the hangup ended),
+// with the files still written and the writes to a terminal that is gone failing without harm.
 import {closeSync, openSync} from 'node:fs';
 
-const signals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+const signals = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'] as const;
 
 /** Why a run stops: one of those signals, stdout closed, or the terminal gone (a read or write on it failed). */
 export type StopReason = (typeof signals)[number] | 'stdout closed' | 'terminal gone';
 
 /** The exit code of a run ended by a hangup: 128 + SIGHUP (1). */
 export const hangupExitCode = 129;
+
+/** The exit code of a run ended by Ctrl-\\ or SIGQUIT: 128 + SIGQUIT (3). */
+export const quitExitCode = 131;
 
 let hungUp = false;
 
@@ -74,6 +78,7 @@ export function onStop(stop: (reason: StopReason) => void, options: {stdoutClose
 	const byName: Record<(typeof signals)[number], () => void> = {
 		SIGTERM: () => once('SIGTERM'),
 		SIGINT: () => once('SIGINT'),
+		SIGQUIT: () => once('SIGQUIT'),
 		SIGHUP: () => hangup('SIGHUP'),
 	};
 	const stdoutClosed = () => once('stdout closed');

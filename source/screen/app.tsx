@@ -4,8 +4,17 @@ import {useApp, useInput} from 'ink';
 import {useEffect, useState} from 'react';
 import {demoLabel, type DemoControls} from '../domain/demo-controls.js';
 import type {NodeEngine} from '../engine/engine.js';
-import {Dashboard, dashboardHelpScroll, dashboardRawScroll, pasteContext, type DashboardProps, type HeaderContext} from './dashboard.js';
+import {
+	Dashboard,
+	dashboardHelpRows,
+	dashboardHelpScroll,
+	dashboardRawScroll,
+	pasteContext,
+	type DashboardProps,
+	type HeaderContext,
+} from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
+import {searchKeys, type HelpSearch} from './panes/help-search.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -31,18 +40,8 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'l') demo.slowRuntime(!demo.runtimeSlow);
 }
 
-export default function App({engine, demo, header, raw = false}: AppProps) {
-	const {exit} = useApp();
-	const frame = useEngineFrames(engine, 0);
-	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
-	const {columns, rows} = useTerminalSize();
-	const [showHelp, setShowHelp] = useState(false);
-	const [showAnatomy, setShowAnatomy] = useState(false);
-	const [toggleConstants, setToggleConstants] = useState(false);
-	const [helpOffset, setHelpOffset] = useState(0);
-	const [showRaw, setShowRaw] = useState(raw);
-	const [rawOffset, setRawOffset] = useState(0);
-	// A replay's header says when the recording has run out.
+/** Whether the engine has ended: a replay's header says when the recording has run out. */
+function useEnded(engine: NodeEngine): boolean {
 	const [ended, setEnded] = useState(false);
 	useEffect(() => {
 		let mounted = true;
@@ -53,6 +52,22 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 			mounted = false;
 		};
 	}, [engine]);
+	return ended;
+}
+
+export default function App({engine, demo, header, raw = false}: AppProps) {
+	const {exit} = useApp();
+	const frame = useEngineFrames(engine, 0);
+	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
+	const {columns, rows} = useTerminalSize();
+	const [showHelp, setShowHelp] = useState(false);
+	const [showAnatomy, setShowAnatomy] = useState(false);
+	const [toggleConstants, setToggleConstants] = useState(false);
+	const [helpOffset, setHelpOffset] = useState(0);
+	const [helpSearch, setHelpSearch] = useState<HelpSearch | null>(null);
+	const [showRaw, setShowRaw] = useState(raw);
+	const [rawOffset, setRawOffset] = useState(0);
+	const ended = useEnded(engine);
 	const context = header?.replay ? {...header, replay: {...header.replay, ended}} : header;
 	const props: DashboardProps = {
 		...view,
@@ -64,6 +79,7 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 		height: Math.max(1, rows - 1),
 		showHelp,
 		helpOffset,
+		helpSearch,
 		showAnatomy,
 		toggleConstants,
 		showRaw,
@@ -74,6 +90,18 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 
 	useInput(
 		useLatestCallback((input, key) => {
+			// While the help shows, `/` searches it; while a word is typed every key is the search's.
+			const searched = showHelp
+				? searchKeys(helpSearch, helpOffset, {...key, input}, () =>
+						dashboardHelpRows(columns, props.figures?.node ?? props.node?.name, pasteContext(props)),
+					)
+				: undefined;
+			if (searched) {
+				setHelpSearch(searched.search);
+				setHelpOffset(searched.offset);
+				return;
+			}
+
 			const move = showHelp || showRaw ? helpMoveOf(key) : undefined;
 			if (move && !showHelp) setRawOffset((offset) => scrollHelp(offset, move, dashboardRawScroll(props)));
 			else if (move)
@@ -90,13 +118,16 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 			else if (input === '?') {
 				setShowHelp((shown) => !shown);
 				setHelpOffset(0);
+				setHelpSearch(null);
 			} else if (input === 'a') setShowAnatomy((shown) => !shown);
 			else if (input === 'k') setToggleConstants((toggled) => !toggled);
 			else if (input === 'w') {
 				setShowRaw((shown) => !shown);
 				setRawOffset(0);
-			} else if (key.escape) setShowHelp(false);
-			else if (demo && !key.ctrl) steerDemo(input, demo);
+			} else if (key.escape) {
+				setShowHelp(false);
+				setHelpSearch(null);
+			} else if (demo && !key.ctrl) steerDemo(input, demo);
 		}),
 	);
 

@@ -12,7 +12,8 @@ import {baselinePaneLines} from './panes/baseline-pane.js';
 import {clockTime} from './layout/clock-time.js';
 import {compactLine} from './panes/compact-line.js';
 import {constantsPaneLines, constantsSummaryLine} from './panes/constants-pane.js';
-import {helpScreenLines, helpScroll, type HelpScroll} from './panes/help-screen.js';
+import {helpBodyLines, helpScreenLines, helpScroll, type HelpScroll} from './panes/help-screen.js';
+import {rowsText, type HelpSearch} from './panes/help-search.js';
 import {historyChartLines} from './panes/history-chart.js';
 import {lastSeenGaugeLines} from './panes/last-seen-gauge.js';
 import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/line.js';
@@ -49,6 +50,8 @@ export type DashboardProps = {
 	width: number;
 	height: number;
 	showHelp: boolean;
+	/** `/` in the help: the search typed or done. */
+	helpSearch?: HelpSearch | null;
 	/** First row of the help's text shown (↑↓ PgUp PgDn scroll it); kept within the text. @default 0 */
 	helpOffset?: number;
 	/**
@@ -87,6 +90,11 @@ const columnGap = 2;
 /** How the help scrolls on the dashboard (below its header row) at this size: for the screens' scroll keys. */
 export function dashboardHelpScroll(width: number, height: number, node?: string, paste?: PasteContext): HelpScroll {
 	return helpScroll({width, height: height - 1, node, paste});
+}
+
+/** The help's rows as text on the dashboard, for its search: the rows it shows at this width (as dashboardHelpScroll). */
+export function dashboardHelpRows(width: number, node?: string, paste?: PasteContext): string[] {
+	return rowsText(helpBodyLines(width, node, paste));
 }
 
 /** How the raw pane scrolls on the dashboard (in the rows below the gauge) at this size: for the screen's scroll keys. */
@@ -130,7 +138,8 @@ export function dashboardBlocks(props: DashboardProps): Block[] {
 	if (props.showHelp) {
 		const node = props.figures?.node ?? props.node?.name;
 		const paste = pasteContext(props);
-		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node, paste}))];
+		const search = props.helpSearch ?? null;
+		return [lines([header]), lines(helpScreenLines({width, height: height - 1, offset: props.helpOffset, node, paste, search}))];
 	}
 
 	const raw = props.showRaw ? rawRoom(props) : undefined;
@@ -479,6 +488,11 @@ function sized(panes: Pane[]): SizedBlocks {
 const maxEventsShown = 5;
 /** The next steps' command counts tried on a short screen, most first: below 1 the pane folds into one row. */
 const commandCountsTried = [5, 4, 3, 2, 1];
+/**
+ * The commands kept before the history chart: `kubectl describe node` and `kubectl cordon`, the two an on-call
+ * person runs first. Fewer (or the steps folded) only where the chart has gone and they still do not fit.
+ */
+const commandsBeforeHistory = 2;
 /** The event counts tried, most first. */
 const eventCountsTried = Array.from({length: maxEventsShown}, (_, index) => maxEventsShown - index);
 
@@ -519,16 +533,28 @@ function incidentVariants(figures: Figures, width: number, paste: PasteContext):
 		pods: figures.pods ?? null,
 	};
 	const steps = pane(() => nextStepsPaneLines(fill));
-	const fewerSteps = commandCountsTried.map((commands) => pane(() => nextStepsPaneLines({...fill, commands})));
+	const fewerSteps = (counts: number[]) =>
+		counts.map((commands) =>
+			variant(
+				compactRuntime,
+				events(1),
+				pane(() => nextStepsPaneLines({...fill, commands})),
+			),
+		);
 	const foldedSteps = pane(() => nextStepsPaneLines({...fill, folded: true}));
 	return {
 		core: [
 			...eventCountsTried.map((count) => variant(runtime, events(count), steps)),
 			variant(compactRuntime, events(1), steps),
-			...fewerSteps.map((some) => variant(compactRuntime, events(1), some)),
-			variant(compactRuntime, events(1), foldedSteps),
+			...fewerSteps(commandCountsTried.filter((count) => count >= commandsBeforeHistory)),
 		],
-		rest: [variant(compactRuntime, foldedSteps), variant(foldedSteps), variant()],
+		rest: [
+			...fewerSteps(commandCountsTried.filter((count) => count < commandsBeforeHistory)),
+			variant(compactRuntime, events(1), foldedSteps),
+			variant(compactRuntime, foldedSteps),
+			variant(foldedSteps),
+			variant(),
+		],
 	};
 }
 

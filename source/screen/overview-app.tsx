@@ -4,7 +4,7 @@
 // the sort order and the name filter (overview-keys.ts).
 import {useApp, useInput} from 'ink';
 import {useEffect, useMemo, useRef, useState} from 'react';
-import {Dashboard, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
+import {Dashboard, dashboardHelpRows, dashboardHelpScroll, pasteContext, type HeaderContext} from './dashboard.js';
 import {OverviewTable} from './panes/overview-table.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
@@ -12,7 +12,9 @@ import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {Engine} from '../engine/engine.js';
 import {filterRows, lastRowsMemo, sortRows} from './overview-rows.js';
 import {applyPresses, initialOverviewUi, pressesOf, type OverviewUi, type ScrollMove} from './overview-keys.js';
-import {helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
+import {helpBodyLines, helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
+import {rowsText} from './panes/help-search.js';
+import type {PasteContext} from '../domain/next-steps.js';
 import {nodeScreenView} from './node-screen-view.js';
 import {Lines} from './layout/line-view.js';
 
@@ -30,17 +32,8 @@ export type OverviewAppProps<F> = {
 	onOpen?: (node: string | null) => void;
 };
 
-export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header, onOpen}: OverviewAppProps<F>) {
-	const {exit} = useApp();
-	const terminal = useTerminalSize();
-	const {columns, rows: terminalRows} = size ?? terminal;
-	const {state, now: at} = useEngineFrames(engine, renderEveryMs);
-	const [ui, setUi] = useState(() => initialOverviewUi(only));
-	// Remembered outside React's hooks, which keep a value in two fibers: one frame's rows are held, not two.
-	const rowsOf = useMemo(() => lastRowsMemo(engine.kind), [engine]);
-	const rows = rowsOf(state, {now: at, cycleMs: engine.effectiveIntervalMs()}, ui.sort);
-	const {open} = ui;
-	// The opened node's Node object and Events are read while it shows, as `pleg-top NODE` reads them.
+/** The opened node's Node object and Events are read while it shows, as `pleg-top NODE` reads them. */
+function useOpened<F>(engine: Engine<F>, open: string | null, onOpen: ((node: string | null) => void) | undefined): void {
 	useEffect(() => {
 		engine.open?.(open);
 		onOpen?.(open);
@@ -51,6 +44,29 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 		},
 		[engine],
 	);
+}
+
+/** The help the screen shows: the table's fills the screen; an opened node's sits below the dashboard's header row. */
+function shownHelp(open: string | null, columns: number, height: number, paste: () => PasteContext) {
+	return open === null
+		? {scroll: () => helpScroll({width: columns, height}), rows: () => rowsText(helpBodyLines(columns))}
+		: {
+				scroll: () => dashboardHelpScroll(columns, height, open, paste()),
+				rows: () => dashboardHelpRows(columns, open, paste()),
+			};
+}
+
+export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header, onOpen}: OverviewAppProps<F>) {
+	const {exit} = useApp();
+	const terminal = useTerminalSize();
+	const {columns, rows: terminalRows} = size ?? terminal;
+	const {state, now: at} = useEngineFrames(engine, renderEveryMs);
+	const [ui, setUi] = useState(() => initialOverviewUi(only));
+	// Remembered outside React's hooks, which keep a value in two fibers: one frame's rows are held, not two.
+	const rowsOf = useMemo(() => lastRowsMemo(engine.kind), [engine]);
+	const rows = rowsOf(state, {now: at, cycleMs: engine.effectiveIntervalMs()}, ui.sort);
+	const {open} = ui;
+	useOpened(engine, open, onOpen);
 
 	// The key handler reads the latest render's rows through a ref and leaves its result there: the keys of one
 	// chunk ("ss", "jjj") are applied in turn, each to the state the one before left, before the next render.
@@ -60,21 +76,11 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 		useLatestCallback((input, key) => {
 			const {rows: known, ui: before} = latest.current;
 			const shownFor = (next: OverviewUi) => filterRows(sortRows(known, next.sort), next.filter).map((row) => row.name);
-			// The help of the table fills the screen; a node's help sits below the dashboard's header row.
-			const scroll = (offset: number, move: ScrollMove) =>
-				scrollHelp(
-					offset,
-					move,
-					before.open === null
-						? helpScroll({width: columns, height})
-						: dashboardHelpScroll(
-								columns,
-								height,
-								before.open,
-								pasteContext({context: header, node: engine.state.nodes.get(before.open)?.info ?? null}),
-							),
-				);
-			const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll});
+			const help = shownHelp(before.open, columns, height, () =>
+				pasteContext({context: header, node: before.open === null ? null : (engine.state.nodes.get(before.open)?.info ?? null)}),
+			);
+			const scroll = (offset: number, move: ScrollMove) => scrollHelp(offset, move, help.scroll());
+			const after = applyPresses(before, pressesOf(input, key), shownFor, {only, scrollHelp: scroll, helpRows: help.rows});
 			if (after === 'quit') {
 				exit();
 				return;
@@ -98,6 +104,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 				height={height}
 				showHelp={ui.help}
 				helpOffset={ui.helpOffset}
+				helpSearch={ui.helpSearch}
 				toggleConstants={ui.constantsToggled}
 				context={header}
 				quitHint={only === undefined ? 'back' : 'quit'}
@@ -105,7 +112,8 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 		);
 	}
 
-	if (ui.help) return <Lines lines={helpScreenLines({width: columns, height, offset: ui.helpOffset})} width={columns} />;
+	if (ui.help)
+		return <Lines lines={helpScreenLines({width: columns, height, offset: ui.helpOffset, search: ui.helpSearch})} width={columns} />;
 	return (
 		<OverviewTable
 			rows={rows}

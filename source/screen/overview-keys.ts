@@ -2,6 +2,7 @@
 // useInput a whole chunk of plain text at once ("ss" from tmux send-keys or a fast typist, "/work\r" pasted), so
 // a chunk is split into one press per character first and every press is applied in order.
 import {defaultSort, nextSort, type SortOrder} from './overview-rows.js';
+import {searchKey, type HelpSearch} from './panes/help-search.js';
 
 export type OverviewUi = {
 	/** The selected node; null, or a name no longer shown: the first row shown. */
@@ -11,6 +12,8 @@ export type OverviewUi = {
 	help: boolean;
 	/** The first row of the help shown (it scrolls when taller than the screen). */
 	helpOffset: number;
+	/** `/` while the help shows: the search typed or done. */
+	helpSearch: HelpSearch | null;
 	/** `k` on the one-node screen: its kubelet source pane shows the other way (Dashboard toggleConstants). */
 	constantsToggled: boolean;
 	sort: SortOrder;
@@ -26,6 +29,7 @@ export function initialOverviewUi(only?: string): OverviewUi {
 		open: only ?? null,
 		help: false,
 		helpOffset: 0,
+		helpSearch: null,
 		constantsToggled: false,
 		sort: defaultSort,
 		filter: '',
@@ -84,6 +88,8 @@ export type PressContext = {
 	only?: string;
 	/** The help's first row after a scroll key, kept within its text (the help screen knows its height). */
 	scrollHelp?: (offset: number, move: ScrollMove) => number;
+	/** The help's rows as text, for its search. */
+	helpRows?: () => readonly string[];
 };
 
 const scrollMoves: ReadonlySet<string> = new Set<ScrollMove>(['up', 'down', 'pageUp', 'pageDown', 'home', 'end']);
@@ -93,12 +99,15 @@ export function applyPress(ui: OverviewUi, press: Press, context: PressContext):
 	const char = 'char' in press ? press.char : null;
 	const special = 'special' in press ? press.special : null;
 	if (ui.typing) return typed(ui, press);
+	const searched = ui.help ? searchKey(ui.helpSearch, ui.helpOffset, searchKeyOf(press), context.helpRows ?? (() => [])) : undefined;
+	if (searched) return {...ui, helpSearch: searched.search, helpOffset: searched.offset};
 	// On a node opened from the table, q goes back to the table as Esc does (as leaving `pleg-top NODE` would
 	// leave the program); with the node given on the command line, and on the table, q quits.
-	if (char === 'q') return ui.open !== null && context.only === undefined ? {...ui, open: null, help: false, helpOffset: 0} : 'quit';
+	if (char === 'q')
+		return ui.open !== null && context.only === undefined ? {...ui, open: null, help: false, helpOffset: 0, helpSearch: null} : 'quit';
 	if (ui.help || ui.open !== null) {
-		if (char === '?') return {...ui, help: !ui.help, helpOffset: 0};
-		if (special === 'escape' && ui.help) return {...ui, help: false, helpOffset: 0};
+		if (char === '?') return {...ui, help: !ui.help, helpOffset: 0, helpSearch: null};
+		if (special === 'escape' && ui.help) return {...ui, help: false, helpOffset: 0, helpSearch: null};
 		if (ui.help && special !== null && scrollMoves.has(special)) {
 			return {...ui, helpOffset: context.scrollHelp?.(ui.helpOffset, special as ScrollMove) ?? ui.helpOffset};
 		}
@@ -124,6 +133,20 @@ export function applyPress(ui: OverviewUi, press: Press, context: PressContext):
 	if (char === '?') return {...ui, help: true, helpOffset: 0};
 	if (special === 'escape' && ui.filter !== '') return {...ui, filter: ''};
 	return ui;
+}
+
+/** A press as the help's search reads a key. */
+function searchKeyOf(press: Press) {
+	const special = 'special' in press ? press.special : null;
+	return {
+		input: 'char' in press ? press.char : '',
+		return: special === 'return',
+		escape: special === 'escape',
+		backspace: special === 'backspace',
+		delete: false,
+		ctrl: false,
+		meta: false,
+	};
 }
 
 /** While the filter is typed: letters (q, s and / too) go into it, Enter keeps it, Esc clears it. */

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {
 	durationLimits,
+	bareNodeName,
+	glyphsFromLocale,
 	parseByteSize,
 	parseDuration,
 	parseOptions,
@@ -273,6 +275,41 @@ describe('parseOptions: the Mode', () => {
 		assert.equal(programName('/work/dist/cli.js'), 'pleg-top');
 		assert.equal(programName(undefined), 'pleg-top');
 	});
+});
+
+describe('node words as kubectl writes them', () => {
+	test('node/, nodes/ and no/ come off; a name without a prefix stays; another TYPE/NAME is refused', () => {
+		assert.equal(bareNodeName('node/worker-1'), 'worker-1');
+		assert.equal(bareNodeName('nodes/worker-1'), 'worker-1');
+		assert.equal(bareNodeName('no/worker-1'), 'worker-1');
+		assert.equal(bareNodeName('worker-1'), 'worker-1');
+		// Only a prefix: "nodepool-1" is a name of its own.
+		assert.equal(bareNodeName('nodepool-1'), 'nodepool-1');
+		assert.throws(() => bareNodeName('pod/web-0'), /"pod\/web-0" is not a node/);
+	});
+
+	test('in the one-node and the several-nodes forms', () => {
+		assert.deepEqual(node(['node/worker-1']).backend, apiServerNode());
+		assert.deepEqual(overview(['node/a', 'no/b', 'c']).backend, {...apiServerOverview, names: ['a', 'b', 'c']});
+	});
+});
+
+test('glyphsFromLocale: the first set of LC_ALL, LC_CTYPE, LANG; Unicode only for a UTF-8 codeset, or with none set', () => {
+	assert.equal(glyphsFromLocale({}), 'unicode');
+	assert.equal(glyphsFromLocale({LANG: 'C'}), 'ascii');
+	assert.equal(glyphsFromLocale({LANG: 'C.UTF-8'}), 'unicode');
+	assert.equal(glyphsFromLocale({LANG: 'en_US.utf8'}), 'unicode');
+	assert.equal(glyphsFromLocale({LANG: 'sr_RS.UTF-8@latin'}), 'unicode');
+	assert.equal(glyphsFromLocale({LANG: 'en_US'}), 'ascii');
+	assert.equal(glyphsFromLocale({LC_ALL: 'POSIX', LANG: 'en_US.UTF-8'}), 'ascii');
+	assert.equal(glyphsFromLocale({LC_ALL: '', LC_CTYPE: 'C', LANG: 'en_US.UTF-8'}), 'ascii');
+	assert.equal(glyphsFromLocale({LC_CTYPE: 'C.UTF-8', LANG: 'C'}), 'unicode');
+});
+
+test('TERM=dumb: the live screen refused, --once and JSON lines left alone', () => {
+	assert.throws(() => parseOptions(['worker-1'], {...tty, env: {TERM: 'dumb'}}), /^UsageError: TERM=dumb cannot draw the live screen/);
+	assert.equal(parseOptions(['worker-1', '--once'], {...tty, env: {TERM: 'dumb'}}).kind, 'node');
+	assert.equal(parseOptions(['worker-1'], {stdoutIsTty: false, env: {TERM: 'dumb'}}).kind, 'node');
 });
 
 describe('--theme', () => {

@@ -24,7 +24,10 @@ function tmux(args: string[]): string {
 
 export function startTmux(command: string, options: {columns: number; rows: number; env?: Record<string, string>}): TmuxSession {
 	const name = `pleg-top-test-${randomBytes(4).toString('hex')}`;
-	const environment = Object.entries({TERM: 'xterm-256color', ...options.env}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+	// A UTF-8 locale whatever the tmux server inherited (an empty LC_ALL counts as unset): the glyphs follow the locale.
+	const environment = Object.entries({TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: '', LC_CTYPE: '', ...options.env}).map(
+		([k, v]) => `${k}=${JSON.stringify(v)}`,
+	);
 	tmux([
 		'new-session',
 		'-d',

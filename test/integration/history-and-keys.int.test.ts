@@ -69,7 +69,7 @@ describe('the demo in tmux: history chart, folded pane, keys', () => {
 		await session.waitFor(/· k details$/m);
 
 		session.keys('?');
-		const help = await session.waitFor(/^line 1–20 of \d+ · ↓ PgDn for more$/m);
+		const help = await session.waitFor(/^line 1–20 of \d+ · ↓ PgDn for more · \/ search$/m);
 		const lines = help.split('\n');
 		assert.equal(
 			lines.findIndex((line) => line.startsWith('keys · one-node screen')),
@@ -83,9 +83,9 @@ describe('the demo in tmux: history chart, folded pane, keys', () => {
 		assert.doesNotMatch(help, /more rows/);
 		const total = Number(/of (\d+)/.exec(help)![1]);
 		session.keys('NPage');
-		await session.waitFor(new RegExp(`^line 21–40 of ${total} · ↑↓ PgUp PgDn scroll$`, 'm'));
+		await session.waitFor(new RegExp(`^line 21–40 of ${total} · ↑↓ PgUp PgDn scroll · / search$`, 'm'));
 		session.keys('End');
-		const end = await session.waitFor(new RegExp(`^line ${total - 19}–${total} of ${total} · ↑ PgUp back$`, 'm'));
+		const end = await session.waitFor(new RegExp(`^line ${total - 19}–${total} of ${total} · ↑ PgUp back · / search$`, 'm'));
 		// The last definition of the help (definitions.ts) ends it.
 		assert.match(end, /^Overview order: /m);
 		session.keys('Escape');

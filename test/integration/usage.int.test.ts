@@ -64,6 +64,21 @@ describe("usage errors: exit 2 and pleg-top's own words", {concurrency: true}, (
 		assert.equal(await usage(['worker-1', '--fail-on', 'warn']), 'pleg-top: --fail-on sets the exit code of --once: add --once');
 	});
 
+	test("a flag without its value: pleg-top's words and what to write, not the argument parser's", async () => {
+		assert.equal(await usage(['worker-1', '--window']), 'pleg-top: --window needs a value: write it as 100ms, 2s, 1m or 1m30s');
+		// The next word is a flag, not the value.
+		assert.equal(await usage(['worker-1', '--window', '--once']), 'pleg-top: --window needs a value: write it as 100ms, 2s, 1m or 1m30s');
+		assert.equal(await usage(['worker-1', '--once', '-o']), 'pleg-top: -o/--output needs a value: text or json');
+		assert.equal(await usage(['worker-1', '--once=yes']), 'pleg-top: --once takes no value: give it alone');
+	});
+
+	test('kubectl TYPE/NAME that is not a node', async () => {
+		assert.equal(
+			await usage(['pod/worker-1', '--once']),
+			'pleg-top: "pod/worker-1" is not a node: give a node name (kubectl get nodes -o name lists them)',
+		);
+	});
+
 	test('--record for the whole cluster: it follows one node', async () => {
 		assert.equal(await usage(['--record', join(home, 'x.jsonl')]), 'pleg-top: --record follows one node: give the node (pleg-top NODE)');
 	});

@@ -91,7 +91,7 @@ describe('--help', () => {
 			assert.equal(result.status, 0, result.stderr);
 			assert.ok(result.stdout.startsWith(`kubectl pleg-top ${version} — `), result.stdout.slice(0, 80));
 			assert.match(result.stdout, /^ {2}kubectl pleg-top NODE \[options\] +live screen/m);
-			assert.match(result.stdout, /tmux split-window -h 'kubectl pleg-top worker-1; read x'/);
+			assert.match(result.stdout, /tmux split-window -h -e KUBECONFIG="\$KUBECONFIG" 'kubectl pleg-top worker-1; read x'/);
 			assert.doesNotMatch(result.stdout, /^ {2}pleg-top /m);
 			const wrong = spawnSync(process.execPath, [plugin, '--bogus'], {
 				encoding: 'utf8',

@@ -62,6 +62,23 @@ describe('kubectl plugin', {skip: hasKubectl ? false : 'kubectl is not installed
 		assert.match(result.stdout, /^ {2}kubectl pleg-top NODE --once \[-o json\] +two scrapes/m);
 	});
 
+	test('a usage error under kubectl names kubectl pleg-top, in the message and the hint', async () => {
+		const result = await kubectl(['pleg-top', '--record', `${cluster.temp.dir}/r.jsonl`]);
+		assert.equal(result.status, 2, result.stderr);
+		assert.equal(
+			result.stderr,
+			'kubectl pleg-top: --record follows one node: give the node (kubectl pleg-top NODE)\nRun kubectl pleg-top --help for the flags.\n',
+		);
+		// A failure met while running, too: every line pleg-top starts with its name.
+		const failed = await kubectl(['pleg-top', 'worker-1', '--once', '--kubeconfig', `${cluster.temp.dir}/no-such-file`]);
+		assert.equal(failed.status, 2, failed.stderr);
+		assert.match(failed.stderr, /^kubectl pleg-top: /);
+		assert.doesNotMatch(failed.stderr, /^pleg-top: /m);
+		const missing = await kubectl(['pleg-top', 'worker-1', '--window']);
+		assert.equal(missing.status, 2, missing.stderr);
+		assert.match(missing.stderr, /^kubectl pleg-top: --window needs a value: write it as 100ms, 2s, 1m or 1m30s\n/);
+	});
+
 	test('kubectl pleg-top NODE: the node as a positional word, as kubectl takes it', async () => {
 		const result = await kubectl([
 			'pleg-top',

@@ -226,14 +226,14 @@ describe('Dashboard small and special screens', () => {
 		assert.equal(rows.length, 30);
 		assert.equal(rows[1], 'pleg-top — keys, then what each figure means (? or Esc closes)');
 		assert.equal(rows[2], 'keys · one-node screen (pleg-top NODE)');
-		assert.equal(rows[29], `line 1–27 of ${total} · ↓ PgDn for more`);
+		assert.equal(rows[29], `line 1–27 of ${total} · ↓ PgDn for more · / search`);
 		assert.deepEqual(dashboardHelpScroll(100, 30), {page: 27, maxOffset: total - 27});
 	});
 
 	test('the help scrolled to its end: the last figure shows', () => {
 		const rows = dashboard(100, 30, {showHelp: true, helpOffset: 10_000});
 		const total = helpBodyLines(100).length;
-		assert.equal(rows[29], `line ${total - 26}–${total} of ${total} · ↑ PgUp back`);
+		assert.equal(rows[29], `line ${total - 26}–${total} of ${total} · ↑ PgUp back · / search`);
 		assert.ok(
 			rows.some((row) => row.startsWith('Anatomy reading: ')),
 			rows.join('\n'),

@@ -81,20 +81,20 @@ describe('the help scrolls when taller than its pane', () => {
 		assert.ok(rows.every((row) => cells(row) <= 60));
 		assert.deepEqual(rows.slice(0, 2), ['pleg-top — keys, then what each figure means (? or Esc', 'closes)']);
 		assert.deepEqual(rows.slice(2, 9), body.slice(0, 7));
-		assert.equal(rows[9], `line 1–7 of ${total} · ↓ PgDn for more`);
+		assert.equal(rows[9], `line 1–7 of ${total} · ↓ PgDn for more · / search`);
 		assert.ok(!rows.some((row) => /more rows/.test(row)));
 	});
 
 	test('further down: the rows from the offset, the title kept', () => {
 		const rows = rowsAt(20);
 		assert.deepEqual(rows.slice(2, 9), body.slice(20, 27));
-		assert.equal(rows[9], `line 21–27 of ${total} · ↑↓ PgUp PgDn scroll`);
+		assert.equal(rows[9], `line 21–27 of ${total} · ↑↓ PgUp PgDn scroll · / search`);
 	});
 
 	test('an offset past the end (a resize made the text shorter) shows the last page', () => {
 		const rows = rowsAt(10_000);
 		assert.deepEqual(rows.slice(2, 9), body.slice(total - 7));
-		assert.equal(rows[9], `line ${total - 6}–${total} of ${total} · ↑ PgUp back`);
+		assert.equal(rows[9], `line ${total - 6}–${total} of ${total} · ↑ PgUp back · / search`);
 	});
 
 	test('helpScroll: the page and the last first row', () => {

@@ -195,14 +195,14 @@ describe('the App at every size', () => {
 			assert.equal(first.length, 23);
 			assert.equal(first[2], 'keys · one-node screen (pleg-top NODE)');
 			const total = Number(/of (\d+) ·/.exec(first[22]!)?.[1]);
-			assert.equal(first[22], `line 1–20 of ${total} · ↓ PgDn for more`);
+			assert.equal(first[22], `line 1–20 of ${total} · ↓ PgDn for more · / search`);
 			await terminal.press('\u001B[6~'); // PgDn: a page of 20
 			await terminal.press('\u001B[B'); // ↓: one row
 			const scrolled = (await terminal.frameAt(80, 24)).split('\n');
-			assert.equal(scrolled[22], `line 22–41 of ${total} · ↑↓ PgUp PgDn scroll`);
+			assert.equal(scrolled[22], `line 22–41 of ${total} · ↑↓ PgUp PgDn scroll · / search`);
 			await terminal.press('\u001B[F'); // End
 			const end = await terminal.frameAt(80, 24);
-			assert.match(end, new RegExp(`line ${total - 19}–${total} of ${total} · ↑ PgUp back$`));
+			assert.match(end, new RegExp(`line ${total - 19}–${total} of ${total} · ↑ PgUp back · / search$`));
 			assert.doesNotMatch(end, /more rows/);
 			// Closed and opened again, it starts at the top.
 			await terminal.press('?');

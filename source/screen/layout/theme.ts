@@ -1,10 +1,25 @@
 // Colours per meaning, in one place. Every meaning is ALSO carried by a symbol or a word
 // (✓ ok, ! warn, !! critical, ✗ unhealthy, ? unknown, "STALE", "PAUSED"), so NO_COLOR or a monochrome
-// terminal loses nothing: colour only repeats what the text already says.
+// terminal loses nothing: colour only repeats what the text already says. On a locale that is not UTF-8 each
+// glyph reaches the terminal as its ASCII stand-in in the glyph table (glyphs.ts): a new glyph goes there too.
 import type {Band} from '../../domain/health.js';
 
 export type Tone =
-	'ok' | 'warn' | 'critical' | 'unhealthy' | 'unknown' | 'stale' | 'error' | 'paused' | 'title' | 'label' | 'value' | 'dim' | 'empty';
+	| 'ok'
+	| 'warn'
+	| 'critical'
+	| 'unhealthy'
+	| 'unknown'
+	| 'stale'
+	| 'error'
+	| 'paused'
+	| 'title'
+	| 'label'
+	| 'value'
+	| 'dim'
+	| 'empty'
+	/** What a search of the help found. */
+	| 'match';
 
 export type ToneStyle = {color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean};
 
@@ -26,6 +41,7 @@ const palettes: Record<ThemeName, Record<Tone, ToneStyle>> = {
 		value: {bold: true},
 		dim: {dimColor: true},
 		empty: {dimColor: true},
+		match: {inverse: true},
 	},
 	// Yellow, cyan and grey wash out on white: darker shades of the same hues, readable at 256 colours and above.
 	light: {
@@ -42,6 +58,7 @@ const palettes: Record<ThemeName, Record<Tone, ToneStyle>> = {
 		value: {bold: true},
 		dim: {dimColor: true},
 		empty: {dimColor: true},
+		match: {inverse: true},
 	},
 };
 

@@ -6,6 +6,7 @@ import {definitions, keyGroups, type KeyBinding} from '../../domain/definitions.
 import {nextSteps, onNodeNote, type PasteContext} from '../../domain/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 import type {Tone} from '../layout/theme.js';
+import {markMatches, rowsText, searchFooter, type HelpSearch} from './help-search.js';
 import {breakCommand} from './next-steps-pane.js';
 
 export type HelpScreenProps = {
@@ -18,6 +19,8 @@ export type HelpScreenProps = {
 	node?: string;
 	/** Where the next steps' kubectl lines go, and the node's runtime. */
 	paste?: PasteContext;
+	/** `/`: the search being typed or done; its row replaces the position row, its matches are marked. */
+	search?: HelpSearch | null;
 };
 
 const title = 'pleg-top — keys, then what each figure means (? or Esc closes)';
@@ -89,11 +92,12 @@ export function scrollHelp(offset: number, move: HelpMove, {page, maxOffset}: He
 	return Math.max(0, Math.min(maxOffset, Math.min(offset, maxOffset) + steps[move]));
 }
 
-export function helpScreenLines({width, height, offset = 0, node, paste}: HelpScreenProps): Line[] {
+export function helpScreenLines({width, height, offset = 0, node, paste, search = null}: HelpScreenProps): Line[] {
 	const head = wrapWords(title, width, 2, 'title');
 	const body = helpBodyLines(width, node, paste);
-	if (height === undefined || head.length + body.length <= height) {
-		return [...head, ...body];
+	const footerRows = search ? 1 : 0;
+	if (height === undefined || head.length + body.length + footerRows <= height) {
+		return [...head, ...marked(body, search), ...(search ? [searchRow(search, body, width)] : [])];
 	}
 
 	const {page, maxOffset} = helpScroll({width, height, node, paste});
@@ -101,8 +105,20 @@ export function helpScreenLines({width, height, offset = 0, node, paste}: HelpSc
 	const shown = body.slice(first, first + page);
 	const position = `line ${first + 1}–${first + shown.length} of ${body.length}`;
 	const keys = first === 0 ? '↓ PgDn for more' : first === maxOffset ? '↑ PgUp back' : '↑↓ PgUp PgDn scroll';
-	const footer = [`${position} · ${keys}`, position].find((text) => cellWidth(text) <= width) ?? position;
-	return [...head, ...shown, [seg(footer, 'dim')]].slice(0, Math.max(1, height));
+	const footer =
+		[`${position} · ${keys} · / search`, `${position} · ${keys}`, position].find((text) => cellWidth(text) <= width) ?? position;
+	const last = search ? searchRow(search, body, width) : [seg(footer, 'dim')];
+	return [...head, ...marked(shown, search), last].slice(0, Math.max(1, height));
+}
+
+/** The rows with what a finished search found marked. */
+function marked(rows: Line[], search: HelpSearch | null): Line[] {
+	return search && !search.typing ? rows.map((row) => markMatches(row, search.query)) : rows;
+}
+
+function searchRow(search: HelpSearch, body: Line[], width: number): Line {
+	const text = searchFooter(search, rowsText(body));
+	return [seg(cellWidth(text) <= width ? text : text.slice(0, width), search.typing ? 'value' : 'dim')];
 }
 
 function keysText(binding: KeyBinding): string {
