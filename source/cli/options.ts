@@ -324,6 +324,7 @@ const valueHints: Record<Exclude<keyof typeof flagSpec, BooleanFlag>, string> = 
 	'history-from': 'a Prometheus URL such as http://prometheus:9090',
 	'token-file': 'a file holding a bearer token',
 	'kubelet-ca': 'a CA bundle file',
+	job: 'a Prometheus scrape job name, e.g. kubelet',
 };
 
 /**
