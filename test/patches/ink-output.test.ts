@@ -1,21 +1,27 @@
-// The bundle's stand-in for ink's output.js (source/substitutes/ink-output.ts) must give the terminal the same
-// cells, each with the same styles, as ink's own Output for the same operations: rows joined as they are when
-// every placement is plain, ink's cell grid otherwise. Cells are compared through ansi-tokenize (what ink itself
+// ink's Output as patched (patches/ink+6.8.0+003+frame-without-cell-grid.patch) must give the terminal the same
+// cells, each with the same styles, as ink's own cell grid (kept as GridOutput) for the same operations: rows
+// joined as they are when every placement is plain, the grid otherwise. Cells are compared through ansi-tokenize (what ink itself
 // reads rows with), so two spellings of the same colours compare equal and a lost or leaked style does not.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {styledCharsFromTokens, tokenize} from '@alcalzone/ansi-tokenize';
 import {Chalk} from 'chalk';
-import InkOutput from '../../node_modules/ink/build/output.js';
-import FastOutput from '../../source/substitutes/ink-output.js';
+import {inkModule} from '../helpers/ink-build.js';
 
 const chalk = new Chalk({level: 3});
 type Transformer = (line: string, index: number) => string;
 type Clip = {x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined};
 type Operation = ['write', number, number, string, Transformer[]?] | ['clip', Clip] | ['unclip'];
 type Frame = {width: number; height: number; operations: Operation[]};
+type OutputClass = new (options: {width: number; height: number}) => {
+	write(x: number, y: number, text: string, options: {transformers: Transformer[]}): void;
+	clip(clip: Clip): void;
+	unclip(): void;
+	get(): {output: string; height: number};
+};
+const {default: FastOutput, GridOutput: InkOutput} = await inkModule<{default: OutputClass; GridOutput: OutputClass}>('output.js');
 
-function run(OutputClass: typeof FastOutput | typeof InkOutput, frame: Frame): {output: string; height: number} {
+function run(OutputClass: OutputClass, frame: Frame): {output: string; height: number} {
 	const output = new OutputClass({width: frame.width, height: frame.height});
 	for (const operation of frame.operations) {
 		if (operation[0] === 'write') output.write(operation[1], operation[2], operation[3], {transformers: operation[4] ?? []});
@@ -54,7 +60,7 @@ const gauge = `${chalk.green('█████')}${chalk.dim('░░░░░░�
 const figures = `mean 5.7ms · p50 7.5ms · p90 ${chalk.yellow('9.5ms')} · p99 ${chalk.red.bold('10ms')} · Δ −2 ≤ 3 ≥ 1 → ↑ ↓ ≈ µ ×180`;
 const chart = `${chalk.cyan('▁▂▃▄▅▆▇█')}${chalk.inverse(' B ')}▌ △ ✗ §±`;
 
-describe("the bundle's frame assembly (ink-output substitute)", () => {
+describe("ink's frame assembly, patched to join plain rows as they are", () => {
 	test('plain rows at column 0, at offsets and side by side are joined as they are, with the same cells as ink', () => {
 		const output = assertSameAsInk({
 			width: 100,

@@ -1,13 +1,22 @@
-// The bundle's stand-in for es-toolkit's throttle where ink paces renders and writes
-// (source/substitutes/ink-throttle.ts): the same pacing, and no timer left behind by a call it runs at once.
+// The throttle ink paces its renders and writes with, as patched (patches/ink+6.8.0+007+throttle-without-idle-timers.patch):
+// es-toolkit's pacing, and no timer left behind by a call it runs at once.
 import assert from 'node:assert/strict';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, test} from 'node:test';
-import {throttle} from '../../source/substitutes/ink-throttle.js';
+import {inkModule} from '../helpers/ink-build.js';
+
+type Throttled<F extends (...args: never[]) => unknown> = ((...args: Parameters<F>) => void) & {flush(): void; cancel(): void};
+const {throttle} = await inkModule<{
+	throttle: <F extends (...args: never[]) => unknown>(
+		run: F,
+		windowMs?: number,
+		edges?: {leading?: boolean; trailing?: boolean},
+	) => Throttled<F>;
+}>('throttle.js');
 
 const pendingTimers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
-describe("ink's render pacing (ink-throttle substitute)", () => {
+describe("ink's render pacing, patched", () => {
 	test('a call outside a window runs at once and leaves no timer behind', () => {
 		const calls: number[] = [];
 		const paced = throttle((value: number) => calls.push(value), 40, {leading: true, trailing: true});

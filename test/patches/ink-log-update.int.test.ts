@@ -1,15 +1,26 @@
-// The bundle's stand-in for ink's terminal writer (source/substitutes/ink-log-update.ts): the first frame whole,
-// then only the rows that changed, each at its own row, and a whole frame again after a clear or a size change.
+// ink's terminal writer as patched (patches/ink+6.8.0+004+absolute-row-writer.patch): the first frame whole, then
+// only the rows that changed, each at its own row, and a whole frame again after a clear or a size change.
 // The bytes are checked exactly; then a real terminal (tmux) is given a sequence of frames and must show the last.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {after, describe, test} from 'node:test';
-import {fileURLToPath} from 'node:url';
-import logUpdate from '../../source/substitutes/ink-log-update.js';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+import {inkModule} from '../helpers/ink-build.js';
 import {makeTempDir} from '../helpers/kubeconfig-files.js';
 import {hasTmux, startTmux} from '../helpers/tmux.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+type FrameWriter = ((frame: string) => boolean) & {
+	clear(): void;
+	done(): void;
+	sync(frame: string): void;
+	setCursorPosition(position: {x: number; y: number} | undefined): void;
+	isCursorDirty(): boolean;
+	willRender(frame: string): boolean;
+};
+const logUpdate = (
+	await inkModule<{default: {create(stream: NodeJS.WriteStream, options?: {showCursor?: boolean}): FrameWriter}}>('log-update.js')
+).default;
+const logUpdateUrl = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.resolve('ink'))), 'log-update.js')).href;
 
 function fakeTerminal(columns: number, rows: number) {
 	const writes: string[] = [];
@@ -25,7 +36,7 @@ const erase = '\u001B[K';
 const below = '\u001B[J';
 const hide = '\u001B[?25l';
 
-describe("the bundle's terminal writer (ink-log-update substitute)", () => {
+describe("ink's terminal writer, patched to write each changed row at its place", () => {
 	test('the first frame is drawn whole from the top-left corner, each row erased to its end, then everything below', () => {
 		const terminal = fakeTerminal(20, 10);
 		const write = logUpdate.create(terminal.stream);
@@ -97,7 +108,7 @@ describe("the bundle's terminal writer (ink-log-update substitute)", () => {
 		const script = temp.write(
 			'frames.mts',
 			[
-				`import logUpdate from ${JSON.stringify(path.join(root, 'source', 'substitutes', 'ink-log-update.ts'))};`,
+				`import logUpdate from ${JSON.stringify(logUpdateUrl)};`,
 				`const frames = ${JSON.stringify(frames)};`,
 				"process.stdout.write('\\u001B[?1049h');",
 				'const write = logUpdate.create(process.stdout);',

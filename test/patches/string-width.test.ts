@@ -1,12 +1,13 @@
-// The bundle measures text with fast-string-width where ink used string-width (scripts/build.mjs): the two must
-// agree on every glyph pleg-top draws, or rows would be cut or padded wrongly.
+// string-width as patched (patches/string-width+8.3.0.patch) measures with fast-string-width; its exact algorithm
+// stays as exactStringWidth. The two must agree on every glyph pleg-top draws, or rows would be cut or padded
+// wrongly; the panes' own textWidth must agree too.
 import assert from 'node:assert/strict';
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {test} from 'node:test';
 import {fileURLToPath} from 'node:url';
-import realStringWidth from 'string-width';
-import stringWidth from '../../source/substitutes/string-width.js';
+import stringWidth, {exactStringWidth as realStringWidth} from 'string-width';
+import textWidth from '../../source/domain/text-width.js';
 
 const sourceDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'source');
 
@@ -41,6 +42,10 @@ for (const [name, samples] of Object.entries(groups)) {
 			.filter((text) => stringWidth(text) !== realStringWidth(text))
 			.map((text) => `${JSON.stringify(text)}: ${stringWidth(text)} vs ${realStringWidth(text)}`);
 		assert.deepEqual(differ, []);
+		assert.deepEqual(
+			samples.filter((text) => textWidth(text) !== realStringWidth(text)),
+			[],
+		);
 		assert.ok(samples.length > 0);
 	});
 }
