@@ -50,7 +50,6 @@ const layers = {
 	report: {may: ['domain'], paths: [...uiModules, ...ioModules], why: 'report/ turns figures into text and JSON, nothing more'},
 	lab: {may: ['domain', 'sources', 'report'], paths: uiModules, why: 'lab/ records and summarises; it draws no screen'},
 	screen: {may: ['domain', 'engine'], paths: ioModules, why: 'screen/ renders what the engine hands it; I/O lives in sources/'},
-	substitutes: {may: ['domain'], paths: [], why: 'substitutes/ stand in for modules inside dependencies'},
 	cli: {
 		may: ['domain'],
 		// The contracts cli/ fills in for the runners: the Mode, and what a completing shell asks for.
@@ -151,8 +150,7 @@ export default tseslint.config(
 	},
 	{
 		files: ['source/**/*.{ts,tsx}'],
-		// ink-throttle.ts stands in for a dependency inside ink, which paces its own renders by the clock.
-		ignores: ['source/engine/**', 'source/substitutes/ink-throttle.ts'],
+		ignores: ['source/engine/**'],
 		rules: clockReads,
 	},
 	...layerBoundaries,
@@ -175,32 +173,15 @@ export default tseslint.config(
 		},
 	},
 	{
-		// A frame a test reads is drawn by the renderer that ships: ink with the bundle's substitutions, loaded
-		// through the one helper that refuses to run without them.
-		files: ['test/**/*.{ts,tsx}'],
-		ignores: ['test/helpers/shipped-ink.ts'],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					paths: [
-						{name: 'ink-testing-library', message: 'render through test/helpers/shipped-ink.ts (the renderer that ships)'},
-						{name: 'ink', importNames: ['render'], message: 'render through test/helpers/shipped-ink.ts (the renderer that ships)'},
-					],
-				},
-			],
-		},
-	},
-	{
 		// Pane tests read the text of the Line[] a builder returns (test/helpers/pane-rows.ts), without ink or React;
-		// whole screens, in .tsx tests, go through the renderer. (Replaces the rule above for these files: a superset.)
+		// whole screens, in .tsx tests, go through the renderer.
 		files: ['test/screen/**/*.test.ts'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
 				{
 					paths: ['ink', 'ink-testing-library', 'react'].map((name) => ({name, message: paneTestsRead})),
-					patterns: [{group: ['**/ui-frame.js', '**/shipped-ink.js', '**/dashboard-frame.js', '**/line-view.js'], message: paneTestsRead}],
+					patterns: [{group: ['**/ui-frame.js', '**/dashboard-frame.js', '**/line-view.js'], message: paneTestsRead}],
 				},
 			],
 		},

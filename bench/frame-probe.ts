@@ -1,5 +1,5 @@
-// The entry of the frame-cost probe (frame-cost.ts bundles it with the CLI's own build options, so ink runs with
-// the same substitutions as in dist/cli.js): the Dashboard rendered by ink to a 120×40 fake terminal from
+// The entry of the frame-cost probe (frame-cost.ts bundles it with the CLI's own build options, so ink runs as
+// patched, as in dist/cli.js): the Dashboard rendered by ink to a 120×40 fake terminal from
 // successive scrapes of a simulated kubelet. Prints one JSON line. argv[2]: the number of frames.
 import {FakeTerminal, measureFrames} from './frame-rig.js';
 

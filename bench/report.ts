@@ -72,10 +72,10 @@ export function judge(results: BenchResults): Target[] {
 			pass: live.bytesPerTick <= 1800,
 		},
 		{
-			name: 'CPU per tick within 3× of the bare floor',
+			name: 'CPU per tick within 2.5× of the bare floor',
 			measured: `${ms(live.cpuPerTickMs)} (${(live.cpuPerTickMs / floor.cpuPerGetMs).toFixed(2)}×)`,
-			limit: `≤ ${ms(floor.cpuPerGetMs * 3)}`,
-			pass: live.cpuPerTickMs <= floor.cpuPerGetMs * 3,
+			limit: `≤ ${ms(floor.cpuPerGetMs * 2.5)}`,
+			pass: live.cpuPerTickMs <= floor.cpuPerGetMs * 2.5,
 		},
 		{
 			name: 'parse+derive of 250 KB under 0.5 ms',

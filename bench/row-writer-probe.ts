@@ -1,12 +1,13 @@
 // The renderer ink could be replaced with, for the decision in README "Development" (issue 27): the same Dashboard
 // rows (dashboardBlocks, the panes' Line[]) painted with the same colours, side-by-side columns joined by hand, and
-// written by the bundle's row writer (source/substitutes/ink-log-update.ts), without React or ink. Measured by
-// frame-cost.ts as frame-probe.ts is. A prototype of one screen: no key reader, no compact row.
+// written by ink's terminal writer as patched (patches/ink+6.8.0+004+absolute-row-writer.patch), without React or
+// the rest of ink. Measured by frame-cost.ts as frame-probe.ts is. A prototype of one screen: no key reader.
 import {blockHeight, dashboardBlocks} from '../source/screen/dashboard.js';
 import {lineWidth} from '../source/screen/layout/line.js';
 import {rowText} from '../source/screen/layout/line-view.js';
 import type {DashboardProps} from '../source/screen/dashboard.js';
-import logUpdate from '../source/substitutes/ink-log-update.js';
+// ink exports only its index; the bench bundles this file from the checkout, where ink is installed flat.
+import logUpdate from '../node_modules/ink/build/log-update.js';
 import {FakeTerminal, measureFrames} from './frame-rig.js';
 
 const columnGap = 2;
@@ -32,7 +33,7 @@ function screenText(props: DashboardProps): string {
 }
 
 const terminal = new FakeTerminal();
-const write = logUpdate.create(terminal as unknown as NodeJS.WriteStream);
+const write = logUpdate.create(terminal);
 const result = await measureFrames(Number(process.argv[2] ?? 60), terminal, (props) => {
 	write(screenText(props));
 });

@@ -50,8 +50,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		return path.relative(root, entry);
 	});
 	const integration = which === 'all' ? files.filter(isIntegration) : [];
-	// shipped-renderer.mjs: ink in the tests gets the modules the bundle swaps into it (test/helpers/shipped-ink.ts).
-	const flags = ['--import', 'tsx', '--import', './test/helpers/shipped-renderer.mjs', '--test', `--test-concurrency=${processes}`];
+	const flags = ['--import', 'tsx', '--test', `--test-concurrency=${processes}`];
 	const result = spawnSync(process.execPath, [...flags, ...entries, ...integration], {cwd: root, stdio: 'inherit'});
 	process.exit(result.status ?? 1);
 }

@@ -1,8 +1,8 @@
 // The width of a text in terminal columns, as string-width counts it (tabs and other controls 0 columns), at
 // about a twentieth of its cost: string-width segments every string into graphemes and runs an emoji regex over
-// it, about 87 µs for one dashboard row with · █ ✓. fast-string-width gives the same widths for every glyph
-// pleg-top draws (test/substitutes/string-width.test.ts). The panes fit their rows with it, and the bundle gives it
-// to ink in place of string-width (source/substitutes/string-width.ts), so both measure alike.
+// it. fast-string-width gives the same widths for every glyph pleg-top draws (test/patches/string-width.test.ts).
+// The panes fit their rows with it, and string-width as patched (patches/string-width+8.3.0.patch) measures ink's
+// texts the same way, so both measure alike.
 import fastStringWidth from 'fast-string-width';
 import realStringWidth, {type Options} from 'string-width';
 

@@ -27,8 +27,8 @@ export async function runFullScreen(element: ReactElement, stdout: NodeJS.WriteS
 	/**
 	 * Ctrl-L clears the whole screen and draws the current frame again from the top, for a screen something else
 	 * wrote over (a `wall` message, a background job). ink's write() forgets its frame, writes ours, then redraws it.
-	 * A resize needs nothing here: the bundle's terminal writer draws the first frame at a new size whole
-	 * (source/substitutes/ink-log-update.ts).
+	 * A resize needs nothing here: ink's terminal writer, as patched, draws the first frame at a new size whole
+	 * (patches/ink+6.8.0+004+absolute-row-writer.patch).
 	 */
 	function Redraw({children}: {children: ReactElement}): ReactElement {
 		const {write} = useStdout();

@@ -8,7 +8,7 @@ import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {stripVTControlCharacters} from 'node:util';
 import React from 'react';
-import {render} from '../helpers/shipped-ink.js';
+import {render} from 'ink-testing-library';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
 import {deltaFigures} from '../../source/domain/window.js';
 import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';

@@ -2,7 +2,7 @@
 import {stripVTControlCharacters} from 'node:util';
 import React from 'react';
 import {Box} from 'ink';
-import {render} from './shipped-ink.js';
+import {render} from 'ink-testing-library';
 
 /** Render `element` inside a Box of `width` columns and return the last frame without ANSI codes. */
 export function frameOf(element: React.ReactElement, width: number): string {

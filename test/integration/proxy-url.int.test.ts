@@ -1,6 +1,5 @@
 // A cluster behind a proxy-url: the built CLI reaches the fake API server through a loopback HTTP CONNECT proxy or a
-// SOCKS5 one, with client-node's proxy agents, which the bundle loads only when a kubeconfig asks for one
-// (source/substitutes/client-node-on-demand.ts).
+// SOCKS5 one, with client-node's proxy agents.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';

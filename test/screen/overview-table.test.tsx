@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {stripVTControlCharacters} from 'node:util';
 import React from 'react';
-import {render} from '../helpers/shipped-ink.js';
+import {render} from 'ink-testing-library';
 import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
 import {OverviewApp} from '../../source/screen/overview-app.js';
 import {flagSlow, sortRows, type OverviewRow, type SortOrder} from '../../source/screen/overview-rows.js';

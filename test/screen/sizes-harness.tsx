@@ -4,7 +4,7 @@
 import {EventEmitter} from 'node:events';
 import {mock} from 'node:test';
 import {stripVTControlCharacters} from 'node:util';
-import {renderInk as render} from '../helpers/shipped-ink.js';
+import {render} from 'ink';
 import React from 'react';
 import App from '../../source/screen/app.js';
 import {startNodeEngine} from '../../source/engine/node-engine.js';

@@ -5,7 +5,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'node:test';
 import React from 'react';
 import {Text, useInput} from 'ink';
-import {render} from '../helpers/shipped-ink.js';
+import {render} from 'ink-testing-library';
 import {useLatestCallback} from '../../source/screen/hooks/use-latest-callback.js';
 
 test('the function is the same at every render and calls the callback of the latest one', () => {

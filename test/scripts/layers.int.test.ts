@@ -34,13 +34,6 @@ test('what a layer may import passes, and cli/ may reach the two contracts it fi
 	assert.equal(await refusal('source/cli/probe.ts', '../run/complete-need.js'), null);
 });
 
-test('a test renders only through test/helpers/shipped-ink.ts, the renderer that ships', async () => {
-	assert.match((await refusal('test/screen/probe.test.tsx', 'ink-testing-library', 'render'))!, /test\/helpers\/shipped-ink\.ts/);
-	assert.match((await refusal('test/screen/probe.test.tsx', 'ink', 'render'))!, /test\/helpers\/shipped-ink\.ts/);
-	assert.equal(await refusal('test/screen/probe.test.tsx', 'ink', 'Text'), null);
-	assert.equal(await refusal('test/helpers/shipped-ink.ts', 'ink-testing-library', 'render'), null);
-});
-
 test('a pane test (test/screen/*.test.ts) reads its Line[] without ink or React; a .tsx test may draw a screen', async () => {
 	assert.match((await refusal('test/screen/probe.test.ts', 'react', 'React'))!, /test\/helpers\/pane-rows\.ts/);
 	assert.match((await refusal('test/screen/probe.test.ts', '../helpers/ui-frame.js', 'frameOf'))!, /test\/helpers\/pane-rows\.ts/);

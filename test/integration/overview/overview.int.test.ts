@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {stripVTControlCharacters} from 'node:util';
 import {after, before, describe, mock, test} from 'node:test';
 import React from 'react';
-import {render} from '../../helpers/shipped-ink.js';
+import {render} from 'ink-testing-library';
 import {createApiServerSource, type ApiServerSource} from '../../../source/sources/api-server.js';
 import {loadKubeconfig} from '../../../source/sources/kube/kubeconfig.js';
 import {SimulatedKubelet} from '../../../source/demo/simulated-kubelet.js';
