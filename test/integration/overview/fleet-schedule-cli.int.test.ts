@@ -138,6 +138,8 @@ describe('the fleet through the API server: the worst node first, at once', () =
 		// At 1 s for a-0 the other five share the 1 request/s left (each every 5 s): about as many reads as a-0's.
 		// At the fleet's pace a-0 would be read every 3 s and the others five times as often as it.
 		assert.ok(others < 2 * own, `${own} reads of a-0, ${others} of the others`);
+		// Its status line says its own interval, not the fleet's 3 s.
+		await session.waitFor(/^every 1s {2}/m, 10_000);
 		const screen = await session.waitFor('node clock 1m0s ahead', 10_000);
 		assert.match(screen.split('\n')[0]!, /node clock 1m0s ahead/, opened);
 	});
