@@ -62,7 +62,7 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 		need: needOf,
 		poll: pollOf(store, sources.of, now, (name) => readNeeds.set(name, needAfterRead(store, name, now()))),
 	});
-	const watch = watchNodes(options, store, scheduler, {now, timers, needOf, sources});
+	const watch = watchNodes(options, store, scheduler, {now, timers, needOf, sources, readNeeds});
 	const opened = openedNode(options, store, scheduler, sources.of, now);
 	return {
 		scope: 'fleet',
@@ -163,7 +163,14 @@ function needAfterRead(store: Store, name: string, at: number): number {
 	return band === 'critical' || band === 'unhealthy' ? need.critical : need.rest;
 }
 
-type WatchContext = {now: () => number; timers: Timers; needOf: (name: string) => number; sources: ReturnType<typeof sourcesOf>};
+type WatchContext = {
+	now: () => number;
+	timers: Timers;
+	needOf: (name: string) => number;
+	sources: ReturnType<typeof sourcesOf>;
+	/** The needs from the last reads: a node no longer listed is forgotten. */
+	readNeeds: Map<string, number>;
+};
 
 /** The node list, listed then watched, into the store; the scheduler told of the nodes, and of a node turned NotReady. */
 function watchNodes(options: ProxyOverviewOptions, store: Store, scheduler: Scheduler, context: WatchContext) {
@@ -171,6 +178,8 @@ function watchNodes(options: ProxyOverviewOptions, store: Store, scheduler: Sche
 	const listedAgain = () => {
 		const names = listedNames(store.state);
 		context.sources.keep(names);
+		const kept = new Set(names);
+		for (const name of context.readNeeds.keys()) if (!kept.has(name)) context.readNeeds.delete(name);
 		scheduler.setNodes(names);
 	};
 

@@ -276,6 +276,7 @@ describe('answers from the API server', () => {
 		const {source} = harness.source(singleContext(fake.url, tokenUser));
 		assert.deepEqual(await source.fetchNode(signal()), {
 			name: 'worker-1',
+			uid: 'uid-worker-1',
 			kubeletVersion: 'v1.28.4',
 			// lastTransitionTime 2024-05-01T10:00:00Z
 			// No lastHeartbeatTime in the fake's condition: no heartbeat.
