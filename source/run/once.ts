@@ -51,7 +51,8 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 			return exitCodeFor(failure!.kind);
 		}
 
-		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view), mode.kind === 'node' && mode.raw));
+		const via = plan.header?.kube?.proxy;
+		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view), mode.kind === 'node' && mode.raw, via));
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
@@ -129,10 +130,13 @@ export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy
 	return reachesBand(figures, failOn) ? 1 : 0;
 }
 
-/** The report; with --raw (`raw`) the kubelet_pleg_* lines instead of the text, and beside the figures in JSON. */
-export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext, raw = false): string {
+/**
+ * The report; with --raw (`raw`) the kubelet_pleg_* lines instead of the text, and beside the figures in JSON.
+ * `via`: the proxy the requests went through, which the text names.
+ */
+export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext, raw = false, via?: string): string {
 	if (format === 'json') return safeJson(raw ? {...jsonReport(figures), ...rawJson(figures)} : jsonReport(figures), 2) + '\n';
-	return raw ? rawText(figures) : textReport(figures, undefined, paste) + '\n';
+	return raw ? rawText(figures) : textReport(figures, undefined, paste, via) + '\n';
 }
 
 /** Where the report's pasted kubectl lines go (the kubeconfig and context read) and the node's runtime. */

@@ -337,28 +337,12 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 }
 
 /**
- * With a proxy-url, a refused or unanswered connection may be the proxy's: the line names it (without the
- * user and password a proxy URL may carry).
+ * Through a proxy (the cluster's proxy-url, or HTTPS_PROXY and the like), a refused or unanswered connection may
+ * be the proxy's: the line names it (without the user and password a proxy URL may carry).
  */
 function proxyLine(peer: Peer): string[] {
-	if (peer.kind !== 'api-server') {
-		return [];
-	}
-
-	const proxyUrl = peer.loaded.kubeConfig.getCurrentCluster()?.proxyUrl;
-	if (!proxyUrl) {
-		return [];
-	}
-
-	let shown = '(not a URL)';
-	try {
-		const url = new URL(proxyUrl);
-		shown = `${url.protocol}//${url.host}`;
-	} catch {
-		// The line still says a proxy is in the way.
-	}
-
-	return [`through proxy-url ${shown} of ${clusterWhere(peer.loaded)}: the error may be the proxy's`];
+	const proxy = peer.kind === 'api-server' ? peer.loaded.proxy : undefined;
+	return proxy ? [`through ${proxy.said}: the error may be the proxy's`] : [];
 }
 
 // Answers: any status but 2xx.
