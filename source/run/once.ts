@@ -28,8 +28,9 @@ type Io = {stdout(text: string): void; stderr(text: string): void};
 export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
 	if (plan.replay && mode.kind === 'node') return replayOnce(plan, plan.replay, mode, io);
 	let contactFailure = await plan.contact();
-	// A passing fault (a 503, a timeout) is asked again once before it ends the run; one retrying will not mend is not.
-	if (contactFailure && !isPermanent(contactFailure)) contactFailure = await plan.contact();
+	// A passing fault (a 503, a refused connection) is asked again once before it ends the run; one retrying will not
+	// mend is not, nor a timeout: it has already taken the whole --timeout, and a second would double it.
+	if (contactFailure && !isPermanent(contactFailure) && contactFailure.kind !== 'timeout') contactFailure = await plan.contact();
 	if (contactFailure) {
 		plan.close();
 		io.stderr(formatFailure(contactFailure) + '\n');

@@ -179,6 +179,25 @@ describe('the proxy from the environment', () => {
 		assert.equal(result.code, 0, result.stderr);
 	});
 
+	test('a silent proxy: one request, one --timeout, then exit 3 naming the proxy (not a second try of as long)', async () => {
+		let connections = 0;
+		// Accepts the connection and never answers the CONNECT.
+		const silent = await listen(
+			net.createServer(() => connections++),
+			'127.0.0.1',
+		);
+		try {
+			const env = envAt('silent.yaml', proxiedName, cluster.fake.port);
+			const result = await runCli([...once, '--timeout', '1s'], {env: {...env, HTTPS_PROXY: `http://127.0.0.1:${silent.port}`}});
+			assert.equal(result.code, 3);
+			assert.match(result.stderr, /^pleg-top: no answer from https:\/\/kube-api\.pleg-top\.test:\d+ within 1s$/m);
+			assert.ok(result.stderr.includes(`through proxy http://127.0.0.1:${silent.port} from HTTPS_PROXY`), result.stderr);
+			assert.equal(connections, 1);
+		} finally {
+			await silent.close();
+		}
+	});
+
 	test('a proxy value of a scheme no proxy speaks: a config error naming the variable; exit 2', async () => {
 		const env = envAt('ftp.yaml', proxiedName, cluster.fake.port);
 		const result = await runCli(once, {env: {...env, HTTPS_PROXY: 'ftp://user:ftp-secret@proxy.corp:21'}});
