@@ -381,6 +381,10 @@ function credentialHint(loaded: LoadedKubeconfig): string {
 		return `the client certificate of ${where} was not accepted: signed by another CA, or expired?`;
 	}
 
+	if (user?.username) {
+		return `the user name and password (users[].user.username and password of ${where}) were rejected: a wrong password? (kube-apiserver itself takes no basic auth since v1.19)`;
+	}
+
 	return `${where} has no credentials (no token, client certificate or exec plugin)`;
 }
 
