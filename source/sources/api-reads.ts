@@ -8,7 +8,7 @@ import type {Call, NodeNames, Rule} from './http/classify.js';
 import type {HttpAnswer} from './http/https-request.js';
 import {kubectlTargetOf, type LoadedKubeconfig} from './kube/kubeconfig.js';
 import {sourceFailure, SourceFailure} from './failure.js';
-import {malformedDetail} from './json-boundary.js';
+import {malformedWhy} from './json-boundary.js';
 import {eventPageFromJson, newestEvents, type EventPage} from './node-events.js';
 import {nodeInfosFromJson, nodeNamesFromJson} from './node-info.js';
 import {maxPodPages, podListAccept, podListPath, podPageFromJson} from './pod-count.js';
@@ -48,8 +48,12 @@ export async function listNodeNames(calls: ApiCalls, signal: AbortSignal): Promi
 
 	try {
 		return nodeNamesFromJson(answer.body);
-	} catch {
-		throw calls.guard(sourceFailure('parse', `the node list from ${calls.loaded.server} is not JSON`, [`request: GET ${path}`]));
+	} catch (error) {
+		throw calls.guard(
+			sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [
+				`request: GET ${path}`,
+			]),
+		);
 	}
 }
 
@@ -99,9 +103,9 @@ export async function listNodes(
 			nodes.push(...page.nodes);
 			for (const [shown, heldName] of page.addresses) heldNames.set(shown, heldName);
 			continueToken = page.continueToken;
-		} catch {
+		} catch (error) {
 			throw calls.guard(
-				sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read`, [
+				sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [
 					`request: GET ${path}`,
 					'expected v1 NodeList JSON',
 				]),
@@ -112,7 +116,6 @@ export async function listNodes(
 	return nodes;
 }
 
-/** The pods bound to the node, or why not: a refusal or failure is said, never thrown (they are context). */
 /** The pods bound to the node, or why not: a refusal or failure is said, never thrown (they are context). */
 export async function countPods(calls: ApiCalls, held: string, signal: AbortSignal): Promise<PodCount> {
 	let count = 0;
@@ -132,7 +135,8 @@ export async function countPods(calls: ApiCalls, held: string, signal: AbortSign
 		return {count: null, error: `more than ${maxPodPages * 500} pods`};
 	} catch (error) {
 		if (signal.aborted) throw error;
-		return {count: null, error: error instanceof SourceFailure ? error.failure.summary : 'the pod list could not be read'};
+		if (error instanceof SourceFailure) return {count: null, error: error.failure.summary};
+		return {count: null, error: `the pod list could not be read${malformedWhy(error)}`};
 	}
 }
 
@@ -175,10 +179,9 @@ async function readEventPage(calls: ApiCalls, path: string, first: string, name:
 		return eventPageFromJson(answer.body);
 	} catch (error) {
 		throw calls.guard(
-			sourceFailure('parse', `the Events of node "${name}" from ${calls.loaded.server} could not be read`, [
+			sourceFailure('parse', `the Events of node "${name}" from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [
 				`request: GET ${path}`,
 				'expected v1 EventList JSON',
-				...malformedDetail(error),
 			]),
 		);
 	}

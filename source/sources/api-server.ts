@@ -21,6 +21,7 @@ import {kubeconfigAuth} from './kube/credentials.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {nodeInfoFromJson} from './node-info.js';
+import {malformedWhy} from './json-boundary.js';
 import {countPods, json, listNodeNames, listNodes, namesForNotFound, readEvents, rules, type ApiCalls} from './api-reads.js';
 
 export type ApiServerOptions = {
@@ -189,9 +190,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 				let info: NodeInfo;
 				try {
 					info = nodeInfoFromJson(answer.body, name);
-				} catch {
+				} catch (error) {
 					throw guard(
-						sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [
+						sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read${malformedWhy(error)}`, [
 							`request: GET ${paths.node}`,
 							'expected v1 Node JSON',
 						]),

@@ -23,7 +23,13 @@ function kindOf(value: unknown): string {
 
 /** valibot's name for what it expected (a type, or a union of them), in the same words. */
 function expectedOf(expected: string | null): string {
-	const words: Record<string, string> = {Array: 'an array', Object: 'an object', string: 'a string', number: 'a number', boolean: 'a boolean'};
+	const words: Record<string, string> = {
+		Array: 'an array',
+		Object: 'an object',
+		string: 'a string',
+		number: 'a number',
+		boolean: 'a boolean',
+	};
 	return expected === null ? 'another value' : (words[expected] ?? expected);
 }
 
@@ -61,9 +67,9 @@ export function readJson<S extends v.GenericSchema>(schema: S, body: string): v.
 	return checked(schema, value);
 }
 
-/** The detail line a parse failure adds: what was wrong, and where. */
-export function malformedDetail(error: unknown): string[] {
-	return error instanceof MalformedJsonError ? [error.message] : [];
+/** What a parse failure's summary ends with: ": " and what was wrong, and where (empty for another error). */
+export function malformedWhy(error: unknown): string {
+	return error instanceof MalformedJsonError ? `: ${error.message}` : '';
 }
 
 /** A field the API server may leave out or send as null (Go's omitempty, or a nil pointer). */

@@ -1,29 +1,48 @@
 // The Node object's fields as pleg-top shows them. Every string is the cluster's: clusterText makes it one visible
 // line here, where it enters, so no screen, title, report or file downstream writes a control character.
+import * as v from 'valibot';
 import type {NodeInfo} from '../domain/types.js';
 import {clusterText as text} from '../domain/untrusted-text.js';
+import {checked, continueOf, listMeta, maybe, readJson} from './json-boundary.js';
 
-type Condition = {
-	type?: unknown;
-	status?: unknown;
-	reason?: unknown;
-	message?: unknown;
-	lastTransitionTime?: unknown;
-	lastHeartbeatTime?: unknown;
-};
+/** The fields of a node condition pleg-top shows: status stays a string (an unknown one reads as Unknown). */
+const conditionSchema = v.object({
+	type: maybe(v.string()),
+	status: maybe(v.string()),
+	reason: maybe(v.string()),
+	message: maybe(v.string()),
+	lastTransitionTime: maybe(v.string()),
+	lastHeartbeatTime: maybe(v.string()),
+});
+
+/** The parts of a v1 Node pleg-top shows; `kind` is absent on the items of a NodeList. */
+const nodeSchema = v.object({
+	kind: maybe(v.literal('Node')),
+	metadata: maybe(v.object({name: maybe(v.string())})),
+	status: maybe(
+		v.object({
+			nodeInfo: maybe(v.object({kubeletVersion: maybe(v.string()), containerRuntimeVersion: maybe(v.string())})),
+			conditions: maybe(v.array(conditionSchema)),
+		}),
+	),
+});
+
+const nodeListSchema = v.object({items: v.array(nodeSchema), metadata: listMeta});
+
+/** A NodeList or PartialObjectMetadataList: only the names are read. */
+const nameListSchema = v.object({items: v.array(v.object({metadata: maybe(v.object({name: maybe(v.string())}))}))});
+
+type NodeJson = v.InferOutput<typeof nodeSchema>;
+type Condition = v.InferOutput<typeof conditionSchema>;
 
 /** An RFC 3339 time as ms since the epoch; null when absent or not a time. */
-function timeOf(value: unknown): number | null {
-	const ms = text(value) === null ? Number.NaN : Date.parse(String(value));
+function timeOf(value: string | null | undefined): number | null {
+	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
 	return Number.isNaN(ms) ? null : ms;
 }
 
-function readyOf(conditions: unknown): NodeInfo['ready'] {
-	if (!Array.isArray(conditions)) {
-		return null;
-	}
-
-	const ready = (conditions as Condition[]).find((condition) => condition?.type === 'Ready');
+function readyOf(conditions: Condition[] | null | undefined): NodeInfo['ready'] {
+	const ready = conditions?.find((condition) => condition.type === 'Ready');
 	if (ready === undefined) {
 		return null;
 	}
@@ -39,23 +58,17 @@ function readyOf(conditions: unknown): NodeInfo['ready'] {
 	};
 }
 
-type NodeJson = {
-	kind?: unknown;
-	metadata?: {name?: unknown};
-	status?: {nodeInfo?: {kubeletVersion?: unknown; containerRuntimeVersion?: unknown}; conditions?: unknown};
-};
-
-/** The parts of a v1 Node object pleg-top shows. Throws on input that is not a Node. */
+/** The parts of a v1 Node object pleg-top shows. Throws MalformedJsonError naming the field on a body that is not a Node. */
 export function nodeInfoFromJson(body: string, node: string): NodeInfo {
-	return nodeInfoFromObject(JSON.parse(body) as NodeJson, node);
+	return infoOf(readJson(nodeSchema, body), node);
 }
 
-/** The same from an already parsed Node object (an item of a NodeList). Throws on a value that is not a Node. */
-export function nodeInfoFromObject(value: NodeJson, node: string): NodeInfo {
-	if (typeof value !== 'object' || value === null || (value.kind !== undefined && value.kind !== 'Node')) {
-		throw new TypeError('not a Node object');
-	}
+/** The same from an already parsed Node object (an item of a NodeList, a watch event's object). Throws as above. */
+export function nodeInfoFromObject(value: unknown, node: string): NodeInfo {
+	return infoOf(checked(nodeSchema, value), node);
+}
 
+function infoOf(value: NodeJson, node: string): NodeInfo {
 	return {
 		name: text(value.metadata?.name) ?? node,
 		kubeletVersion: text(value.status?.nodeInfo?.kubeletVersion),
@@ -64,37 +77,34 @@ export function nodeInfoFromObject(value: NodeJson, node: string): NodeInfo {
 	};
 }
 
-/** metadata.name of every item of a NodeList (or PartialObjectMetadataList). */
+/** metadata.name of every item of a NodeList (or PartialObjectMetadataList). Throws MalformedJsonError on another body. */
 export function nodeNamesFromJson(body: string): string[] {
-	const value = JSON.parse(body) as {items?: Array<{metadata?: {name?: unknown}}>};
-	const items = Array.isArray(value?.items) ? value.items : [];
-	return items.map((item) => text(item?.metadata?.name)).filter((name): name is string => name !== null);
+	const list = readJson(nameListSchema, body);
+	return list.items.map((item) => text(item.metadata?.name)).filter((name): name is string => name !== null);
 }
 
 /** A name as the API server holds it, unchanged: the one to put in a URL. */
-function rawName(item: NodeJson | undefined): string | null {
-	const name = item?.metadata?.name;
+function rawName(item: NodeJson): string | null {
+	const name = item.metadata?.name;
 	return typeof name === 'string' && name !== '' ? name : null;
 }
 
 /**
  * Every item of a v1 NodeList that has a name, as NodeInfo (its name visible); `addresses` maps each shown name
  * that differs from the name held (one with controls) back to the held one, so the node stays reachable;
- * `continueToken` is the list's next-page token as sent (null on the last page).
+ * `continueToken` is the list's next-page token as sent (null on the last page). Throws MalformedJsonError.
  */
 export function nodeInfosFromJson(body: string): {nodes: NodeInfo[]; addresses: Map<string, string>; continueToken: string | null} {
-	const value = JSON.parse(body) as {items?: NodeJson[]; metadata?: {continue?: unknown}};
-	const items = Array.isArray(value?.items) ? value.items : [];
+	const list = readJson(nodeListSchema, body);
 	const nodes: NodeInfo[] = [];
 	const addresses = new Map<string, string>();
-	for (const item of items) {
+	for (const item of list.items) {
 		const held = rawName(item);
 		if (held === null) continue;
-		const node = nodeInfoFromObject({kind: 'Node', ...item}, '');
+		const node = infoOf(item, '');
 		nodes.push(node);
 		if (node.name !== held) addresses.set(node.name, held);
 	}
 
-	const token = value?.metadata?.continue;
-	return {nodes, addresses, continueToken: typeof token === 'string' && token !== '' ? token : null};
+	return {nodes, addresses, continueToken: continueOf(list.metadata)};
 }

@@ -61,6 +61,8 @@ export type Fault =
 	| {type: 'delay'; ms: number; then?: Fault}
 	/** 200 with an HTML page, as a login portal or a misrouted proxy would. */
 	| {type: 'html'}
+	/** 200 with this JSON body instead of the normal one (an object of another shape). */
+	| {type: 'body'; body: string}
 	/** 200 with only the first half of the normal body (a complete response whose content is cut). */
 	| {type: 'truncated'}
 	| {type: 'empty'}
@@ -516,6 +518,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 					'<!DOCTYPE html><html><head><title>Sign in to Example Corp</title></head><body>Please sign in</body></html>',
 				);
 				return {status: 200, gzipped: false};
+			}
+
+			case 'body': {
+				return {status: 200, gzipped: send(request, response, 200, 'application/json', fault.body)};
 			}
 
 			case 'empty': {

@@ -3,12 +3,14 @@
 // and the `kubectl auth can-i` command that checks it. A Peer says who answers and where pleg-top got its
 // address and credentials; the decisions (which status or socket error means what) are the same for all.
 import http from 'node:http';
+import * as v from 'valibot';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import {kubectlCommand} from '../../domain/next-steps.js';
 import {kubectlTargetOf, type LoadedKubeconfig} from '../kube/kubeconfig.js';
 import type {HttpAnswer} from './https-request.js';
 import {BodyCutError, BodyEncodingError, BodyTooLargeError, RequestTimeoutError} from './request-errors.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
+import {maybe, readJson} from '../json-boundary.js';
 import {formatByteSize} from '../../domain/format.js';
 
 /** Who answers a transport: the API server named by the kubeconfig, or a server named by a flag. */
@@ -35,23 +37,26 @@ const maxRetryAfterSeconds = 60;
 /** The `Status` object kube-apiserver returns with every error. */
 export type ApiStatus = {message: string | null; reason: string | null; code: number | null; kind: string | null};
 
-export function readStatus(body: string): ApiStatus | null {
-	try {
-		const value = JSON.parse(body) as Record<string, unknown>;
-		if (value?.['kind'] !== 'Status') {
-			return null;
-		}
+/** The fields of a Status pleg-top reads; any other shape is not a Status it can quote. */
+const statusSchema = v.object({
+	kind: v.literal('Status'),
+	message: maybe(v.string()),
+	reason: maybe(v.string()),
+	code: maybe(v.number()),
+	details: maybe(v.object({kind: maybe(v.string())})),
+});
 
-		const details = value['details'] as Record<string, unknown> | undefined;
-		return {
-			message: typeof value['message'] === 'string' ? value['message'] : null,
-			reason: typeof value['reason'] === 'string' ? value['reason'] : null,
-			code: typeof value['code'] === 'number' ? value['code'] : null,
-			kind: typeof details?.['kind'] === 'string' ? details['kind'] : null,
-		};
+/** The Status in an error answer, or null when the body is not one (a proxy's page, another shape). */
+export function readStatus(body: string): ApiStatus | null {
+	let status: v.InferOutput<typeof statusSchema>;
+	try {
+		status = readJson(statusSchema, body);
 	} catch {
+		// Not a Status: the answer is quoted by its first line instead (serverMessage).
 		return null;
 	}
+
+	return {message: status.message ?? null, reason: status.reason ?? null, code: status.code ?? null, kind: status.details?.kind ?? null};
 }
 
 function isHtml(answer: HttpAnswer): boolean {
