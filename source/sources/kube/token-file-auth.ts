@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type {OutgoingHttpHeaders} from 'node:http';
-import type {KubeConfig} from '@kubernetes/client-node/dist/config.js';
-import type {User} from '@kubernetes/client-node/dist/config_types.js';
+import type {KubeConfig, User} from '@kubernetes/client-node';
 
 /** client-node does not export its Authenticator interface; this is its shape. */
 type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
