@@ -44,12 +44,10 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
 	if (engine.scope === 'node') {
 		const view = views.find((candidate) => candidate.name === engine.single);
-		const failure =
-			view?.status.failure ??
-			(view?.figures ? null : {kind: 'not-found' as const, summary: `no figures for ${engine.single}`, details: []});
-		if (failure || !view?.figures) {
-			io.stderr(formatFailure(failure!) + '\n');
-			return exitCodeFor(failure!.kind);
+		if (view?.status.failure || !view?.figures) {
+			const failure = view?.status.failure ?? {kind: 'not-found' as const, summary: `no figures for ${engine.single}`, details: []};
+			io.stderr(formatFailure(failure) + '\n');
+			return exitCodeFor(failure.kind);
 		}
 
 		const via = plan.header?.kube?.proxy;

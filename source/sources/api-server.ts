@@ -83,7 +83,7 @@ export function createApiServerSource(options: ApiServerSourceOptions): ApiServe
 export function createApiServer(options: ApiServerOptions): ApiServer {
 	const {loaded} = options;
 	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
-	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
+	const peer = {kind: 'api-server', url: loaded.server, loaded} as const satisfies Peer;
 	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes});
 	const warnings = transportWarnings(loaded.server, {
 		insecureSkipTlsVerify: loaded.kubeConfig.getCluster(loaded.clusterName)?.skipTLSVerify === true,
@@ -133,8 +133,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 				);
 			}
 
-			const refusedCalls = (['node', 'proxy'] as const).filter((each) => refused.get(each));
-			const refusals: Refusal[] = refusedCalls.map((each) => ({answer: refused.get(each)!, rule: rules[each]}));
+			const refusedAnswers = (['node', 'proxy'] as const).flatMap((each) => {
+				const answer = refused.get(each);
+				return answer ? [{each, answer}] : [];
+			});
+			const refusedCalls = refusedAnswers.map(({each}) => each);
+			const refusals: Refusal[] = refusedAnswers.map(({each, answer}) => ({answer, rule: rules[each]}));
 			const action = `get ${refusedCalls.map((each) => rules[each].resource).join(' and ')} on node "${name}"`;
 			return guard(forbiddenFailure(peer, refusals, action, refusedCalls.includes('proxy') ? [proxyNote] : [], transport.secrets()));
 		}
@@ -152,15 +156,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 			}
 
 			if (isNodeNotFound(answer)) {
-				throw guard(
-					notFoundFailure(
-						answer,
-						peer as Extract<Peer, {kind: 'api-server'}>,
-						name,
-						await namesForNotFound(calls, signal),
-						transport.secrets(),
-					),
-				);
+				throw guard(notFoundFailure(answer, peer, name, await namesForNotFound(calls, signal), transport.secrets()));
 			}
 
 			throw classify(answer, {path, rule: rules[call], proxiedNode: call === 'proxy' ? name : undefined});

@@ -87,7 +87,7 @@ function statusLine(status: number): string {
 }
 
 function field(error: unknown, name: string): string | undefined {
-	const value = typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[name] : undefined;
+	const value: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, name) : undefined;
 	return typeof value === 'string' ? value : undefined;
 }
 
@@ -233,8 +233,11 @@ function trustLine(peer: Peer): string {
 	}
 
 	const ways = `give the CA that signed ${whose} with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then labelled TLS NOT VERIFIED)`;
-	const cluster = peer.loaded?.kubeConfig.getCluster(peer.loaded.clusterName);
-	return cluster?.caData || cluster?.caFile ? `trust comes from ${trustSetting(peer.loaded!)}, which did not sign ${whose}: ${ways}` : ways;
+	const {loaded} = peer;
+	const cluster = loaded?.kubeConfig.getCluster(loaded.clusterName);
+	return loaded && (cluster?.caData || cluster?.caFile)
+		? `trust comes from ${trustSetting(loaded)}, which did not sign ${whose}: ${ways}`
+		: ways;
 }
 
 function hostHint(peer: Peer): string {

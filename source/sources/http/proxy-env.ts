@@ -64,11 +64,11 @@ function ipBytes(text: string): number[] | null {
 	if (family === 4) return text.split('.').map(Number);
 	if (family !== 6) return null;
 	// Expand "::" and any dotted IPv4 tail into eight groups.
-	const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+	const [dotted = null] = /\d+\.\d+\.\d+\.\d+$/.exec(text) ?? [];
 	let hex = text;
-	if (dotted) {
-		const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-		hex = `${text.slice(0, -dotted[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+	if (dotted !== null) {
+		const [a = 0, b = 0, c = 0, d = 0] = dotted.split('.').map(Number);
+		hex = `${text.slice(0, -dotted.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 	}
 
 	const [head, tail] = hex.includes('::') ? hex.split('::') : [hex, null];
@@ -92,7 +92,7 @@ function inCidr(ip: number[], network: number[], bits: number): boolean {
 	if (ip.length !== network.length) return false;
 	for (let bit = 0; bit < bits; bit++) {
 		const mask = 0x80 >> (bit % 8);
-		if ((ip[bit >> 3]! & mask) !== (network[bit >> 3]! & mask)) return false;
+		if (((ip[bit >> 3] ?? 0) & mask) !== ((network[bit >> 3] ?? 0) & mask)) return false;
 	}
 
 	return true;
@@ -109,18 +109,14 @@ type Matcher = (address: Address) => boolean;
 
 /** One NO_PROXY entry as Go's httpproxy reads it; null for an entry it ignores (no host part). */
 function entryMatcher(entry: string): Matcher | null {
-	const cidr = /^(.+)\/(\d{1,3})$/.exec(entry);
-	if (cidr) {
-		const network = ipBytes(cidr[1]!);
-		const bits = Number(cidr[2]);
-		if (network && bits <= network.length * 8) return ({ip}) => ip !== null && inCidr(ip, network, bits);
-	}
+	const [, prefix = '', length = ''] = /^(.+)\/(\d{1,3})$/.exec(entry) ?? [];
+	const network = ipBytes(prefix);
+	const bits = Number(length);
+	if (network && bits <= network.length * 8) return ({ip}) => ip !== null && inCidr(ip, network, bits);
 
 	// host:port, [IPv6]:port, or a bare host (an IPv6 address has colons of its own).
-	const withPort = /^(\[[^\]]*\]|[^:]*):(\d*)$/.exec(entry);
-	let host = withPort ? withPort[1]! : entry;
-	const port = withPort ? withPort[2]! : '';
-	if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+	const [, written = entry, port = ''] = /^(\[[^\]]*\]|[^:]*):(\d*)$/.exec(entry) ?? [];
+	const host = written.startsWith('[') && written.endsWith(']') ? written.slice(1, -1) : written;
 	if (host === '') return null;
 	const portMatches = (address: Address) => port === '' || port === address.port;
 	const ip = ipBytes(host);

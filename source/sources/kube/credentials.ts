@@ -48,7 +48,7 @@ type CredentialOptions = {
 };
 
 function errorField(error: unknown, field: string): string | undefined {
-	const value = typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[field] : undefined;
+	const value: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, field) : undefined;
 	return typeof value === 'string' ? value : undefined;
 }
 
@@ -69,6 +69,7 @@ function settingForFile(loaded: LoadedKubeconfig, file: string): string {
 		return `client-key ${inUser}`;
 	}
 
+	// The cast: client-node types authProvider as any.
 	if ((user?.authProvider as AuthProvider)?.config?.path === file) {
 		return `tokenFile ${inUser}`;
 	}
@@ -81,7 +82,7 @@ function execCommand(loaded: LoadedKubeconfig): ExecSpec | null {
 }
 
 function execFailure(loaded: LoadedKubeconfig, error: unknown, secrets: string[]): SourceFailure {
-	const exec = execCommand(loaded)!;
+	const exec = execCommand(loaded)!; // called only for a user with a plugin
 	const who = `the credential plugin of user "${loaded.userName}" (context "${loaded.contextName}")`;
 	const command = `command: ${[exec.command, ...exec.args].join(' ')}`;
 	if (error instanceof ExecPluginTimeoutError) {
