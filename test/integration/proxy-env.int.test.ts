@@ -198,6 +198,26 @@ describe('the proxy from the environment', () => {
 		}
 	});
 
+	test('a proxy that wants credentials (407): said in words, naming the proxy; exit 3', async () => {
+		const server = http.createServer((_request, response) => response.writeHead(405).end());
+		server.on('connect', (_request: http.IncomingMessage, client: net.Socket) => {
+			client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n');
+		});
+		const wants = await listen(server, '127.0.0.1');
+		try {
+			const env = envAt('407.yaml', proxiedName, cluster.fake.port);
+			const result = await runCli(once, {env: {...env, HTTPS_PROXY: `http://127.0.0.1:${wants.port}`}});
+			assert.equal(result.code, 3);
+			assert.match(
+				result.stderr,
+				/cannot reach https:\/\/kube-api\.pleg-top\.test:\d+: the proxy answered 407 Proxy Authentication Required to CONNECT: the proxy wants credentials/,
+			);
+			assert.ok(result.stderr.includes(`through proxy http://127.0.0.1:${wants.port} from HTTPS_PROXY`), result.stderr);
+		} finally {
+			await wants.close();
+		}
+	});
+
 	test('a proxy value of a scheme no proxy speaks: a config error naming the variable; exit 2', async () => {
 		const env = envAt('ftp.yaml', proxiedName, cluster.fake.port);
 		const result = await runCli(once, {env: {...env, HTTPS_PROXY: 'ftp://user:ftp-secret@proxy.corp:21'}});

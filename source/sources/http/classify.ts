@@ -340,8 +340,17 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 	}
 
 	const code = field(error, 'code') ?? '';
-	const cause = networkCause(code, new URL(peer.url).hostname) ?? redact(field(error, 'message') ?? String(error), secrets);
+	const cause =
+		networkCause(code, new URL(peer.url).hostname) ?? tunnelRefusal(error) ?? redact(field(error, 'message') ?? String(error), secrets);
 	return sourceFailure('network', `cannot reach ${name}: ${cause}`, [origin(peer), request, ...proxyLine(peer)]);
+}
+
+/** A proxy that answered the CONNECT with another status than 200 (hpagent says "Bad response: 407"), in words. */
+function tunnelRefusal(error: unknown): string | null {
+	const status = /^Bad response: (\d{3})$/.exec(field(error, 'message') ?? '')?.[1];
+	if (status === undefined) return null;
+	const why = status === '407' ? ': the proxy wants credentials (user:password@ in the proxy URL)' : '';
+	return `the proxy answered ${statusLine(Number(status))} to CONNECT${why}`;
 }
 
 /**
