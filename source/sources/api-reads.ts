@@ -50,9 +50,7 @@ export async function listNodeNames(calls: ApiCalls, signal: AbortSignal): Promi
 		return nodeNamesFromJson(answer.body);
 	} catch (error) {
 		throw calls.guard(
-			sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [
-				`request: GET ${path}`,
-			]),
+			sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [`request: GET ${path}`]),
 		);
 	}
 }
