@@ -1,8 +1,10 @@
 // The proxy from the environment, as Go's httpproxy chooses it (client-go, hence kubectl): the cases of
 // golang.org/x/net/http/httpproxy's proxy_test.go, read against pleg-top's reading.
 import assert from 'node:assert/strict';
-import {describe, test} from 'node:test';
+import {after, describe, test} from 'node:test';
 import {parseProxyValue, proxyFromEnvironment, shownProxy, usesProxy} from '../../source/sources/http/proxy-env.js';
+import {loadKubeconfig} from '../../source/sources/kube/kubeconfig.js';
+import {kubeconfigYaml, makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 
 // Go's TestUseProxy list, each host asked for on port 80.
 const noProxy =
@@ -119,5 +121,32 @@ describe('the proxy for a server', () => {
 		assert.deepEqual(proxyFromEnvironment({https_proxy: 'ftp://p:1'}, server), {
 			invalid: {variable: 'https_proxy', reason: 'its scheme ftp is not http, https or socks5'},
 		});
+	});
+});
+
+describe('the kubeconfig and the environment', () => {
+	const temp = makeTempDir();
+	after(() => temp.remove());
+	const load = (file: string, proxyUrl: string | undefined, env: NodeJS.ProcessEnv) =>
+		loadKubeconfig({
+			kubeconfig: temp.write(file, kubeconfigYaml(singleContext('https://api.corp.example:6443', {name: 'u', token: 't'}, {proxyUrl}))),
+			env,
+			homeDir: temp.dir,
+		});
+
+	test("the cluster's proxy-url wins over HTTPS_PROXY, as in kubectl", () => {
+		const loaded = load('both.yaml', 'http://written:1', {HTTPS_PROXY: 'http://env:2'});
+		assert.equal(loaded.proxy?.url, 'http://written:1');
+		assert.match(loaded.proxy?.said ?? '', /^proxy-url http:\/\/written:1 of cluster "fake" in /);
+	});
+
+	test("without proxy-url, HTTPS_PROXY becomes the cluster's proxy for client-node's agent; said without credentials", () => {
+		const loaded = load('env.yaml', undefined, {HTTPS_PROXY: 'http://user:secret@env:2'});
+		assert.equal(loaded.proxy?.said, 'proxy http://env:2 from HTTPS_PROXY');
+		assert.equal(loaded.kubeConfig.getCurrentCluster()?.proxyUrl, 'http://user:secret@env:2/');
+	});
+
+	test('NO_PROXY naming the server: no proxy', () => {
+		assert.equal(load('none.yaml', undefined, {HTTPS_PROXY: 'http://env:2', NO_PROXY: 'corp.example'}).proxy, undefined);
 	});
 });
