@@ -188,9 +188,10 @@ describe('the proxy from the environment', () => {
 		);
 		try {
 			const env = envAt('silent.yaml', proxiedName, cluster.fake.port);
-			const result = await runCli([...once, '--timeout', '1s'], {env: {...env, HTTPS_PROXY: `http://127.0.0.1:${silent.port}`}});
+			// 3 s: long enough that even a loaded machine has connected to the proxy before the deadline.
+			const result = await runCli([...once, '--timeout', '3s'], {env: {...env, HTTPS_PROXY: `http://127.0.0.1:${silent.port}`}});
 			assert.equal(result.code, 3);
-			assert.match(result.stderr, /^pleg-top: no answer from https:\/\/kube-api\.pleg-top\.test:\d+ within 1s$/m);
+			assert.match(result.stderr, /^pleg-top: no answer from https:\/\/kube-api\.pleg-top\.test:\d+ within 3s$/m);
 			assert.ok(result.stderr.includes(`through proxy http://127.0.0.1:${silent.port} from HTTPS_PROXY`), result.stderr);
 			assert.equal(connections, 1);
 		} finally {
