@@ -219,12 +219,14 @@ function discardTotal(figures: Figures): number | null {
 
 /**
  * The --once text report: one figure per line, no colour. `status` adds a line when no good scrape came yet; `paste`
- * is where the next steps' kubectl lines go and the node's runtime.
+ * is where the next steps' kubectl lines go and the node's runtime; `via` the proxy the requests went through.
  */
-export function textReport(figures: Figures, status?: FeedStatus, paste?: PasteContext): string {
+export function textReport(figures: Figures, status?: FeedStatus, paste?: PasteContext, via?: string): string {
 	const {constants, lifetime, window} = figures;
 	const lines: Array<[string, string]> = [
 		['node', figures.node],
+		// The proxy the requests went through: a proxy from the environment is not in the kubeconfig to be seen.
+		...(via ? [['via', via] satisfies [string, string]] : []),
 		['kubelet', figures.kubeletVersion ?? 'unknown'],
 		['verdict', figures.verdict.message],
 		['band', bandText(figures)],

@@ -29,8 +29,9 @@ type Io = {stdout(text: string): void; stderr(text: string): void};
 export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io): Promise<number> {
 	if (plan.replay && mode.kind === 'node') return replayOnce(plan, plan.replay, mode, io);
 	let contactFailure = await plan.contact();
-	// A passing fault (a 503, a timeout) is asked again once before it ends the run; one retrying will not mend is not.
-	if (contactFailure && !isPermanent(contactFailure)) contactFailure = await plan.contact();
+	// A passing fault (a 503, a refused connection) is asked again once before it ends the run; one retrying will not
+	// mend is not, nor a timeout: it has already taken the whole --timeout, and a second would double it.
+	if (contactFailure && !isPermanent(contactFailure) && contactFailure.kind !== 'timeout') contactFailure = await plan.contact();
 	if (contactFailure) {
 		plan.close();
 		io.stderr(formatFailure(contactFailure) + '\n');
@@ -44,15 +45,14 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
 	if (engine.scope === 'node') {
 		const view = views.find((candidate) => candidate.name === engine.single);
-		const failure =
-			view?.status.failure ??
-			(view?.figures ? null : {kind: 'not-found' as const, summary: `no figures for ${engine.single}`, details: []});
-		if (failure || !view?.figures) {
-			io.stderr(formatFailure(failure!) + '\n');
-			return exitCodeFor(failure!.kind);
+		if (view?.status.failure || !view?.figures) {
+			const failure = view?.status.failure ?? {kind: 'not-found' as const, summary: `no figures for ${engine.single}`, details: []};
+			io.stderr(formatFailure(failure) + '\n');
+			return exitCodeFor(failure.kind);
 		}
 
-		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view), mode.kind === 'node' && mode.raw));
+		const via = plan.header?.kube?.proxy;
+		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view), mode.kind === 'node' && mode.raw, via));
 		return exitCodeForFigures(view.figures, mode.failOn);
 	}
 
@@ -135,10 +135,13 @@ export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy
 	return reachesBand(figures, failOn) ? 1 : 0;
 }
 
-/** The report; with --raw (`raw`) the kubelet_pleg_* lines instead of the text, and beside the figures in JSON. */
-export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext, raw = false): string {
+/**
+ * The report; with --raw (`raw`) the kubelet_pleg_* lines instead of the text, and beside the figures in JSON.
+ * `via`: the proxy the requests went through, which the text names.
+ */
+export function formatNodeOnce(figures: Figures, format: Format, paste?: PasteContext, raw = false, via?: string): string {
 	if (format === 'json') return safeJson(raw ? {...jsonReport(figures), ...rawJson(figures)} : jsonReport(figures), 2) + '\n';
-	return raw ? rawText(figures) : textReport(figures, undefined, paste) + '\n';
+	return raw ? rawText(figures) : textReport(figures, undefined, paste, via) + '\n';
 }
 
 /** Where the report's pasted kubectl lines go (the kubeconfig and context read) and the node's runtime. */

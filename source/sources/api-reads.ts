@@ -8,6 +8,7 @@ import type {Call, NodeNames, Rule} from './http/classify.js';
 import type {HttpAnswer} from './http/https-request.js';
 import {kubectlTargetOf, type LoadedKubeconfig} from './kube/kubeconfig.js';
 import {sourceFailure, SourceFailure} from './failure.js';
+import {malformedWhy} from './json-boundary.js';
 import {eventPageFromJson, newestEvents, type EventPage} from './node-events.js';
 import {nodeInfosFromJson, nodeNamesFromJson, nodeWatchEventFromJson, type NodeWatchEvent} from './node-info.js';
 import type {StreamEnd} from './http/line-stream.js';
@@ -28,9 +29,8 @@ export type ApiCalls = {
 // Metadata only: the names are all pleg-top needs, and a full NodeList of a large cluster is megabytes.
 const listAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 export const json = 'application/json';
-/** Events read a page at a time, at most this many pages (kube-apiserver keeps an Event 1 h by default: 2000 in an hour is a flood). */
+/** Events read a page at a time, as `kubectl describe node` reads them: one page held at once, however many there are. */
 const eventPageSize = 500;
-const eventPages = 4;
 
 /** The RBAC rule behind each call. */
 export const rules = {
@@ -51,8 +51,10 @@ export async function listNodeNames(calls: ApiCalls, signal: AbortSignal): Promi
 
 	try {
 		return nodeNamesFromJson(answer.body);
-	} catch {
-		throw calls.guard(sourceFailure('parse', `the node list from ${calls.loaded.server} is not JSON`, [`request: GET ${path}`]));
+	} catch (error) {
+		throw calls.guard(
+			sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [`request: GET ${path}`]),
+		);
 	}
 }
 
@@ -97,9 +99,9 @@ export async function listNodes(
 			continueToken = page.continueToken;
 			// Every page of one list is a snapshot at the first page's version.
 			resourceVersion ??= page.resourceVersion;
-		} catch {
+		} catch (error) {
 			throw calls.guard(
-				sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read`, [
+				sourceFailure('parse', `the node list from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [
 					`request: GET ${path}`,
 					'expected v1 NodeList JSON',
 				]),
@@ -189,13 +191,14 @@ export async function countPods(calls: ApiCalls, held: string, signal: AbortSign
 		return {count: null, error: `more than ${maxPodPages * 500} pods`};
 	} catch (error) {
 		if (signal.aborted) throw error;
-		return {count: null, error: error instanceof SourceFailure ? error.failure.summary : 'the pod list could not be read'};
+		if (error instanceof SourceFailure) return {count: null, error: error.failure.summary};
+		return {count: null, error: `the pod list could not be read${malformedWhy(error)}`};
 	}
 }
 
 /**
- * The node's Events, page by page: the API server lists them by name, not by time, so the newest can be on any
- * page. At most eventPages pages of eventPageSize: past that the total is a lower bound, and says so.
+ * The node's Events, every page, as `kubectl describe node` reads them: the API server lists them by name, not
+ * by time, so the newest can be on any page. Only the newest are kept between pages, so memory is one page.
  */
 export async function readEvents(calls: ApiCalls, held: string, name: string, signal: AbortSignal): Promise<NodeEvents> {
 	// What `kubectl describe node` shows under Events: no uid in the selector, so both the kubelet's
@@ -205,37 +208,37 @@ export async function readEvents(calls: ApiCalls, held: string, name: string, si
 	let newest: NodeEvent[] = [];
 	let total = 0;
 	let continueToken: string | null = null;
-	let pages = 0;
 	do {
 		const path: string = continueToken === null ? first : `${first}&continue=${encodeURIComponent(continueToken)}`;
-		const answer = await calls.get(path, json, signal);
-		if (answer.status !== 200) {
-			throw calls.classify(answer, {
-				path: first,
-				rule: rules.events,
-				action: 'list events in namespace "default"',
-				forbiddenNotes: ["only the node's Events are missing: the PLEG figures do not need this right"],
-			});
-		}
-
-		let page: EventPage;
-		try {
-			page = eventPageFromJson(answer.body);
-		} catch {
-			throw calls.guard(
-				sourceFailure('parse', `the Events of node "${name}" from ${calls.loaded.server} could not be read`, [
-					`request: GET ${path}`,
-					'expected v1 EventList JSON',
-				]),
-			);
-		}
-
-		// Only the newest are kept between pages, so a flood costs one page of memory.
+		const page = await readEventPage(calls, path, first, name, signal);
 		newest = newestEvents([...newest, ...page.events]);
 		total += page.events.length;
 		continueToken = page.continueToken;
-		pages++;
-	} while (continueToken !== null && pages < eventPages);
+	} while (continueToken !== null);
 
-	return {events: newest, error: null, total: {count: total, atLeast: continueToken !== null}};
+	return {events: newest, error: null, total: {count: total, atLeast: false}};
+}
+
+/** One page of the node's Events; a refusal or a body that is not an EventList throws a SourceFailure. */
+async function readEventPage(calls: ApiCalls, path: string, first: string, name: string, signal: AbortSignal): Promise<EventPage> {
+	const answer = await calls.get(path, json, signal);
+	if (answer.status !== 200) {
+		throw calls.classify(answer, {
+			path: first,
+			rule: rules.events,
+			action: 'list events in namespace "default"',
+			forbiddenNotes: ["only the node's Events are missing: the PLEG figures do not need this right"],
+		});
+	}
+
+	try {
+		return eventPageFromJson(answer.body);
+	} catch (error) {
+		throw calls.guard(
+			sourceFailure('parse', `the Events of node "${name}" from ${calls.loaded.server} could not be read${malformedWhy(error)}`, [
+				`request: GET ${path}`,
+				'expected v1 EventList JSON',
+			]),
+		);
+	}
 }

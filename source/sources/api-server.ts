@@ -20,6 +20,7 @@ import {kubeconfigAuth} from './kube/credentials.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {redactFailure, sourceFailure, SourceFailure} from './failure.js';
 import {nodeInfoFromJson} from './node-info.js';
+import {malformedWhy} from './json-boundary.js';
 import {
 	countPods,
 	json,
@@ -132,7 +133,7 @@ type Connection = {
 function connect(options: ApiServerOptions): Connection {
 	const {loaded} = options;
 	const auth = kubeconfigAuth(loaded, {ttlMs: options.credentialTtlMs ?? 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
-	const peer: Peer = {kind: 'api-server', url: loaded.server, loaded};
+	const peer = {kind: 'api-server', url: loaded.server, loaded} as const satisfies Peer;
 	const transport = createTransport({peer, auth, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes});
 	const warnings = transportWarnings(loaded.server, {
 		insecureSkipTlsVerify: loaded.kubeConfig.getCluster(loaded.clusterName)?.skipTLSVerify === true,
@@ -180,9 +181,12 @@ function nodeCalls(server: Connection, name: string, held: string) {
 			);
 		}
 
-		const refusedCalls = (['node', 'proxy'] as const).filter((each) => refused.get(each));
-		// A refused call's answer is kept in `refused` (the filter above).
-		const refusals: Refusal[] = refusedCalls.map((each) => ({answer: refused.get(each)!, rule: rules[each]}));
+		const refusedAnswers = (['node', 'proxy'] as const).flatMap((each) => {
+			const answer = refused.get(each);
+			return answer ? [{each, answer}] : [];
+		});
+		const refusedCalls = refusedAnswers.map(({each}) => each);
+		const refusals: Refusal[] = refusedAnswers.map(({each, answer}) => ({answer, rule: rules[each]}));
 		const action = `get ${refusedCalls.map((each) => rules[each].resource).join(' and ')} on node "${name}"`;
 		const notes = refusedCalls.includes('proxy') ? [proxyNote] : [];
 		return calls.guard(forbiddenFailure(peer, refusals, action, notes, server.transport.secrets()));
@@ -224,9 +228,9 @@ function nodeSource(server: Connection, name: string, held: string): NodeSource 
 		let info: NodeInfo;
 		try {
 			info = nodeInfoFromJson(answer.body, name);
-		} catch {
+		} catch (error) {
 			throw calls.guard(
-				sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read`, [
+				sourceFailure('parse', `the Node object for "${name}" from ${loaded.server} could not be read${malformedWhy(error)}`, [
 					`request: GET ${paths.node}`,
 					'expected v1 Node JSON',
 				]),

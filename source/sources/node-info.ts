@@ -1,29 +1,61 @@
 // The Node object's fields as pleg-top shows them. Every string is the cluster's: clusterText makes it one visible
 // line here, where it enters, so no screen, title, report or file downstream writes a control character.
+import * as v from 'valibot';
 import type {NodeInfo} from '../domain/types.js';
 import {clusterText as text} from '../domain/untrusted-text.js';
+import {checked, continueOf, MalformedJsonError, maybe, readJson} from './json-boundary.js';
 
-type Condition = {
-	type?: unknown;
-	status?: unknown;
-	reason?: unknown;
-	message?: unknown;
-	lastTransitionTime?: unknown;
-	lastHeartbeatTime?: unknown;
-};
+/** The fields of a node condition pleg-top shows: status stays a string (an unknown one reads as Unknown). */
+const conditionSchema = v.object({
+	type: maybe(v.string()),
+	status: maybe(v.string()),
+	reason: maybe(v.string()),
+	message: maybe(v.string()),
+	lastTransitionTime: maybe(v.string()),
+	lastHeartbeatTime: maybe(v.string()),
+});
+
+/** The parts of a v1 Node pleg-top shows; `kind` is absent on the items of a NodeList. */
+const nodeSchema = v.object({
+	kind: maybe(v.literal('Node')),
+	metadata: maybe(v.object({name: maybe(v.string()), uid: maybe(v.string()), resourceVersion: maybe(v.string())})),
+	status: maybe(
+		v.object({
+			nodeInfo: maybe(v.object({kubeletVersion: maybe(v.string()), containerRuntimeVersion: maybe(v.string())})),
+			conditions: maybe(v.array(conditionSchema)),
+		}),
+	),
+});
+
+const nodeListSchema = v.object({
+	items: v.array(nodeSchema),
+	metadata: maybe(v.object({continue: maybe(v.string()), resourceVersion: maybe(v.string())})),
+});
+
+/** A line of a watch of the nodes: the object is a Node, or a Status for ERROR; both only as far as read. */
+const watchLineSchema = v.object({
+	type: v.string(),
+	object: v.looseObject({
+		metadata: maybe(v.looseObject({name: maybe(v.string()), resourceVersion: maybe(v.string())})),
+		code: maybe(v.number()),
+		message: maybe(v.string()),
+	}),
+});
+
+/** A NodeList or PartialObjectMetadataList: only the names are read. */
+const nameListSchema = v.object({items: v.array(v.object({metadata: maybe(v.object({name: maybe(v.string())}))}))});
+
+type NodeJson = v.InferOutput<typeof nodeSchema>;
+type Condition = v.InferOutput<typeof conditionSchema>;
 
 /** An RFC 3339 time as ms since the epoch; null when absent or not a time. */
-function timeOf(value: unknown): number | null {
-	const ms = text(value) === null ? Number.NaN : Date.parse(String(value));
+function timeOf(value: string | null | undefined): number | null {
+	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
 	return Number.isNaN(ms) ? null : ms;
 }
 
-function readyOf(conditions: unknown): NodeInfo['ready'] {
-	if (!Array.isArray(conditions)) {
-		return null;
-	}
-
-	const ready = (conditions as Condition[]).find((condition) => condition?.type === 'Ready');
+function readyOf(conditions: Condition[] | null | undefined): NodeInfo['ready'] {
+	const ready = conditions?.find((condition) => condition.type === 'Ready');
 	if (ready === undefined) {
 		return null;
 	}
@@ -39,23 +71,17 @@ function readyOf(conditions: unknown): NodeInfo['ready'] {
 	};
 }
 
-type NodeJson = {
-	kind?: unknown;
-	metadata?: {name?: unknown; uid?: unknown; resourceVersion?: unknown};
-	status?: {nodeInfo?: {kubeletVersion?: unknown; containerRuntimeVersion?: unknown}; conditions?: unknown};
-};
-
-/** The parts of a v1 Node object pleg-top shows. Throws on input that is not a Node. */
+/** The parts of a v1 Node object pleg-top shows. Throws MalformedJsonError naming the field on a body that is not a Node. */
 export function nodeInfoFromJson(body: string, node: string): NodeInfo {
-	return nodeInfoFromObject(JSON.parse(body) as NodeJson, node);
+	return infoOf(readJson(nodeSchema, body), node);
 }
 
-/** The same from an already parsed Node object (an item of a NodeList). Throws on a value that is not a Node. */
-export function nodeInfoFromObject(value: NodeJson, node: string): NodeInfo {
-	if (typeof value !== 'object' || value === null || (value.kind !== undefined && value.kind !== 'Node')) {
-		throw new TypeError('not a Node object');
-	}
+/** The same from an already parsed Node object (an item of a NodeList, a watch event's object). Throws as above. */
+export function nodeInfoFromObject(value: unknown, node: string): NodeInfo {
+	return infoOf(checked(nodeSchema, value), node);
+}
 
+function infoOf(value: NodeJson, node: string): NodeInfo {
 	const uid = text(value.metadata?.uid);
 	return {
 		name: text(value.metadata?.name) ?? node,
@@ -66,51 +92,48 @@ export function nodeInfoFromObject(value: NodeJson, node: string): NodeInfo {
 	};
 }
 
-/** metadata.name of every item of a NodeList (or PartialObjectMetadataList). */
+/** metadata.name of every item of a NodeList (or PartialObjectMetadataList). Throws MalformedJsonError on another body. */
 export function nodeNamesFromJson(body: string): string[] {
-	const value = JSON.parse(body) as {items?: Array<{metadata?: {name?: unknown}}>};
-	const items = Array.isArray(value?.items) ? value.items : [];
-	return items.map((item) => text(item?.metadata?.name)).filter((name): name is string => name !== null);
+	const list = readJson(nameListSchema, body);
+	return list.items.map((item) => text(item.metadata?.name)).filter((name): name is string => name !== null);
 }
 
 /** A name as the API server holds it, unchanged: the one to put in a URL. */
-function rawName(item: NodeJson | undefined): string | null {
-	const name = item?.metadata?.name;
+function rawName(item: NodeJson): string | null {
+	const name = item.metadata?.name;
 	return typeof name === 'string' && name !== '' ? name : null;
+}
+
+/** A list's or an object's resourceVersion as sent; null when it has none. */
+function versionOf(metadata: {resourceVersion?: string | null | undefined} | null | undefined): string | null {
+	const version = metadata?.resourceVersion;
+	return typeof version === 'string' && version !== '' ? version : null;
 }
 
 /**
  * Every item of a v1 NodeList that has a name, as NodeInfo (its name visible); `addresses` maps each shown name
  * that differs from the name held (one with controls) back to the held one, so the node stays reachable;
- * `continueToken` is the list's next-page token as sent (null on the last page).
+ * `continueToken` is the list's next-page token as sent (null on the last page); `resourceVersion` the list's,
+ * from which a watch of the nodes goes on (null when it has none). Throws MalformedJsonError.
  */
 export function nodeInfosFromJson(body: string): {
 	nodes: NodeInfo[];
 	addresses: Map<string, string>;
 	continueToken: string | null;
-	/** The list's resourceVersion, from which a watch of the nodes goes on; null when it has none. */
 	resourceVersion: string | null;
 } {
-	const value = JSON.parse(body) as {items?: NodeJson[]; metadata?: {continue?: unknown; resourceVersion?: unknown}};
-	const items = Array.isArray(value?.items) ? value.items : [];
+	const list = readJson(nodeListSchema, body);
 	const nodes: NodeInfo[] = [];
 	const addresses = new Map<string, string>();
-	for (const item of items) {
+	for (const item of list.items) {
 		const held = rawName(item);
 		if (held === null) continue;
-		const node = nodeInfoFromObject({kind: 'Node', ...item}, '');
+		const node = infoOf(item, '');
 		nodes.push(node);
 		if (node.name !== held) addresses.set(node.name, held);
 	}
 
-	const token = value?.metadata?.continue;
-	const version = value?.metadata?.resourceVersion;
-	return {
-		nodes,
-		addresses,
-		continueToken: typeof token === 'string' && token !== '' ? token : null,
-		resourceVersion: typeof version === 'string' && version !== '' ? version : null,
-	};
+	return {nodes, addresses, continueToken: continueOf(list.metadata), resourceVersion: versionOf(list.metadata)};
 }
 
 /** One line of a watch of the nodes: a Node that was added or changed, one deleted, or where the watch stands. */
@@ -121,22 +144,15 @@ export type NodeWatchEvent =
 	/** The watch ended with a Status: 410 Gone (the version is too old: list again) or another code. */
 	| {type: 'error'; code: number | null; message: string | null};
 
-/** A watch line (`{"type":"MODIFIED","object":{…}}`, kube-apiserver's JSON stream). Throws on one that is not. */
+/** A watch line (`{"type":"MODIFIED","object":{…}}`, kube-apiserver's JSON stream). Throws MalformedJsonError on one that is not. */
 export function nodeWatchEventFromJson(line: string): NodeWatchEvent {
-	const value = JSON.parse(line) as {type?: unknown; object?: NodeJson & {code?: unknown; message?: unknown}};
-	const object = value?.object;
-	if (typeof object !== 'object' || object === null) throw new TypeError('not a watch event');
-	const version = typeof object.metadata?.resourceVersion === 'string' ? object.metadata.resourceVersion : null;
-	if (value.type === 'BOOKMARK') return {type: 'bookmark', resourceVersion: version};
-	if (value.type === 'ERROR') {
-		return {type: 'error', code: typeof object.code === 'number' ? object.code : null, message: text(object.message)};
-	}
-
-	const held = rawName(object);
-	if (held === null || (value.type !== 'ADDED' && value.type !== 'MODIFIED' && value.type !== 'DELETED')) {
-		throw new TypeError('not a Node watch event');
-	}
-
-	const node = nodeInfoFromObject({kind: 'Node', ...object}, '');
-	return {type: value.type === 'DELETED' ? 'deleted' : 'node', node, held, resourceVersion: version};
+	const {type, object} = readJson(watchLineSchema, line);
+	const resourceVersion = versionOf(object.metadata);
+	if (type === 'BOOKMARK') return {type: 'bookmark', resourceVersion};
+	if (type === 'ERROR') return {type: 'error', code: object.code ?? null, message: text(object.message)};
+	if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') throw new MalformedJsonError('type', `not a watch event type`);
+	const node = nodeInfoFromObject(object, '');
+	const held = typeof object.metadata?.name === 'string' && object.metadata.name !== '' ? object.metadata.name : null;
+	if (held === null) throw new MalformedJsonError('object.metadata.name', 'missing');
+	return {type: type === 'DELETED' ? 'deleted' : 'node', node, held, resourceVersion};
 }

@@ -64,6 +64,8 @@ export type Fault =
 	| {type: 'delay'; ms: number; then?: Fault}
 	/** 200 with an HTML page, as a login portal or a misrouted proxy would. */
 	| {type: 'html'}
+	/** 200 with this JSON body instead of the normal one (an object of another shape). */
+	| {type: 'body'; body: string}
 	/** 200 with only the first half of the normal body (a complete response whose content is cut). */
 	| {type: 'truncated'}
 	| {type: 'empty'}
@@ -279,8 +281,38 @@ function nodeObject(node: FakeNode): object {
 	};
 }
 
-/** A list request's page: `limit` items from `offset` (the `continue` token the previous page gave); limit 0 = all. */
-type Page = {limit: number; offset: number};
+/**
+ * A list request's page: `limit` items after the key `after` (from the `continue` token the previous page gave;
+ * null: from the start, undefined: a token that is not one); limit 0 = all.
+ */
+type Page = {limit: number; after: string | null | undefined};
+
+/**
+ * A continue token as kube-apiserver makes one (storage/etcd3 encodeContinue): base64url without padding of
+ * {"v":"meta.k8s.io/v1","rv":…,"start":KEY + "\u0000"}, where KEY is the last item's name: the next page starts after it.
+ */
+export function continueToken(lastKey: string): string {
+	return Buffer.from(JSON.stringify({v: 'meta.k8s.io/v1', rv: 1, start: `${lastKey}\u0000`})).toString('base64url');
+}
+
+/** The key a continue token starts after; null without one, undefined when it is not a token this server made. */
+function continueStart(token: string | null): string | null | undefined {
+	if (token === null || token === '') return null;
+	try {
+		const decoded = JSON.parse(Buffer.from(token, 'base64url').toString()) as {v?: unknown; start?: unknown};
+		return decoded.v === 'meta.k8s.io/v1' && typeof decoded.start === 'string' && decoded.start.endsWith('\u0000')
+			? decoded.start.slice(0, -1)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** An Event's key in the fake's store: its name, or its place when the test gave it none. */
+function eventKey(event: Record<string, unknown>, index: number): string {
+	const name = (event['metadata'] as {name?: unknown} | undefined)?.name;
+	return typeof name === 'string' ? name : `event-${String(index).padStart(6, '0')}`;
+}
 
 type Parsed = {
 	route: Route;
@@ -324,8 +356,7 @@ function parsePath(url: URL): Parsed {
 	const events = /^\/api\/v1\/namespaces\/([^/]+)\/events$/.exec(pathname);
 	if (events) {
 		const terms = selectorTerms(url.searchParams.get('fieldSelector') ?? '');
-		const offset = /^offset-(\d+)$/.exec(url.searchParams.get('continue') ?? '')?.[1];
-		const page = {limit: Number(url.searchParams.get('limit') ?? 0) || 0, offset: Number(offset ?? 0)};
+		const page = {limit: Number(url.searchParams.get('limit') ?? 0) || 0, after: continueStart(url.searchParams.get('continue'))};
 		return {route: 'events', node: terms['involvedObject.name'] ?? null, namespace: decodeURIComponent(events[1]!), page};
 	}
 
@@ -390,7 +421,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 		route: Route,
 		node: FakeNode | undefined,
 		namespace: string | undefined,
-		page: Page = {limit: 0, offset: 0},
+		page: Page = {limit: 0, after: null},
 		labelSelector = '',
 	): {type: string; body: string | Buffer} {
 		if (route === 'events') {
@@ -401,11 +432,15 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 					metadata: {namespace: eventNamespace ?? 'default', ...(event['metadata'] as object | undefined)},
 					involvedObject: {kind: 'Node', name: node!.name, uid: node!.name},
 				}));
-			// Paged as kube-apiserver pages a list with `limit`: a `continue` token while items remain (with a field
-			// selector it sends no remainingItemCount).
-			const end = page.limit > 0 ? page.offset + page.limit : all.length;
-			const items = all.slice(page.offset, end);
-			const metadata = end < all.length ? {resourceVersion: '1', continue: `offset-${end}`} : {resourceVersion: '1'};
+			// Paged as kube-apiserver pages a list with `limit`: an opaque `continue` token while items remain, naming the
+			// key the next page starts after (with a field selector it sends no remainingItemCount).
+			const after = page.after === null ? -1 : all.findIndex((event, index) => eventKey(event, index) === page.after);
+			// A key no longer held (the test removed it between pages) ends the list.
+			const start = page.after !== null && after === -1 ? all.length : after + 1;
+			const end = page.limit > 0 ? start + page.limit : all.length;
+			const items = all.slice(start, end);
+			const metadata =
+				end < all.length ? {resourceVersion: '1', continue: continueToken(eventKey(all[end - 1]!, end - 1))} : {resourceVersion: '1'};
 			return {type: 'application/json', body: JSON.stringify({kind: 'EventList', apiVersion: 'v1', metadata, items})};
 		}
 
@@ -504,6 +539,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			return {status: 200, gzipped: false};
 		}
 
+		// kube-apiserver refuses a continue token it cannot decode (400), rather than list from the start.
+		if (parsed.page?.after === undefined && parsed.route === 'events') {
+			send(request, response, 400, 'application/json', statusBody(400, 'BadRequest', 'continue key is not valid: malformed token'));
+			return {status: 400, gzipped: false};
+		}
+
 		const normal = normalBody(parsed.route, node, parsed.namespace, parsed.page, parsed.labelSelector);
 		switch (fault?.type) {
 			case 'html': {
@@ -515,6 +556,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 					'<!DOCTYPE html><html><head><title>Sign in to Example Corp</title></head><body>Please sign in</body></html>',
 				);
 				return {status: 200, gzipped: false};
+			}
+
+			case 'body': {
+				return {status: 200, gzipped: send(request, response, 200, 'application/json', fault.body)};
 			}
 
 			case 'empty': {

@@ -53,6 +53,9 @@ export type UserSpec = {
 	keyData?: string;
 	certFile?: string;
 	keyFile?: string;
+	/** Basic auth: username and password. */
+	username?: string;
+	password?: string;
 	exec?: {command: string; args?: string[]; apiVersion?: string; env?: Array<{name: string; value: string}>; installHint?: string};
 };
 
@@ -121,6 +124,8 @@ function userYaml(user: UserSpec): string {
 		['client-key-data', user.keyData === undefined ? undefined : base64(user.keyData)],
 		['client-certificate', user.certFile],
 		['client-key', user.keyFile],
+		['username', user.username],
+		['password', user.password],
 	];
 	for (const [key, value] of fields) {
 		if (value !== undefined) {

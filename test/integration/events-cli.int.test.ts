@@ -51,9 +51,9 @@ before(async () => {
 			],
 		},
 		{name: 'quiet-1', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1)},
-		// Three pages of Events (500 a page), the newest on the last; and more than the four pages read.
+		// Three pages of Events (500 a page), the newest on the last; and 10,000, the newest on the 20th page.
 		{name: 'flooded', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(1200, 1100)},
-		{name: 'past-bound', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(2300, 1999)},
+		{name: 'ten-thousand', kubeletVersion: 'v1.21.2', metrics: () => withLastSeen(readDump('1.21.2'), 1), events: flood(10_000, 9998)},
 		{
 			name: 'not-ready-1',
 			kubeletVersion: 'v1.21.2',
@@ -186,12 +186,28 @@ describe('the --once text', () => {
 		assert.equal(lines[50], 'events  1200 in all, the 50 newest listed');
 	});
 
-	test('past the four pages read: "at least"', async () => {
-		const result = await runCli(once('past-bound', '-o', 'json'), {env: cluster.env});
+	test('10,000 Events: every page read, the newest (on the 20th page) first, the count exact', async () => {
+		const before = cluster.fake.requests.length;
+		const result = await runCli(once('ten-thousand', '-o', 'json'), {env: cluster.env});
 		assert.equal(result.code, 0, result.stderr);
-		assert.equal((JSON.parse(result.stdout) as Report)['events'][0].reason, 'Newest');
-		const text = await runCli(once('past-bound'), {env: cluster.env});
-		assert.match(text.stdout, /^events +at least 2000 in all, the 50 newest listed$/m);
+		const events = (JSON.parse(result.stdout) as Report)['events'] as Report[];
+		assert.equal(events.length, 50);
+		// Newest 5 s before the stamp, then E0, E1, …: 60 s, 61 s … before it.
+		assert.deepEqual(
+			events.slice(0, 3).map((event) => event['reason']),
+			['Newest', 'E0', 'E1'],
+		);
+		const pages = cluster.fake.requests.slice(before).filter((request) => request.path.includes('involvedObject.name%3Dten-thousand&'));
+		// One read is 20 pages: the first without a token, 19 with the one the page before gave.
+		const paths = pages.map((request) => request.path);
+		assert.ok(paths.length >= 20 && paths.length % 20 === 0, paths.join('\n'));
+		assert.deepEqual(
+			paths.slice(0, 20).map((path) => /&continue=[\w-]+$/.test(path)),
+			Array.from({length: 20}, (_, index) => index > 0),
+		);
+		const text = await runCli(once('ten-thousand'), {env: cluster.env});
+		assert.match(text.stdout, /^event +Newest ×1, \d+s ago: m$/m);
+		assert.match(text.stdout, /^events +10000 in all, the 50 newest listed$/m);
 	});
 
 	test('unhealthy: the Events with age and count, then the next steps with the node filled in; exit 1', async () => {

@@ -1,10 +1,9 @@
-// The node's Events across `continue` pages (issue 24): kube-apiserver lists them by name, not by time, so the
-// newest Event can be on the last page; the count shown is the number the API server holds, or "at least" that
-// many when the read stopped at its bound (4 pages of 500).
+// The node's Events across `continue` pages: kube-apiserver lists them by name, not by time, so the newest Event
+// can be on the last page; every page is read, as `kubectl describe node` reads them, and the count is exact.
 import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';
 import {eventFlood} from '../helpers/event-flood.js';
-import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
+import {continueToken, startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {makeTempDir, singleContext} from '../helpers/kubeconfig-files.js';
 import {makeHarness} from './api-server-helpers.js';
 
@@ -27,8 +26,8 @@ before(async () => {
 		nodes: [
 			// 3 pages; the newest Event on the last one.
 			{name: 'three-pages', events: events(1200, 1100)},
-			// More than the 4 pages read: the newest is on the 4th page, past it lies a 5th.
-			{name: 'past-bound', events: events(2300, 1999)},
+			// Five pages, the newest on the 4th.
+			{name: 'five-pages', events: events(2300, 1999)},
 			// Exactly one full page: no continue token.
 			{name: 'one-page', events: events(500, 0)},
 		],
@@ -55,8 +54,8 @@ describe('Events across pages', () => {
 		assert.equal(answer.error, null);
 		assert.deepEqual(eventPaths('three-pages'), [
 			base('three-pages'),
-			`${base('three-pages')}&continue=offset-500`,
-			`${base('three-pages')}&continue=offset-1000`,
+			`${base('three-pages')}&continue=${continueToken('flood.00499')}`,
+			`${base('three-pages')}&continue=${continueToken('flood.00999')}`,
 		]);
 		assert.deepEqual(answer.total, {count: 1200, atLeast: false});
 		assert.equal(answer.events.length, 50);
@@ -71,11 +70,11 @@ describe('Events across pages', () => {
 		assert.equal(answer.events.at(-1)!.lastTimestamp! - tenAm, 1199 - 48);
 	});
 
-	test('the read stops after 4 pages: the 2000 Events read count as "at least"; the newest among them first', async () => {
-		const answer = await source('past-bound').fetchEvents(signal());
-		assert.equal(eventPaths('past-bound').length, 4);
-		assert.equal(eventPaths('past-bound').at(-1), `${base('past-bound')}&continue=offset-1500`);
-		assert.deepEqual(answer.total, {count: 2000, atLeast: true});
+	test('five pages: all read (no bound), the count exact; the newest, from the 4th, first', async () => {
+		const answer = await source('five-pages').fetchEvents(signal());
+		assert.equal(eventPaths('five-pages').length, 5);
+		assert.equal(eventPaths('five-pages').at(-1), `${base('five-pages')}&continue=${continueToken('flood.01999')}`);
+		assert.deepEqual(answer.total, {count: 2300, atLeast: false});
 		assert.equal(answer.events[0]!.reason, 'Newest');
 		assert.equal(answer.events.length, 50);
 	});
@@ -94,7 +93,7 @@ describe('Events across pages', () => {
 		await first;
 		fake.setFault({type: 'status', code: 500, message: 'etcdserver: request timed out'}, {route: 'events', node: 'three-pages'});
 		const answer = await pending;
-		assert.equal(eventPaths('three-pages').at(-1), `${base('three-pages')}&continue=offset-500`);
+		assert.equal(eventPaths('three-pages').at(-1), `${base('three-pages')}&continue=${continueToken('flood.00499')}`);
 		assert.deepEqual(answer.events, []);
 		assert.equal(answer.error?.kind, 'http');
 		assert.equal(answer.total, undefined);

@@ -184,7 +184,7 @@ describe('reading an EventList', () => {
 			{type: 'Normal', reason: 'Timed', message: 'm', count: 1, lastTimestamp: 10, source: null},
 			{type: 'Normal', reason: 'NoTime', message: 'm', count: 1, lastTimestamp: null, source: null},
 		]);
-		assert.throws(() => nodeEventsFromJson('{"kind":"Status"}'), TypeError);
+		assert.throws(() => nodeEventsFromJson('{"kind":"Status"}'), {name: 'MalformedJsonError', message: 'items: missing'});
 	});
 
 	test('at most the 50 newest are kept', () => {

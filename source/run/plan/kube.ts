@@ -15,5 +15,6 @@ export function kubeHeader(loaded: LoadedKubeconfig): PlanHeader['kube'] {
 		cluster: loaded.clusterName,
 		...(loaded.kubeconfigFlag ? {kubeconfig: loaded.kubeconfigFlag} : {}),
 		...(loaded.inCluster ? {inCluster: true} : {}),
+		...(loaded.proxy ? {proxy: loaded.proxy.said} : {}),
 	};
 }

@@ -11,7 +11,8 @@ export type Purpose = 'watch' | 'once';
 
 /** What the screen's header names besides the source: the kubeconfig context and cluster, or the replay. */
 export type PlanHeader = {
-	kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean};
+	/** `proxy`: the proxy requests go through, as messages name it (LoadedKubeconfig.proxy.said). */
+	kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean; proxy?: string};
 	replay?: {file: string; speed: number};
 };
 

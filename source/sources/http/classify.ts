@@ -3,12 +3,14 @@
 // and the `kubectl auth can-i` command that checks it. A Peer says who answers and where pleg-top got its
 // address and credentials; the decisions (which status or socket error means what) are the same for all.
 import http from 'node:http';
+import * as v from 'valibot';
 import {formatGoDuration} from '../../domain/go-duration.js';
 import {kubectlCommand} from '../../domain/next-steps.js';
 import {kubectlTargetOf, type LoadedKubeconfig} from '../kube/kubeconfig.js';
 import type {HttpAnswer} from './https-request.js';
 import {BodyCutError, BodyEncodingError, BodyTooLargeError, RequestTimeoutError} from './request-errors.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
+import {maybe, readJson} from '../json-boundary.js';
 import {formatByteSize} from '../../domain/format.js';
 
 /** Who answers a transport: the API server named by the kubeconfig, or a server named by a flag. */
@@ -35,23 +37,26 @@ const maxRetryAfterSeconds = 60;
 /** The `Status` object kube-apiserver returns with every error. */
 export type ApiStatus = {message: string | null; reason: string | null; code: number | null; kind: string | null};
 
-export function readStatus(body: string): ApiStatus | null {
-	try {
-		const value = JSON.parse(body) as Record<string, unknown>;
-		if (value?.['kind'] !== 'Status') {
-			return null;
-		}
+/** The fields of a Status pleg-top reads; any other shape is not a Status it can quote. */
+const statusSchema = v.object({
+	kind: v.literal('Status'),
+	message: maybe(v.string()),
+	reason: maybe(v.string()),
+	code: maybe(v.number()),
+	details: maybe(v.object({kind: maybe(v.string())})),
+});
 
-		const details = value['details'] as Record<string, unknown> | undefined;
-		return {
-			message: typeof value['message'] === 'string' ? value['message'] : null,
-			reason: typeof value['reason'] === 'string' ? value['reason'] : null,
-			code: typeof value['code'] === 'number' ? value['code'] : null,
-			kind: typeof details?.['kind'] === 'string' ? details['kind'] : null,
-		};
+/** The Status in an error answer, or null when the body is not one (a proxy's page, another shape). */
+export function readStatus(body: string): ApiStatus | null {
+	let status: v.InferOutput<typeof statusSchema>;
+	try {
+		status = readJson(statusSchema, body);
 	} catch {
+		// Not a Status: the answer is quoted by its first line instead (serverMessage).
 		return null;
 	}
+
+	return {message: status.message ?? null, reason: status.reason ?? null, code: status.code ?? null, kind: status.details?.kind ?? null};
 }
 
 function isHtml(answer: HttpAnswer): boolean {
@@ -82,7 +87,7 @@ function statusLine(status: number): string {
 }
 
 function field(error: unknown, name: string): string | undefined {
-	const value = typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[name] : undefined;
+	const value: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, name) : undefined;
 	return typeof value === 'string' ? value : undefined;
 }
 
@@ -228,8 +233,11 @@ function trustLine(peer: Peer): string {
 	}
 
 	const ways = `give the CA that signed ${whose} with --kubelet-ca FILE, or accept any certificate with --insecure-skip-tls-verify (then labelled TLS NOT VERIFIED)`;
-	const cluster = peer.loaded?.kubeConfig.getCluster(peer.loaded.clusterName);
-	return cluster?.caData || cluster?.caFile ? `trust comes from ${trustSetting(peer.loaded!)}, which did not sign ${whose}: ${ways}` : ways;
+	const {loaded} = peer;
+	const cluster = loaded?.kubeConfig.getCluster(loaded.clusterName);
+	return loaded && (cluster?.caData || cluster?.caFile)
+		? `trust comes from ${trustSetting(loaded)}, which did not sign ${whose}: ${ways}`
+		: ways;
 }
 
 function hostHint(peer: Peer): string {
@@ -332,33 +340,26 @@ export function classifyRequestError(error: unknown, peer: Peer, path: string, s
 	}
 
 	const code = field(error, 'code') ?? '';
-	const cause = networkCause(code, new URL(peer.url).hostname) ?? redact(field(error, 'message') ?? String(error), secrets);
+	const cause =
+		networkCause(code, new URL(peer.url).hostname) ?? tunnelRefusal(error) ?? redact(field(error, 'message') ?? String(error), secrets);
 	return sourceFailure('network', `cannot reach ${name}: ${cause}`, [origin(peer), request, ...proxyLine(peer)]);
 }
 
+/** A proxy that answered the CONNECT with another status than 200 (hpagent says "Bad response: 407"), in words. */
+function tunnelRefusal(error: unknown): string | null {
+	const status = /^Bad response: (\d{3})$/.exec(field(error, 'message') ?? '')?.[1];
+	if (status === undefined) return null;
+	const why = status === '407' ? ': the proxy wants credentials (user:password@ in the proxy URL)' : '';
+	return `the proxy answered ${statusLine(Number(status))} to CONNECT${why}`;
+}
+
 /**
- * With a proxy-url, a refused or unanswered connection may be the proxy's: the line names it (without the
- * user and password a proxy URL may carry).
+ * Through a proxy (the cluster's proxy-url, or HTTPS_PROXY and the like), a refused or unanswered connection may
+ * be the proxy's: the line names it (without the user and password a proxy URL may carry).
  */
 function proxyLine(peer: Peer): string[] {
-	if (peer.kind !== 'api-server') {
-		return [];
-	}
-
-	const proxyUrl = peer.loaded.kubeConfig.getCurrentCluster()?.proxyUrl;
-	if (!proxyUrl) {
-		return [];
-	}
-
-	let shown = '(not a URL)';
-	try {
-		const url = new URL(proxyUrl);
-		shown = `${url.protocol}//${url.host}`;
-	} catch {
-		// The line still says a proxy is in the way.
-	}
-
-	return [`through proxy-url ${shown} of ${clusterWhere(peer.loaded)}: the error may be the proxy's`];
+	const proxy = peer.kind === 'api-server' ? peer.loaded.proxy : undefined;
+	return proxy ? [`through ${proxy.said}: the error may be the proxy's`] : [];
 }
 
 // Answers: any status but 2xx.
@@ -395,6 +396,10 @@ function credentialHint(loaded: LoadedKubeconfig): string {
 
 	if (user?.certFile || user?.certData) {
 		return `the client certificate of ${where} was not accepted: signed by another CA, or expired?`;
+	}
+
+	if (user?.username) {
+		return `the user name and password (users[].user.username and password of ${where}) were rejected: a wrong password? (kube-apiserver itself takes no basic auth since v1.19)`;
 	}
 
 	return `${where} has no credentials (no token, client certificate or exec plugin)`;

@@ -48,7 +48,7 @@ type CredentialOptions = {
 };
 
 function errorField(error: unknown, field: string): string | undefined {
-	const value = typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[field] : undefined;
+	const value: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, field) : undefined;
 	return typeof value === 'string' ? value : undefined;
 }
 
@@ -69,6 +69,7 @@ function settingForFile(loaded: LoadedKubeconfig, file: string): string {
 		return `client-key ${inUser}`;
 	}
 
+	// The cast: client-node types authProvider as any.
 	if ((user?.authProvider as AuthProvider)?.config?.path === file) {
 		return `tokenFile ${inUser}`;
 	}
@@ -81,7 +82,7 @@ function execCommand(loaded: LoadedKubeconfig): ExecSpec | null {
 }
 
 function execFailure(loaded: LoadedKubeconfig, error: unknown, secrets: string[]): SourceFailure {
-	const exec = execCommand(loaded)!;
+	const exec = execCommand(loaded)!; // called only for a user with a plugin
 	const who = `the credential plugin of user "${loaded.userName}" (context "${loaded.contextName}")`;
 	const command = `command: ${[exec.command, ...exec.args].join(' ')}`;
 	if (error instanceof ExecPluginTimeoutError) {
@@ -190,70 +191,84 @@ function applyExecCredential(options: https.RequestOptions, status: ExecCredenti
 	if (status.token && !userToken) options.headers = {...options.headers, Authorization: `Bearer ${status.token}`};
 }
 
+/** The exec plugin's credential, kept until it lapses; every token and key it hands out joins `known`. */
+function execCredentials(spec: ExecSpec, options: CredentialOptions, known: Set<string>) {
+	const timeoutMs = execTimeoutFor(options.requestTimeoutMs);
+	let cached: {status: ExecCredentialStatus; until: number} | null = null;
+	return {
+		async get(): Promise<{status: ExecCredentialStatus; until: number}> {
+			if (cached && options.now() < cached.until) return cached;
+			const status = await runExecPlugin(spec, timeoutMs);
+			for (const secret of [status.token, status.clientKeyData]) {
+				if (secret) known.add(secret);
+			}
+
+			cached = {status, until: credentialGoodUntil(status, options.now())};
+			return cached;
+		},
+		clear() {
+			cached = null;
+		},
+	};
+}
+
+/** What client-node filled into `requestOptions`, as the transport's auth; its credential values join `known`. */
+function requestAuthOf(loaded: LoadedKubeconfig, requestOptions: https.RequestOptions, known: Set<string>): RequestAuth {
+	const headers = toHeaders(requestOptions);
+	const key = requestOptions.key as Material | undefined; // kubeconfig: PEM text or file bytes
+	for (const secret of collectSecrets(loaded, headers, key)) {
+		known.add(secret);
+	}
+
+	return {
+		headers,
+		tls: {
+			ca: requestOptions.ca as Material | undefined, // kubeconfig: one CA bundle, text or bytes
+			cert: requestOptions.cert as Material | undefined, // kubeconfig: one certificate chain, text or bytes
+			key,
+			rejectUnauthorized: requestOptions.rejectUnauthorized,
+			servername: requestOptions.servername ?? undefined,
+		},
+		// client-node made the proxy's agent (a proxy-url, or the environment's proxy put in its place).
+		proxyAgent: loaded.proxy ? (requestOptions.agent as http.Agent) : undefined, // client-node: always an Agent
+		secrets: [...known],
+	};
+}
+
+/** A copy of `kubeConfig`: client-node's auth providers keep tokens inside it, and a copy starts without them. */
+function freshCopy(kubeConfig: LoadedKubeconfig['kubeConfig']): LoadedKubeconfig['kubeConfig'] {
+	return buildKubeConfig({
+		clusters: kubeConfig.getClusters(),
+		users: kubeConfig.getUsers(),
+		contexts: kubeConfig.getContexts(),
+		currentContext: kubeConfig.getCurrentContext(),
+	});
+}
+
 export function createCredentials(loaded: LoadedKubeconfig, options: CredentialOptions): Credentials {
 	const user = loaded.kubeConfig.getUser(loaded.userName);
-	const cluster = loaded.kubeConfig.getCluster(loaded.clusterName);
 	const exec = execCommand(loaded);
-	const execTimeoutMs = execTimeoutFor(options.requestTimeoutMs);
 	const known = new Set<string>(collectSecrets(loaded, {}, undefined));
+	const plugin = exec ? execCredentials(exec, options, known) : null;
 	let kubeConfig = exec ? withoutExec(loaded.kubeConfig, loaded.userName) : loaded.kubeConfig;
 	let cached: {auth: RequestAuth; until: number} | null = null;
-	let execCached: {status: ExecCredentialStatus; until: number} | null = null;
 	let pending: Promise<RequestAuth> | null = null;
-
-	async function execCredential(spec: ExecSpec): Promise<ExecCredentialStatus> {
-		if (execCached && options.now() < execCached.until) {
-			return execCached.status;
-		}
-
-		const status = await runExecPlugin(spec, execTimeoutMs);
-		for (const secret of [status.token, status.clientKeyData]) {
-			if (secret) known.add(secret);
-		}
-
-		execCached = {status, until: credentialGoodUntil(status, options.now())};
-		return status;
-	}
 
 	async function resolve(): Promise<RequestAuth> {
 		const requestOptions: https.RequestOptions = {headers: {}};
+		await kubeConfig.applyToHTTPSOptions(requestOptions).catch((error: unknown) => {
+			if (!isPlainHttpRefusal(error)) throw authFailure(loaded, error, [...known]);
+		});
 		let execUntil = Number.POSITIVE_INFINITY;
-		try {
-			await kubeConfig.applyToHTTPSOptions(requestOptions);
-		} catch (error) {
-			if (!isPlainHttpRefusal(error)) {
+		if (plugin) {
+			const credential = await plugin.get().catch((error: unknown) => {
 				throw authFailure(loaded, error, [...known]);
-			}
+			});
+			applyExecCredential(requestOptions, credential.status, user?.token);
+			execUntil = credential.until;
 		}
 
-		if (exec) {
-			try {
-				applyExecCredential(requestOptions, await execCredential(exec), user?.token);
-			} catch (error) {
-				throw authFailure(loaded, error, [...known]);
-			}
-
-			execUntil = execCached?.until ?? execUntil;
-		}
-
-		const headers = toHeaders(requestOptions);
-		const key = requestOptions.key as Material | undefined;
-		for (const secret of collectSecrets(loaded, headers, key)) {
-			known.add(secret);
-		}
-
-		const auth: RequestAuth = {
-			headers,
-			tls: {
-				ca: requestOptions.ca as Material | undefined,
-				cert: requestOptions.cert as Material | undefined,
-				key,
-				rejectUnauthorized: requestOptions.rejectUnauthorized,
-				servername: requestOptions.servername ?? undefined,
-			},
-			proxyAgent: cluster?.proxyUrl ? (requestOptions.agent as http.Agent) : undefined,
-			secrets: [...known],
-		};
+		const auth = requestAuthOf(loaded, requestOptions, known);
 		// Files (CA, token file) are read again after the TTL; the plugin runs again only when its credential lapses.
 		cached = {auth, until: Math.min(options.now() + options.ttlMs, execUntil)};
 		return auth;
@@ -278,14 +293,9 @@ export function createCredentials(loaded: LoadedKubeconfig, options: CredentialO
 			return once();
 		},
 		async refresh() {
-			kubeConfig = buildKubeConfig({
-				clusters: kubeConfig.getClusters(),
-				users: kubeConfig.getUsers(),
-				contexts: kubeConfig.getContexts(),
-				currentContext: kubeConfig.getCurrentContext(),
-			});
+			kubeConfig = freshCopy(kubeConfig);
 			cached = null;
-			execCached = null;
+			plugin?.clear();
 			return once();
 		},
 		secrets: () => [...known],

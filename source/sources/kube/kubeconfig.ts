@@ -3,12 +3,14 @@
 // file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
 import fs from 'node:fs';
 import path from 'node:path';
-// The config module, not the package index: the index also loads the generated API clients, which pleg-top
-// never uses (scripts/build.mjs keeps the rest of them out of the bundle).
+// The types by the package's public name. The class from its config module, not the index: the index also brings
+// the generated API, ws, tar and node-fetch, which the bundle would then carry (1.6 MB more) for a class that
+// needs none of them; it can take the public name once the build drops those by an alias.
 import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
-import type {Cluster, Context, User} from '@kubernetes/client-node/dist/config_types.js';
+import type {Cluster, Context, User} from '@kubernetes/client-node';
 import type {KubectlTarget} from '../../domain/next-steps.js';
 import {sourceFailure} from '../failure.js';
+import {proxyFromEnvironment, shownProxy} from '../http/proxy-env.js';
 import {mergeKubeconfigs, parseKubeconfigFile, type Entry, type MergedKubeconfig, type ParsedFile} from './kubeconfig-merge.js';
 import {TokenFileAuth, tokenFileProviderName} from './token-file-auth.js';
 
@@ -42,7 +44,12 @@ export type LoadedKubeconfig = {
 	inCluster: boolean;
 	/** --kubeconfig as given, when it was: pasted kubectl commands carry it (KUBECONFIG and ~/.kube/config kubectl finds alone). */
 	kubeconfigFlag?: string;
+	/** The proxy requests to the server go through (the cluster's proxy-url, else the environment's); absent: none. */
+	proxy?: ProxyUsed;
 };
+
+/** A proxy in use: its URL (credentials and all: it is used, never shown) and how messages name it, without credentials. */
+export type ProxyUsed = {url: string; said: string};
 
 /** Where a pasted kubectl command must go to reach what pleg-top reached: --kubeconfig when given, the context used. */
 export function kubectlTargetOf(loaded: LoadedKubeconfig): KubectlTarget {
@@ -211,14 +218,16 @@ function inClusterConfig(options: KubeconfigOptions, candidates: Candidates): Lo
 	const caFile = path.join(dir, 'ca.crt');
 	const name = 'in-cluster';
 	const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	const proxy = environmentProxy(options.env, server);
 	const kubeConfig = buildKubeConfig({
-		clusters: [{name, server, caFile: fs.existsSync(caFile) ? caFile : undefined, skipTLSVerify: false}],
+		clusters: [{name, server, caFile: fs.existsSync(caFile) ? caFile : undefined, skipTLSVerify: false, proxyUrl: proxy?.url}],
 		users: [{name, authProvider: {name: tokenFileProviderName, config: {path: tokenFile}}}],
 		contexts: [{name, cluster: name, user: name}],
 		currentContext: name,
 	});
 	const origin = `the service account mounted at ${dir}`;
 	return {
+		...(proxy ? {proxy} : {}),
 		kubeConfig,
 		contextName: name,
 		clusterName: name,
@@ -249,8 +258,12 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
 	const userEntry = referenced(merged, context, 'user');
 	const cluster = toCluster(clusterEntry);
 	checkServer(cluster, clusterEntry);
+	const proxy = proxyOf(cluster, clusterEntry, options.env);
 	const kubeConfig = buildKubeConfig({
-		clusters: [...merged.clusters.values()].map(toCluster),
+		// The environment's proxy becomes the cluster's proxy-url: client-node then makes its agent, as for one written.
+		clusters: [...merged.clusters.values()].map((entry) =>
+			entry === clusterEntry ? {...cluster, proxyUrl: proxy?.url} : toCluster(entry),
+		),
 		users: [...merged.users.values()].map(toUser),
 		contexts: [...merged.contexts.values()].map(toContext),
 		currentContext: context.name,
@@ -265,5 +278,30 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
 		origins: {context: context.file, cluster: clusterEntry.file, user: userEntry.file},
 		inCluster: false,
 		...(options.kubeconfig ? {kubeconfigFlag: options.kubeconfig} : {}),
+		...(proxy ? {proxy} : {}),
 	};
+}
+
+/**
+ * The environment's proxy for `server` (HTTPS_PROXY, NO_PROXY ..., as kubectl reads them), or null. A value no
+ * proxy can be made of is a config error: kubectl's requests fail with it, pleg-top's would go around it.
+ */
+function environmentProxy(env: NodeJS.ProcessEnv, server: string): ProxyUsed | null {
+	const choice = proxyFromEnvironment(env, server);
+	if ('invalid' in choice) {
+		throw sourceFailure('config', `${choice.invalid.variable} cannot be used as a proxy: ${choice.invalid.reason}`, [
+			`kubectl would fail the same way; fix ${choice.invalid.variable}, or exclude ${new URL(server).hostname} with NO_PROXY`,
+		]);
+	}
+
+	return choice.proxy && {url: choice.proxy.url, said: `proxy ${shownProxy(choice.proxy.url)} from ${choice.proxy.variable}`};
+}
+
+/** The cluster's proxy-url when it has one (kubectl then ignores the environment), else the environment's. */
+function proxyOf(cluster: Cluster, entry: Entry, env: NodeJS.ProcessEnv): ProxyUsed | null {
+	if (cluster.proxyUrl) {
+		return {url: cluster.proxyUrl, said: `proxy-url ${shownProxy(cluster.proxyUrl)} of cluster "${entry.name}" in ${entry.file}`};
+	}
+
+	return environmentProxy(env, cluster.server);
 }

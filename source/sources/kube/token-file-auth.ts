@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type {OutgoingHttpHeaders} from 'node:http';
-import type {KubeConfig} from '@kubernetes/client-node/dist/config.js';
-import type {User} from '@kubernetes/client-node/dist/config_types.js';
+import type {KubeConfig, User} from '@kubernetes/client-node';
 
 /** client-node does not export its Authenticator interface; this is its shape. */
 type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
@@ -18,15 +17,13 @@ export type AuthProvider = {name?: unknown; config?: {path?: unknown}} | undefin
  */
 export class TokenFileAuth implements Authenticator {
 	isAuthProvider(user: User): boolean {
-		return (user.authProvider as AuthProvider)?.name === tokenFileProviderName;
+		return (user.authProvider as AuthProvider)?.name === tokenFileProviderName; // client-node: any
 	}
 
 	// client-node passes https or WebSocket request options (whose types it does not ship): both carry headers.
 	async applyAuthentication(user: User, options: {headers?: OutgoingHttpHeaders}): Promise<void> {
-		const file = String((user.authProvider as AuthProvider)?.config?.path);
+		const file = String((user.authProvider as AuthProvider)?.config?.path); // client-node: any
 		const token = (await fs.promises.readFile(file, 'utf8')).trim();
-		const headers = (options.headers ?? {}) as Record<string, string>;
-		headers['Authorization'] = `Bearer ${token}`;
-		options.headers = headers;
+		options.headers = {...options.headers, Authorization: `Bearer ${token}`};
 	}
 }
