@@ -84,10 +84,14 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 			const source = sourceOf(node);
 			const started = now();
 			try {
-				const sample = parsePlegSample(await source.fetchMetrics(signal));
+				// The answer's Date is the node's clock: a row is judged on it from its first read.
+				const {text, dateSeconds} = source.fetchMetricsDated
+					? await source.fetchMetricsDated(signal)
+					: {text: await source.fetchMetrics(signal), dateSeconds: null};
+				const sample = parsePlegSample(text);
 				const at = now();
-				if (!signal.aborted)
-					store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape: {at, sample, latencyMs: at - started}}}, at);
+				const scrape = {at, sample, latencyMs: at - started, dateSeconds};
+				if (!signal.aborted) store.dispatch({type: 'feed', node, action: {type: 'scrape', scrape}}, at);
 				return true;
 			} catch (error) {
 				const at = now();
