@@ -534,7 +534,11 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 	const offset = offsetToApply(clock);
 	const lastSeen = readLastSeen(sample, now, countUnchanged, offset);
 	// The rule at the last good scrape and at `now`; while the last scrape fails, the verdict is unknown.
-	const then = verdict(readLastSeen(sample, latest.at, countUnchangedAt(latest.at), offset), constants, evidenceAt(state, latest.at, clock));
+	const then = verdict(
+		readLastSeen(sample, latest.at, countUnchangedAt(latest.at), offset),
+		constants,
+		evidenceAt(state, latest.at, clock),
+	);
 	const judgedNow = verdict(lastSeen, constants, evidenceAt(state, now, clock));
 	const judged = judgeWhileStale(state.status, now, then, judgedNow, lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds, constants);
 	const window = windowOf(state.scrapes);

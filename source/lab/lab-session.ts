@@ -254,7 +254,8 @@ function followHealth(span: UnhealthySpan | null, rule: Rule, at: number, age: n
 	// The start of the last successful relist, to the gauge's second.
 	const gaugeAt = lastSeen.gaugeSeconds !== null && lastSeen.ageSeconds !== null ? at - lastSeen.ageSeconds * 1000 : null;
 	if (healthy === false) {
-		const cause: UnhealthyCause = lastSeen.neverSucceeded || message.includes('yet to be successful') ? 'yet-to-be-successful' : 'threshold';
+		const cause: UnhealthyCause =
+			lastSeen.neverSucceeded || message.includes('yet to be successful') ? 'yet-to-be-successful' : 'threshold';
 		if (span) {
 			if (!span.causes.includes(cause)) span.causes.push(cause);
 			span.lastUnhealthyAt = at;

@@ -28,9 +28,11 @@ export type LabRecorderOptions = {
 	windowSeconds: number;
 	/** --record FILE: append one JSON line per scrape. Opened at once, so a bad path fails before the screen. */
 	file?: string;
+	/** --interval, ms: recorded with each line, for the replay's cadence. */
+	intervalMs?: number;
 };
 
-export function createLabRecorder({source, windowSeconds, file}: LabRecorderOptions): LabRecorder {
+export function createLabRecorder({source, windowSeconds, file, intervalMs}: LabRecorderOptions): LabRecorder {
 	const lab = createLabSession({node: source.node, windowSeconds});
 	let fd = file === undefined ? null : openRecordFile(file);
 	let recordError: string | null = null;
@@ -40,7 +42,7 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 		...(source.metricsUrl === undefined ? {} : {metricsUrl: source.metricsUrl}),
 		node: source.node,
 		fetchMetrics: async (signal) => source.fetchMetrics(signal),
-		// The Date header passes through unrecorded, like the Events: it is for the clock offset of this run.
+		// The Date header is recorded with each line: a replay judges the ages on the node's clock as the run did.
 		...(source.fetchMetricsDated && {fetchMetricsDated: async (signal: AbortSignal) => source.fetchMetricsDated!(signal)}),
 		...(source.fetchNode && {
 			async fetchNode(signal: AbortSignal) {
@@ -73,7 +75,9 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 			// so neither the 250 KB filter nor a second parse runs each second unless a file is being written.
 			// The session computes the figures of a scrape only when they are read: here, for a record line.
 			const scraped = lab.scrape({...scrape, latencyMs: 0});
-			if (fd !== null) write(toRecordLine(recordLines(text), scraped.figures, scraped.markAt));
+			if (fd === null) return;
+			const context = {dateSeconds: scrape.dateSeconds ?? null, sameClock: scrape.sameClock === true, windowSeconds, intervalMs};
+			write(toRecordLine(recordLines(text), scraped.figures, scraped.markAt, context));
 		},
 		mark: (at) => {
 			lab.mark(at);

@@ -144,7 +144,10 @@ describe('no false verdict from a clock: the evidence the clock cannot bend', ()
 		// Gauge ⌊1_800_000_000.5 − 200.4⌋ = 1_799_999_800: 200.5 s on this machine's clock, the offset not known yet.
 		const first = figuresAt(state, t0 + 500)!;
 		assert.equal(first.verdict.healthy, null);
-		assert.equal(first.verdict.message, "cannot judge yet: last seen 3m20s ago by this machine's clock, and the node's clock is not known yet");
+		assert.equal(
+			first.verdict.message,
+			"cannot judge yet: last seen 3m20s ago by this machine's clock, and the node's clock is not known yet",
+		);
 		assert.equal(bandOf(first), 'unknown');
 		const later = run(relisting(-200, 3));
 		const figures = figuresAt(later, t0 + 2500)!;
@@ -166,7 +169,7 @@ describe('no false verdict from a clock: the evidence the clock cannot bend', ()
 		assert.equal(figures.incident.sinceExact, false);
 	});
 
-	test("a relist that succeeds after the Node object was read makes its Ready words old news", () => {
+	test('a relist that succeeds after the Node object was read makes its Ready words old news', () => {
 		const gauge = t0 / 1000 - 150;
 		const state = run([
 			kubelet(t0, 5000, gauge),

@@ -72,12 +72,16 @@ describe('verdict: the kubelet Healthy() rule', () => {
 	});
 });
 
-describe('verdict: the evidence beside the age (a clock off, the node\'s own words)', () => {
+describe("verdict: the evidence beside the age (a clock off, the node's own words)", () => {
 	const readyWords = 'PLEG is not healthy: pleg was last seen active 3m6s ago; threshold is 3m0s';
 
 	test("the node's Ready says PLEG is not healthy: never healthy, in the kubelet's words", () => {
 		// 60 s ahead, stalled 185 s ago, read as 125 s on this machine's clock: healthy by the age alone.
-		assert.deepEqual(verdict(gaugeAge(125), generic, {readyPleg: readyWords}), {healthy: false, message: readyWords, basis: 'ready-condition'});
+		assert.deepEqual(verdict(gaugeAge(125), generic, {readyPleg: readyWords}), {
+			healthy: false,
+			message: readyWords,
+			basis: 'ready-condition',
+		});
 	});
 
 	test('past the threshold by its own age, the age is judged (its seconds are the newer)', () => {
@@ -124,10 +128,13 @@ describe('verdict: the evidence beside the age (a clock off, the node\'s own wor
 		assert.equal(verdict(unchanged, generic, {unmovedSeconds: 200}).healthy, true);
 	});
 
-	test("readyPlegWords: the PLEG error out of the Ready message, alone or in an aggregate", () => {
+	test('readyPlegWords: the PLEG error out of the Ready message, alone or in an aggregate', () => {
 		assert.equal(readyPlegWords(readyWords), readyWords);
 		assert.equal(readyPlegWords(`[container runtime is down, ${readyWords}]`), readyWords);
-		assert.equal(readyPlegWords('PLEG is not healthy: pleg has yet to be successful'), 'PLEG is not healthy: pleg has yet to be successful');
+		assert.equal(
+			readyPlegWords('PLEG is not healthy: pleg has yet to be successful'),
+			'PLEG is not healthy: pleg has yet to be successful',
+		);
 		assert.equal(readyPlegWords('kubelet is posting ready status'), null);
 		assert.equal(readyPlegWords('container runtime network not ready: NetworkReady=false'), null);
 		assert.equal(readyPlegWords(null), null);
