@@ -311,7 +311,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		lab.plot !== undefined && '--plot',
 		values.raw && '--raw',
 	].filter(Boolean);
-	const nodeBackend = nodeBackendOf(values, picks, limits);
+	const nodeBackend = withTypedTiming(nodeBackendOf(values, picks, limits), argv);
 	if (nodeBackend === null) {
 		if (values['history-from'] !== undefined) throw new UsageError("--history-from fills one node's chart: give the node (pleg-top NODE)");
 		if (labFlags.length > 0)
@@ -456,6 +456,13 @@ const directOf = (values: Values): DirectAccess => ({
 	caFile: values['kubelet-ca'],
 	insecureSkipTlsVerify: values['insecure-skip-tls-verify'],
 });
+
+/** A replay keeps the recording's --window and --interval unless they were typed (the defaults are no choice). */
+function withTypedTiming(backend: NodeBackend | null, argv: readonly string[]): NodeBackend | null {
+	if (backend?.kind !== 'replay') return backend;
+	const typed = (flag: string) => argv.some((word) => word === `--${flag}` || word.startsWith(`--${flag}=`));
+	return {...backend, typed: {window: typed('window'), interval: typed('interval')}};
+}
 
 /** Where one node's figures come from; null when no node is picked (the overview). */
 function nodeBackendOf(values: Values, {node, kubeletUrl, prometheus}: Picks, {replaySpeed, demoSpeed}: Numbers): NodeBackend | null {

@@ -17,6 +17,7 @@ import {sortedRows, type OverviewRow} from '../screen/overview-rows.js';
 import {overviewPlainLines} from '../screen/panes/overview-table.js';
 import {exitCodeFor} from '../sources/failure.js';
 import {finishLab} from './lab.js';
+import {replayWindowSeconds} from './plan/node-sources.js';
 import type {Plan} from './plan.js';
 import type {ReplaySource} from '../lab/replay.js';
 import {formatFailure, isPermanent} from './start-rule.js';
@@ -189,7 +190,7 @@ function replayOnce(plan: Plan, replay: ReplaySource, mode: NodeMode, io: Io): n
 	};
 
 	try {
-		lab = labFromRecording(counted(), mode.windowSeconds).summary();
+		lab = labFromRecording(counted(), replayWindowSeconds(mode, replay)).summary();
 	} catch (error) {
 		plan.close();
 		io.stderr(formatFailure(recordingFailure(mode.backend.kind === 'replay' ? mode.backend.file : 'the recording', error).failure) + '\n');

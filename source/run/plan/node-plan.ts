@@ -12,14 +12,16 @@ import {historyFrom} from '../history-from.js';
 
 export function nodePlan(mode: NodeMode, backend: TextBackend, env: NodeJS.ProcessEnv): Plan {
 	const sourcing = sourcingFor(mode, backend, env);
-	const recorder = recorderOf(sourcing.source, mode);
-	return recordedNodePlan(mode, sourcing, recorder);
+	// A replay windows as the recording did, unless --window was typed.
+	const windowed = sourcing.windowSeconds === undefined ? mode : {...mode, windowSeconds: sourcing.windowSeconds};
+	const recorder = recorderOf(sourcing.source, windowed);
+	return recordedNodePlan(windowed, sourcing, recorder);
 }
 
 /** The lab recorder over `source`; a --record file that cannot be opened closes the source before it is said. */
 function recorderOf(source: MetricsSource, mode: NodeMode): LabRecorder {
 	try {
-		return createLabRecorder({source, windowSeconds: mode.windowSeconds, file: mode.lab.record});
+		return createLabRecorder({source, windowSeconds: mode.windowSeconds, file: mode.lab.record, intervalMs: mode.intervalMs});
 	} catch (error) {
 		source.close?.();
 		throw error;

@@ -12,7 +12,8 @@ export type Purpose = 'watch' | 'once';
 /** What the screen's header names besides the source: the kubeconfig context and cluster, or the replay. */
 export type PlanHeader = {
 	kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean};
-	replay?: {file: string; speed: number};
+	/** `reachedSpeed`: the replay's measured speed (ReplaySource.reachedSpeed), for a header that says what it reaches. */
+	replay?: {file: string; speed: number; reachedSpeed?: () => number | null};
 };
 
 export type Plan = {
