@@ -44,7 +44,7 @@ export type ReplaySource = MetricsSource & {
 	 * Recorded seconds per real second over the last few real seconds, once measured: below --speed when this machine
 	 * cannot parse and show the lines that fast (the replay slows rather than skipping lines). Null before a measure.
 	 */
-	reachedSpeed(): number | null;
+	reachedSpeed: () => number | null;
 };
 
 export function createReplaySource(options: ReplayOptions): ReplaySource {
