@@ -26,7 +26,7 @@ import {availabilityNote, families} from './exposition/names.js';
 import {clockAfterHeartbeat, clockAfterScrape, clockOffset, noClockEvidence, offsetToApply, type ClockEvidence} from './clock-offset.js';
 import {formatAge, formatCount, timeOfDay} from './format.js';
 import {historyWith, joined, prehistoryNote, type Prehistory} from './prometheus-history.js';
-import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
+import {correctCounters, deltaFigures, isCounterReset, lifetimeMean, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
 /**
  * History points kept by default: an hour at one scrape a second. The history chart spans twice the threshold in
@@ -579,7 +579,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 
 function lifetimeOf(sample: PlegSample): Figures['lifetime'] {
 	const totals = sample.relistDuration ?? sample.legacyRelistLatency;
-	return totals && {count: totals.count, sum: totals.sum, meanSeconds: totals.count > 0 ? totals.sum / totals.count : null};
+	return totals && {count: totals.count, sum: totals.sum, meanSeconds: lifetimeMean(totals.sum, totals.count)};
 }
 
 function baselineFigures(state: FeedState): Figures['baseline'] {

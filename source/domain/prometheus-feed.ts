@@ -8,6 +8,7 @@ import {defaultHistoryLimit, noReadYet} from './feed.js';
 import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen, NodeInfo, Quantile} from './types.js';
 import type {FeedKind, RowFigures} from './overview-state.js';
 import {prehistoryNote, type Prehistory} from './prometheus-history.js';
+import {lifetimeMean} from './window.js';
 
 /** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
 export type PrometheusFigures = {
@@ -269,7 +270,7 @@ export function figuresFromPrometheus(
 		constants,
 		lastSeen,
 		discardEventsTotal: null,
-		lifetime: count === null || sum === null ? null : {count, sum, meanSeconds: count > 0 ? sum / count : null},
+		lifetime: count === null || sum === null ? null : {count, sum, meanSeconds: lifetimeMean(sum, count)},
 		window,
 		windowTargetSeconds: figures.windowSeconds,
 		verdict: judged.verdict,
