@@ -70,9 +70,19 @@ export function recordedScrape(record: RecordLine): Scrape {
 		at: record.at,
 		sample: parsePlegSample(recordExposition(record)),
 		latencyMs: 0,
-		dateSeconds: record.date ?? null,
+		dateSeconds: recordedDate(record),
 		...(record.sameClock ? {sameClock: true} : {}),
 	};
+}
+
+/**
+ * The Date of a record's answer. An older recording has none: the Date its live run's offset implies stands in,
+ * so it replays on the clock it was judged on (none when that run did not know the offset either).
+ */
+export function recordedDate(record: RecordLine): number | null {
+	if (record.date !== undefined) return record.date;
+	const offset = record.figures['clockOffsetSeconds'];
+	return typeof offset === 'number' && Number.isFinite(offset) ? Math.floor(record.at / 1000 + offset) : null;
 }
 
 /**

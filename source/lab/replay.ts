@@ -5,7 +5,7 @@
 // The records are pulled one at a time as the replay reaches them (the file is streamed, never held whole): only the
 // line last served and the next one are kept.
 import {recordingFailure} from './recorder.js';
-import {recordedNode, recordExposition, type RecordLine} from './recording.js';
+import {recordedDate, recordedNode, recordExposition, type RecordLine} from './recording.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 
 /** Real ms the clock stays at a served line's recorded time once first read: the reads of that turn. */
@@ -100,7 +100,7 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 		// The recorded Date: the ages are read on the node's clock as they were live.
 		async fetchMetricsDated(signal) {
 			const record = await serve(signal);
-			return {text: recordExposition(record), dateSeconds: record.date ?? null};
+			return {text: recordExposition(record), dateSeconds: recordedDate(record)};
 		},
 		close: lines.close,
 		async fetchNode(signal): Promise<NodeInfo> {
