@@ -152,7 +152,7 @@ describe('no false verdict from a clock: the evidence the clock cannot bend', ()
 		const later = run(relisting(-200, 3));
 		const figures = figuresAt(later, t0 + 2500)!;
 		assert.equal(figures.verdict.healthy, true);
-		assert.deepEqual([figures.incident.transitions, figures.incident.recovered, figures.incident.unhealthySince], [0, null, null]);
+		assert.deepEqual([figures.incident!.transitions, figures.incident!.recovered, figures.incident!.unhealthySince], [0, null, null]);
 	});
 
 	test("60 s ahead, stalled 185 s ago, no Date: the node's own Ready words make it unhealthy, from when it was seen", () => {
@@ -165,8 +165,8 @@ describe('no false verdict from a clock: the evidence the clock cannot bend', ()
 		assert.deepEqual(figures.verdict, {healthy: false, message: words, basis: 'ready-condition'});
 		assert.equal(bandOf(figures), 'unhealthy');
 		// The age says nothing of when the rule tripped: at least since the first scrape that saw it.
-		assert.equal(figures.incident.unhealthySince, t0 + 1000);
-		assert.equal(figures.incident.sinceExact, false);
+		assert.equal(figures.incident!.unhealthySince, t0 + 1000);
+		assert.equal(figures.incident!.sinceExact, false);
 	});
 
 	test('a relist that succeeds after the Node object was read makes its Ready words old news', () => {
