@@ -60,6 +60,8 @@ describe('cluster overview through the API server', () => {
 				name,
 				ready: name === stalled ? {status: 'False' as const, reason: 'KubeletNotReady', message: 'PLEG is not healthy'} : undefined,
 				metrics: () => kubelet.metricsText(),
+				// The answers' Date on the kubelets' clock, as a kubelet's passes through the proxy.
+				clockOffsetSeconds: offset / 1000,
 			})),
 			tokens: {'overview-token-0123456789': 'admin'},
 		});
