@@ -9,6 +9,7 @@ import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {setSamples} from '../domain/dump.js';
 import {startCluster, testToken, v121After, type Cluster} from './cluster.js';
+import {bounds, recordingText, recordsOf, t0} from '../lab/exposition.js';
 
 type Line = Record<string, any>;
 let cluster: Cluster;
@@ -98,5 +99,29 @@ describe('200 s behind, no Date: no false unhealthy before the offset is known',
 		const written = fs.readFileSync(summary, 'utf8');
 		assert.match(written, /PLEG was healthy at every scrape/);
 		assert.doesNotMatch(written, /not healthy from|PLEG was not healthy/);
+	});
+});
+
+describe('a count and gauge that stand still past the threshold: a stall on any clock', () => {
+	test('--replay --once of a node 60 s ahead whose answers had no Date: not healthy once 3m0s passed unmoved, exit 1', async () => {
+		// The relist hung as the recording began, on a clock 60 s ahead: gauge t0 + 60 s. Read on the recording
+		// machine's clock it is 140 s old at the last line (t0 + 200 s): healthy by the age alone.
+		const hung = {count: 100, sum: 0.5, buckets: bounds.map(() => 100), lastSeen: t0 / 1000 + 60};
+		const scrapes = Array.from({length: 21}, (_, i) => ({at: t0 + i * 10_000, totals: hung}));
+		const file = path.join(cluster.temp.dir, 'hung-ahead.jsonl');
+		fs.writeFileSync(file, recordingText(recordsOf(scrapes).map((record) => ({...record, date: null}))));
+		const result = await runCli(['--replay', file, '--once', '-o', 'json'], {env: {...cluster.env, TZ: 'UTC'}, timeoutMs: 60_000});
+		assert.equal(result.code, 1, result.stderr);
+		const report = JSON.parse(result.stdout) as Line;
+		// Unmoved from t0: past 3m0s at the line of t0 + 190 s, first seen there; the words are the last line's (3m20s).
+		assert.deepEqual(
+			(report['unhealthy'] as Line[]).map((span) => [span['from'], span['message']]),
+			[
+				[
+					'2024-01-15T14:03:10.000Z',
+					'PLEG is not healthy: no relist has ended and the last-seen gauge has not moved for 3m20s; threshold is 3m0s',
+				],
+			],
+		);
 	});
 });
