@@ -341,7 +341,15 @@ type Essentials = {top: Block[]; status: Block; rows: number};
 function chooseEssentials(props: DashboardProps, figures: Figures, header: Line, stale: Line[]): Essentials | undefined {
 	const {width, height} = props;
 	const headerBlock = lines([header, ...stale]);
-	const gauge = lines(lastSeenGaugeLines({lastSeen: figures.lastSeen, constants: figures.constants, width, stale: stale.length > 0}));
+	const gauge = lines(
+		lastSeenGaugeLines({
+			lastSeen: figures.lastSeen,
+			constants: figures.constants,
+			width,
+			stale: stale.length > 0,
+			atLeast: figures.clock?.atLeast === true,
+		}),
+	);
 	const variants = [
 		{maxLinesEach: 2, hideNode: false, maxDetails: 3},
 		{maxLinesEach: 1, hideNode: false, maxDetails: 1},
