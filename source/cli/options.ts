@@ -405,7 +405,7 @@ export function parseOptions(argv: readonly string[], invocation: Invocation = {
 		lab.plot !== undefined && '--plot',
 		values.raw && '--raw',
 	].filter(Boolean);
-	const nodeBackend = nodeBackendOf(values, picks, limits);
+	const nodeBackend = withTypedTiming(nodeBackendOf(values, picks, limits), argv);
 	if (nodeBackend === null) {
 		if (values['history-from'] !== undefined)
 			throw new UsageError(`--history-from fills one node's chart: give the node (${program} NODE)`);
@@ -572,6 +572,13 @@ const directOf = (values: Values): DirectAccess => ({
 /** --job: the scrape job whose kubelet series --prometheus reads. */
 function jobOf(values: Values): {job?: string} {
 	return values.job === undefined ? {} : {job: values.job};
+}
+
+/** A replay keeps the recording's --window and --interval unless they were typed (the defaults are no choice). */
+function withTypedTiming(backend: NodeBackend | null, argv: readonly string[]): NodeBackend | null {
+	if (backend?.kind !== 'replay') return backend;
+	const typed = (flag: string) => argv.some((word) => word === `--${flag}` || word.startsWith(`--${flag}=`));
+	return {...backend, typed: {window: typed('window'), interval: typed('interval')}};
 }
 
 /** Where one node's figures come from; null when no node is picked (the overview). */

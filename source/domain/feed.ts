@@ -11,6 +11,7 @@ import type {
 	KubeletConstants,
 	LastSeen,
 	NodeEvents,
+	NodeClock,
 	NodeInfo,
 	PlegSample,
 	Scrape,
@@ -18,14 +19,14 @@ import type {
 } from './types.js';
 import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, replaceLast, type BoundedLog} from './bounded-log.js';
 import {relistAnatomy} from './anatomy.js';
-import {judgeWhileStale, ruleAgeSeconds, verdict} from './health.js';
+import {judgeWhileStale, readyPlegWords, ruleAgeSeconds, verdict, type VerdictEvidence} from './health.js';
 import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident.js';
 import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
 import {clockAfterHeartbeat, clockAfterScrape, clockOffset, noClockEvidence, offsetToApply, type ClockEvidence} from './clock-offset.js';
 import {formatAge, formatCount, timeOfDay} from './format.js';
 import {historyWith, joined, prehistoryNote, type Prehistory} from './prometheus-history.js';
-import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
+import {correctCounters, deltaFigures, isCounterReset, lifetimeMean, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
 
 /**
  * History points kept by default: an hour at one scrape a second. The history chart spans twice the threshold in
@@ -65,6 +66,15 @@ export type FeedState = {
 	history: BoundedLog<HistoryPoint>;
 	/** When the relist count was last seen to change (ms): the fallback age when there is no last-seen gauge. */
 	lastCountChangeAt: number | null;
+	/**
+	 * Since when (ms) neither the relist count nor the gauge has moved: the first scrape that showed both as they
+	 * are now. The last successful relist started before it, whatever the node's clock says.
+	 */
+	unmovedSince: number | null;
+	/** The last scrape (ms) that showed the gauge advance (without one, the count change) from the scrape before. */
+	movedAt: number | null;
+	/** When the Node object was read (ms; the latest scrape's time when the read gave none); null before a read. */
+	nodeReadAt: number | null;
 	/** Kubelet restarts (counter resets) seen. */
 	restarts: number;
 	/** The scrape time (ms) of the latest restart seen; null before one. */
@@ -129,6 +139,9 @@ export function initialFeedState(options: {node: string; windowSeconds: number; 
 		counterOffsets: noOffsets,
 		history: emptyLog(),
 		lastCountChangeAt: null,
+		unmovedSince: null,
+		movedAt: null,
+		nodeReadAt: null,
 		restarts: 0,
 		lastRestartAt: null,
 		formatChange: null,
@@ -173,6 +186,7 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 			const base = isAnotherNode(state.node, action.node) ? anotherLife(state, action.at ?? null) : state;
 			return update(base, {
 				node: action.node,
+				nodeReadAt: action.at ?? state.latest?.at ?? null,
 				incident: followReady(state.incident, action.node),
 				clock:
 					action.at === undefined ? state.clock : clockAfterHeartbeat(state.clock, action.node.ready?.heartbeatSeconds ?? null, action.at),
@@ -288,6 +302,8 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 	const scrapes = trimWindow(appendToLog(windowBefore, corrected), state.windowSeconds);
 	const countNow = relistCount(scrape.sample);
 	const countChanged = previous === null || restarted || countNow !== relistCount(previous.sample);
+	const moved = previous !== null && (restarted || movedBetween(previous.sample, scrape.sample));
+	const gaugeChanged = previous !== null && usableGauge(previous.sample) !== usableGauge(scrape.sample);
 	const connectionsBefore = previous?.sample.eventedConnectionSuccess ?? null;
 	const connectionsNow = scrape.sample.eventedConnectionSuccess;
 	const risen = connectionsBefore !== null && connectionsNow !== null && connectionsNow > connectionsBefore;
@@ -315,6 +331,8 @@ function onScrape(state: FeedState, scrape: Scrape): FeedState {
 		counterOffsets,
 		history: appendToLog(state.history, point, state.historyLimit),
 		lastCountChangeAt: countNow === null ? null : countChanged ? scrape.at : state.lastCountChangeAt,
+		unmovedSince: countNow === null ? null : countChanged || gaugeChanged || state.unmovedSince === null ? scrape.at : state.unmovedSince,
+		movedAt: moved ? scrape.at : state.movedAt,
 		restarts: state.restarts + (restarted ? 1 : 0),
 		lastRestartAt,
 		formatChange,
@@ -402,6 +420,21 @@ function relistFamily(sample: PlegSample): string | null {
 	return sample.relistDuration ? families.relistDuration : sample.legacyRelistLatency ? families.legacyRelistLatency : null;
 }
 
+/**
+ * A relist succeeded between two scrapes of one kubelet life: the gauge advanced, or without a usable gauge the
+ * count changed (the best there is on a kubelet < 1.18).
+ */
+function movedBetween(before: PlegSample, after: PlegSample): boolean {
+	const [was, now] = [usableGauge(before), usableGauge(after)];
+	if (was !== null && now !== null) return now > was;
+	return relistCount(after) !== relistCount(before);
+}
+
+/** The gauge when it is a time; null when absent or unusable. */
+function usableGauge(sample: PlegSample): number | null {
+	return unusableGauge(sample.lastSeenSeconds) === null ? sample.lastSeenSeconds : null;
+}
+
 /** The relist count used to notice progress: the seconds histogram, else the µs summary. */
 function relistCount(sample: PlegSample): number | null {
 	return sample.relistDuration?.count ?? sample.legacyRelistLatency?.count ?? null;
@@ -463,17 +496,40 @@ export function ruleAt(state: FeedState, at: number): Rule | null {
 	const kubeletVersion = state.node?.kubeletVersion ?? sample.kubeletVersion;
 	const constants = constantsFor(kubeletVersion, gateOn(sample, state.eventedConnected), state.eventedFallback);
 	const countUnchanged = state.lastCountChangeAt === null ? null : Math.max(0, (at - state.lastCountChangeAt) / 1000);
-	const lastSeen = readLastSeen(sample, at, countUnchanged, offsetToApply(clockOffset(state.clock)));
-	return {constants, lastSeen, verdict: verdict(lastSeen, constants)};
+	const clock = clockOffset(state.clock);
+	const lastSeen = readLastSeen(sample, at, countUnchanged, offsetToApply(clock));
+	return {constants, lastSeen, verdict: verdict(lastSeen, constants, evidenceAt(state, at, clock))};
+}
+
+/** What the verdict weighs besides the age at `at` (ms): the node's Ready words, the unmoved time, the clock. */
+function evidenceAt(state: FeedState, at: number, clock: NodeClock): VerdictEvidence {
+	return {
+		readyPleg: readyPlegNow(state),
+		unmovedSeconds: state.unmovedSince === null ? null : Math.max(0, (at - state.unmovedSince) / 1000),
+		clockUnknown: clock.offsetSeconds === null,
+	};
+}
+
+/**
+ * The Ready condition's "PLEG is not healthy: …" while it still stands: Ready False and no relist seen to succeed
+ * since the Node object was read (one that did makes it old news until the next read).
+ */
+function readyPlegNow(state: FeedState): string | null {
+	const ready = state.node?.ready;
+	if (ready?.status !== 'False') return null;
+	const since = state.movedAt !== null && (state.nodeReadAt === null || state.movedAt > state.nodeReadAt);
+	return since ? null : readyPlegWords(ready.message);
 }
 
 function judgementOf({constants, lastSeen, verdict: judged}: Rule, at: number): Judgement {
+	// Judged by the node's own words or the unmoved count, the age says nothing of when the rule tripped.
+	const byAge = judged.basis === 'last-seen' || judged.basis === 'count-unchanged' || judged.healthy !== false;
 	return {
 		healthy: judged.healthy,
 		at,
-		ageSeconds: ruleAgeSeconds(lastSeen),
+		ageSeconds: byAge ? ruleAgeSeconds(lastSeen) : null,
 		thresholdSeconds: constants.threshold.seconds,
-		fromGauge: lastSeen.ageSeconds !== null,
+		fromGauge: byAge && lastSeen.ageSeconds !== null,
 	};
 }
 
@@ -502,15 +558,13 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 	const offset = offsetToApply(clock);
 	const lastSeen = readLastSeen(sample, now, countUnchanged, offset);
 	// The rule at the last good scrape and at `now`; while the last scrape fails, the verdict is unknown.
-	const then = verdict(readLastSeen(sample, latest.at, countUnchangedAt(latest.at), offset), constants);
-	const judged = judgeWhileStale(
-		state.status,
-		now,
-		then,
-		verdict(lastSeen, constants),
-		lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds,
+	const then = verdict(
+		readLastSeen(sample, latest.at, countUnchangedAt(latest.at), offset),
 		constants,
+		evidenceAt(state, latest.at, clock),
 	);
+	const judgedNow = verdict(lastSeen, constants, evidenceAt(state, now, clock));
+	const judged = judgeWhileStale(state.status, now, then, judgedNow, lastSeen.ageSeconds ?? lastSeen.countUnchangedSeconds, constants);
 	const window = windowOf(state.scrapes);
 	const mean = window?.meanSeconds ?? null;
 	return {
@@ -541,7 +595,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		// The corrected latest scrape: its CRI counters continue across a restart like the relist ones.
 		anatomy: relistAnatomy(windowStart(state.scrapes), logLast(state.scrapes) ?? latest, window, kubeletVersion),
 		events: eventsAt(state, now),
-		incident: incidentNow(state, {constants, lastSeen, verdict: verdict(lastSeen, constants)}, now, judged.stale !== null),
+		incident: incidentNow(state, {constants, lastSeen, verdict: judgedNow}, now, judged.stale !== null),
 		raw: sample.raw ? {...sample.raw, at: latest.at} : null,
 		prehistory: state.prehistory,
 	};
@@ -549,7 +603,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 
 function lifetimeOf(sample: PlegSample): Figures['lifetime'] {
 	const totals = sample.relistDuration ?? sample.legacyRelistLatency;
-	return totals && {count: totals.count, sum: totals.sum, meanSeconds: totals.count > 0 ? totals.sum / totals.count : null};
+	return totals && {count: totals.count, sum: totals.sum, meanSeconds: lifetimeMean(totals.sum, totals.count)};
 }
 
 function baselineFigures(state: FeedState): Figures['baseline'] {

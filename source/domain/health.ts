@@ -128,12 +128,76 @@ export function countdownText(figures: Judged): string | null {
 }
 
 /**
+ * What else the verdict weighs besides the gauge's age, each clock-free or said to be unsure (feed.ts gathers them).
+ * Every field may be left out: the age alone is then judged as before.
+ */
+export type VerdictEvidence = {
+	/**
+	 * The node's Ready condition says PLEG is not healthy (readyPlegWords) and no relist was seen to succeed since it
+	 * was read: the kubelet's own words. Null when it says nothing of PLEG, or a relist succeeded since.
+	 */
+	readyPleg?: string | null;
+	/**
+	 * Seconds of this machine's clock for which neither the relist count nor the gauge moved: a relist ending moves
+	 * the count, one succeeding moves the gauge, so the last successful relist started at least that long ago, on any
+	 * clock. Null without a count.
+	 */
+	unmovedSeconds?: number | null;
+	/** The node's clock offset is not known (no Date header, no relist seen to complete): the age is this machine's. */
+	clockUnknown?: boolean;
+};
+
+/**
  * The kubelet's verdict for the age of the last successful relist: unhealthy when it is strictly greater
  * than the threshold. The gauge is Unix seconds truncated, so the true age lies within one second below ours;
  * the rule is applied to the whole seconds (the age printed in the message), so pleg-top never calls a node
- * unhealthy before its kubelet does.
+ * unhealthy before its kubelet does. Then the evidence: the node's own "PLEG is not healthy" is never read as
+ * healthy; a count and gauge unmoved past the threshold is a stall whatever the clocks; and an age past the
+ * threshold on this machine's clock alone, with the node's clock unknown, is not judged (it may be the offset).
  */
-export function verdict(lastSeen: LastSeen, constants: KubeletConstants): Verdict {
+export function verdict(lastSeen: LastSeen, constants: KubeletConstants, evidence: VerdictEvidence = {}): Verdict {
+	const byAge = ageVerdict(lastSeen, constants);
+	if (byAge.healthy === false && byAge.basis === 'last-seen' && !lastSeen.neverSucceeded && evidence.clockUnknown) {
+		const age = formatGoDuration(Math.floor(lastSeen.ageSeconds ?? 0));
+		const held: Verdict = {
+			healthy: null,
+			message: `cannot judge yet: last seen ${age} ago by this machine's clock, and the node's clock is not known yet`,
+			basis: 'none',
+		};
+		return evidenceVerdict(held, constants, evidence) ?? held;
+	}
+
+	return byAge.healthy === false ? byAge : (evidenceVerdict(byAge, constants, evidence) ?? byAge);
+}
+
+/** The verdict of the evidence when it says not healthy where the age did not; null when it adds nothing. */
+function evidenceVerdict(byAge: Verdict, constants: KubeletConstants, evidence: VerdictEvidence): Verdict | null {
+	if (evidence.readyPleg) {
+		return {healthy: false, message: evidence.readyPleg, basis: 'ready-condition'};
+	}
+
+	const unmoved = evidence.unmovedSeconds ?? null;
+	const threshold = constants.threshold.seconds;
+	if (byAge.basis !== 'count-unchanged' && unmoved !== null && Math.floor(unmoved) > threshold) {
+		return {
+			healthy: false,
+			message: `PLEG is not healthy: no relist has ended and the last-seen gauge has not moved for ${formatGoDuration(Math.floor(unmoved))}; threshold is ${formatGoDuration(threshold)}`,
+			basis: 'unmoved',
+		};
+	}
+
+	return null;
+}
+
+/**
+ * "PLEG is not healthy: pleg was last seen active 3m6s ago; threshold is 3m0s" out of a Ready message, which may
+ * aggregate several errors as "[a, b]" (apimachinery's errors.Aggregate); null when it says nothing of PLEG.
+ */
+export function readyPlegWords(message: string | null): string | null {
+	return /PLEG is not healthy: [^,\]]*/.exec(message ?? '')?.[0].trim() ?? null;
+}
+
+function ageVerdict(lastSeen: LastSeen, constants: KubeletConstants): Verdict {
 	if (lastSeen.gaugeSeconds !== null) {
 		if (lastSeen.neverSucceeded) {
 			return {healthy: false, message: 'PLEG is not healthy: pleg has yet to be successful', basis: 'last-seen'};

@@ -9,6 +9,7 @@ import type {DeltaFigures, Failure, FeedStatus, Figures, HistoryPoint, LastSeen,
 import type {FeedKind, RowFigures} from './overview-state.js';
 import {prehistoryNote, type Prehistory} from './prometheus-history.js';
 import {timeOfDay} from './format.js';
+import {lifetimeMean} from './window.js';
 
 /** One node's figures as Prometheus computed them over the window. NaN answers (no relist in the window) are null. */
 export type PrometheusFigures = {
@@ -328,7 +329,7 @@ export function figuresFromPrometheus(
 		constants,
 		lastSeen,
 		discardEventsTotal: null,
-		lifetime: count === null || sum === null ? null : {count, sum, meanSeconds: count > 0 ? sum / count : null},
+		lifetime: count === null || sum === null ? null : {count, sum, meanSeconds: lifetimeMean(sum, count)},
 		window,
 		windowTargetSeconds: figures.windowSeconds,
 		verdict: judged.verdict,

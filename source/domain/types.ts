@@ -298,8 +298,11 @@ export type Verdict = {
 	healthy: boolean | null;
 	/** The kubelet's own words: "PLEG is not healthy: pleg was last seen active 3m7s ago; threshold is 3m0s", or "PLEG is healthy". */
 	message: string;
-	/** Which age the rule was applied to. */
-	basis: 'last-seen' | 'count-unchanged' | 'none';
+	/**
+	 * Which age the rule was applied to; `ready-condition`: the node's Ready condition said PLEG is not healthy;
+	 * `unmoved`: the relist count and the gauge stood still past the threshold (health.ts VerdictEvidence).
+	 */
+	basis: 'last-seen' | 'count-unchanged' | 'ready-condition' | 'unmoved' | 'none';
 };
 
 /** What is known while the last scrape failed: the verdict then is unknown, these say why and what was seen. */

@@ -73,6 +73,14 @@ function discardDelta(before: number | null, after: number | null): number | nul
 	return delta >= 0 ? delta : null;
 }
 
+/**
+ * _sum / _count since the kubelet started; null with no relist, and null when the _sum is negative (a broken
+ * series: durations add up to no negative time), never a negative mean.
+ */
+export function lifetimeMean(sum: number, count: number): number | null {
+	return count > 0 && sum >= 0 ? sum / count : null;
+}
+
 function nonNegative(totals: Totals): Totals | null {
 	return totals.count >= 0 && totals.sum >= 0 ? totals : null;
 }

@@ -128,7 +128,7 @@ function spanLine(span: UnhealthySpan): string {
 	const length = atMost === null ? `≥ ${atLeast}, still at the last scrape` : atLeast === atMost ? atLeast : `${atLeast} to ${atMost}`;
 	const from = `${clock(span.from)}${span.fromGauge ? '' : ' (first seen)'}`;
 	const to = span.healthyAgainAt === null ? '…' : clock(span.healthyAgainAt);
-	const age = span.maxAgeSeconds === null ? '' : `  age reached ≥ ${ageRead(span.maxAgeSeconds)}`;
+	const age = span.maxAgeSeconds === null ? '' : `  age reached ≥ ${ageRead(span.maxAgeSeconds, 'down')}`;
 	const why = onlyThreshold(span.causes) ? `threshold ${boundedDuration(span.thresholdSeconds, 'nearest')}` : causesText(span.causes);
 	return `  ${from} – ${to}  ${length}${age}  ${why}`;
 }

@@ -48,6 +48,11 @@ export type SegmentSummary = {
 	unhealthySeconds: number;
 	/** Why it failed in that time: the causes of the spans that overlap it, in the order first seen. */
 	unhealthyCauses: UnhealthyCause[];
+	/**
+	 * When a span it holds began before its first scrape (ms): the gauge dates it, so the stretch before the first
+	 * mark (and the session) counts its time from there, as the span does. Null otherwise.
+	 */
+	unhealthyBeforeFrom: number | null;
 };
 
 /**
@@ -254,7 +259,8 @@ function followHealth(span: UnhealthySpan | null, rule: Rule, at: number, age: n
 	// The start of the last successful relist, to the gauge's second.
 	const gaugeAt = lastSeen.gaugeSeconds !== null && lastSeen.ageSeconds !== null ? at - lastSeen.ageSeconds * 1000 : null;
 	if (healthy === false) {
-		const cause: UnhealthyCause = lastSeen.neverSucceeded ? 'yet-to-be-successful' : 'threshold';
+		const cause: UnhealthyCause =
+			lastSeen.neverSucceeded || message.includes('yet to be successful') ? 'yet-to-be-successful' : 'threshold';
 		if (span) {
 			if (!span.causes.includes(cause)) span.causes.push(cause);
 			span.lastUnhealthyAt = at;
@@ -264,7 +270,8 @@ function followHealth(span: UnhealthySpan | null, rule: Rule, at: number, age: n
 			return span;
 		}
 
-		const fromGauge = gaugeAt !== null;
+		// Judged by the node's own words or an unmoved count, the gauge does not say when the rule tripped.
+		const fromGauge = gaugeAt !== null && rule.verdict.basis === 'last-seen';
 		return {
 			from: fromGauge ? gaugeAt + thresholdSeconds * 1000 : at,
 			fromGauge,
@@ -301,7 +308,10 @@ function unhealthyWithin(from: number, to: number, spans: readonly UnhealthySpan
 }
 
 function summarise(segment: Segment, label: string, spans: readonly UnhealthySpan[]): SegmentSummary {
-	const unhealthy = unhealthyWithin(segment.first.at, segment.last.at, spans);
+	// Before the first mark nothing bounds the stretch at its start: a span the gauge dates earlier counts whole.
+	const start = segment.markedAt === null ? -Infinity : segment.first.at;
+	const unhealthy = unhealthyWithin(start, segment.last.at, spans);
+	const earlier = spans.find((span) => span.from < segment.first.at && span.endAtLeast > start && span.from < segment.last.at);
 	return {
 		label,
 		markedAt: segment.markedAt,
@@ -312,5 +322,6 @@ function summarise(segment: Segment, label: string, spans: readonly UnhealthySpa
 		restarts: segment.restarts,
 		unhealthySeconds: unhealthy.seconds,
 		unhealthyCauses: unhealthy.causes,
+		unhealthyBeforeFrom: segment.markedAt === null && earlier ? earlier.from : null,
 	};
 }

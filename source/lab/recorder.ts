@@ -2,7 +2,8 @@
 // reading a recording for --replay, and the files written on quit (--summary, --plot).
 // Each record is written with one write(2) on a file opened O_APPEND, so a run killed at any moment
 // (SIGKILL included) leaves a file whose every line is a whole record.
-import {closeSync, openSync, readSync, writeFileSync, writeSync} from 'node:fs';
+import {accessSync, closeSync, constants, openSync, readSync, statSync, writeFileSync, writeSync} from 'node:fs';
+import path from 'node:path';
 import {createLabSession, type LabSummary} from './lab-session.js';
 import {plotSvg} from './plot-svg.js';
 import {formatRecordLine, readRecords, RecordingError, recordLines, toRecordLine, type RecordingRow, type RecordLine} from './recording.js';
@@ -28,9 +29,11 @@ export type LabRecorderOptions = {
 	windowSeconds: number;
 	/** --record FILE: append one JSON line per scrape. Opened at once, so a bad path fails before the screen. */
 	file?: string;
+	/** --interval, ms: recorded with each line, for the replay's cadence. */
+	intervalMs?: number;
 };
 
-export function createLabRecorder({source, windowSeconds, file}: LabRecorderOptions): LabRecorder {
+export function createLabRecorder({source, windowSeconds, file, intervalMs}: LabRecorderOptions): LabRecorder {
 	const lab = createLabSession({node: source.node, windowSeconds});
 	let fd = file === undefined ? null : openRecordFile(file);
 	let recordError: string | null = null;
@@ -40,7 +43,7 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 		...(source.metricsUrl === undefined ? {} : {metricsUrl: source.metricsUrl}),
 		node: source.node,
 		fetchMetrics: async (signal) => source.fetchMetrics(signal),
-		// The Date header passes through unrecorded, like the Events: it is for the clock offset of this run.
+		// The Date header is recorded with each line: a replay judges the ages on the node's clock as the run did.
 		...(source.fetchMetricsDated && {fetchMetricsDated: async (signal: AbortSignal) => source.fetchMetricsDated!(signal)}),
 		...(source.fetchNode && {
 			async fetchNode(signal: AbortSignal) {
@@ -73,7 +76,9 @@ export function createLabRecorder({source, windowSeconds, file}: LabRecorderOpti
 			// so neither the 250 KB filter nor a second parse runs each second unless a file is being written.
 			// The session computes the figures of a scrape only when they are read: here, for a record line.
 			const scraped = lab.scrape({...scrape, latencyMs: 0});
-			if (fd !== null) write(toRecordLine(recordLines(text), scraped.figures, scraped.markAt));
+			if (fd === null) return;
+			const context = {dateSeconds: scrape.dateSeconds ?? null, sameClock: scrape.sameClock === true, windowSeconds, intervalMs};
+			write(toRecordLine(recordLines(text), scraped.figures, scraped.markAt, context));
 		},
 		mark: (at) => {
 			lab.mark(at);
@@ -190,23 +195,67 @@ function* fileRows(file: string): Generator<RecordingRow, void, undefined> {
 export type QuitFiles = {summary?: string; plot?: string};
 
 /**
+ * At start, before an hour of lab: each file written on quit can be (its directory exists and may be written, and
+ * it is no directory itself), or a usage failure (exit 2) naming the flag, the path and why, as --record's open does.
+ */
+export function checkQuitFiles(files: QuitFiles): void {
+	for (const [flag, file] of [
+		['--summary', files.summary],
+		['--plot', files.plot],
+	] as const) {
+		const why = file === undefined ? null : unwritable(file);
+		if (why !== null) throw sourceFailure('config', `cannot write the ${flag} file ${file}: ${why}`);
+	}
+}
+
+/** Why `file` could not be written now, as the error code and its meaning; null when it could. */
+function unwritable(file: string): string | null {
+	const directory = path.dirname(path.resolve(file));
+	try {
+		const existing = statSync(file, {throwIfNoEntry: false});
+		if (existing?.isDirectory()) return 'EISDIR (it is a directory)';
+		if (existing) {
+			accessSync(file, constants.W_OK);
+			return null;
+		}
+
+		if (!statSync(directory).isDirectory()) return `ENOTDIR (${directory} is not a directory)`;
+		accessSync(directory, constants.W_OK);
+		return null;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT') return `ENOENT (no directory ${directory})`;
+		if (code === 'ENOTDIR') return `ENOTDIR (a part of ${directory} is not a directory)`;
+		if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `${code} (not allowed to write there)`;
+		return code ?? (error as Error).message;
+	}
+}
+
+/**
  * On quit: the write-down (Markdown to --summary) and the plot (to --plot). Returns the plain write-down, wrapped
  * to `width` columns (the terminal's; default 80), and the lines that say what was written or what failed.
  */
-export function writeQuitFiles(lab: LabSummary, files: QuitFiles, options: {width?: number} = {}): {text: string; notes: string[]} {
+export function writeQuitFiles(
+	lab: LabSummary,
+	files: QuitFiles,
+	options: {width?: number} = {},
+): {text: string; notes: string[]; markdown: string; failed: Array<keyof QuitFiles>} {
 	const down = writeDown(lab, {width: options.width});
 	const notes: string[] = [];
-	const save = (file: string | undefined, what: string, content: () => string) => {
+	const failed: Array<keyof QuitFiles> = [];
+	const save = (which: keyof QuitFiles, what: string, content: () => string) => {
+		const file = files[which];
 		if (file === undefined) return;
 		try {
 			writeFileSync(file, content());
 			notes.push(`${what} written to ${file}`);
 		} catch (error) {
+			failed.push(which);
 			notes.push(`pleg-top: could not write the ${what} to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
 		}
 	};
 
-	save(files.summary, 'write-down', () => down.markdown);
-	save(files.plot, 'plot', () => plotSvg(lab));
-	return {text: down.text, notes};
+	save('summary', 'write-down', () => down.markdown);
+	save('plot', 'plot', () => plotSvg(lab));
+	return {text: down.text, notes, markdown: down.markdown, failed};
 }

@@ -5,7 +5,7 @@
 import {createLabSession, type LabSession} from './lab-session.js';
 import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
 import {jsonReport} from '../report/report.js';
-import type {Figures, NodeInfo} from '../domain/types.js';
+import type {Figures, NodeInfo, Scrape} from '../domain/types.js';
 import {clusterText, safeJson, visibleLine} from '../domain/untrusted-text.js';
 
 export type RecordLine = {
@@ -25,10 +25,29 @@ export type RecordLine = {
 	mark?: true;
 	/** When `b` was pressed, ms since the epoch. */
 	markAt?: number;
+	/** The answer's Date header, Unix seconds on the node's clock; null: the answer had none. Absent in older recordings. */
+	date?: number | null;
+	/** The node's clock is the recording machine's own (the demo). */
+	sameClock?: true;
+	/** The run's --window, seconds: a replay windows as the live run did. Absent in older recordings. */
+	windowSeconds?: number;
+	/** The run's --interval, ms: the cadence a replay shows. Absent in older recordings. */
+	intervalMs?: number;
 };
 
-/** The record of one scrape: its lines, the figures at it, and the mark set since the previous one (ms), if any. */
-export function toRecordLine(lines: string[], figures: Figures, markAt: number | null): RecordLine {
+/** What a record keeps of the run besides the scrape's lines and figures (RecordLine's fields of the same names). */
+export type RecordContext = {
+	dateSeconds?: number | null;
+	sameClock?: boolean;
+	windowSeconds?: number;
+	intervalMs?: number;
+};
+
+/**
+ * The record of one scrape: its lines, the figures at it, the mark set since the previous one (ms), if any, and
+ * the run's context (the Date, --window, --interval) when given.
+ */
+export function toRecordLine(lines: string[], figures: Figures, markAt: number | null, context: RecordContext = {}): RecordLine {
 	return {
 		v: 1,
 		time: new Date(figures.now).toISOString(),
@@ -38,7 +57,32 @@ export function toRecordLine(lines: string[], figures: Figures, markAt: number |
 		lines,
 		figures: jsonReport(figures),
 		...(markAt === null ? {} : {mark: true as const, markAt}),
+		...(context.dateSeconds === undefined ? {} : {date: context.dateSeconds}),
+		...(context.sameClock ? {sameClock: true as const} : {}),
+		...(context.windowSeconds === undefined ? {} : {windowSeconds: context.windowSeconds}),
+		...(context.intervalMs === undefined ? {} : {intervalMs: context.intervalMs}),
 	};
+}
+
+/** The scrape a record stands for: its time, its lines parsed, and what its answer said of the node's clock. */
+export function recordedScrape(record: RecordLine): Scrape {
+	return {
+		at: record.at,
+		sample: parsePlegSample(recordExposition(record)),
+		latencyMs: 0,
+		dateSeconds: recordedDate(record),
+		...(record.sameClock ? {sameClock: true} : {}),
+	};
+}
+
+/**
+ * The Date of a record's answer. An older recording has none: the Date its live run's offset implies stands in,
+ * so it replays on the clock it was judged on (none when that run did not know the offset either).
+ */
+export function recordedDate(record: RecordLine): number | null {
+	if (record.date !== undefined) return record.date;
+	const offset = record.figures['clockOffsetSeconds'];
+	return typeof offset === 'number' && Number.isFinite(offset) ? Math.floor(record.at / 1000 + offset) : null;
 }
 
 /**
@@ -56,7 +100,7 @@ export function labFromRecording(records: Iterable<RecordLine>, windowSeconds: n
 		if (record.mark) lab.mark(record.markAt ?? previousAt ?? record.at);
 		if (record.kubeletVersion !== null) lab.node(recordedNode(record));
 		try {
-			lab.scrape({at: record.at, sample: parsePlegSample(recordExposition(record)), latencyMs: 0});
+			lab.scrape(recordedScrape(record));
 		} catch (error) {
 			throw new RecordingError(index + 1, `recorded lines do not parse: ${(error as Error).message}`);
 		}
@@ -201,5 +245,17 @@ function checkRecord(value: unknown, line: number): RecordLine {
 		figures: typeof record.figures === 'object' && record.figures !== null ? record.figures : {},
 		...(record.mark === true ? {mark: true as const} : {}),
 		...(typeof record.markAt === 'number' ? {markAt: record.markAt} : {}),
+		...recordedContext(record),
+	};
+}
+
+/** The run's context a record carries, each field kept only when it is what it says (the file is untrusted). */
+function recordedContext(record: Partial<RecordLine>): Partial<RecordLine> {
+	const positive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+	return {
+		...(record.date === null || positive(record.date) ? {date: record.date} : {}),
+		...(record.sameClock === true ? {sameClock: true as const} : {}),
+		...(positive(record.windowSeconds) ? {windowSeconds: record.windowSeconds} : {}),
+		...(positive(record.intervalMs) ? {intervalMs: record.intervalMs} : {}),
 	};
 }

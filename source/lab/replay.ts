@@ -5,7 +5,7 @@
 // The records are pulled one at a time as the replay reaches them (the file is streamed, never held whole): only the
 // line last served and the next one are kept.
 import {recordingFailure} from './recorder.js';
-import {recordedNode, recordExposition, type RecordLine} from './recording.js';
+import {recordedDate, recordedNode, recordExposition, type RecordLine} from './recording.js';
 import type {MetricsSource, NodeInfo} from '../domain/types.js';
 
 /** Real ms the clock stays at a served line's recorded time once first read: the reads of that turn. */
@@ -36,47 +36,157 @@ export type ReplaySource = MetricsSource & {
 	readonly ended: Promise<void>;
 	/** The recording as given (a file's records are read afresh on each iteration). */
 	readonly records: Iterable<RecordLine>;
+	/** The --window the recording was made with, seconds; null in a recording that does not say. */
+	readonly recordedWindowSeconds: number | null;
+	/** The --interval the recording was made with, ms; null in a recording that does not say. */
+	readonly recordedIntervalMs: number | null;
+	/**
+	 * Recorded seconds per real second over the last few real seconds, once measured: below --speed when this machine
+	 * cannot parse and show the lines that fast (the replay slows rather than skipping lines). Null before a measure.
+	 */
+	reachedSpeed: () => number | null;
 };
 
 export function createReplaySource(options: ReplayOptions): ReplaySource {
-	const {speed} = options;
-	const {realNow} = options;
-	const sleep = options.sleep ?? abortableSleep;
-	const reader = options.records[Symbol.iterator]();
-	const pull = (): RecordLine | null => {
-		const step = reader.next();
-		return step.done ? null : step.value;
-	};
-
-	const first = pull();
+	const lines = readAhead(options.records, options.file);
+	const first = lines.upcoming;
 	if (!first) throw new RangeError('the recording has no lines');
+	const clock = replayClock(first.at, options, lines.limit);
 	const listeners = new Set<(at: number) => void>();
-	/** The line to serve next (number `next`, 0-based; null once all are served) and the one served before it. */
-	let upcoming: RecordLine | null = first;
-	let served: RecordLine | null = null;
-	let next = 0;
-	let markShownFor = -1;
-	/** A bad line met while reading ahead: said by the next fetch (the figures so far stay), and the replay ends there. */
-	let broken: Error | null = null;
-	// The clock: recorded time `anchor` at real time `anchorReal`.
-	let anchor = first.at;
-	let anchorReal = realNow();
+	const reached = speedMeter(options.realNow);
 	let endReached: () => void = () => undefined;
 	const ended = new Promise<void>((resolve) => {
 		endReached = resolve;
 	});
 
-	/** Recorded time the replay must not pass before serving line `next`: its mark, else its scrape. */
-	const limit = () => {
-		if (!upcoming) return served!.at;
-		return markShownFor === next ? upcoming.at : (markTime(upcoming, served) ?? upcoming.at);
+	const serve = async (signal: AbortSignal): Promise<RecordLine> => {
+		signal.throwIfAborted();
+		lines.throwIfBroken();
+		const record = lines.upcoming;
+		// Nothing more to show: stay open (the screen keeps the last figures) until the poller stops.
+		if (!record) return endOfRecording(endReached, signal);
+		const markAt = lines.pendingMark();
+		if (markAt !== null) {
+			await clock.waitUntil(markAt, signal);
+			// Listeners read the clock for the mark's time: hold it at the recorded one while they run.
+			clock.hold(markAt);
+			for (const listener of listeners) listener(markAt);
+			lines.markShown();
+		}
+
+		await clock.waitUntil(record.at, signal);
+		lines.advance();
+		clock.reanchor(record.at);
+		clock.hold(record.at);
+		reached.served(record.at);
+		return record;
 	};
 
-	const reanchor = (at: number) => {
-		anchor = at;
-		anchorReal = realNow();
+	return {
+		label: `replay of ${options.file} (node ${first.node}, recorded ${first.time}) ×${options.speed}`,
+		node: first.node,
+		...(first.sameClock ? {sameClock: true} : {}),
+		ended,
+		records: options.records,
+		recordedWindowSeconds: first.windowSeconds ?? null,
+		recordedIntervalMs: first.intervalMs ?? null,
+		now: clock.now,
+		reachedSpeed: reached.speed,
+		onMark(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		fetchMetrics: async (signal) => recordExposition(await serve(signal)),
+		// The recorded Date: the ages are read on the node's clock as they were live.
+		async fetchMetricsDated(signal) {
+			const record = await serve(signal);
+			return {text: recordExposition(record), dateSeconds: recordedDate(record)};
+		},
+		close: lines.close,
+		async fetchNode(signal): Promise<NodeInfo> {
+			signal.throwIfAborted();
+			return recordedNode(lines.served ?? first);
+		},
+	};
+}
+
+/** A promise that never resolves and rejects when `signal` aborts, once `endReached` was called. */
+async function endOfRecording(endReached: () => void, signal: AbortSignal): Promise<never> {
+	endReached();
+	return new Promise<never>((_resolve, reject) => {
+		signal.addEventListener('abort', () => reject(signal.reason), {once: true});
+	});
+}
+
+/**
+ * The records pulled one at a time as the replay reaches them: the line to serve next (`upcoming`, number `next`,
+ * 0-based; null once all are served) and the one served before it; nothing else is held. A bad line met while
+ * reading ahead is said by the next serve (the figures so far stay), and the replay ends there.
+ */
+function readAhead(records: Iterable<RecordLine>, file: string) {
+	const reader = records[Symbol.iterator]();
+	const pull = (): RecordLine | null => {
+		const step = reader.next();
+		return step.done ? null : step.value;
 	};
 
+	const state = {upcoming: pull(), served: null as RecordLine | null, next: 0, markShownFor: -1, broken: null as Error | null};
+	return {
+		get upcoming() {
+			return state.upcoming;
+		},
+		get served() {
+			return state.served;
+		},
+		/** Recorded time the replay must not pass before serving the next line: its mark, else its scrape. */
+		limit: (): number => {
+			const {upcoming, served} = state;
+			if (!upcoming) return served!.at;
+			return state.markShownFor === state.next ? upcoming.at : (markTime(upcoming, served) ?? upcoming.at);
+		},
+		/** The next line's mark time when it has one not yet shown. */
+		pendingMark(): number | null {
+			return state.markShownFor === state.next ? null : state.upcoming && markTime(state.upcoming, state.served);
+		},
+		markShown() {
+			state.markShownFor = state.next;
+		},
+		throwIfBroken() {
+			const error = state.broken;
+			state.broken = null;
+			if (error !== null) throw error;
+		},
+		/** The upcoming line was served: read one line ahead, for the clock's limit. */
+		advance() {
+			state.served = state.upcoming;
+			state.next++;
+			try {
+				state.upcoming = pull();
+			} catch (error) {
+				state.upcoming = null;
+				state.broken = recordingFailure(file, error);
+			}
+		},
+		/** Closes the file the records are read from. */
+		close: () => {
+			reader.return?.();
+		},
+	};
+}
+
+function markTime(record: RecordLine, previous: RecordLine | null): number | null {
+	if (!record.mark) return null;
+	// A hand-written line may carry `mark` alone: put the mark at the previous line, whose scrape it keeps.
+	return Math.min(record.markAt ?? previous?.at ?? record.at, record.at);
+}
+
+/**
+ * The replay clock: recorded time `anchor` at real time `anchorReal`, moving `speed` times faster than the real
+ * one and never past `limit()` (the next line's time).
+ */
+function replayClock(start: number, {speed, realNow, sleep = abortableSleep}: ReplayOptions, limit: () => number) {
+	let anchor = start;
+	let anchorReal = realNow();
 	// Between serving a line and the poller reading the clock for the scrape's time, the payload is parsed:
 	// the clock holds still until that first read, however long the parse takes (a loaded machine can take tens of
 	// ms, which at ×100 would be seconds of recorded time), so the scrape's time is exactly the recorded one.
@@ -85,9 +195,9 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 	let held: number | null = null;
 	/** Real time of the first read of the held time; null until it is read. */
 	let heldAt: number | null = null;
-	const hold = (at: number) => {
-		held = at;
-		heldAt = null;
+	const reanchor = (at: number) => {
+		anchor = at;
+		anchorReal = realNow();
 	};
 
 	const now = () => {
@@ -102,79 +212,49 @@ export function createReplaySource(options: ReplayOptions): ReplaySource {
 		return Math.min(anchor + (realNow() - anchorReal) * speed, Math.max(anchor, limit()));
 	};
 
-	/** Waits until the replay clock reaches `at` (recorded ms), skipping gaps longer than maxReplayGapMs. */
-	const waitUntil = async (at: number, signal: AbortSignal) => {
-		const gap = at - now();
-		if (gap > 0) await sleep(Math.min(gap, maxReplayGapMs) / speed, signal);
-		if (at - now() > 0) reanchor(at);
-	};
-
-	const markTime = (record: RecordLine, previous: RecordLine | null): number | null => {
-		if (!record.mark) return null;
-		// A hand-written line may carry `mark` alone: put the mark at the previous line, whose scrape it keeps.
-		return Math.min(record.markAt ?? previous?.at ?? record.at, record.at);
-	};
-
 	return {
-		label: `replay of ${options.file} (node ${first.node}, recorded ${first.time}) ×${speed}`,
-		node: first.node,
-		ended,
-		records: options.records,
 		now,
-		onMark(listener) {
-			listeners.add(listener);
-			return () => listeners.delete(listener);
+		reanchor,
+		hold(at: number) {
+			held = at;
+			heldAt = null;
 		},
-		async fetchMetrics(signal) {
-			signal.throwIfAborted();
-			if (broken !== null) {
-				const error = broken;
-				broken = null;
-				throw error;
+		/** Waits until the replay clock reaches `at` (recorded ms), skipping gaps longer than maxReplayGapMs. */
+		async waitUntil(at: number, signal: AbortSignal) {
+			const gap = at - now();
+			if (gap > 0) await sleep(Math.min(gap, maxReplayGapMs) / speed, signal);
+			if (at - now() > 0) reanchor(at);
+		},
+	};
+}
+
+/** Real ms over which the reached speed is measured. */
+const meterMs = 2000;
+
+/**
+ * Recorded ms served per real ms, measured over at least meterMs of real time of lines served back to back: a
+ * pause, or lines due further apart than that, start the measure again rather than read as a slow replay.
+ */
+function speedMeter(realNow: () => number) {
+	let from: {real: number; at: number} | null = null;
+	let lastReal = -Infinity;
+	let speed: number | null = null;
+	return {
+		served(at: number) {
+			const real = realNow();
+			const apart = real - lastReal > meterMs;
+			lastReal = real;
+			if (from === null || apart || at < from.at) {
+				from = {real, at};
+				return;
 			}
 
-			const index = next;
-			const record = upcoming;
-			if (!record) {
-				endReached();
-				// Nothing more to show: stay open (the screen keeps the last figures) until the poller stops.
-				return new Promise<string>((_resolve, reject) => {
-					signal.addEventListener('abort', () => reject(signal.reason), {once: true});
-				});
+			if (real - from.real >= meterMs) {
+				speed = (at - from.at) / (real - from.real);
+				from = {real, at};
 			}
-
-			const markAt = markTime(record, served);
-			if (markAt !== null && markShownFor !== index) {
-				await waitUntil(markAt, signal);
-				// Listeners read the clock for the mark's time: hold it at the recorded one while they run.
-				hold(markAt);
-				for (const listener of listeners) listener(markAt);
-				markShownFor = index;
-			}
-
-			await waitUntil(record.at, signal);
-			next = index + 1;
-			served = record;
-			// One line ahead, for the clock's limit.
-			try {
-				upcoming = pull();
-			} catch (error) {
-				upcoming = null;
-				broken = recordingFailure(options.file, error);
-			}
-
-			reanchor(record.at);
-			hold(record.at);
-			return recordExposition(record);
 		},
-		close() {
-			// Closes the file the records are read from.
-			reader.return?.();
-		},
-		async fetchNode(signal): Promise<NodeInfo> {
-			signal.throwIfAborted();
-			return recordedNode(served ?? first);
-		},
+		speed: () => speed,
 	};
 }
 

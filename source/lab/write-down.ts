@@ -34,24 +34,35 @@ export function writeDown(lab: LabSummary, options: WriteDownOptions = {}): Writ
 	}
 
 	const {constants} = figures;
-	const stretches = namedSegments(lab);
 	const who = `${lab.node} (kubelet ${figures.kubeletVersion ?? 'version unknown'})`;
-	const paragraphs = [
-		loopSentence(constants),
-		measuredSentences(who, lab.session, stretches),
-		unhealthySentences(lab.unhealthy, constants.threshold.seconds),
-		ratioSentence(constants, stretches),
+	const paragraphs = (clock: Clock) => {
+		const stretches = namedSegments(lab, clock);
+		return [
+			loopSentence(constants),
+			measuredSentences(who, lab.session!, stretches, clock),
+			unhealthySentences(lab.unhealthy, constants.threshold.seconds, clock),
+			ratioSentence(constants, stretches),
+		];
+	};
+
+	// A file is read elsewhere and later: its times carry their zone offset ("06:00:38+02:00").
+	const heading = `# PLEG write-down: ${lab.node}, ${format(lab.session.from, 'yyyy-MM-dd HH:mm xxx')}`;
+	const stretches = namedSegments(lab, zonedClock);
+	const tables = [
+		segmentTable(constants, stretches, zonedClock),
+		...(lab.unhealthy.length > 0 ? [spanTable(lab.unhealthy, zonedClock)] : []),
 	];
-	const heading = `# PLEG write-down: ${lab.node}, ${format(lab.session.from, 'yyyy-MM-dd HH:mm')}`;
-	const tables = [segmentTable(constants, stretches), ...(lab.unhealthy.length > 0 ? [spanTable(lab.unhealthy)] : [])];
 	return {
-		text: paragraphs.map((paragraph) => wrap(paragraph, width)).join('\n\n') + '\n',
-		markdown: [heading, ...paragraphs.map(markdownCode), ...tables].join('\n\n') + '\n',
+		text:
+			paragraphs(localClock)
+				.map((paragraph) => wrap(paragraph, width))
+				.join('\n\n') + '\n',
+		markdown: [heading, ...paragraphs(zonedClock).map(markdownCode), ...tables].join('\n\n') + '\n',
 	};
 }
 
 /** The whole session alone when no mark was set; else each stretch, named by the marks around it. */
-function namedSegments(lab: LabSummary): Named[] {
+function namedSegments(lab: LabSummary, clock: Clock): Named[] {
 	const {segments} = lab;
 	if (segments.length <= 1) return [{segment: lab.session!, name: 'over the whole session'}];
 	return segments.map((segment, index) => {
@@ -62,9 +73,14 @@ function namedSegments(lab: LabSummary): Named[] {
 	});
 }
 
-function clock(at: number): string {
-	return format(at, 'HH:mm:ss');
-}
+/** A time of day as the write-down says it. */
+type Clock = (at: number) => string;
+
+/** On the terminal that ran the session: its own zone, as the screen's clock. */
+const localClock: Clock = (at) => format(at, 'HH:mm:ss');
+
+/** In the --summary file: with the zone offset. */
+const zonedClock: Clock = (at) => format(at, 'HH:mm:ssxxx');
 
 /** "relistThreshold, pkg/kubelet/pleg/generic.go:83" (or "… line not read for this version"). */
 function where(constant: SourceConstant): string {
@@ -95,11 +111,13 @@ export function boundedDuration(seconds: number, direction: 'up' | 'down' | 'nea
 }
 
 /**
- * An age read at a scrape, to the millisecond it was measured to: the same figure wherever it is quoted, and never
- * rounded below what was read.
+ * An age read at a scrape, to the gauge's whole second (it is Unix seconds): 'up' for a maximum, never below what
+ * was read; 'down' for "at least", the whole seconds the screen and the kubelet's message show.
  */
-export function ageRead(seconds: number): string {
-	return formatGoDuration(Math.round(seconds * 1000) / 1000);
+export function ageRead(seconds: number, direction: 'up' | 'down' = 'up'): string {
+	// A hair of floating-point noise must not push 208.0000001 s up to 3m29s.
+	const whole = Number(seconds.toFixed(6));
+	return formatGoDuration(direction === 'up' ? Math.ceil(whole) : Math.floor(whole));
 }
 
 /** "16 relists in 20s" / "no relist completed in 3m20s" / "a single scrape". */
@@ -145,18 +163,21 @@ export function onlyThreshold(causes: readonly UnhealthyCause[]): boolean {
 	return causes.every((cause) => cause === 'threshold');
 }
 
-function pastThreshold(segment: SegmentSummary): string {
+function pastThreshold(segment: SegmentSummary, clock: Clock): string {
 	if (segment.unhealthySeconds <= 0) return '';
 	const time = boundedDuration(segment.unhealthySeconds, 'down');
 	const causes = segment.unhealthyCauses;
-	return onlyThreshold(causes) ? `, past the threshold for at least ${time}` : `, not healthy for at least ${time} (${causesText(causes)})`;
+	const before = segment.unhealthyBeforeFrom === null ? '' : ` (from ${clock(segment.unhealthyBeforeFrom)}, before the first scrape)`;
+	return onlyThreshold(causes)
+		? `, past the threshold for at least ${time}${before}`
+		: `, not healthy for at least ${time}${before} (${causesText(causes)})`;
 }
 
-function measuredSentences(who: string, session: SegmentSummary, stretches: Named[]): string {
+function measuredSentences(who: string, session: SegmentSummary, stretches: Named[], clock: Clock): string {
 	const measured = `Measured on ${who} from ${clock(session.from)} to ${clock(session.to)} (${extent(session)})`;
 	if (stretches.length === 1) {
 		return (
-			`${measured}: ${meanAndP99(session)}; ${highestAge(session)}${pastThreshold(session)}. ` +
+			`${measured}: ${meanAndP99(session)}; ${highestAge(session)}${pastThreshold(session, clock)}. ` +
 			'No mark was set: press b when something is about to change (before a churn, say), and the write-down measures each side of the mark.'
 		);
 	}
@@ -169,12 +190,12 @@ function measuredSentences(who: string, session: SegmentSummary, stretches: Name
 			index > 0 && mean !== null && baselineMean !== null && baselineMean > 0
 				? ` (${formatRatio(mean / baselineMean)} the mean ${first.name})`
 				: '';
-		return `${capitalise(name)} (${extent(segment)}): ${meanAndP99(segment)}${multiple}; ${highestAge(segment)}${pastThreshold(segment)}.`;
+		return `${capitalise(name)} (${extent(segment)}): ${meanAndP99(segment)}${multiple}; ${highestAge(segment)}${pastThreshold(segment, clock)}.`;
 	});
 	return [`${measured}.`, ...sentences].join(' ');
 }
 
-function unhealthySentences(spans: readonly UnhealthySpan[], thresholdSeconds: number): string {
+function unhealthySentences(spans: readonly UnhealthySpan[], thresholdSeconds: number, clock: Clock): string {
 	if (spans.length === 0) {
 		return `PLEG was healthy at every scrape: the last-seen age never passed the ${formatGoDuration(thresholdSeconds)} threshold when it was read.`;
 	}
@@ -182,8 +203,9 @@ function unhealthySentences(spans: readonly UnhealthySpan[], thresholdSeconds: n
 	const times = spans.length === 1 ? 'once' : `${spans.length} times`;
 	// One reason for every span goes up front; spans of different reasons each say their own.
 	const reasons = new Set(spans.map((span) => causesText(span.causes)));
-	if (reasons.size === 1) return `PLEG was not healthy (${[...reasons][0]!}) ${times}: ${spans.map(spanText).join('; ')}.`;
-	return `PLEG was not healthy ${times}: ${spans.map((span) => `${spanText(span)} (${causesText(span.causes)})`).join('; ')}.`;
+	if (reasons.size === 1)
+		return `PLEG was not healthy (${[...reasons][0]!}) ${times}: ${spans.map((span) => spanText(span, clock)).join('; ')}.`;
+	return `PLEG was not healthy ${times}: ${spans.map((span) => `${spanText(span, clock)} (${causesText(span.causes)})`).join('; ')}.`;
 }
 
 /** The span's length: at least to its lower-bound end, at most to the first healthy scrape. */
@@ -199,13 +221,13 @@ function lengthText(span: UnhealthySpan): string {
 	return atLeast === atMost ? atLeast : `${atLeast} to ${atMost}`;
 }
 
-function spanText(span: UnhealthySpan): string {
+function spanText(span: UnhealthySpan, clock: Clock): string {
 	const from = span.fromGauge ? `from ${clock(span.from)}` : `seen from ${clock(span.from)}`;
 	const end =
 		span.healthyAgainAt === null
 			? `, still not healthy at the last scrape (${clock(span.lastUnhealthyAt)})`
 			: `, healthy again by ${clock(span.healthyAgainAt)}`;
-	const age = span.maxAgeSeconds === null ? '' : `, the age reaching at least ${ageRead(span.maxAgeSeconds)}`;
+	const age = span.maxAgeSeconds === null ? '' : `, the age reaching at least ${ageRead(span.maxAgeSeconds, 'down')}`;
 	// The threshold says nothing about a kubelet that has not relisted since it started.
 	const threshold = span.causes.includes('threshold') ? ` (threshold ${formatGoDuration(span.thresholdSeconds)})` : '';
 	return `${from} for ${lengthText(span)}${end}${age}${threshold}`;
@@ -223,7 +245,7 @@ function ratioSentence(constants: KubeletConstants, stretches: Named[]): string 
 	return `threshold / mean: ${ratios.join(', ')}. That many mean relists fit in the threshold before the node goes NotReady.`;
 }
 
-function segmentTable(constants: KubeletConstants, stretches: Named[]): string {
+function segmentTable(constants: KubeletConstants, stretches: Named[], clock: Clock): string {
 	const header = ['', ...stretches.map(({name}) => name)];
 	const cell = (segment: SegmentSummary, value: (figures: NonNullable<SegmentSummary['figures']>) => string) =>
 		segment.figures ? value(segment.figures) : '—';
@@ -251,13 +273,13 @@ function segmentTable(constants: KubeletConstants, stretches: Named[]): string {
 	return markdownTable(header, rows);
 }
 
-function spanTable(spans: readonly UnhealthySpan[]): string {
+function spanTable(spans: readonly UnhealthySpan[], clock: Clock): string {
 	const header = ['not healthy from', 'for', 'healthy again', 'age reached at least', 'threshold', 'why'];
 	const rows = spans.map((span) => [
 		span.fromGauge ? clock(span.from) : `${clock(span.from)} (first seen)`,
 		lengthText(span),
 		span.healthyAgainAt === null ? 'not by the last scrape' : `by ${clock(span.healthyAgainAt)}`,
-		span.maxAgeSeconds === null ? '—' : ageRead(span.maxAgeSeconds),
+		span.maxAgeSeconds === null ? '—' : ageRead(span.maxAgeSeconds, 'down'),
 		formatGoDuration(span.thresholdSeconds),
 		causesText(span.causes),
 	]);

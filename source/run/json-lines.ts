@@ -8,7 +8,7 @@ import {safeJson} from '../domain/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {jsonReport, rawJson} from '../report/report.js';
 import {exitCodeFor} from '../sources/failure.js';
-import {finishLab} from './lab.js';
+import {finishLab, quitFilesExitCode} from './lab.js';
 import type {Plan} from './plan.js';
 import {hangupExitCode, onStop, quitExitCode, terminalGone} from './signals.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
@@ -84,6 +84,6 @@ export async function runJsonLines(plan: Plan, mode: NodeMode | OverviewMode, io
 	engine.stop();
 	plan.close();
 	// stdout carries the JSON lines and stderr only problems: the write-down goes to --summary alone.
-	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: true});
-	return code;
+	const written = mode.kind !== 'node' || finishLab(plan, mode, {stderr: io.stderr, quiet: true});
+	return code === 0 && !written ? quitFilesExitCode : code;
 }

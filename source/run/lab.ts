@@ -13,19 +13,29 @@ export type LabIo = {
 	columns?: number;
 };
 
-/** Closes the recorder and writes what the run's lab flags ask for. `lab`: a summary already made (--replay --once). */
-export function finishLab(plan: Plan, mode: NodeMode, io: LabIo, lab?: LabSummary): void {
+/** The exit code of a run whose --summary or --plot could not be written on quit (sysexits' EX_IOERR). */
+export const quitFilesExitCode = 74;
+
+/**
+ * Closes the recorder and writes what the run's lab flags ask for. `lab`: a summary already made (--replay --once).
+ * Returns false when --summary or --plot could not be written: the write-down then goes to stderr whole, so an
+ * hour of lab is not lost, and the run should end with quitFilesExitCode.
+ */
+export function finishLab(plan: Plan, mode: NodeMode, io: LabIo, lab?: LabSummary): boolean {
 	const {recorder} = plan;
 	recorder?.close();
 	const summary = lab ?? recorder?.summary();
-	if (!summary) return;
+	if (!summary) return true;
 	// The write-down's paragraphs are laid out for the terminal's width (80 columns when it is unknown).
-	const {text, notes} = writeQuitFiles(summary, {summary: mode.lab.summary, plot: mode.lab.plot}, {width: io.columns});
+	const files = {summary: mode.lab.summary, plot: mode.lab.plot};
+	const {text, notes, markdown, failed} = writeQuitFiles(summary, files, {width: io.columns});
 	// Nothing was measured when no scrape succeeded: the failure already said why.
 	if (!io.quiet && summary.session) io.stderr('\n' + wrap(text, io.columns) + (text.endsWith('\n') ? '' : '\n'));
+	if (failed.includes('summary')) io.stderr(`\nThe write-down meant for ${files.summary}:\n\n${markdown}`);
 	if (!lab && mode.lab.record !== undefined) notes.push(`recording appended to ${mode.lab.record}`);
 	if (recorder?.recordError) notes.push(`pleg-top: ${recorder.recordError}`);
 	if (notes.length > 0) io.stderr(notes.join('\n') + '\n');
+	return failed.length === 0;
 }
 
 /**

@@ -5,7 +5,7 @@
 import type {NodeMode, OverviewMode} from './mode.js';
 import type {Failure} from '../domain/types.js';
 import {exitCodeFor} from '../sources/failure.js';
-import {finishLab} from './lab.js';
+import {finishLab, quitFilesExitCode} from './lab.js';
 import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 import {hangupExitCode, quitExitCode, terminalGone} from './signals.js';
@@ -95,8 +95,9 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 
 	// After a hangup (SIGHUP) the files (--summary, --plot, --record) are still written; the write-down is tried on
 	// the terminal too, which a kill -HUP leaves in place, and fails without harm on one that is gone (signals.ts).
-	if (mode.kind === 'node') finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
+	const written = mode.kind !== 'node' || finishLab(plan, mode, {stderr: io.stderr, quiet: mode.quiet, columns: io.columns});
 	// A hangup: 129; Ctrl-C: 130, Ctrl-\: 131, as a shell reports an interrupted or quit command.
 	if (terminalGone()) return hangupExitCode;
-	return by === 'SIGQUIT' ? quitExitCode : by === 'SIGINT' ? 130 : 0;
+	if (by !== null) return by === 'SIGQUIT' ? quitExitCode : 130;
+	return written ? 0 : quitFilesExitCode;
 }

@@ -35,8 +35,8 @@ export type NodeBackend =
 	| {kind: 'prometheus'; url: string; node: string; direct: DirectAccess; job?: string}
 	/** Simulated seconds per real second. */
 	| {kind: 'demo'; speed: number}
-	/** Recorded seconds per real second. */
-	| {kind: 'replay'; file: string; speed: number};
+	/** Recorded seconds per real second; `typed`: --window / --interval were given (else the recording's own apply). */
+	| {kind: 'replay'; file: string; speed: number; typed?: {window: boolean; interval: boolean}};
 
 /** Where every node's figures come from. */
 export type OverviewBackend =

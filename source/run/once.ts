@@ -16,7 +16,8 @@ import {lineText} from '../screen/layout/line.js';
 import {sortedRows, type OverviewRow} from '../screen/overview-rows.js';
 import {overviewPlainLines} from '../screen/panes/overview-table.js';
 import {exitCodeFor} from '../sources/failure.js';
-import {finishLab} from './lab.js';
+import {finishLab, quitFilesExitCode} from './lab.js';
+import {replayWindowSeconds} from './plan/node-sources.js';
 import type {Plan} from './plan.js';
 import type {ReplaySource} from '../lab/replay.js';
 import {formatFailure, isPermanent} from './start-rule.js';
@@ -42,7 +43,7 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	// --once polls one window apart: its first back-off after a failure is that long (domain/backoff.ts).
 	const {views, at} = await readsDone(engine, plan.onceReads, {timeoutMs: mode.timeoutMs, pollMs: onceGapMs(mode)});
 	plan.close();
-	if (mode.kind === 'node') finishLab(plan, mode, {...io, quiet: true});
+	const written = mode.kind !== 'node' || finishLab(plan, mode, {...io, quiet: true});
 	if (engine.scope === 'node') {
 		const view = views.find((candidate) => candidate.name === engine.single);
 		if (view?.status.failure || !view?.figures) {
@@ -53,7 +54,8 @@ export async function runOnce(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 
 		const via = plan.header?.kube?.proxy;
 		io.stdout(formatNodeOnce(view.figures, mode.format, pasteOf(plan, view), mode.kind === 'node' && mode.raw, via));
-		return exitCodeForFigures(view.figures, mode.failOn);
+		// The verdict's code first; a write-down that could not be written turns a 0 into quitFilesExitCode.
+		return exitCodeForFigures(view.figures, mode.failOn) || (written ? 0 : quitFilesExitCode);
 	}
 
 	const context = {now: at, cycleMs: engine.effectiveIntervalMs()};
@@ -202,7 +204,7 @@ function replayOnce(plan: Plan, replay: ReplaySource, mode: NodeMode, io: Io): n
 	};
 
 	try {
-		lab = labFromRecording(counted(), mode.windowSeconds).summary();
+		lab = labFromRecording(counted(), replayWindowSeconds(mode, replay)).summary();
 	} catch (error) {
 		plan.close();
 		io.stderr(formatFailure(recordingFailure(mode.backend.kind === 'replay' ? mode.backend.file : 'the recording', error).failure) + '\n');
@@ -211,7 +213,7 @@ function replayOnce(plan: Plan, replay: ReplaySource, mode: NodeMode, io: Io): n
 
 	plan.close();
 	io.stdout(mode.format === 'json' ? safeJson(labJsonReport(lab, lines), 2) + '\n' : labTextReport(lab));
-	finishLab(plan, mode, {...io, quiet: true}, lab);
+	const written = finishLab(plan, mode, {...io, quiet: true}, lab);
 	// 1 when PLEG was not healthy at any recorded scrape, as --once on a live node that is not healthy.
-	return labExitCode(lab);
+	return labExitCode(lab) || (written ? 0 : quitFilesExitCode);
 }

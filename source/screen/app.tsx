@@ -26,7 +26,7 @@ export type AppProps = {
 	/** Present with --demo: keys that steer the simulated kubelet. */
 	demo?: DemoControls;
 	/** The kubeconfig context or the replay, for the header. */
-	header?: HeaderContext;
+	header?: HeaderContext & {replay?: {reachedSpeed?: () => number | null}};
 	/** --raw: start with the raw kubelet_pleg_* lines shown (`w` hides them). */
 	raw?: boolean;
 };
@@ -38,6 +38,12 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'r') demo.recover();
 	else if (input === 'x') demo.restart();
 	else if (input === 'l') demo.slowRuntime(!demo.runtimeSlow);
+}
+
+/** The replay's header items at this frame: ended, and the speed it reaches. */
+function replayContext(replay: NonNullable<HeaderContext['replay']> & {reachedSpeed?: () => number | null}, ended: boolean) {
+	const {reachedSpeed, ...shown} = replay;
+	return {...shown, ended, reached: reachedSpeed?.() ?? null};
 }
 
 /** Whether the engine has ended: a replay's header says when the recording has run out. */
@@ -68,7 +74,7 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 	const [showRaw, setShowRaw] = useState(raw);
 	const [rawOffset, setRawOffset] = useState(0);
 	const ended = useEnded(engine);
-	const context = header?.replay ? {...header, replay: {...header.replay, ended}} : header;
+	const context = header?.replay ? {...header, replay: replayContext(header.replay, ended)} : header;
 	const props: DashboardProps = {
 		...view,
 		sourceLabel: engine.label,

@@ -77,8 +77,11 @@ export type HeaderContext = {
 	/** The kubeconfig context and its cluster, when the kubeconfig was read; --kubeconfig when given (for pasted commands). */
 	/** `inCluster`: the pod's service account, which kubectl in the pod takes by itself (no context to paste). */
 	kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean};
-	/** --replay: the file and --speed; `ended` once the recording has run out. */
-	replay?: {file: string; speed: number; ended?: boolean};
+	/**
+	 * --replay: the file and --speed; `ended` once the recording has run out; `reached`: the recorded seconds per real
+	 * second measured, said when short of --speed.
+	 */
+	replay?: {file: string; speed: number; ended?: boolean; reached?: number | null};
 };
 
 /** Below these the full layout cannot show its essentials: one compact row instead. */
@@ -257,6 +260,12 @@ function rowsOf(blocks: Block[]): number {
 	return rows;
 }
 
+/** " (reaching ×230)" while a replay runs measurably short of --speed (this machine cannot show lines faster). */
+export function reachingText({speed, reached, ended}: NonNullable<HeaderContext['replay']>): string {
+	if (ended || reached === undefined || reached === null || reached >= speed * 0.9) return '';
+	return ` (reaching ×${reached >= 10 ? Math.round(reached) : Number(reached.toFixed(1))})`;
+}
+
 /**
  * "pleg-top · worker-1 · prod (cluster eu-1) · kubelet v1.28.0 · containerd://1.7.2 · via https://…" with the clock
  * on the right; a replay says "REPLAY FILE ×speed" (and "end of recording") instead of the source. The node is
@@ -282,7 +291,7 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 
 	const replay = context?.replay;
 	if (replay) {
-		items.push([seg(`REPLAY ${replay.file} ×${replay.speed}`, 'warn')]);
+		items.push([seg(`REPLAY ${replay.file} ×${replay.speed}${reachingText(replay)}`, 'warn')]);
 		if (replay.ended) {
 			items.push([seg('end of recording', 'warn')]);
 		}
@@ -345,7 +354,15 @@ type Essentials = {top: Block[]; status: Block; rows: number};
 function chooseEssentials(props: DashboardProps, figures: Figures, header: Line, stale: Line[]): Essentials | undefined {
 	const {width, height} = props;
 	const headerBlock = lines([header, ...stale]);
-	const gauge = lines(lastSeenGaugeLines({lastSeen: figures.lastSeen, constants: figures.constants, width, stale: stale.length > 0}));
+	const gauge = lines(
+		lastSeenGaugeLines({
+			lastSeen: figures.lastSeen,
+			constants: figures.constants,
+			width,
+			stale: stale.length > 0,
+			atLeast: figures.clock?.atLeast === true,
+		}),
+	);
 	const variants = [
 		{maxLinesEach: 2, hideNode: false, maxDetails: 3},
 		{maxLinesEach: 1, hideNode: false, maxDetails: 1},

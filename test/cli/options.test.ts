@@ -106,7 +106,19 @@ describe('parseOptions: the Mode', () => {
 
 	test('each backend carries only its own fields', () => {
 		assert.deepEqual(node(['--demo', '--demo-speed', '60']).backend, {kind: 'demo', speed: 60});
-		assert.deepEqual(node(['--replay', 'x.ndjson', '--speed', '4']).backend, {kind: 'replay', file: 'x.ndjson', speed: 4});
+		assert.deepEqual(node(['--replay', 'x.ndjson', '--speed', '4']).backend, {
+			kind: 'replay',
+			file: 'x.ndjson',
+			speed: 4,
+			typed: {window: false, interval: false},
+		});
+		// Typed, --window and --interval replace the recording's own.
+		assert.deepEqual(node(['--replay', 'x.ndjson', '--window=30s', '--interval', '2s']).backend, {
+			kind: 'replay',
+			file: 'x.ndjson',
+			speed: 1,
+			typed: {window: true, interval: true},
+		});
 		assert.deepEqual(node(['n', '--kubelet-url', 'https://10.0.0.5:10250', '--token-file', 't', '--kubelet-ca', 'ca.crt']).backend, {
 			kind: 'kubelet-direct',
 			url: 'https://10.0.0.5:10250',

@@ -40,8 +40,9 @@ export function replaceLine(text: string, line: number, replacement: string): st
 	return lines.join('\n');
 }
 
+/** A scrape whose answer carried a Date header on this machine's clock (a node with no clock offset), as the fake API server's. */
 export function scrapeOf(text: string, at: number, latencyMs = 5): Scrape {
-	return {at, sample: parsePlegSample(text), latencyMs};
+	return {at, sample: parsePlegSample(text), latencyMs, dateSeconds: Math.floor(at / 1000)};
 }
 
 const duration = 'kubelet_pleg_relist_duration_seconds';

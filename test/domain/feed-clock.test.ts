@@ -125,3 +125,73 @@ test("the demo's kubelet is on pleg-top's own clock: a gauge read 5 s late under
 	});
 	assert.deepEqual(figuresAt(run(own), t0 + 3000)!.clock, {offsetSeconds: -5, source: 'relist', atLeast: false});
 });
+
+describe('no false verdict from a clock: the evidence the clock cannot bend', () => {
+	// t0 is 08:00:00Z: a heartbeat at 08:00:50 bounds the node at least 50 s ahead (it is 60 s ahead).
+	const readyFalse = (message: string, heartbeat = '2027-01-15T08:00:50Z') =>
+		nodeInfoFromJson(
+			JSON.stringify({
+				kind: 'Node',
+				metadata: {name: 'n'},
+				status: {conditions: [{type: 'Ready', status: 'False', reason: 'KubeletNotReady', message, lastHeartbeatTime: heartbeat}]},
+			}),
+			'n',
+		);
+	const words = 'PLEG is not healthy: pleg was last seen active 3m6s ago; threshold is 3m0s';
+
+	test('200 s behind with no Date: the first scrape is not judged unhealthy; the relist loop then says healthy; nothing was counted', () => {
+		const state = run(relisting(-200, 3).slice(0, 1));
+		// Gauge ⌊1_800_000_000.5 − 200.4⌋ = 1_799_999_800: 200.5 s on this machine's clock, the offset not known yet.
+		const first = figuresAt(state, t0 + 500)!;
+		assert.equal(first.verdict.healthy, null);
+		assert.equal(
+			first.verdict.message,
+			"cannot judge yet: last seen 3m20s ago by this machine's clock, and the node's clock is not known yet",
+		);
+		assert.equal(bandOf(first), 'unknown');
+		const later = run(relisting(-200, 3));
+		const figures = figuresAt(later, t0 + 2500)!;
+		assert.equal(figures.verdict.healthy, true);
+		assert.deepEqual([figures.incident!.transitions, figures.incident!.recovered, figures.incident!.unhealthySince], [0, null, null]);
+	});
+
+	test("60 s ahead, stalled 185 s ago, no Date: the node's own Ready words make it unhealthy, from when it was seen", () => {
+		// Gauge 185 s before node time t0 + 60 s: 125 s on this machine's clock.
+		const gauge = t0 / 1000 + 60 - 185;
+		const state = run([kubelet(t0, 5000, gauge), {type: 'node', node: readyFalse(words), at: t0 + 100}, kubelet(t0 + 1000, 5000, gauge)]);
+		const figures = figuresAt(state, t0 + 1000)!;
+		// By the age alone: 126 s + at least 49.9 s (the heartbeat read at t0 + 0.1 s) = 175.9 s, healthy and critical.
+		assert.equal(Math.floor(figures.lastSeen.ageSeconds!), 175);
+		assert.deepEqual(figures.verdict, {healthy: false, message: words, basis: 'ready-condition'});
+		assert.equal(bandOf(figures), 'unhealthy');
+		// The age says nothing of when the rule tripped: at least since the first scrape that saw it.
+		assert.equal(figures.incident!.unhealthySince, t0 + 1000);
+		assert.equal(figures.incident!.sinceExact, false);
+	});
+
+	test('a relist that succeeds after the Node object was read makes its Ready words old news', () => {
+		const gauge = t0 / 1000 - 150;
+		const state = run([
+			kubelet(t0, 5000, gauge),
+			{type: 'node', node: readyFalse(words), at: t0 + 100},
+			kubelet(t0 + 1000, 5000, gauge),
+			kubelet(t0 + 2000, 5001, t0 / 1000 + 1, Math.floor((t0 + 2000) / 1000)),
+		]);
+		assert.equal(figuresAt(state, t0 + 2000)!.verdict.message, 'PLEG is healthy');
+	});
+
+	test('count and gauge unmoved for 181 s of this machine, no Date: unhealthy whatever the node clock', () => {
+		const gauge = t0 / 1000 + 60 - 100;
+		const scrapes = Array.from({length: 20}, (_, k) => kubelet(t0 + k * 10_000, 5000, gauge));
+		const state = run([...scrapes, kubelet(t0 + 181_000, 5000, gauge)]);
+		// 181 s unmoved from the first scrape; the gauge reads 40 + 181 = 221 s locally, judged only because nothing moved.
+		const figures = figuresAt(state, t0 + 181_000)!;
+		assert.equal(figures.verdict.basis, 'unmoved');
+		assert.equal(
+			figures.verdict.message,
+			'PLEG is not healthy: no relist has ended and the last-seen gauge has not moved for 3m1s; threshold is 3m0s',
+		);
+		// At 170 s unmoved: 210 s on this machine's clock, the node's unknown: not judged.
+		assert.equal(figuresAt(run(scrapes.slice(0, 18)), t0 + 170_000)!.verdict.healthy, null);
+	});
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {countdownLeftText, countdownSecondsLeft, countdownText, notReadyWhenText, verdict} from '../../source/domain/health.js';
+import {countdownLeftText, countdownSecondsLeft, countdownText, notReadyWhenText, readyPlegWords, verdict} from '../../source/domain/health.js';
 import {constantsFor} from '../../source/domain/kubelet-constants.js';
 import type {LastSeen} from '../../source/domain/types.js';
 
@@ -94,5 +94,74 @@ describe('the countdown, one definition for the one-node verdict and the overvie
 		const judged = (age: number) => ({verdict: verdict(gaugeAge(age), generic), lastSeen: gaugeAge(age), constants: generic});
 		assert.equal(countdownText(judged(172.9)), 'NotReady in 8s (last seen 2m52s ago; threshold 3m0s)');
 		assert.equal(countdownText(judged(180)), 'NotReady due now (last seen 3m0s ago; threshold 3m0s)');
+	});
+});
+
+describe("verdict: the evidence beside the age (a clock off, the node's own words)", () => {
+	const readyWords = 'PLEG is not healthy: pleg was last seen active 3m6s ago; threshold is 3m0s';
+
+	test("the node's Ready says PLEG is not healthy: never healthy, in the kubelet's words", () => {
+		// 60 s ahead, stalled 185 s ago, read as 125 s on this machine's clock: healthy by the age alone.
+		assert.deepEqual(verdict(gaugeAge(125), generic, {readyPleg: readyWords}), {
+			healthy: false,
+			message: readyWords,
+			basis: 'ready-condition',
+		});
+	});
+
+	test('past the threshold by its own age, the age is judged (its seconds are the newer)', () => {
+		assert.deepEqual(verdict(gaugeAge(185.2), generic, {readyPleg: readyWords}), {
+			healthy: false,
+			message: 'PLEG is not healthy: pleg was last seen active 3m5s ago; threshold is 3m0s',
+			basis: 'last-seen',
+		});
+	});
+
+	test('count and gauge unmoved for 181 s of this machine: a stall whatever the age on a clock off by a minute', () => {
+		assert.deepEqual(verdict(gaugeAge(125), generic, {unmovedSeconds: 181.3}), {
+			healthy: false,
+			message: 'PLEG is not healthy: no relist has ended and the last-seen gauge has not moved for 3m1s; threshold is 3m0s',
+			basis: 'unmoved',
+		});
+		// ⌊180.9⌋ = 180 is not past 180, as the kubelet compares.
+		assert.equal(verdict(gaugeAge(125), generic, {unmovedSeconds: 180.9}).healthy, true);
+		// Evented: 600 s.
+		assert.equal(verdict(gaugeAge(125), evented, {unmovedSeconds: 590}).healthy, true);
+	});
+
+	test('past the threshold on this machine only, with the node clock unknown: not judged (200 s behind reads 200 s)', () => {
+		assert.deepEqual(verdict(gaugeAge(200.7), generic, {clockUnknown: true}), {
+			healthy: null,
+			message: "cannot judge yet: last seen 3m20s ago by this machine's clock, and the node's clock is not known yet",
+			basis: 'none',
+		});
+		// Within the threshold it stays healthy: no false unhealthy is possible there.
+		assert.equal(verdict(gaugeAge(125), generic, {clockUnknown: true}).healthy, true);
+		// The clock-free evidence still decides.
+		assert.equal(verdict(gaugeAge(200.7), generic, {clockUnknown: true, unmovedSeconds: 190}).basis, 'unmoved');
+		assert.equal(verdict(gaugeAge(200.7), generic, {clockUnknown: true, readyPleg: readyWords}).message, readyWords);
+	});
+
+	test('a gauge of 0 needs no clock: "pleg has yet to be successful" stands', () => {
+		const never: LastSeen = {gaugeSeconds: 0, ageSeconds: null, skewSeconds: null, neverSucceeded: true, countUnchangedSeconds: null};
+		assert.equal(verdict(never, generic, {clockUnknown: true}).message, 'PLEG is not healthy: pleg has yet to be successful');
+	});
+
+	test('without a gauge, count unchanged is the age already: the unmoved time adds nothing', () => {
+		const unchanged: LastSeen = {gaugeSeconds: null, ageSeconds: null, skewSeconds: null, neverSucceeded: false, countUnchangedSeconds: 12};
+		assert.equal(verdict(unchanged, generic, {unmovedSeconds: 200}).basis, 'count-unchanged');
+		assert.equal(verdict(unchanged, generic, {unmovedSeconds: 200}).healthy, true);
+	});
+
+	test('readyPlegWords: the PLEG error out of the Ready message, alone or in an aggregate', () => {
+		assert.equal(readyPlegWords(readyWords), readyWords);
+		assert.equal(readyPlegWords(`[container runtime is down, ${readyWords}]`), readyWords);
+		assert.equal(
+			readyPlegWords('PLEG is not healthy: pleg has yet to be successful'),
+			'PLEG is not healthy: pleg has yet to be successful',
+		);
+		assert.equal(readyPlegWords('kubelet is posting ready status'), null);
+		assert.equal(readyPlegWords('container runtime network not ready: NetworkReady=false'), null);
+		assert.equal(readyPlegWords(null), null);
 	});
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
-import {correctCounters, deltaFigures, isCounterReset, noOffsets, offsetsAfter} from '../../source/domain/window.js';
+import {correctCounters, deltaFigures, isCounterReset, lifetimeMean, noOffsets, offsetsAfter} from '../../source/domain/window.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater, v121Restarted} from './dump.js';
 
 const t0 = 1_648_119_280_000; // ms, 3 s after the v1.21.2 dump's last_seen
@@ -244,5 +244,16 @@ describe('a _sum that falls while the _count rises (inconsistent series)', () =>
 	test('a consistent window has no sumFell key at all', () => {
 		const figures = deltaFigures(scrapeOf(readDump('1.21.2'), t0), scrapeOf(v121OneMinuteLater(), t0 + 60_000));
 		assert.equal('sumFell' in figures, false);
+	});
+});
+
+describe('lifetimeMean', () => {
+	test('_sum / _count; none without a relist, none for a negative _sum (a broken series), never a negative mean', () => {
+		// 35,470.975 s over 1,671,950 relists = 21.2 ms.
+		assert.equal(lifetimeMean(35_470.975, 1_671_950)!.toFixed(6), '0.021215');
+		assert.equal(lifetimeMean(0, 0), null);
+		// −11,370 s over 1,671,950 would read −6.8 ms.
+		assert.equal(lifetimeMean(-11_370, 1_671_950), null);
+		assert.equal(lifetimeMean(0, 5), 0);
 	});
 });

@@ -35,7 +35,13 @@ export type FakeNode = {
 	/** status.nodeInfo.kubeletVersion. @default "v1.28.4" */
 	kubeletVersion?: string;
 	/** The Ready condition. @default True, KubeletReady */
-	ready?: {status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string; lastTransitionTime?: string};
+	ready?: {
+		status: 'True' | 'False' | 'Unknown';
+		reason?: string;
+		message?: string;
+		lastTransitionTime?: string;
+		lastHeartbeatTime?: string;
+	};
 	/** status.nodeInfo.containerRuntimeVersion. @default "containerd://1.7.2" */
 	containerRuntimeVersion?: string;
 	/** The node's Events, as v1 Event fields (involvedObject is filled in); served from their namespace, default "default". */

@@ -88,9 +88,10 @@ test('the tmux pane killed under the live screen: --summary, --plot and --record
 			.map((line) => JSON.parse(line) as {node: string; at: number});
 		assert.ok(lines.length >= 2, `${lines.length} records`);
 		// The write-down of exactly what was recorded: the same first and last scrape, to the second.
-		const clock = (at: number) => new Date(at).toISOString().slice(11, 19);
+		// The file's times carry their zone offset (the run's TZ is UTC).
+		const clock = (at: number) => `${new Date(at).toISOString().slice(11, 19)}+00:00`;
 		const markdown = readFileSync(summary!, 'utf8');
-		assert.match(markdown, /^# PLEG write-down: demo-node, \d{4}-\d\d-\d\d \d\d:\d\d\n/);
+		assert.match(markdown, /^# PLEG write-down: demo-node, \d{4}-\d\d-\d\d \d\d:\d\d [+-]\d\d:\d\d\n/);
 		assert.ok(
 			markdown.includes(`Measured on demo-node (kubelet v1.28.4) from ${clock(lines[0]!.at)} to ${clock(lines.at(-1)!.at)}`),
 			markdown,

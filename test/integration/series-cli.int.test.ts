@@ -35,6 +35,23 @@ describe('a _sum that falls while the _count rises', () => {
 	});
 });
 
+describe('a _sum gone below zero', () => {
+	test('--once: no lifetime mean (−6.8 ms would read as a figure), the count stands', async () => {
+		files.cluster.fake.setMetrics('worker-1', (n) =>
+			withLastSeen(
+				setSamples(readDump('1.21.2'), {[`${duration}_count`]: String(1_671_950 + 10 * n), [`${duration}_sum`]: String(-11_370 + n)}),
+				1,
+			),
+		);
+		const json = await runCli(['--node', 'worker-1', '--once', '-o', 'json', ...fast], {env: files.cluster.env});
+		const report = JSON.parse(json.stdout) as Line;
+		assert.equal(report['relist'].lifetimeMeanSeconds, null);
+		assert.ok(report['relist'].count > 1_671_950, String(report['relist'].count));
+		const text = await runCli(['--node', 'worker-1', '--once', ...fast], {env: files.cluster.env});
+		assert.match(text.stdout, /^lifetime +1,67\d,\d{3} relists, mean —$/m);
+	});
+});
+
 describe('the relist metrics change format mid-run', () => {
 	test('JSON lines: the window starts again at the first histogram scrape, says so, then gives its figures', async () => {
 		// Requests 1-3: a v1.14 kubelet's µs summaries (+1 relist each); from 4 on, the v1.21 histogram (+60 each).

@@ -72,7 +72,8 @@ export const labTotals: Array<{at: number; totals: Totals}> = [
 export const markAt = t0 + 20_500;
 
 export function scrapeAt(at: number, totals: Totals): Scrape {
-	return {at, sample: parsePlegSample(plegText(totals)), latencyMs: 0};
+	// The answer's Date on this machine's clock: a node with no clock offset.
+	return {at, sample: parsePlegSample(plegText(totals)), latencyMs: 0, dateSeconds: Math.floor(at / 1000)};
 }
 
 /** The lab session of labTotals with `b` at markAt (after the third scrape), window 10 s. */

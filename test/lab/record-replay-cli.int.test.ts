@@ -79,7 +79,21 @@ describe('--record', () => {
 		// Each record is written before its JSON line, so at least as many as the lines read.
 		assert.ok(lines.length >= 10, `${lines.length} records`);
 		for (const record of lines) {
-			assert.deepEqual(Object.keys(record), ['v', 'time', 'at', 'node', 'kubeletVersion', 'lines', 'figures']);
+			// The demo kubelet is on pleg-top's clock (sameClock), so its answers carry no Date (null).
+			assert.deepEqual(Object.keys(record), [
+				'v',
+				'time',
+				'at',
+				'node',
+				'kubeletVersion',
+				'lines',
+				'figures',
+				'date',
+				'sameClock',
+				'windowSeconds',
+				'intervalMs',
+			]);
+			assert.deepEqual([record['date'], record['sameClock'], record['windowSeconds'], record['intervalMs']], [null, true, 10, 100]);
 			assert.equal(record['node'], 'demo-node');
 			// Only exposition lines of the kubelet's own families: TYPE lines and samples.
 			for (const line of record['lines'] as string[]) assert.match(line, /^(# TYPE )?kube(let|rnetes)_\w+/);
@@ -149,7 +163,7 @@ describe('--replay', () => {
 		// 100 ms since the mark over 5 ms before it (see exposition.ts)
 		assert.match(
 			readFileSync(summary, 'utf8'),
-			/Since the mark at 14:00:20 \(16 relists in 20s\): mean relist 100ms, p99 99\.1ms \(×20 the mean before the mark at 14:00:20\)/,
+			/Since the mark at 14:00:20\+00:00 \(16 relists in 20s\): mean relist 100ms, p99 99\.1ms \(×20 the mean before the mark at 14:00:20\+00:00\)/,
 		);
 	});
 

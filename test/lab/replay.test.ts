@@ -6,7 +6,8 @@ import {SourceFailure} from '../../source/sources/failure.js';
 import {jsonReport} from '../../source/report/report.js';
 import {createReplaySource, maxReplayGapMs, recordedIntervalMs} from '../../source/lab/replay.js';
 import {startPoller} from '../../source/engine/poller.js';
-import {labRecords, markAt, t0} from './exposition.js';
+import {labRecords, labTotals, markAt, recordsOf, t0} from './exposition.js';
+import {reachingText} from '../../source/screen/dashboard.js';
 
 /** A real clock that only moves when the test (or a sleep) moves it; every sleep is logged. */
 function fakeRealTime() {
@@ -225,5 +226,36 @@ describe('a replay through the real poller and feed', () => {
 		);
 		assert.equal(state.baseline?.at, markAt);
 		assert.equal(state.baseline?.scrape.at, t0 + 20_000);
+	});
+});
+
+describe('the speed a replay reaches', () => {
+	/** 61 lines a second apart from t0. */
+	const second = () =>
+		recordsOf(Array.from({length: 61}, (_, i) => ({at: t0 + i * 1000, totals: {...labTotals[0]!.totals, count: 100 + i}})));
+
+	test('measured over 2 s of lines served back to back: ×10 asked, ×10 reached when each line costs nothing', async () => {
+		const time = fakeRealTime();
+		const replay = createReplaySource({records: second(), speed: 10, file: 'x.jsonl', realNow: time.realNow, sleep: time.sleep});
+		assert.equal(replay.reachedSpeed(), null);
+		for (let i = 0; i < 40; i++) await replay.fetchMetrics(signal);
+		assert.equal(replay.reachedSpeed(), 10);
+		assert.equal(reachingText({file: 'x', speed: 10, reached: replay.reachedSpeed()}), '');
+	});
+
+	test('×1000 asked, 250 ms of work a line: 4 recorded seconds a real second, said in the header', async () => {
+		const time = fakeRealTime();
+		const replay = createReplaySource({records: second(), speed: 1000, file: 'x.jsonl', realNow: time.realNow, sleep: time.sleep});
+		for (let i = 0; i < 20; i++) {
+			await replay.fetchMetrics(signal);
+			time.advance(250);
+		}
+
+		// Each line is due 1 s / 1000 = 1 ms after the last is read (the clock holds at a served line until then): with
+		// 250 ms of work, a recorded second every 251 ms, ×3.98.
+		assert.equal(replay.reachedSpeed()!.toFixed(2), (1000 / 251).toFixed(2));
+		assert.equal(reachingText({file: 'x', speed: 1000, reached: 4}), ' (reaching ×4)');
+		assert.equal(reachingText({file: 'x', speed: 1000, reached: 231.4}), ' (reaching ×231)');
+		assert.equal(reachingText({file: 'x', speed: 1000, reached: 4, ended: true}), '');
 	});
 });

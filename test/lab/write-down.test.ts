@@ -3,7 +3,7 @@ import {describe, test} from 'node:test';
 import {createLabSession} from '../../source/lab/lab-session.js';
 import {labExitCode, labJsonReport, labTextReport} from '../../source/lab/lab-report.js';
 import {ageRead, boundedDuration, wrap, writeDown} from '../../source/lab/write-down.js';
-import {labSession, labTotals, restartTotals, scrapeAt, stallSession, stallTotals, t0} from './exposition.js';
+import {bounds, labSession, labTotals, restartTotals, scrapeAt, stallSession, stallTotals, t0} from './exposition.js';
 
 process.env['TZ'] = 'UTC';
 
@@ -66,16 +66,19 @@ describe('the write-down', () => {
 		);
 	});
 
-	test('a maximum is never rounded down: an age of 1.749 s is quoted as read, bounds are rounded outwards', () => {
+	test("ages to the gauge's whole second: a maximum never rounded down (1.749 s: at most 2s), bounds rounded outwards", () => {
 		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
 		const [a, b] = labTotals;
 		lab.scrape(scrapeAt(a!.at, a!.totals));
 		// Last seen 1.749 s before the second scrape.
 		lab.scrape(scrapeAt(b!.at, {...b!.totals, lastSeen: (b!.at - 1749) / 1000}));
 		const [, measured] = unwrap(writeDown(lab.summary()).text);
-		assert.match(measured!, /; the last-seen age was at most 1\.749s at every scrape\./);
-		assert.equal(ageRead(1.7494), '1.749s');
-		assert.equal(ageRead(324.6125), '5m24.613s');
+		assert.match(measured!, /; the last-seen age was at most 2s at every scrape\./);
+		assert.equal(ageRead(1.7494), '2s');
+		assert.equal(ageRead(324.6125), '5m25s');
+		// "At least": the whole seconds the screen and the kubelet's message show.
+		assert.equal(ageRead(208.361, 'down'), '3m28s');
+		assert.equal(ageRead(208.0000001), '3m28s');
 		assert.equal(boundedDuration(1.749, 'up'), '1.8s');
 		assert.equal(boundedDuration(1.749, 'down'), '1.7s');
 		assert.equal(boundedDuration(1.2, 'up'), '1.2s');
@@ -145,13 +148,13 @@ describe('the write-down', () => {
 
 	test('Markdown: a heading, file:line as code, a table per stretch and one of the unhealthy spans', () => {
 		const {markdown} = writeDown(stallSession().summary());
-		assert.match(markdown, /^# PLEG write-down: worker-1, 2024-01-15 14:00\n\n/);
+		assert.match(markdown, /^# PLEG write-down: worker-1, 2024-01-15 14:00 \+00:00\n\n/);
 		assert.ok(markdown.includes('(`genericPlegRelistThreshold`, `pkg/kubelet/kubelet.go:179`)'));
 		const table = markdown.split('\n').filter((line) => line.startsWith('|'));
 		assert.deepEqual(table, [
-			'|  | before the mark at 14:01:00 | since the mark at 14:01:00 |',
+			'|  | before the mark at 14:01:00+00:00 | since the mark at 14:01:00+00:00 |',
 			'| --- | --- | --- |',
-			'| from – to | 14:00:00 – 14:01:00 | 14:01:00 – 14:07:00 |',
+			'| from – to | 14:00:00+00:00 – 14:01:00+00:00 | 14:01:00+00:00 – 14:07:00+00:00 |',
 			'| relists | 60 relists in 1m0s | 15 relists in 6m0s |',
 			'| mean | 5ms | 22.9s |',
 			'| p99 | 5ms | ≥ 10s |',
@@ -163,8 +166,26 @@ describe('the write-down', () => {
 			'| threshold / mean | ×36,000 | ×7.8 |',
 			'| not healthy from | for | healthy again | age reached at least | threshold | why |',
 			'| --- | --- | --- | --- | --- | --- |',
-			'| 14:04:09 | 2m46s to 2m51s | by 14:07:00 | 4m51s | 3m0s | last-seen age past the threshold |',
+			'| 14:04:09+00:00 | 2m46s to 2m51s | by 14:07:00+00:00 | 4m51s | 3m0s | last-seen age past the threshold |',
 		]);
+	});
+
+	test('a span that began before the first scrape: the session counts it whole, as the span does, and says so', () => {
+		const lab = createLabSession({node: 'worker-1', windowSeconds: 10});
+		const stalled = {count: 100, sum: 0.5, buckets: bounds.map(() => 100), lastSeen: t0 / 1000 - 200};
+		// Gauge t0 − 200 s: past the threshold since t0 − 20 s. Scrapes at t0 + 0.361 s … t0 + 7.361 s; healthy at t0 + 9 s.
+		for (let i = 0; i <= 7; i++) lab.scrape(scrapeAt(t0 + i * 1000 + 361, stalled));
+		lab.scrape(scrapeAt(t0 + 9000, {count: 101, sum: 0.6, buckets: bounds.map(() => 101), lastSeen: t0 / 1000 + 8}));
+		const [, measured, health] = unwrap(writeDown(lab.summary()).text);
+		// Highest age 207.361 s: at most 3m28s; the span from t0 − 20 s to t0 + 8 s (the recovery relist's start) at least.
+		assert.match(
+			measured!,
+			/the last-seen age was at most 3m28s at every scrape, past the threshold for at least 28s \(from 13:59:40, before the first scrape\)\./,
+		);
+		assert.equal(
+			health,
+			'PLEG was not healthy (last-seen age past the threshold) once: from 13:59:40 for 28s to 29s, healthy again by 14:00:09, the age reaching at least 3m27s (threshold 3m0s).',
+		);
 	});
 
 	test('no scrape at all: says so', () => {
@@ -296,7 +317,10 @@ describe('why PLEG was not healthy', () => {
 				'No mark was set: press b when something is about to change (before a churn, say), and the write-down measures each side of the mark.',
 		);
 		assert.equal(health, `PLEG was not healthy (${words}) once: seen from 14:00:02 for 3s to 4s, healthy again by 14:00:06.`);
-		assert.match(markdown, new RegExp(`^\\| 14:00:02 \\(first seen\\) \\| 3s to 4s \\| by 14:00:06 \\| — \\| 3m0s \\| ${words} \\|$`, 'm'));
+		assert.match(
+			markdown,
+			new RegExp(`^\\| 14:00:02\\+00:00 \\(first seen\\) \\| 3s to 4s \\| by 14:00:06\\+00:00 \\| — \\| 3m0s \\| ${words} \\|$`, 'm'),
+		);
 		assert.match(labTextReport(summary), new RegExp(`^ {2}14:00:02 \\(first seen\\) – 14:00:06 {2}3s to 4s {2}${words}$`, 'm'));
 		assert.doesNotMatch(text + markdown, /past the threshold for/);
 	});

@@ -81,3 +81,10 @@ describe('LastSeenGauge special readings', () => {
 		assert.equal(frame.split('\n')[0], '✗ last seen 3m1s ago');
 	});
 });
+
+test('the node clock only bounded (at least so far ahead): the age read with it is a lower bound, said so', () => {
+	assert.equal(
+		paneFrame(lastSeenGaugeLines({lastSeen: lastSeenAt(172), constants, width, atLeast: true}), width),
+		['!! last seen at least 2m52s ago · critical ≥ 90s', bar(53), ticks].join('\n'),
+	);
+});

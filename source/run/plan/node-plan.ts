@@ -2,7 +2,7 @@
 // (--record, the write-down), then the engine of that one node.
 import type {MetricsSource, NodeInfo} from '../../domain/types.js';
 import {startNodeEngine} from '../../engine/node-engine.js';
-import {createLabRecorder, type LabRecorder} from '../../lab/recorder.js';
+import {checkQuitFiles, createLabRecorder, type LabRecorder} from '../../lab/recorder.js';
 import {toFailure} from '../../sources/to-failure.js';
 import type {NodeMode} from '../mode.js';
 import {sourcingFor, type NodeSourcing, type TextBackend} from './node-sources.js';
@@ -12,14 +12,17 @@ import {historyFrom} from '../history-from.js';
 
 export function nodePlan(mode: NodeMode, backend: TextBackend, env: NodeJS.ProcessEnv): Plan {
 	const sourcing = sourcingFor(mode, backend, env);
-	const recorder = recorderOf(sourcing.source, mode);
-	return recordedNodePlan(mode, sourcing, recorder);
+	// A replay windows as the recording did, unless --window was typed.
+	const windowed = sourcing.windowSeconds === undefined ? mode : {...mode, windowSeconds: sourcing.windowSeconds};
+	const recorder = recorderOf(sourcing.source, windowed);
+	return recordedNodePlan(windowed, sourcing, recorder);
 }
 
 /** The lab recorder over `source`; a --record file that cannot be opened closes the source before it is said. */
 function recorderOf(source: MetricsSource, mode: NodeMode): LabRecorder {
 	try {
-		return createLabRecorder({source, windowSeconds: mode.windowSeconds, file: mode.lab.record});
+		checkQuitFiles({summary: mode.lab.summary, plot: mode.lab.plot});
+		return createLabRecorder({source, windowSeconds: mode.windowSeconds, file: mode.lab.record, intervalMs: mode.intervalMs});
 	} catch (error) {
 		source.close?.();
 		throw error;

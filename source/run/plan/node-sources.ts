@@ -26,6 +26,8 @@ export type NodeSourcing = {
 	header?: PlanHeader;
 	demo?: DemoControls;
 	replay?: ReplaySource;
+	/** The window the figures use when it is not --window's: a replay's recorded one. */
+	windowSeconds?: number;
 };
 
 type Backend<K extends TextBackend['kind']> = Extract<TextBackend, {kind: K}>;
@@ -33,7 +35,7 @@ type Backend<K extends TextBackend['kind']> = Extract<TextBackend, {kind: K}>;
 export function sourcingFor(mode: NodeMode, backend: TextBackend, env: NodeJS.ProcessEnv): NodeSourcing {
 	switch (backend.kind) {
 		case 'replay':
-			return replaySourcing(backend);
+			return replaySourcing(mode, backend);
 		case 'demo':
 			return demoSourcing(mode, backend);
 		case 'kubelet-direct':
@@ -51,22 +53,29 @@ function steady(mode: NodeMode): (purpose: Purpose) => Pacing {
 	};
 }
 
-function replaySourcing({file, speed}: Backend<'replay'>): NodeSourcing {
+function replaySourcing(mode: NodeMode, {file, speed, typed}: Backend<'replay'>): NodeSourcing {
 	const records = readRecording(file);
 	const recording = createReplaySource({records, speed, file, realNow: systemNow});
 	return {
 		source: recording,
 		replay: recording,
-		header: {replay: {file, speed}},
+		windowSeconds: replayWindowSeconds(mode, recording),
+		header: {replay: {file, speed, reachedSpeed: recording.reachedSpeed}},
 		// A replay paces itself on its recorded times; the status line shows the recorded cadence.
 		pace: () => ({
 			pollMs: 0,
-			shownIntervalMs: recordedIntervalMs(records),
+			shownIntervalMs: typed?.interval ? mode.intervalMs : (recording.recordedIntervalMs ?? recordedIntervalMs(records)),
 			now: recording.now,
 			ended: recording.ended,
 			marks: recording.onMark,
 		}),
 	};
+}
+
+/** The window a replay's figures use: --window when it was typed, else the recording's, else --window's default. */
+export function replayWindowSeconds(mode: NodeMode, replay: ReplaySource): number {
+	const typed = mode.backend.kind === 'replay' && mode.backend.typed?.window === true;
+	return typed ? mode.windowSeconds : (replay.recordedWindowSeconds ?? mode.windowSeconds);
 }
 
 /**

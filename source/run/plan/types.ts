@@ -13,7 +13,8 @@ export type Purpose = 'watch' | 'once';
 export type PlanHeader = {
 	/** `proxy`: the proxy requests go through, as messages name it (LoadedKubeconfig.proxy.said). */
 	kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean; proxy?: string};
-	replay?: {file: string; speed: number};
+	/** `reachedSpeed`: the replay's measured speed (ReplaySource.reachedSpeed), for a header that says what it reaches. */
+	replay?: {file: string; speed: number; reachedSpeed?: () => number | null};
 };
 
 export type Plan = {

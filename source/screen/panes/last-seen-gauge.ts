@@ -12,6 +12,8 @@ export type LastSeenGaugeProps = {
 	constants: KubeletConstants;
 	/** Columns available; the bar spans all of them. */
 	width: number;
+	/** The node's clock is only bounded (at least so far ahead): the gauge's age is a lower bound, "at least". */
+	atLeast?: boolean;
 	/**
 	 * The figures are from an older scrape (the last one failed): the age is then pleg-top's extrapolation of the
 	 * old gauge, an upper bound, and the symbol is "?" whatever the band.
@@ -22,15 +24,15 @@ export type LastSeenGaugeProps = {
 /** What the gauge shows: an age (from the gauge or the count fallback) or a reason there is none. */
 type Reading = {age: number | null; health: Health; head: Item[]; extra: Item[]};
 
-export function lastSeenGaugeLines({lastSeen, constants, width, stale = false}: LastSeenGaugeProps): Line[] {
-	const reading = readGauge(lastSeen, constants, stale);
+export function lastSeenGaugeLines({lastSeen, constants, width, stale = false, atLeast = false}: LastSeenGaugeProps): Line[] {
+	const reading = readGauge(lastSeen, constants, stale, atLeast);
 	const staleItem: Item[] = stale ? [[seg('STALE', 'stale')]] : [];
 	const head = firstFitting(reading.head, width) ?? [];
 	const first = fitItems([head, ...staleItem, ...reading.extra], width);
 	return [first, barLine(reading, constants, width), tickLine(constants, width)];
 }
 
-function readGauge(lastSeen: LastSeen, constants: KubeletConstants, stale: boolean): Reading {
+function readGauge(lastSeen: LastSeen, constants: KubeletConstants, stale: boolean, atLeast: boolean): Reading {
 	if (lastSeen.neverSucceeded) {
 		return {
 			age: null,
@@ -53,7 +55,7 @@ function readGauge(lastSeen: LastSeen, constants: KubeletConstants, stale: boole
 
 		return stale
 			? {age, health: 'unknown', head: ageHeads('last seen up to', age, 'unknown', ' ago'), extra}
-			: {age, health: band, head: ageHeads('last seen', age, band, ' ago'), extra};
+			: {age, health: band, head: ageHeads(atLeast ? 'last seen at least' : 'last seen', age, band, ' ago'), extra};
 	}
 
 	if (lastSeen.countUnchangedSeconds !== null) {

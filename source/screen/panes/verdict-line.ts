@@ -60,7 +60,12 @@ function headLines(verdict: Verdict, width: number, maxLines: number, figures: V
 	}
 
 	const health = verdictHealth(verdict.healthy);
-	const basis = verdict.basis === 'count-unchanged' ? ' (judged on "count unchanged", no last-seen gauge)' : '';
+	const basis =
+		verdict.basis === 'count-unchanged'
+			? ' (judged on "count unchanged", no last-seen gauge)'
+			: verdict.basis === 'ready-condition'
+				? " (the node's Ready condition)"
+				: '';
 	return wrapWords(`${healthSymbol[health]} ${verdict.message}${basis}`, width, maxLines, health, 2);
 }
 
