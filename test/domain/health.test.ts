@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {countdownLeftText, countdownSecondsLeft, countdownText, notReadyWhenText, readyPlegWords, verdict} from '../../source/domain/health.js';
+import {
+	countdownLeftText,
+	countdownSecondsLeft,
+	countdownText,
+	notReadyWhenText,
+	readyPlegWords,
+	verdict,
+} from '../../source/domain/health.js';
 import {constantsFor} from '../../source/domain/kubelet-constants.js';
 import type {LastSeen} from '../../source/domain/types.js';
 
