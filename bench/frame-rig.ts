@@ -5,7 +5,7 @@ import {readFileSync} from 'node:fs';
 import {Writable} from 'node:stream';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {feedReducer, figuresAt, initialFeedState} from '../source/domain/feed.js';
-import {logView} from '../source/domain/bounded-log.js';
+import {logView} from '../source/domain/history/bounded-log.js';
 import {parsePlegSample} from '../source/domain/exposition/parse.js';
 import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 import type {DashboardProps} from '../source/screen/dashboard.js';

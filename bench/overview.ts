@@ -14,7 +14,7 @@ import {absentQuery, jobsQuery, plegQueries} from '../source/sources/prometheus/
 import {SimulatedKubelet} from '../source/demo/simulated-kubelet.js';
 import {startPrometheusOverview, startProxyOverview, type OverviewEngine} from '../source/engine/overview-engine.js';
 import {sortedRows} from '../source/screen/overview-rows.js';
-import {nodeView} from '../source/domain/overview-state.js';
+import {nodeView} from '../source/domain/fleet/overview-state.js';
 import {startFakeApiServer} from '../test/helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext} from '../test/helpers/kubeconfig-files.js';
 

@@ -8,7 +8,7 @@ import {helpText} from './cli/help-text.js';
 import {glyphsFromLocale, parseOptions, programName, UsageError, type Mode} from './cli/options.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
 import {formatFailure} from './run/start-rule.js';
-import {visibleLine} from './domain/untrusted-text.js';
+import {visibleLine} from './domain/text/untrusted-text.js';
 import {asciiText} from './screen/layout/glyphs.js';
 
 function packageVersion(): string {

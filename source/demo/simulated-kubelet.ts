@@ -2,7 +2,7 @@
 // a relist starts, takes its CRI calls' time, and the next one starts 1 s after it ENDED (wait.Until's sliding
 // period), so start-to-start = 1 s + previous duration. Lazy: every read advances the state from the last read to
 // now() (times `speed`), so it needs no timer. Memory is constant: fixed bucket arrays, one relist in flight.
-import {formatGoDuration} from '../domain/go-duration.js';
+import {formatGoDuration} from '../domain/text/go-duration.js';
 import type {NodeInfo} from '../domain/types.js';
 import {
 	drawRelistPlan,

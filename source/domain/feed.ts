@@ -17,16 +17,31 @@ import type {
 	Scrape,
 	Verdict,
 } from './types.js';
-import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, replaceLast, type BoundedLog} from './bounded-log.js';
-import {relistAnatomy} from './anatomy.js';
-import {judgeWhileStale, readyPlegWords, ruleAgeSeconds, verdict, type VerdictEvidence} from './health.js';
-import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident.js';
-import {constantsFor, eventedFallbackEvidence} from './kubelet-constants.js';
+import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, replaceLast, type BoundedLog} from './history/bounded-log.js';
+import {relistAnatomy} from './anatomy/anatomy.js';
+import {judgeWhileStale, readyPlegWords, ruleAgeSeconds, verdict, type VerdictEvidence} from './health/health.js';
+import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident/incident.js';
+import {constantsFor, eventedFallbackEvidence} from './health/kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
-import {clockAfterHeartbeat, clockAfterScrape, clockOffset, noClockEvidence, offsetToApply, type ClockEvidence} from './clock-offset.js';
-import {formatAge, formatCount, timeOfDay} from './format.js';
-import {historyWith, joined, prehistoryNote, type Prehistory} from './prometheus-history.js';
-import {correctCounters, deltaFigures, isCounterReset, lifetimeMean, noOffsets, offsetsAfter, type CounterOffsets} from './window.js';
+import {
+	clockAfterHeartbeat,
+	clockAfterScrape,
+	clockOffset,
+	noClockEvidence,
+	offsetToApply,
+	type ClockEvidence,
+} from './health/clock-offset.js';
+import {formatAge, formatCount, timeOfDay} from './text/format.js';
+import {historyWith, joined, prehistoryNote, type Prehistory} from './history/prehistory.js';
+import {
+	correctCounters,
+	deltaFigures,
+	isCounterReset,
+	lifetimeMean,
+	noOffsets,
+	offsetsAfter,
+	type CounterOffsets,
+} from './histogram/window.js';
 
 /**
  * History points kept by default: an hour at one scrape a second. The history chart spans twice the threshold in

@@ -2,10 +2,10 @@
 // of a cluster, owns every timer and the clock, and holds the state as the overview reducer keeps it, one feed per
 // node. A one-node run is an engine of one node, so each runner is written once for both, and tells the two apart
 // by the engine's `scope` where they differ (the one node's verdict, or the table).
-import type {FeedKind, FeedReader, OverviewAction, OverviewState} from '../domain/overview-state.js';
-import {initialOverviewState, overviewReducer} from '../domain/overview-state.js';
-import {formatGoDuration} from '../domain/go-duration.js';
-import type {ScrapeJobs} from '../domain/prometheus-feed.js';
+import type {FeedKind, FeedReader, OverviewAction, OverviewState} from '../domain/fleet/overview-state.js';
+import {initialOverviewState, overviewReducer} from '../domain/fleet/overview-state.js';
+import {formatGoDuration} from '../domain/text/go-duration.js';
+import type {ScrapeJobs} from '../domain/fleet/prometheus-feed.js';
 
 /**
  * Called after every change: `node` is the node whose feed changed (null: the node list); `read` says the change

@@ -2,9 +2,9 @@
 // replay): the poller's loop fed into the one-node FeedState, held as an overview of one node, so the live screen,
 // JSON lines and --once read it exactly as they read the cluster overview.
 import type {FeedAction, FeedState} from '../domain/feed.js';
-import {proxyFeedKind} from '../domain/proxy-feed.js';
+import {proxyFeedKind} from '../domain/fleet/proxy-feed.js';
 import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
-import type {Prehistory} from '../domain/prometheus-history.js';
+import type {Prehistory} from '../domain/history/prehistory.js';
 import {createStore, never, seconds, systemNow, type NodeEngine} from './engine.js';
 import {defaultNodeRefreshMs, startPoller} from './poller.js';
 

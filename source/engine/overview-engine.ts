@@ -3,7 +3,7 @@
 //   polled through the scheduler (bounded in-flight requests and request rate), one FeedState per node;
 // - from Prometheus: one fetch of every node's figures per interval.
 // Each engine owns its timers and holds the state; listeners hear of every change.
-import type {Prehistory} from '../domain/prometheus-history.js';
+import type {Prehistory} from '../domain/history/prehistory.js';
 import type {FiguresAnswer, FiguresSource} from '../sources/prometheus/source.js';
 import type {Failure} from '../domain/types.js';
 import {retryDelay} from '../domain/backoff.js';
@@ -14,8 +14,8 @@ import {
 	type PrometheusFeed,
 	type PrometheusFeedAction,
 	type ScrapeJobs,
-} from '../domain/prometheus-feed.js';
-import {listedNames} from '../domain/overview-state.js';
+} from '../domain/fleet/prometheus-feed.js';
+import {listedNames} from '../domain/fleet/overview-state.js';
 import {createStore, globalTimers, never, scopedEngine, seconds, systemNow, type Engine, type EngineCore, type Timers} from './engine.js';
 
 /** The overview's engines are engines (engine.ts) of every node. */

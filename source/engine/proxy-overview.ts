@@ -5,11 +5,11 @@
 import type {FeedAction, FeedState} from '../domain/feed.js';
 import {parsePlegSample} from '../domain/exposition/parse.js';
 import type {Failure, MetricsSource} from '../domain/types.js';
-import {ageBand} from '../domain/health.js';
-import {genericThresholdSeconds} from '../domain/kubelet-constants.js';
-import {timeOfDay} from '../domain/format.js';
-import {listedNames, readView, scrapeAges} from '../domain/overview-state.js';
-import {proxyFeedKind} from '../domain/proxy-feed.js';
+import {ageBand} from '../domain/health/health.js';
+import {genericThresholdSeconds} from '../domain/health/kubelet-constants.js';
+import {timeOfDay} from '../domain/text/format.js';
+import {listedNames, readView, scrapeAges} from '../domain/fleet/overview-state.js';
+import {proxyFeedKind} from '../domain/fleet/proxy-feed.js';
 import {toFailure} from '../sources/to-failure.js';
 import {startScheduler, type PollOutcome, type Scheduler} from './scheduler.js';
 import {createStore, globalTimers, never, seconds, systemNow, type FleetEngine, type Timers} from './engine.js';

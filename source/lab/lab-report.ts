@@ -2,7 +2,7 @@
 // segment between baseline marks (deltas from its first to its last scrape), every span in which the health rule
 // failed, as JSON or as text with the write-down; and its exit code (1 when the recording holds such a span).
 import {format} from 'date-fns/format';
-import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
+import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/text/format.js';
 import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
 import {ms, ns, sig} from '../report/report.js';
 import {ageRead, boundedDuration, causesText, onlyThreshold, writeDown, type WriteDownOptions} from './write-down.js';

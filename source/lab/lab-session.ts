@@ -5,9 +5,9 @@
 // Each scrape folds in only the rule and the window (what figuresAt() derives them from); the full figures of a
 // scrape are computed when asked for (a --record line, the summary), from the feed as that scrape left it.
 // No I/O, no clock: every time comes with a call.
-import {logLast} from '../domain/bounded-log.js';
+import {logLast} from '../domain/history/bounded-log.js';
 import {feedReducer, figuresAt, initialFeedState, ruleAt, windowFigures, type FeedState, type Rule} from '../domain/feed.js';
-import {deltaFigures} from '../domain/window.js';
+import {deltaFigures} from '../domain/histogram/window.js';
 import type {DeltaFigures, Figures, LastSeen, NodeInfo, Quantile, Scrape} from '../domain/types.js';
 
 /** One plot point per scrape: the windowed figures and the age the screen showed then. Seconds. */

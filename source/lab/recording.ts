@@ -6,7 +6,7 @@ import {createLabSession, type LabSession} from './lab-session.js';
 import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
 import {jsonReport} from '../report/report.js';
 import type {Figures, NodeInfo, Scrape} from '../domain/types.js';
-import {clusterText, safeJson, visibleLine} from '../domain/untrusted-text.js';
+import {clusterText, safeJson, visibleLine} from '../domain/text/untrusted-text.js';
 
 export type RecordLine = {
 	/** Format version. */

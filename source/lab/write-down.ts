@@ -5,8 +5,8 @@
 // Plain text wrapped to a width for the terminal, Markdown for --summary.
 // The function's own module: the package index loads all ~250 date-fns functions at start-up.
 import {format} from 'date-fns/format';
-import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/format.js';
-import {formatGoDuration} from '../domain/go-duration.js';
+import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/text/format.js';
+import {formatGoDuration} from '../domain/text/go-duration.js';
 import type {LabSummary, SegmentSummary, UnhealthyCause, UnhealthySpan} from './lab-session.js';
 import type {KubeletConstants, SourceConstant} from '../domain/types.js';
 

@@ -10,14 +10,14 @@ import {
 	formatSeconds,
 	formatSpan,
 	missing,
-} from '../domain/format.js';
-import {formatGoDuration} from '../domain/go-duration.js';
-import {clockOffsetText} from '../domain/clock-offset.js';
-import {bandOf, countdownText, secondsToThreshold} from '../domain/health.js';
-import {evictionInSeconds, evictionText, podsText} from '../domain/eviction.js';
-import {humanAge} from '../domain/event-age.js';
-import {nextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
-import {anatomyReportLines} from '../domain/anatomy-text.js';
+} from '../domain/text/format.js';
+import {formatGoDuration} from '../domain/text/go-duration.js';
+import {clockOffsetText} from '../domain/health/clock-offset.js';
+import {bandOf, countdownText, secondsToThreshold} from '../domain/health/health.js';
+import {evictionInSeconds, evictionText, podsText} from '../domain/incident/eviction.js';
+import {humanAge} from '../domain/incident/event-age.js';
+import {nextSteps, stepsFor, type PasteContext} from '../domain/incident/next-steps.js';
+import {anatomyReportLines} from '../domain/anatomy/anatomy-text.js';
 import type {
 	CriOperationFigures,
 	DeltaFigures,

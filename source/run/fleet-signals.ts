@@ -1,7 +1,7 @@
 // The overview's signals outside its pane, as the one-node screen's (terminal-signals.ts): the terminal title says
 // the fleet's trouble in a few words ("pleg-top: 2 unhealthy, 1 NotReady in 40s") and the bell rings when more
 // nodes are unhealthy than at the last look. The runner hands in the rows; this says what to write.
-import {notReadyWhenText} from '../domain/health.js';
+import {notReadyWhenText} from '../domain/health/health.js';
 import type {OverviewRow} from '../screen/overview-rows.js';
 
 const setTitle = (title: string) => `\u001B]2;${title}\u001B\\`;

@@ -2,7 +2,7 @@
 // before the first frame), and never in the way: the first request waits for it at most historyGraceMs, and a read
 // that fails or is slower comes in as a note or later (node-engine.ts puts it in when it comes).
 import {setTimeout as delay} from 'node:timers/promises';
-import type {Prehistory} from '../domain/prometheus-history.js';
+import type {Prehistory} from '../domain/history/prehistory.js';
 import {readPrometheusHistory} from '../sources/prometheus/range-history.js';
 import type {HistoryFrom, NodeMode} from './mode.js';
 import type {PrometheusFlag} from '../sources/prometheus/envelope.js';

@@ -2,9 +2,9 @@
 // signal, a closed pipe (`| head`) or the end of a replay. A failed read writes the node's last good figures marked
 // `stale` with the `error`, so a script sees both what is known and why it is old.
 import type {NodeMode, OverviewMode} from './mode.js';
-import {nodeView} from '../domain/overview-state.js';
+import {nodeView} from '../domain/fleet/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';
-import {safeJson} from '../domain/untrusted-text.js';
+import {safeJson} from '../domain/text/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {jsonReport, rawJson} from '../report/report.js';
 import {exitCodeFor} from '../sources/failure.js';

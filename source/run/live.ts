@@ -10,7 +10,7 @@ import type {Plan} from './plan.js';
 import {fatalBeforeFirstRead, formatFailure, isPermanent} from './start-rule.js';
 import {hangupExitCode, quitExitCode, terminalGone} from './signals.js';
 import {createScreenSignals} from './screen-signals.js';
-import {rowViews} from '../domain/overview-state.js';
+import {rowViews} from '../domain/fleet/overview-state.js';
 import {overviewRows} from '../screen/overview-rows.js';
 
 /** `terminal`: the stdout the screen, the title and the bell are written to (ASCII on a locale that is not UTF-8). */

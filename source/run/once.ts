@@ -2,11 +2,11 @@
 // windows itself), then one report and an exit code. One node gives the one-node report; the overview, a table of
 // every node. --replay --once reports the whole recording instead, without waiting.
 import {onceGapMs, type FailOn, type Format, type NodeMode, type OverviewMode} from './mode.js';
-import {bandOf, bandReaches} from '../domain/health.js';
-import {listedNames, nodeView, type NodeView} from '../domain/overview-state.js';
+import {bandOf, bandReaches} from '../domain/health/health.js';
+import {listedNames, nodeView, type NodeView} from '../domain/fleet/overview-state.js';
 import type {Failure, Figures} from '../domain/types.js';
-import {pasteTarget, type PasteContext} from '../domain/next-steps.js';
-import {safeJson} from '../domain/untrusted-text.js';
+import {pasteTarget, type PasteContext} from '../domain/incident/next-steps.js';
+import {safeJson} from '../domain/text/untrusted-text.js';
 import type {Engine} from '../engine/engine.js';
 import {labExitCode, labJsonReport, labTextReport} from '../lab/lab-report.js';
 import {recordingFailure} from '../lab/recorder.js';
@@ -23,7 +23,7 @@ import type {ReplaySource} from '../lab/replay.js';
 import {formatFailure, isPermanent} from './start-rule.js';
 import {retryDelay} from '../domain/backoff.js';
 import {jsonLineOf} from './json-lines.js';
-import {jobsText, type ScrapeJobs} from '../domain/prometheus-feed.js';
+import {jobsText, type ScrapeJobs} from '../domain/fleet/prometheus-feed.js';
 
 type Io = {stdout(text: string): void; stderr(text: string): void};
 

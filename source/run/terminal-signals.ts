@@ -1,8 +1,8 @@
 // The live screen's signals outside its pane: the terminal title (a tmux status line or a window list shows it
 // while the pane is out of sight) and the bell. Both change only on reads of the node, never from a component: the
 // runner hands in the figures of each read, this says what to write.
-import {bandOf, countdownText} from '../domain/health.js';
-import {formatAge} from '../domain/format.js';
+import {bandOf, countdownText} from '../domain/health/health.js';
+import {formatAge} from '../domain/text/format.js';
 import type {Figures} from '../domain/types.js';
 
 /** The states whose changes are signalled: the bands fold into these four (warn is still healthy). */

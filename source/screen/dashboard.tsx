@@ -5,7 +5,7 @@
 // the panes that change every scrape (history, then baseline; the stats last). The verdict and
 // the last-seen age always show. `k` shows the kubelet source pane the other way round.
 import {Box} from 'ink';
-import type {LogView} from '../domain/bounded-log.js';
+import type {LogView} from '../domain/history/bounded-log.js';
 import type {EventsFigures, FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
 import {anatomyPaneLines} from './panes/anatomy-pane.js';
 import {baselinePaneLines} from './panes/baseline-pane.js';
@@ -25,10 +25,10 @@ import {eventsPaneLines, eventsPaneRows} from './panes/events-pane.js';
 import {nextStepsPaneLines} from './panes/next-steps-pane.js';
 import {runtimeCallsLines} from './panes/runtime-calls.js';
 import {rawPaneLines, rawPaneScroll} from './panes/raw-pane.js';
-import {bandOf} from '../domain/health.js';
-import {clockOffsetText} from '../domain/clock-offset.js';
-import {evictionInSeconds} from '../domain/eviction.js';
-import {pasteTarget, showsNextSteps, stepsFor, type PasteContext} from '../domain/next-steps.js';
+import {bandOf} from '../domain/health/health.js';
+import {clockOffsetText} from '../domain/health/clock-offset.js';
+import {evictionInSeconds} from '../domain/incident/eviction.js';
+import {pasteTarget, showsNextSteps, stepsFor, type PasteContext} from '../domain/incident/next-steps.js';
 import {staleBannerLines, statusLines} from './panes/status-line.js';
 import {readyLines, verdictLines} from './panes/verdict-line.js';
 

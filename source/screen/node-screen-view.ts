@@ -2,8 +2,8 @@
 // opened from the overview. A node not (or no longer) in the state shows as waiting for its first scrape.
 import type {Engine} from '../engine/engine.js';
 import {noReadYet} from '../domain/feed.js';
-import {nodeView, type OverviewState} from '../domain/overview-state.js';
-import type {LogView} from '../domain/bounded-log.js';
+import {nodeView, type OverviewState} from '../domain/fleet/overview-state.js';
+import type {LogView} from '../domain/history/bounded-log.js';
 import type {EventsFigures, FeedStatus, Figures, HistoryPoint, NodeInfo} from '../domain/types.js';
 
 export type NodeScreenView = {

@@ -14,7 +14,7 @@ import {filterRows, lastRowsMemo, sortRows} from './overview-rows.js';
 import {applyPresses, initialOverviewUi, pressesOf, type OverviewUi, type ScrollMove} from './overview-keys.js';
 import {helpBodyLines, helpScreenLines, helpScroll, scrollHelp} from './panes/help-screen.js';
 import {rowsText} from './panes/help-search.js';
-import type {PasteContext} from '../domain/next-steps.js';
+import type {PasteContext} from '../domain/incident/next-steps.js';
 import {nodeScreenView} from './node-screen-view.js';
 import {Lines} from './layout/line-view.js';
 

@@ -1,8 +1,8 @@
 // One table row per node: what the overview shows of each node's RowView, the `slow` flag (a node far slower than the
 // rest), and the orders the table can be sorted in (worst first by default) and the name filter.
 import type {Failure, Quantile} from '../domain/types.js';
-import {ageBand, countdownSecondsLeft, type AgeBand, type Band} from '../domain/health.js';
-import {rowViews, scrapeAges, type FeedReader, type OverviewState, type RowView} from '../domain/overview-state.js';
+import {ageBand, countdownSecondsLeft, type AgeBand, type Band} from '../domain/health/health.js';
+import {rowViews, scrapeAges, type FeedReader, type OverviewState, type RowView} from '../domain/fleet/overview-state.js';
 
 /**
  * Where a row ranks, worst first: PLEG unhealthy, and critical with NotReady due now; critical (half the threshold or

@@ -2,7 +2,7 @@
 // bound to a node, and a node's Events. Each takes the calls of one API server (api-server.ts): its requests, with
 // every failure classified and every credential masked.
 import type {NodeEvent, NodeEvents, NodeInfo, PodCount} from '../domain/types.js';
-import {kubectlCommand} from '../domain/next-steps.js';
+import {kubectlCommand} from '../domain/incident/next-steps.js';
 import type {BodyReader} from './http/body-text.js';
 import type {Call, NodeNames, Rule} from './http/classify.js';
 import type {HttpAnswer} from './http/https-request.js';

@@ -1,5 +1,5 @@
 import type {Failure, FailureKind} from '../domain/types.js';
-import {visibleLine} from '../domain/untrusted-text.js';
+import {visibleLine} from '../domain/text/untrusted-text.js';
 
 /**
  * A failure whose every line is visible text: summaries and details quote what servers and plugins said (Status

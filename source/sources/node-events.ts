@@ -3,7 +3,7 @@
 // writes it): clusterText makes it one visible line here.
 import * as v from 'valibot';
 import type {NodeEvent} from '../domain/types.js';
-import {clusterText as text} from '../domain/untrusted-text.js';
+import {clusterText as text} from '../domain/text/untrusted-text.js';
 import {continueOf, listMeta, maybe, readJson} from './json-boundary.js';
 
 // Times stay strings: one that does not parse is an Event without that time, not a broken list.

@@ -2,7 +2,7 @@
 // line here, where it enters, so no screen, title, report or file downstream writes a control character.
 import * as v from 'valibot';
 import type {NodeInfo} from '../domain/types.js';
-import {clusterText as text} from '../domain/untrusted-text.js';
+import {clusterText as text} from '../domain/text/untrusted-text.js';
 import {checked, continueOf, MalformedJsonError, maybe, readJson} from './json-boundary.js';
 
 /** The fields of a node condition pleg-top shows: status stays a string (an unknown one reads as Unknown). */

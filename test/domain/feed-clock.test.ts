@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
-import {bandOf, countdownText} from '../../source/domain/health.js';
-import {logToArray} from '../../source/domain/bounded-log.js';
+import {bandOf, countdownText} from '../../source/domain/health/health.js';
+import {logToArray} from '../../source/domain/history/bounded-log.js';
 import {nodeInfoFromJson} from '../../source/sources/node-info.js';
 import type {Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples} from './dump.js';

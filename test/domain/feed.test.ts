@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {feedReducer, figuresAt, initialFeedState, type FeedAction, type FeedState} from '../../source/domain/feed.js';
-import {logToArray} from '../../source/domain/bounded-log.js';
+import {logToArray} from '../../source/domain/history/bounded-log.js';
 import type {Failure, NodeInfo, Scrape} from '../../source/domain/types.js';
 import {readDump, scrapeOf, setSamples, v121OneMinuteLater, v121Restarted} from './dump.js';
-import {timeOfDay} from '../../source/domain/format.js';
+import {timeOfDay} from '../../source/domain/text/format.js';
 
 const gauge = 1_648_119_277; // kubelet_pleg_last_seen_seconds of the v1.21.2 dump
 const t0 = gauge * 1000; // a scrape at the instant of the last successful relist

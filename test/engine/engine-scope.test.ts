@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {never, scopedEngine, type EngineCore, type Timers} from '../../source/engine/engine.js';
-import {initialOverviewState} from '../../source/domain/overview-state.js';
+import {initialOverviewState} from '../../source/domain/fleet/overview-state.js';
 import {startPrometheusOverview} from '../../source/engine/overview-engine.js';
-import {prometheusFeedKind, type PrometheusFigures} from '../../source/domain/prometheus-feed.js';
+import {prometheusFeedKind, type PrometheusFigures} from '../../source/domain/fleet/prometheus-feed.js';
 import type {FiguresSource} from '../../source/sources/prometheus/source.js';
 
 const at = 1_700_000_000_000;

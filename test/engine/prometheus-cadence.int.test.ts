@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import {afterEach, beforeEach, describe, mock, test} from 'node:test';
 import {startPrometheusOverview} from '../../source/engine/overview-engine.js';
-import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
+import type {PrometheusFigures} from '../../source/domain/fleet/prometheus-feed.js';
 import type {FiguresSource} from '../../source/sources/prometheus/source.js';
 
 const t0 = 1_700_000_000_000;

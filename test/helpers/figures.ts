@@ -1,6 +1,6 @@
 // Hand-built Figures for the view tests: a healthy v1.28.0 node with a 10 s window, and
 // overrides for the case under test. The numbers are chosen so the frames can be read by eye.
-import {constantsFor} from '../../source/domain/kubelet-constants.js';
+import {constantsFor} from '../../source/domain/health/kubelet-constants.js';
 import type {DeltaFigures, FeedStatus, Figures, Incident, LastSeen, NodeInfo} from '../../source/domain/types.js';
 
 /** 2024-01-15 14:02:22 local time (tests set TZ=UTC before importing this). */

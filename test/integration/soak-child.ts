@@ -2,7 +2,7 @@
 // force a GC and measure the heap. The real poller, reducer and figuresAt, the real API-server source, the
 // fake API server with faults injected at random (seeded); prints one JSON object with the measurements.
 import {feedReducer, figuresAt, initialFeedState} from '../../source/domain/feed.js';
-import {logSize} from '../../source/domain/bounded-log.js';
+import {logSize} from '../../source/domain/history/bounded-log.js';
 import {createApiServerSource} from '../../source/sources/api-server.js';
 import {loadKubeconfig} from '../../source/sources/kube/kubeconfig.js';
 import {createRandom} from '../../source/demo/simulated-random.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {feedReducer, figuresAt, initialFeedState, type FeedAction} from '../../source/domain/feed.js';
-import {logToArray} from '../../source/domain/bounded-log.js';
+import {logToArray} from '../../source/domain/history/bounded-log.js';
 import {baselinePaneLines} from '../../source/screen/panes/baseline-pane.js';
 import {historyChartLines} from '../../source/screen/panes/history-chart.js';
 import {labTotals, scrapeAt, t0} from './exposition.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import {test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import stringWidth, {exactStringWidth as realStringWidth} from 'string-width';
-import textWidth from '../../source/domain/text-width.js';
+import textWidth from '../../source/domain/text/text-width.js';
 
 const sourceDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'source');
 

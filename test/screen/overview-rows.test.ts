@@ -4,12 +4,18 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import type {Failure, NodeInfo} from '../../source/domain/types.js';
-import type {PrometheusFigures} from '../../source/domain/prometheus-feed.js';
-import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/prometheus-feed.js';
-import {proxyFeedKind} from '../../source/domain/proxy-feed.js';
+import type {PrometheusFigures} from '../../source/domain/fleet/prometheus-feed.js';
+import {prometheusFeedKind, type PrometheusFeed} from '../../source/domain/fleet/prometheus-feed.js';
+import {proxyFeedKind} from '../../source/domain/fleet/proxy-feed.js';
 import type {FeedState} from '../../source/domain/feed.js';
 import {parsePlegSample} from '../../source/domain/exposition/parse.js';
-import {initialOverviewState, nodeView, overviewReducer, type NodeView, type OverviewState} from '../../source/domain/overview-state.js';
+import {
+	initialOverviewState,
+	nodeView,
+	overviewReducer,
+	type NodeView,
+	type OverviewState,
+} from '../../source/domain/fleet/overview-state.js';
 import {
 	failureWord,
 	filterRows,
@@ -30,7 +36,7 @@ import {
 import {overviewTableLines} from '../../source/screen/panes/overview-table.js';
 import {lineText} from '../../source/screen/layout/line.js';
 import {overviewRowOf} from '../helpers/overview-row.js';
-import {countdownSecondsLeft} from '../../source/domain/health.js';
+import {countdownSecondsLeft} from '../../source/domain/health/health.js';
 
 const at = 1_700_000_000_000;
 

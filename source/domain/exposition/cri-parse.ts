@@ -4,7 +4,7 @@
 import type {Bucket, CriOperation, CriSample, Histogram, RelistOperations, Summary} from '../types.js';
 import {criFamilies, dockerOperationTypes, relistOperationTypes, type CriFamilyKey} from './names.js';
 import type {SampleLine} from './sample-line.js';
-import {byUpperBound} from '../quantile.js';
+import {byUpperBound} from '../histogram/quantile.js';
 
 type Part = 'bucket' | 'sum' | 'count' | 'value';
 /** What a CRI sample name holds, found once per line by criRoleOf and handed on with the line. */

@@ -16,9 +16,9 @@ import type {Bucket, Histogram, PlegSample, RawLines, Summary} from '../types.js
 import {eventedPlegGateName, families, type FamilyKey} from './names.js';
 import {criRoleOf, criSampleOf, type CriLine, type CriRole} from './cri-parse.js';
 import {parseValue} from './parse-value.js';
-import {byUpperBound} from '../quantile.js';
+import {byUpperBound} from '../histogram/quantile.js';
 import {readMetaLine, readSampleLine, type SampleLine} from './sample-line.js';
-import {visibleLine} from '../untrusted-text.js';
+import {visibleLine} from '../text/untrusted-text.js';
 
 /** The payload is not Prometheus text. `line` is 1-based in the original payload, null when no line is to blame. */
 export class MetricsParseError extends Error {

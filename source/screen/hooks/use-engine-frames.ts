@@ -6,7 +6,7 @@
 import {useMemo, useSyncExternalStore} from 'react';
 import type {Engine} from '../../engine/engine.js';
 import {startFrames} from '../../engine/frames.js';
-import type {OverviewState} from '../../domain/overview-state.js';
+import type {OverviewState} from '../../domain/fleet/overview-state.js';
 
 export type EngineFrame<F> = {state: OverviewState<F>; now: number};
 

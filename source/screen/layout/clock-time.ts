@@ -1,6 +1,6 @@
 // Wall-clock time of a given instant for the screen ("14:02:10"), in the local time zone.
 // Formats the timestamp it is given; it never reads the clock.
-import {timeOfDay} from '../../domain/format.js';
+import {timeOfDay} from '../../domain/text/format.js';
 
 /**
  * The seconds formatted lately. One frame formats several instants (the header's clock, the Ready condition's

@@ -3,7 +3,7 @@
 // to ASCII once, where it leaves for the terminal (run/ascii-stream.ts, main.ts), so a new glyph needs one entry
 // here and no pane has a case of its own. Each stand-in is one column, as the glyph is: the rows the panes fitted to
 // the width stay fitted.
-import textWidth from '../../domain/text-width.js';
+import textWidth from '../../domain/text/text-width.js';
 
 /** Glyph -> its one-column ASCII stand-in. Meaning first: ✓ and ✗ stay distinct, ≥ keeps its direction. */
 export const asciiGlyphs: Readonly<Record<string, string>> = {

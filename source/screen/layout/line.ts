@@ -2,7 +2,7 @@
 // (1) no row is ever wider than its pane (the terminal never wraps, no figure is cut),
 // (2) the dashboard can count rows before rendering and decide what to drop.
 // Items (a label with its value) are kept or dropped whole; only prose is word-wrapped.
-import stringWidth from '../../domain/text-width.js';
+import stringWidth from '../../domain/text/text-width.js';
 import type {Tone} from './theme.js';
 
 export type Segment = {text: string; tone?: Tone};

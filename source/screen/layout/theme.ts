@@ -2,7 +2,7 @@
 // (✓ ok, ! warn, !! critical, ✗ unhealthy, ? unknown, "STALE", "PAUSED"), so NO_COLOR or a monochrome
 // terminal loses nothing: colour only repeats what the text already says. On a locale that is not UTF-8 each
 // glyph reaches the terminal as its ASCII stand-in in the glyph table (glyphs.ts): a new glyph goes there too.
-import type {Band} from '../../domain/health.js';
+import type {Band} from '../../domain/health/health.js';
 
 export type Tone =
 	| 'ok'

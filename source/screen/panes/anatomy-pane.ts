@@ -1,9 +1,9 @@
 // Relist anatomy pane (`a`): why is the relist slow? The reading in words, then the four CRI calls a relist makes
 // over the same window (rate, mean, p99, errors; every kubelet caller counted), status calls per relist, the list
 // calls' share of the mean relist, and what the relist walks (running pods and containers).
-import {containersText, operationKeys, operationLabels, shareText, spanText} from '../../domain/anatomy-text.js';
-import {countOf, formatQuantile, formatRate, formatSeconds} from '../../domain/format.js';
-import {formatCalls} from '../../domain/anatomy-reading.js';
+import {containersText, operationKeys, operationLabels, shareText, spanText} from '../../domain/anatomy/anatomy-text.js';
+import {countOf, formatQuantile, formatRate, formatSeconds} from '../../domain/text/format.js';
+import {formatCalls} from '../../domain/anatomy/anatomy-reading.js';
 import type {AnatomyReading, CriOperationFigures, RelistAnatomy} from '../../domain/types.js';
 import {flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
 import type {Tone} from '../layout/theme.js';

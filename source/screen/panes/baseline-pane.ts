@@ -1,6 +1,6 @@
 // After `b`: the window as it was at the mark beside the deltas since the mark, so a
 // before/after (idle vs churn) reads off one screen: "mean 4.2 ms → 26.5 ms ×6.3 since mark".
-import {formatAge, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan} from '../../domain/format.js';
+import {formatAge, formatQuantile, formatRate, formatRatio, formatSeconds, formatSpan} from '../../domain/text/format.js';
 import type {DeltaFigures, Figures} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, seg, type Line} from '../layout/line.js';

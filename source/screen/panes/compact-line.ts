@@ -1,8 +1,8 @@
 // One row for tiny panes (a tmux corner): the verdict symbol and the last-seen age always
 // first, then whatever else fits, whole: "✓ demo-node last seen 1 s · mean 4.2 ms · p99 9 ms".
-import {formatAge, formatQuantile, formatSeconds} from '../../domain/format.js';
+import {formatAge, formatQuantile, formatSeconds} from '../../domain/text/format.js';
 import type {FeedStatus, Figures} from '../../domain/types.js';
-import {ageBand} from '../../domain/health.js';
+import {ageBand} from '../../domain/health/health.js';
 import {cellWidth, fitItems, seg, type Item, type Line} from '../layout/line.js';
 import {healthSymbol, verdictHealth, type Health} from '../layout/theme.js';
 

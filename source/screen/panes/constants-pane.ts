@@ -1,10 +1,10 @@
 // "kubelet source" side pane: the two constants behind the verdict, where they are written
 // for the node's version row, and the ratios that make the 3-minute threshold so forgiving.
-import {formatRatio} from '../../domain/format.js';
+import {formatRatio} from '../../domain/text/format.js';
 import type {KubeletConstants, SourceConstant} from '../../domain/types.js';
 import {cellWidth, fitItems, flowItems, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';
-import {formatGoDuration} from '../../domain/go-duration.js';
-import {eventedPeriodSeconds, eventedThresholdSeconds} from '../../domain/kubelet-constants.js';
+import {formatGoDuration} from '../../domain/text/go-duration.js';
+import {eventedPeriodSeconds, eventedThresholdSeconds} from '../../domain/health/kubelet-constants.js';
 
 export type ConstantsPaneProps = {
 	constants: KubeletConstants;

@@ -1,7 +1,7 @@
 // The node's recent Events, as `kubectl describe node` lists them: newest first, each with its age and count, a
 // Warning's reason in the warning colour. A refused read is one dim row naming the RBAC rule that is missing: the
 // Events are extra context, so their absence never turns into an error of the whole screen.
-import {humanAge} from '../../domain/event-age.js';
+import {humanAge} from '../../domain/incident/event-age.js';
 import type {EventsFigures, NodeEventAt} from '../../domain/types.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 

@@ -3,7 +3,7 @@
 // README use, so the three cannot drift apart).
 // Taller than its pane, it scrolls: the title stays on top and the last row says which rows show.
 import {definitions, keyGroups, type KeyBinding} from '../../domain/definitions.js';
-import {nextSteps, onNodeNote, type PasteContext} from '../../domain/next-steps.js';
+import {nextSteps, onNodeNote, type PasteContext} from '../../domain/incident/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 import type {Tone} from '../layout/theme.js';
 import {markMatches, rowsText, searchFooter, type HelpSearch} from './help-search.js';

@@ -2,10 +2,10 @@
 // scrapes in each column), log-scaled (relist times span 1 ms … 10 s), with restarts (R) and baseline marks (B)
 // below. The chart covers at least twice the health threshold in force, so a stall and the recovery after it
 // are both on screen; the title says the span and how much time one column holds.
-import {formatSeconds} from '../../domain/format.js';
-import {formatGoDuration} from '../../domain/go-duration.js';
-import {bucketHistory, chooseBucketSeconds, type HistoryBucket} from '../../domain/history-buckets.js';
-import type {LogView} from '../../domain/bounded-log.js';
+import {formatSeconds} from '../../domain/text/format.js';
+import {formatGoDuration} from '../../domain/text/go-duration.js';
+import {bucketHistory, chooseBucketSeconds, type HistoryBucket} from '../../domain/history/history-buckets.js';
+import type {LogView} from '../../domain/history/bounded-log.js';
 import type {HistoryPoint} from '../../domain/types.js';
 import {cellWidth, seg, spread, type Line} from '../layout/line.js';
 import {sparkBlocks} from '../layout/theme.js';

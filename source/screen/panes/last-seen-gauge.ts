@@ -1,9 +1,9 @@
 // The live gauge: how long ago the PLEG last relisted successfully, on a log scale with
 // the relist period and the health threshold marked. Three rows, always.
-import {formatAge} from '../../domain/format.js';
+import {formatAge} from '../../domain/text/format.js';
 import type {KubeletConstants, LastSeen} from '../../domain/types.js';
-import {filledCells, tickCell, tickLabel} from '../../domain/gauge-scale.js';
-import {ageBand, criticalFromSeconds, warnAfterSeconds, type AgeBand} from '../../domain/health.js';
+import {filledCells, tickCell, tickLabel} from '../../domain/health/gauge-scale.js';
+import {ageBand, criticalFromSeconds, warnAfterSeconds, type AgeBand} from '../../domain/health/health.js';
 import {firstFitting, fitItems, seg, type Item, type Line} from '../layout/line.js';
 import {barEmpty, barFilled, healthSymbol, tickMark, type Health} from '../layout/theme.js';
 

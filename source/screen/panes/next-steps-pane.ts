@@ -2,9 +2,9 @@
 // saying so, the lines that run in a shell on the node. A command wider than its row breaks between shell words
 // with a trailing backslash, which a shell reads as one command (never inside a quoted word, where it would not).
 // The pane keeps its heading or folds whole into one row: commands without their heading would read as Events.
-import {evictionText, podsText} from '../../domain/eviction.js';
+import {evictionText, podsText} from '../../domain/incident/eviction.js';
 import type {PodCount} from '../../domain/types.js';
-import {nextSteps, onNodeNote, type NextStep, type StepsFor} from '../../domain/next-steps.js';
+import {nextSteps, onNodeNote, type NextStep, type StepsFor} from '../../domain/incident/next-steps.js';
 import {cellWidth, seg, wrapWords, type Line} from '../layout/line.js';
 
 export type NextStepsPaneProps = {

@@ -3,9 +3,9 @@
 // least useful first, when the terminal is narrow; no row is ever wider than the width and none wraps. Props only:
 // the rows come sorted from the overview app; the name filter typed after `/` is applied here.
 import {Box} from 'ink';
-import {formatCount, formatQuantile, formatRate, formatSeconds, missing} from '../../domain/format.js';
-import {formatGoDuration} from '../../domain/go-duration.js';
-import {countdownLeftText} from '../../domain/health.js';
+import {formatCount, formatQuantile, formatRate, formatSeconds, missing} from '../../domain/text/format.js';
+import {formatGoDuration} from '../../domain/text/go-duration.js';
+import {countdownLeftText} from '../../domain/health/health.js';
 import type {Failure} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, fitLeading, seg, spread, wrapWords, type Item, type Line, type Segment} from '../layout/line.js';

@@ -2,7 +2,7 @@
 // (what `watch … | grep ^kubelet_pleg` showed), to check a figure by hand. A heading with the scrape's age, then one
 // line after another; a line wider than the pane goes on below, indented, broken before its value where it can be.
 // Taller than its rows, it scrolls by whole lines (↑↓ PgUp PgDn Home End), and its last row says which lines show.
-import {countOf, formatAge} from '../../domain/format.js';
+import {countOf, formatAge} from '../../domain/text/format.js';
 import type {Figures} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, seg, wrapWords, type Line} from '../layout/line.js';

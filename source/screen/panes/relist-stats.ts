@@ -1,7 +1,7 @@
 // Relist duration figures: the window (mean, quantiles, count, rate, interval mean and p99), discards,
 // and the lifetime mean kept apart and labelled "since kubelet start" (it hides recent trouble).
-import {formatCount, formatQuantile, formatRate, formatSeconds, formatSpan} from '../../domain/format.js';
-import {formatGoDuration} from '../../domain/go-duration.js';
+import {formatCount, formatQuantile, formatRate, formatSeconds, formatSpan} from '../../domain/text/format.js';
+import {formatGoDuration} from '../../domain/text/go-duration.js';
 import type {DeltaFigures, Figures} from '../../domain/types.js';
 import {flowItems, seg, wrapWords, type Item, type Line} from '../layout/line.js';
 

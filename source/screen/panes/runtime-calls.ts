@@ -2,8 +2,8 @@
 // runtime request timeout over the window, and which operations completed no call while relists stall. Read from
 // the relist anatomy's window figures (domain/anatomy.ts), not computed again. Empty while there is nothing to say,
 // so an idle screen stays calm.
-import {operationKeys, operationLabels, overLimitText} from '../../domain/anatomy-text.js';
-import {countOf, formatSeconds, formatSpan} from '../../domain/format.js';
+import {operationKeys, operationLabels, overLimitText} from '../../domain/anatomy/anatomy-text.js';
+import {countOf, formatSeconds, formatSpan} from '../../domain/text/format.js';
 import type {CriOperationFigures, RelistAnatomy} from '../../domain/types.js';
 import {flowItems, seg, type Item, type Line} from '../layout/line.js';
 

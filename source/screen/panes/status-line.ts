@@ -3,12 +3,12 @@
 // the figures lives here too, so both read the same FeedStatus the same way.
 import {retryDelay} from '../../domain/backoff.js';
 import {keyBindings} from '../../domain/definitions.js';
-import {formatAge, formatSeconds} from '../../domain/format.js';
-import {formatGoDuration} from '../../domain/go-duration.js';
+import {formatAge, formatSeconds} from '../../domain/text/format.js';
+import {formatGoDuration} from '../../domain/text/go-duration.js';
 import type {FeedStatus} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {cellWidth, fitItems, fitLeading, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';
-import {tickLabel} from '../../domain/gauge-scale.js';
+import {tickLabel} from '../../domain/health/gauge-scale.js';
 import {healthSymbol} from '../layout/theme.js';
 
 export type StatusLineProps = {

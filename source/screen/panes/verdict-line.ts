@@ -1,8 +1,8 @@
 // The kubelet's verdict in the kubelet's own words (or, while healthy past the ok band, pleg-top's countdown to
 // the rule tripping), what this session has seen of it failing, then the node's Ready condition as the API server
 // reports it (the two can disagree for up to a node-status period, default 10 s).
-import {formatAge} from '../../domain/format.js';
-import {bandOf, countdownText} from '../../domain/health.js';
+import {formatAge} from '../../domain/text/format.js';
+import {bandOf, countdownText} from '../../domain/health/health.js';
 import type {Figures, Incident, NodeInfo, Verdict} from '../../domain/types.js';
 import {clockTime} from '../layout/clock-time.js';
 import {fitItems, lineWidth, seg, wrapWords, type Item, type Line} from '../layout/line.js';

@@ -4,14 +4,14 @@
 // address and credentials; the decisions (which status or socket error means what) are the same for all.
 import http from 'node:http';
 import * as v from 'valibot';
-import {formatGoDuration} from '../../domain/go-duration.js';
-import {kubectlCommand} from '../../domain/next-steps.js';
+import {formatGoDuration} from '../../domain/text/go-duration.js';
+import {kubectlCommand} from '../../domain/incident/next-steps.js';
 import {kubectlTargetOf, type LoadedKubeconfig} from '../kube/kubeconfig.js';
 import type {HttpAnswer} from './https-request.js';
 import {BodyCutError, BodyEncodingError, BodyTooLargeError, RequestTimeoutError} from './request-errors.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 import {maybe, readJson} from '../json-boundary.js';
-import {formatByteSize} from '../../domain/format.js';
+import {formatByteSize} from '../../domain/text/format.js';
 
 /** Who answers a transport: the API server named by the kubeconfig, or a server named by a flag. */
 export type Peer =

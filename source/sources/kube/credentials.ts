@@ -15,7 +15,7 @@ import {
 	type ExecCredentialStatus,
 	type ExecSpec,
 } from './exec-plugin.js';
-import {formatGoDuration} from '../../domain/go-duration.js';
+import {formatGoDuration} from '../../domain/text/go-duration.js';
 import {redact, sourceFailure, type SourceFailure} from '../failure.js';
 import type {AuthSource, RequestAuth as TransportAuth} from '../http/transport.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 // needs none of them; it can take the public name once the build drops those by an alias.
 import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
 import type {Cluster, Context, User} from '@kubernetes/client-node';
-import type {KubectlTarget} from '../../domain/next-steps.js';
+import type {KubectlTarget} from '../../domain/incident/next-steps.js';
 import {sourceFailure} from '../failure.js';
 import {proxyFromEnvironment, shownProxy} from '../http/proxy-env.js';
 import {mergeKubeconfigs, parseKubeconfigFile, type Entry, type MergedKubeconfig, type ParsedFile} from './kubeconfig-merge.js';

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import {sourceFailure} from '../failure.js';
 import {parseValue} from '../../domain/exposition/parse-value.js';
-import {visibleLine} from '../../domain/untrusted-text.js';
+import {visibleLine} from '../../domain/text/untrusted-text.js';
 import {compactVector, type VectorSample} from './body-scanner.js';
 
 /** The flag that named a Prometheus: failures say which. */

@@ -1,6 +1,6 @@
 // The PromQL pleg-top asks a Prometheus-compatible query API: the kubernetes-mixin's forms of the PLEG figures,
 // which scrape jobs hold kubelet PLEG series, and which nodes Prometheus knows but has no PLEG series of.
-import type {PrometheusFigures} from '../../domain/prometheus-feed.js';
+import type {PrometheusFigures} from '../../domain/fleet/prometheus-feed.js';
 
 export type FigureKey = Exclude<keyof PrometheusFigures, 'node' | 'at' | 'windowSeconds' | 'kubeletVersion'> | 'kubeletVersion';
 

@@ -3,9 +3,9 @@
 // counters one --window ago for the window's start; domain/prometheus-history.ts turns the answers into the feed's
 // own history. Never rejects: a failure is the reason the screen gives for having no history.
 import {setMaxListeners} from 'node:events';
-import {prehistoryFailed, prehistoryFrom, type HistoryAnswers, type Prehistory} from '../../domain/prometheus-history.js';
-import {bucketSteps} from '../../domain/history-buckets.js';
-import {visibleLine} from '../../domain/untrusted-text.js';
+import {prehistoryFailed, prehistoryFrom, type HistoryAnswers, type Prehistory} from '../../domain/history/prehistory.js';
+import {bucketSteps} from '../../domain/history/history-buckets.js';
+import {visibleLine} from '../../domain/text/untrusted-text.js';
 import {families} from '../../domain/exposition/names.js';
 import {redact, SourceFailure} from '../failure.js';
 import {createPrometheusApi, type PrometheusAccess} from './client.js';

@@ -13,7 +13,7 @@
 // kubelet that stopped answering): they stay listed with why, never dropped.
 import {setMaxListeners} from 'node:events';
 import {redactFailure, SourceFailure} from '../failure.js';
-import {jobsText, type NodeAbsence, type PrometheusFigures, type ScrapeJobs} from '../../domain/prometheus-feed.js';
+import {jobsText, type NodeAbsence, type PrometheusFigures, type ScrapeJobs} from '../../domain/fleet/prometheus-feed.js';
 import {absentQuery, jobsQuery, knownByLabel, lastScrapeQuery, plegQueries, type FigureKey} from './queries.js';
 import {eachCompactSample, sampleReader, type SampleReader} from './body-scanner.js';
 import {readVector} from './envelope.js';

@@ -13,7 +13,7 @@ import type {NodeInfo} from '../../../source/domain/types.js';
 import {startProxyOverview, type OverviewEngine} from '../../../source/engine/overview-engine.js';
 import {OverviewApp} from '../../../source/screen/overview-app.js';
 import {sortedRows} from '../../../source/screen/overview-rows.js';
-import {nodeView} from '../../../source/domain/overview-state.js';
+import {nodeView} from '../../../source/domain/fleet/overview-state.js';
 import {overviewTableLines} from '../../../source/screen/panes/overview-table.js';
 import {lineText, lineWidth} from '../../../source/screen/layout/line.js';
 import {startFakeApiServer, type FakeApiServer} from '../../helpers/fake-api-server.js';
