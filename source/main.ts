@@ -5,6 +5,7 @@ import './bootstrap/environment.js';
 import {readFileSync} from 'node:fs';
 import {completionNeed, completionScript, shells, type Shell} from './cli/completion.js';
 import {helpText} from './cli/help-text.js';
+import {labHelp, parseLabOptions, type LabMode} from './cli/lab-options.js';
 import {parseOptions, programName, UsageError, type Mode} from './cli/options.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
 import {formatFailure} from './run/start-rule.js';
@@ -39,6 +40,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 		}
 
 		return (stdout(completionScript(shell as Shell)), 0);
+	}
+
+	if (argv[0] === 'lab') {
+		let lab: LabMode;
+		try {
+			lab = parseLabOptions(argv.slice(1), {env, stdoutIsTty: process.stdout.isTTY === true, argv1: process.argv[1]});
+		} catch (error) {
+			if (!(error instanceof UsageError)) throw error;
+			stderr(`pleg-top lab: ${error.message}\nRun pleg-top lab --help for the flags.\n`);
+			return 2;
+		}
+
+		if (lab.kind === 'lab-help') return (stdout(labHelp), 0);
+		const {runLabCommand} = await import('./run/lab-run.js');
+		return runLabCommand(lab, env, {stdout, stderr});
 	}
 
 	let mode: Mode;

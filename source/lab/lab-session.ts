@@ -48,6 +48,8 @@ export type SegmentSummary = {
 	unhealthySeconds: number;
 	/** Why it failed in that time: the causes of the spans that overlap it, in the order first seen. */
 	unhealthyCauses: UnhealthyCause[];
+	/** Its first and last scrape (counters continued across restarts): for the lab's CRI call figures per phase. */
+	edges?: {first: Scrape; last: Scrape};
 };
 
 /**
@@ -312,5 +314,6 @@ function summarise(segment: Segment, label: string, spans: readonly UnhealthySpa
 		restarts: segment.restarts,
 		unhealthySeconds: unhealthy.seconds,
 		unhealthyCauses: unhealthy.causes,
+		edges: {first: segment.first, last: segment.last},
 	};
 }

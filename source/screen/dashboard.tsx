@@ -75,6 +75,8 @@ export type HeaderContext = {
 	kube?: {context: string; cluster: string; kubeconfig?: string; inCluster?: boolean};
 	/** --replay: the file and --speed; `ended` once the recording has run out. */
 	replay?: {file: string; speed: number; ended?: boolean};
+	/** `pleg-top lab`: the phase and the pods Running on the node, e.g. "lab 2/8 up 0→12 · 7/12 Running". */
+	lab?: string;
 };
 
 /** Below these the full layout cannot show its essentials: one compact row instead. */
@@ -272,6 +274,11 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 		if (replay.ended) {
 			items.push([seg('end of recording', 'warn')]);
 		}
+	}
+
+	// What the lab is doing is the one item, after the node, a narrow header must keep.
+	if (context?.lab) {
+		items.push([seg(context.lab, 'warn')]);
 	}
 
 	const kube = context?.kube;

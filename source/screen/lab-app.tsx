@@ -1,0 +1,14 @@
+// The one-node screen of `pleg-top lab`: the same App, with the lab's phase and the pods Running on the node in
+// the header, redrawn whenever the lab's status changes.
+import {useSyncExternalStore} from 'react';
+import App, {type AppProps} from './app.js';
+
+export type LabAppProps = AppProps & {
+	/** The lab's status line ("lab 2/8 up 0→12 · 7/12 Running") and how to hear it change. */
+	lab: {get: () => string; subscribe: (listener: () => void) => () => void};
+};
+
+export function LabApp({lab, header, ...rest}: LabAppProps) {
+	const text = useSyncExternalStore(lab.subscribe, lab.get);
+	return <App {...rest} header={{...header, lab: text}} />;
+}
