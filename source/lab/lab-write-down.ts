@@ -40,13 +40,31 @@ export function phaseRows(lab: LabSummary, phases: readonly PhaseMark[], constan
 	let idleMean: number | null = null;
 	for (const phase of phases) {
 		const segment = lab.segments.find((each) => each.markedAt === phase.markedAt);
-		if (!segment) continue;
+		// A phase shorter than a scrape has no figures of its own (its mark moved on to the next phase's).
+		if (!segment) {
+			rows.push(emptyRow(phase));
+			continue;
+		}
+
 		const row = rowOf(phase, segment, constants, idleMean);
 		if (phase.kind === 'idle') idleMean = row.meanSeconds;
 		rows.push(phase.kind === 'idle' ? {...row, idleMultiple: row.meanSeconds === null ? null : 1} : row);
 	}
 
 	return rows;
+}
+
+function emptyRow(phase: PhaseMark): PhaseRow {
+	const none = {runningContainers: null, relists: null, meanSeconds: null, p99: null, ratePerSecond: null, idleMultiple: null};
+	return {
+		name: phase.name,
+		kind: phase.kind,
+		runningPods: phase.runningAtEnd,
+		...none,
+		thresholdRatio: null,
+		listSecondsPerRelist: null,
+		listSecondsPerContainer: null,
+	};
 }
 
 function listSeconds(scrape: Scrape): number | null {

@@ -1,0 +1,412 @@
+// The cluster side of `pleg-top lab` for the fake API server (its `extra` routes): namespaces (Terminating, then
+// gone a moment after DELETE), Deployments with the scale subresource, pods that the fake "scheduler" binds to the
+// node their nodeSelector names (or leaves Pending, Unschedulable, as a taint or a wrong selector would), Running a
+// moment after a scale-up and gone a moment after a scale-down, watch streams of them, SelfSubjectAccessReviews with
+// allow and deny, and a kubelet whose relist duration and CRI list calls grow with the containers on the node.
+import type http from 'node:http';
+
+export type FakeLabOptions = {
+	/** The node the lab pins to, and its kubernetes.io/hostname label. */
+	node: string;
+	hostname?: string;
+	/** Taints the fake scheduler honours (tolerations must match key and effect). */
+	taints?: Array<{key: string; value?: string; effect: string}>;
+	/** "verb resource" or "verb resource/subresource" that SelfSubjectAccessReviews deny. */
+	deny?: string[];
+	/** ms from scale-up to Running, and from scale-down to gone. @default 150 */
+	podStepMs?: number;
+	/** ms from DELETE of a namespace to its 404. @default 200 */
+	namespaceGoneMs?: number;
+	/** Pods pulled but never started: the waiting reason and message on their container (ErrImagePull …). */
+	imagePull?: {reason: string; message: string};
+	/** Namespaces that exist at start (name → labels). */
+	namespaces?: Record<string, Record<string, string>>;
+	/** Relist duration of an idle node, and what each running container adds, s. @default 0.004 and 0.0005 */
+	baseSeconds?: number;
+	perContainerSeconds?: number;
+};
+
+type Pod = {
+	name: string;
+	namespace: string;
+	labels: Record<string, string>;
+	nodeName: string | null;
+	phase: string;
+	ready: boolean;
+	deleting: boolean;
+	waiting: {reason: string; message: string} | null;
+	unschedulable: string | null;
+};
+
+type Watcher = {namespace: string; selector: Record<string, string>; response: http.ServerResponse};
+
+export type FakeLabCluster = {
+	/** For FakeApiServerOptions.extra. */
+	extra: (request: http.IncomingMessage, response: http.ServerResponse, user: string | null) => boolean;
+	/** For the node's FakeNode.metrics: one kubelet second per request. */
+	metrics: () => string;
+	/** Every write the lab made: "POST /api/v1/namespaces", "PATCH …/scale 12", "DELETE …". */
+	readonly writes: string[];
+	readonly namespaces: ReadonlyMap<string, {labels: Record<string, string>; phase: string}>;
+	/** Pods Running on the node now. */
+	running(): number;
+	/** Highest number of pods Running at once. */
+	readonly maxRunning: number;
+	/** Make every lab request answer 503 (true) or normally again. */
+	failAll(fail: boolean): void;
+	close(): void;
+};
+
+const defBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A kubelet histogram of observations, as exposition lines. */
+function histogram(name: string, labels: string, observations: readonly number[]): string {
+	const lines = defBuckets.map(
+		(bound) => `${name}_bucket{${labels}${labels ? ',' : ''}le="${bound}"} ${observations.filter((value) => value <= bound).length}`,
+	);
+	lines.push(`${name}_bucket{${labels}${labels ? ',' : ''}le="+Inf"} ${observations.length}`);
+	const sum = observations.reduce((total, value) => total + value, 0);
+	const suffix = labels ? `{${labels}}` : '';
+	return [`# TYPE ${name} histogram`, ...lines, `${name}_sum${suffix} ${sum}`, `${name}_count${suffix} ${observations.length}`].join('\n');
+}
+
+const matches = (labels: Record<string, string>, selector: Record<string, string>) =>
+	Object.entries(selector).every(([key, value]) => labels[key] === value);
+
+function parseSelector(text: string | null): Record<string, string> {
+	return Object.fromEntries(
+		(text ?? '')
+			.split(',')
+			.filter(Boolean)
+			.map((term) => term.split('=', 2) as [string, string]),
+	);
+}
+
+function podJson(pod: Pod, resourceVersion: number): object {
+	const conditions = [
+		pod.unschedulable
+			? {type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: pod.unschedulable}
+			: {type: 'PodScheduled', status: 'True'},
+		{type: 'Ready', status: pod.ready ? 'True' : 'False'},
+	];
+	return {
+		metadata: {
+			name: pod.name,
+			namespace: pod.namespace,
+			labels: pod.labels,
+			resourceVersion: String(resourceVersion),
+			...(pod.deleting ? {deletionTimestamp: '2026-01-01T00:00:00Z'} : {}),
+		},
+		spec: pod.nodeName ? {nodeName: pod.nodeName} : {},
+		status: {phase: pod.phase, conditions, ...(pod.waiting ? {containerStatuses: [{name: 'pause', state: {waiting: pod.waiting}}]} : {})},
+	};
+}
+
+export function createFakeLabCluster(options: FakeLabOptions): FakeLabCluster {
+	const step = options.podStepMs ?? 150;
+	const namespaces = new Map(Object.entries(options.namespaces ?? {}).map(([name, labels]) => [name, {labels, phase: 'Active'}]));
+	const deployments = new Map<
+		string,
+		{
+			labels: Record<string, string>;
+			nodeSelector: Record<string, string>;
+			tolerations: Array<{key?: string; effect?: string}>;
+			replicas: number;
+		}
+	>();
+	const pods = new Map<string, Pod>();
+	const watchers = new Set<Watcher>();
+	const timers = new Set<NodeJS.Timeout>();
+	const writes: string[] = [];
+	let version = 1;
+	let serial = 0;
+	let failing = false;
+	let maxRunning = 0;
+	const relists: number[] = [];
+	const lists: number[] = [];
+	const later = (ms: number, run: () => void) => {
+		const timer = setTimeout(() => {
+			timers.delete(timer);
+			run();
+		}, ms);
+		timers.add(timer);
+	};
+
+	const running = () =>
+		[...pods.values()].filter((pod) => pod.phase === 'Running' && pod.ready && !pod.deleting && pod.nodeName === options.node).length;
+	const notify = (type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: Pod) => {
+		version++;
+		maxRunning = Math.max(maxRunning, running());
+		for (const watcher of watchers) {
+			if (watcher.namespace === pod.namespace && matches(pod.labels, watcher.selector))
+				watcher.response.write(JSON.stringify({type, object: podJson(pod, version)}) + '\n');
+		}
+	};
+
+	function schedule(
+		pod: Pod,
+		deployment: {nodeSelector: Record<string, string>; tolerations: Array<{key?: string; effect?: string}>},
+	): void {
+		const hostname = options.hostname ?? options.node;
+		const untolerated = (options.taints ?? []).filter(
+			(taint) => !deployment.tolerations.some((each) => each.key === taint.key && each.effect === taint.effect),
+		);
+		if (deployment.nodeSelector['kubernetes.io/hostname'] !== hostname)
+			pod.unschedulable = "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.";
+		else if (untolerated.length > 0)
+			pod.unschedulable = `0/1 nodes are available: 1 node(s) had untolerated taint {${untolerated[0]!.key}: ${untolerated[0]!.value ?? ''}}.`;
+		else pod.nodeName = options.node;
+	}
+
+	function scale(namespace: string, name: string, replicas: number): void {
+		const deployment = deployments.get(`${namespace}/${name}`)!;
+		deployment.replicas = replicas;
+		const live = [...pods.values()].filter((pod) => pod.namespace === namespace && !pod.deleting);
+		for (let index = live.length; index < replicas; index++) {
+			const pod: Pod = {
+				name: `churn-${(++serial).toString(36)}`,
+				namespace,
+				labels: deployment.labels,
+				nodeName: null,
+				phase: 'Pending',
+				ready: false,
+				deleting: false,
+				waiting: null,
+				unschedulable: null,
+			};
+			schedule(pod, deployment);
+			pods.set(pod.name, pod);
+			notify('ADDED', pod);
+			if (pod.nodeName === null) continue;
+			// One after another, as a kubelet starts them.
+			later(step * (index - live.length + 1), () => {
+				if (!pods.has(pod.name) || pod.deleting) return;
+				if (options.imagePull) pod.waiting = options.imagePull;
+				else Object.assign(pod, {phase: 'Running', ready: true});
+				notify('MODIFIED', pod);
+			});
+		}
+
+		for (const [index, pod] of live.slice(replicas).entries()) remove(pod, step * (index + 1));
+	}
+
+	function remove(pod: Pod, ms: number): void {
+		pod.deleting = true;
+		notify('MODIFIED', pod);
+		later(ms, () => {
+			if (pods.delete(pod.name)) notify('DELETED', pod);
+		});
+	}
+
+	const routes = createRoutes({options, namespaces, deployments, pods, watchers, writes, scale, remove, later, version: () => version});
+	return {
+		extra(request, response, user) {
+			if (!routes.owns(request)) return false;
+			if (failing) {
+				response.writeHead(503, {'Content-Type': 'application/json'});
+				response.end(
+					JSON.stringify({kind: 'Status', status: 'Failure', message: 'the server is currently unable to handle the request', code: 503}),
+				);
+				return true;
+			}
+
+			void routes.handle(request, response, user);
+			return true;
+		},
+		metrics() {
+			const containers = 5 + running();
+			const seconds = (options.baseSeconds ?? 0.004) + (options.perContainerSeconds ?? 0.0005) * containers;
+			relists.push(seconds);
+			lists.push(seconds * 0.8);
+			const now = Math.floor(Date.now() / 1000);
+			return [
+				'# TYPE kubernetes_build_info gauge',
+				'kubernetes_build_info{git_version="v1.28.4"} 1',
+				histogram('kubelet_pleg_relist_duration_seconds', '', relists),
+				histogram(
+					'kubelet_pleg_relist_interval_seconds',
+					'',
+					relists.map((each) => 1 + each),
+				),
+				'# TYPE kubelet_pleg_last_seen_seconds gauge',
+				`kubelet_pleg_last_seen_seconds ${now}`,
+				histogram(
+					'kubelet_runtime_operations_duration_seconds',
+					'operation_type="list_podsandbox"',
+					lists.map((each) => each / 2),
+				),
+				histogram(
+					'kubelet_runtime_operations_duration_seconds',
+					'operation_type="list_containers"',
+					lists.map((each) => each / 2),
+				),
+				'# TYPE kubelet_running_pods gauge',
+				`kubelet_running_pods ${3 + running()}`,
+				'# TYPE kubelet_running_containers gauge',
+				`kubelet_running_containers{container_state="running"} ${containers}`,
+				`kubelet_running_containers{container_state="exited"} 0`,
+				'',
+			].join('\n');
+		},
+		writes,
+		namespaces,
+		running,
+		get maxRunning() {
+			return maxRunning;
+		},
+		failAll(fail) {
+			failing = fail;
+		},
+		close() {
+			for (const timer of timers) clearTimeout(timer);
+			for (const watcher of watchers) watcher.response.end();
+		},
+	};
+}
+
+type RouteState = {
+	options: FakeLabOptions;
+	namespaces: Map<string, {labels: Record<string, string>; phase: string}>;
+	deployments: Map<
+		string,
+		{
+			labels: Record<string, string>;
+			nodeSelector: Record<string, string>;
+			tolerations: Array<{key?: string; effect?: string}>;
+			replicas: number;
+		}
+	>;
+	pods: Map<string, Pod>;
+	watchers: Set<Watcher>;
+	writes: string[];
+	scale: (namespace: string, name: string, replicas: number) => void;
+	remove: (pod: Pod, ms: number) => void;
+	later: (ms: number, run: () => void) => void;
+	version: () => number;
+};
+
+async function bodyOf(request: http.IncomingMessage): Promise<Record<string, unknown>> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of request) chunks.push(chunk as Buffer);
+	const text = Buffer.concat(chunks).toString('utf8');
+	return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+function send(response: http.ServerResponse, status: number, body: object): void {
+	response.writeHead(status, {'Content-Type': 'application/json'});
+	response.end(JSON.stringify(body));
+}
+
+const statusOf = (code: number, reason: string, message: string) => ({
+	kind: 'Status',
+	apiVersion: 'v1',
+	status: 'Failure',
+	reason,
+	message,
+	code,
+});
+
+function createRoutes(state: RouteState) {
+	const {namespaces, deployments, pods, watchers, writes} = state;
+	const paths = {
+		review: /^\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews$/,
+		namespaces: /^\/api\/v1\/namespaces$/,
+		namespace: /^\/api\/v1\/namespaces\/([^/]+)$/,
+		deployments: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments$/,
+		scale: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)\/scale$/,
+		pods: /^\/api\/v1\/namespaces\/([^/]+)\/pods$/,
+	};
+	const owns = (request: http.IncomingMessage) =>
+		Object.values(paths).some((pattern) => pattern.test(new URL(request.url ?? '/', 'https://fake').pathname));
+	async function handle(request: http.IncomingMessage, response: http.ServerResponse, user: string | null): Promise<void> {
+		const url = new URL(request.url ?? '/', 'https://fake');
+		const method = request.method ?? 'GET';
+		const body = await bodyOf(request);
+		if (user === null) return send(response, 401, statusOf(401, 'Unauthorized', 'Unauthorized'));
+		if (method !== 'GET') writes.push(`${method} ${url.pathname}`);
+		if (paths.review.test(url.pathname)) return review(response, body);
+		let match = paths.namespace.exec(url.pathname);
+		if (match) return namespace(response, method, decodeURIComponent(match[1]!));
+		if (paths.namespaces.test(url.pathname) && method === 'POST') return createNamespace(response, body);
+		if ((match = paths.deployments.exec(url.pathname))) return createDeployment(response, decodeURIComponent(match[1]!), body);
+		if ((match = paths.scale.exec(url.pathname))) {
+			const replicas = (body['spec'] as {replicas: number}).replicas;
+			writes[writes.length - 1] += ` ${replicas}`;
+			state.scale(match[1]!, match[2]!, replicas);
+			return send(response, 200, {kind: 'Scale', spec: {replicas}});
+		}
+
+		if ((match = paths.pods.exec(url.pathname))) return podsRoute(response, url, decodeURIComponent(match[1]!));
+		send(response, 404, statusOf(404, 'NotFound', 'not found'));
+	}
+
+	function review(response: http.ServerResponse, body: Record<string, unknown>): void {
+		const attributes = (body['spec'] as {resourceAttributes: {verb: string; resource: string; subresource?: string}}).resourceAttributes;
+		const key = `${attributes.verb} ${attributes.resource}${attributes.subresource ? `/${attributes.subresource}` : ''}`;
+		const denied = (state.options.deny ?? []).includes(key);
+		send(response, 201, {kind: 'SelfSubjectAccessReview', status: {allowed: !denied, ...(denied ? {} : {reason: 'RBAC: allowed'})}});
+	}
+
+	function namespace(response: http.ServerResponse, method: string, name: string): void {
+		const existing = namespaces.get(name);
+		if (!existing) return send(response, 404, statusOf(404, 'NotFound', `namespaces "${name}" not found`));
+		if (method === 'DELETE') {
+			existing.phase = 'Terminating';
+			for (const pod of pods.values()) if (pod.namespace === name && !pod.deleting) state.remove(pod, 50);
+			state.later(state.options.namespaceGoneMs ?? 200, () => {
+				namespaces.delete(name);
+				for (const key of deployments.keys()) if (key.startsWith(`${name}/`)) deployments.delete(key);
+			});
+		}
+
+		send(response, 200, {kind: 'Namespace', metadata: {name, labels: existing.labels}, status: {phase: existing.phase}});
+	}
+
+	function createNamespace(response: http.ServerResponse, body: Record<string, unknown>): void {
+		const metadata = body['metadata'] as {name: string; labels?: Record<string, string>};
+		if (namespaces.has(metadata.name))
+			return send(response, 409, statusOf(409, 'AlreadyExists', `namespaces "${metadata.name}" already exists`));
+		namespaces.set(metadata.name, {labels: metadata.labels ?? {}, phase: 'Active'});
+		send(response, 201, body);
+	}
+
+	function createDeployment(response: http.ServerResponse, namespace: string, body: Record<string, unknown>): void {
+		if (!namespaces.has(namespace)) return send(response, 404, statusOf(404, 'NotFound', `namespaces "${namespace}" not found`));
+		const spec = body['spec'] as {
+			replicas: number;
+			template: {
+				metadata: {labels: Record<string, string>};
+				spec: {nodeSelector?: Record<string, string>; tolerations?: Array<{key?: string; effect?: string}>};
+			};
+		};
+		const name = (body['metadata'] as {name: string}).name;
+		deployments.set(`${namespace}/${name}`, {
+			labels: spec.template.metadata.labels,
+			nodeSelector: spec.template.spec.nodeSelector ?? {},
+			tolerations: spec.template.spec.tolerations ?? [],
+			replicas: 0,
+		});
+		state.scale(namespace, name, spec.replicas);
+		send(response, 201, body);
+	}
+
+	function podsRoute(response: http.ServerResponse, url: URL, namespace: string): void {
+		const selector = parseSelector(url.searchParams.get('labelSelector'));
+		if (url.searchParams.get('watch') !== 'true') {
+			const items = [...pods.values()]
+				.filter((pod) => pod.namespace === namespace && matches(pod.labels, selector))
+				.map((pod) => podJson(pod, state.version()));
+			return send(response, 200, {kind: 'PodList', metadata: {resourceVersion: String(state.version())}, items});
+		}
+
+		response.writeHead(200, {'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked'});
+		response.write('');
+		const watcher: Watcher = {namespace, selector, response};
+		watchers.add(watcher);
+		const seconds = Number(url.searchParams.get('timeoutSeconds') ?? 30);
+		state.later(seconds * 1000, () => response.end());
+		response.on('close', () => watchers.delete(watcher));
+	}
+
+	return {owns, handle};
+}
