@@ -153,9 +153,14 @@ function cells(row: PhaseRow): string[] {
 	];
 }
 
+/** The terminal's table is narrower: short headings, said once in the line under it. */
+const shortHeader = ['phase', 'pods', 'ctrs', 'relists', 'mean', 'p99', 'rate', '×idle', 'thr/mean', 'list/relist', '/ctr'];
+const legend =
+	'ctrs: running containers; ×idle: mean / the idle mean; thr/mean: threshold / mean; list/relist: ListPodSandbox + ListContainers time per relist; /ctr: that per running container.';
+
 function textTable(rows: readonly PhaseRow[]): string {
-	const table = [header, ...rows.map(cells)];
-	const widths = header.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length)));
+	const table = [shortHeader, ...rows.map(cells)];
+	const widths = shortHeader.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length)));
 	return table
 		.map((row) =>
 			row
@@ -212,7 +217,8 @@ export function labWriteDown(
 	const loop = loopParagraph(figures.constants, figures.kubeletVersion);
 	const found = findings(rows, options.sweep);
 	const measured = `Measured on ${lab.node}, lab run ${options.runId}, phase by phase (each mean and p99 over the phase's own scrapes):`;
-	const text = [wrap(loop, width), wrap(measured, width), textTable(rows), ...(found ? [wrap(found, width)] : [])].join('\n\n') + '\n';
+	const table = `${textTable(rows)}\n${wrap(legend, width)}`;
+	const text = [wrap(loop, width), wrap(measured, width), table, ...(found ? [wrap(found, width)] : [])].join('\n\n') + '\n';
 	const markdown =
 		[`# PLEG lab: ${lab.node}, run ${options.runId}`, loop, measured, markdownTable(rows), ...(found ? [found] : [])].join('\n\n') + '\n';
 	return {text, markdown, rows};

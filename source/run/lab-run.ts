@@ -34,10 +34,12 @@ export async function runLabCommand(mode: {settings: LabSettings; watch: NodeMod
 	const runId = randomBytes(4).toString('hex');
 	let cluster: LabCluster;
 	let target: KubectlTarget = {};
+	const demoPods: LabRun['demoPods'] = {};
 	try {
 		if (watch.backend.kind === 'demo') {
 			const {createDemoLabCluster} = await import('./demo-lab-cluster.js');
-			cluster = createDemoLabCluster();
+			// The simulated kubelet is made with the plan; the lab's pods reach it once it exists.
+			cluster = createDemoLabCluster((count) => demoPods.set?.(count));
 		} else {
 			const access = watch.backend.kind === 'api-server' ? watch.backend.access : {kubeconfig: undefined, context: undefined};
 			const loaded = kubeconfig(access, env);
@@ -51,7 +53,7 @@ export async function runLabCommand(mode: {settings: LabSettings; watch: NodeMod
 	}
 
 	try {
-		return await labSteps({settings, runId, cluster, target, io, watch, env});
+		return await labSteps({settings, runId, cluster, target, io, watch, env, demoPods});
 	} finally {
 		cluster.close();
 	}
@@ -65,6 +67,8 @@ export type LabRun = {
 	io: LabIo;
 	watch: NodeMode;
 	env: NodeJS.ProcessEnv;
+	/** --demo: where the lab's Running pods go (the simulated kubelet's labPods, once the plan made it). */
+	demoPods: {set?: (count: number) => void};
 };
 
 async function labSteps(run: LabRun): Promise<number> {

@@ -31,6 +31,7 @@ type Ending = {kind: 'done'} | {kind: 'stopped'; reason: StopReason | 'q'} | {ki
 export async function runLabSession(run: LabRun, node: LabNode): Promise<number> {
 	const {planFor} = await import('./plan.js');
 	const plan = planFor(run.watch, run.env);
+	if (plan.demo?.labPods) run.demoPods.set = (count) => plan.demo?.labPods?.(count);
 	const contact = await plan.contact();
 	if (contact && isPermanent(contact)) {
 		plan.close();
