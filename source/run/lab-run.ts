@@ -101,13 +101,16 @@ async function labSteps(run: LabRun): Promise<number> {
 		return settings.yes ? 0 : 2;
 	}
 
+	let created = false;
 	try {
 		await cluster.createNamespace(namespaceManifest(settings.namespace, run.runId), signal);
+		created = true;
 		await cluster.createDeployment(deploymentManifest(settings, node, run.runId, 0), signal);
 	} catch (error) {
 		if (!(error instanceof SourceFailure)) throw error;
 		io.stderr(`pleg-top lab: could not create the lab: ${error.failure.summary}\n`);
-		await teardown(run);
+		// A namespace that someone made in the meantime (409) is not the lab's to delete.
+		if (created) await teardown(run);
 		return 1;
 	}
 

@@ -77,13 +77,13 @@ const watchEventSchema = v.object({type: v.string(), object: v.optional(v.unknow
 
 export type LabClusterOptions = {loaded: LoadedKubeconfig; node: string; namespace: string; timeoutMs: number; now: () => number};
 
-export function createLabCluster(options: LabClusterOptions): LabCluster {
-	const {loaded, node, namespace} = options;
+/** The requests of the lab: JSON to the API server with the kubeconfig's credentials, over one keep-alive agent. */
+function labRequests(options: LabClusterOptions) {
+	const {loaded} = options;
 	const auth = kubeconfigAuth(loaded, {ttlMs: 60_000, now: options.now, requestTimeoutMs: options.timeoutMs});
 	const base = loaded.server.replace(/\/$/, '');
 	const agent = base.startsWith('http:') ? new http.Agent({keepAlive: true}) : null;
 	let tlsAgent: https.Agent | null = null;
-	const ns = encodeURIComponent(namespace);
 
 	async function send(
 		method: string,
@@ -131,6 +131,22 @@ export function createLabCluster(options: LabClusterOptions): LabCluster {
 		throw failureOf(method, path, answer, () => auth.secrets());
 	}
 
+	return {
+		base,
+		send,
+		call,
+		secrets: () => auth.secrets(),
+		close: () => {
+			agent?.destroy();
+			tlsAgent?.destroy();
+		},
+	};
+}
+
+export function createLabCluster(options: LabClusterOptions): LabCluster {
+	const {node, namespace} = options;
+	const {base, send, call, secrets, close} = labRequests(options);
+	const ns = encodeURIComponent(namespace);
 	const podsPath = `/api/v1/namespaces/${ns}/pods`;
 	return {
 		where: base,
@@ -169,15 +185,11 @@ export function createLabCluster(options: LabClusterOptions): LabCluster {
 			const path = `/apis/apps/v1/namespaces/${ns}/deployments/churn/scale`;
 			await call('PATCH', path, [200], signal, {spec: {replicas}}, 'application/merge-patch+json');
 		},
-		watchPods: async (selector, onChange, signal) =>
-			watchLoop({call, send, podsPath, selector, onChange, signal, secrets: () => auth.secrets()}),
+		watchPods: async (selector, onChange, signal) => watchLoop({call, send, podsPath, selector, onChange, signal, secrets}),
 		async deleteNamespace(signal) {
 			await call('DELETE', `/api/v1/namespaces/${ns}`, [200, 202, 404], signal);
 		},
-		close() {
-			agent?.destroy();
-			tlsAgent?.destroy();
-		},
+		close,
 	};
 }
 

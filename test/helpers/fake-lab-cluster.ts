@@ -102,28 +102,24 @@ function podJson(pod: Pod, resourceVersion: number): object {
 	};
 }
 
-export function createFakeLabCluster(options: FakeLabOptions): FakeLabCluster {
+type Deployment = {
+	labels: Record<string, string>;
+	nodeSelector: Record<string, string>;
+	tolerations: Array<{key?: string; effect?: string}>;
+	replicas: number;
+};
+
+/** The objects of the fake cluster and what changes them: the fake scheduler, the kubelet starting and stopping pods. */
+type World = ReturnType<typeof createWorld>;
+
+function createWorld(options: FakeLabOptions) {
 	const step = options.podStepMs ?? 150;
 	const namespaces = new Map(Object.entries(options.namespaces ?? {}).map(([name, labels]) => [name, {labels, phase: 'Active'}]));
-	const deployments = new Map<
-		string,
-		{
-			labels: Record<string, string>;
-			nodeSelector: Record<string, string>;
-			tolerations: Array<{key?: string; effect?: string}>;
-			replicas: number;
-		}
-	>();
+	const deployments = new Map<string, Deployment>();
 	const pods = new Map<string, Pod>();
 	const watchers = new Set<Watcher>();
 	const timers = new Set<NodeJS.Timeout>();
-	const writes: string[] = [];
-	let version = 1;
-	let serial = 0;
-	let failing = false;
-	let maxRunning = 0;
-	const relists: number[] = [];
-	const lists: number[] = [];
+	const counters = {version: 1, serial: 0, maxRunning: 0};
 	const later = (ms: number, run: () => void) => {
 		const timer = setTimeout(() => {
 			timers.delete(timer);
@@ -135,28 +131,30 @@ export function createFakeLabCluster(options: FakeLabOptions): FakeLabCluster {
 	const running = () =>
 		[...pods.values()].filter((pod) => pod.phase === 'Running' && pod.ready && !pod.deleting && pod.nodeName === options.node).length;
 	const notify = (type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: Pod) => {
-		version++;
-		maxRunning = Math.max(maxRunning, running());
+		counters.version++;
+		counters.maxRunning = Math.max(counters.maxRunning, running());
 		for (const watcher of watchers) {
-			if (watcher.namespace === pod.namespace && matches(pod.labels, watcher.selector))
-				watcher.response.write(JSON.stringify({type, object: podJson(pod, version)}) + '\n');
+			if (watcher.namespace === pod.namespace && matches(pod.labels, watcher.selector)) {
+				watcher.response.write(JSON.stringify({type, object: podJson(pod, counters.version)}) + '\n');
+			}
 		}
 	};
 
-	function schedule(
-		pod: Pod,
-		deployment: {nodeSelector: Record<string, string>; tolerations: Array<{key?: string; effect?: string}>},
-	): void {
-		const hostname = options.hostname ?? options.node;
-		const untolerated = (options.taints ?? []).filter(
-			(taint) => !deployment.tolerations.some((each) => each.key === taint.key && each.effect === taint.effect),
-		);
-		if (deployment.nodeSelector['kubernetes.io/hostname'] !== hostname)
-			pod.unschedulable = "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.";
-		else if (untolerated.length > 0)
-			pod.unschedulable = `0/1 nodes are available: 1 node(s) had untolerated taint {${untolerated[0]!.key}: ${untolerated[0]!.value ?? ''}}.`;
-		else pod.nodeName = options.node;
-	}
+	const remove = (pod: Pod, ms: number) => {
+		pod.deleting = true;
+		notify('MODIFIED', pod);
+		later(ms, () => {
+			if (pods.delete(pod.name)) notify('DELETED', pod);
+		});
+	};
+
+	const start = (pod: Pod, ms: number) =>
+		later(ms, () => {
+			if (!pods.has(pod.name) || pod.deleting) return;
+			if (options.imagePull) pod.waiting = options.imagePull;
+			else Object.assign(pod, {phase: 'Running', ready: true});
+			notify('MODIFIED', pod);
+		});
 
 	function scale(namespace: string, name: string, replicas: number): void {
 		const deployment = deployments.get(`${namespace}/${name}`)!;
@@ -164,126 +162,111 @@ export function createFakeLabCluster(options: FakeLabOptions): FakeLabCluster {
 		const live = [...pods.values()].filter((pod) => pod.namespace === namespace && !pod.deleting);
 		for (let index = live.length; index < replicas; index++) {
 			const pod: Pod = {
-				name: `churn-${(++serial).toString(36)}`,
-				namespace,
-				labels: deployment.labels,
-				nodeName: null,
-				phase: 'Pending',
-				ready: false,
-				deleting: false,
-				waiting: null,
-				unschedulable: null,
+				...{name: `churn-${(++counters.serial).toString(36)}`, namespace, labels: deployment.labels, nodeName: null},
+				...{phase: 'Pending', ready: false, deleting: false, waiting: null, unschedulable: null},
 			};
-			schedule(pod, deployment);
+			schedule(options, pod, deployment);
 			pods.set(pod.name, pod);
 			notify('ADDED', pod);
-			if (pod.nodeName === null) continue;
 			// One after another, as a kubelet starts them.
-			later(step * (index - live.length + 1), () => {
-				if (!pods.has(pod.name) || pod.deleting) return;
-				if (options.imagePull) pod.waiting = options.imagePull;
-				else Object.assign(pod, {phase: 'Running', ready: true});
-				notify('MODIFIED', pod);
-			});
+			if (pod.nodeName !== null) start(pod, step * (index - live.length + 1));
 		}
 
 		for (const [index, pod] of live.slice(replicas).entries()) remove(pod, step * (index + 1));
 	}
 
-	function remove(pod: Pod, ms: number): void {
-		pod.deleting = true;
-		notify('MODIFIED', pod);
-		later(ms, () => {
-			if (pods.delete(pod.name)) notify('DELETED', pod);
-		});
-	}
+	const close = () => {
+		for (const timer of timers) clearTimeout(timer);
+		for (const watcher of watchers) watcher.response.end();
+	};
 
-	const routes = createRoutes({options, namespaces, deployments, pods, watchers, writes, scale, remove, later, version: () => version});
+	return {options, namespaces, deployments, pods, watchers, writes: [] as string[], counters, later, running, scale, remove, close};
+}
+
+/** The fake "scheduler": bound to the node its nodeSelector names when every taint is tolerated, else Unschedulable. */
+function schedule(options: FakeLabOptions, pod: Pod, deployment: Deployment): void {
+	const hostname = options.hostname ?? options.node;
+	const untolerated = (options.taints ?? []).filter(
+		(taint) => !deployment.tolerations.some((each) => each.key === taint.key && each.effect === taint.effect),
+	);
+	if (deployment.nodeSelector['kubernetes.io/hostname'] !== hostname) {
+		pod.unschedulable = "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.";
+	} else if (untolerated.length > 0) {
+		pod.unschedulable = `0/1 nodes are available: 1 node(s) had untolerated taint {${untolerated[0]!.key}: ${untolerated[0]!.value ?? ''}}.`;
+	} else {
+		pod.nodeName = options.node;
+	}
+}
+
+/** The node's kubelet: one relist a /metrics request, its duration and list calls growing with the running containers. */
+function createKubelet(options: FakeLabOptions, running: () => number): () => string {
+	const relists: number[] = [];
+	const lists: number[] = [];
+	return () => {
+		const containers = 5 + running();
+		const seconds = (options.baseSeconds ?? 0.004) + (options.perContainerSeconds ?? 0.0005) * containers;
+		relists.push(seconds);
+		lists.push(seconds * 0.8);
+		return [
+			'# TYPE kubernetes_build_info gauge',
+			'kubernetes_build_info{git_version="v1.28.4"} 1',
+			histogram('kubelet_pleg_relist_duration_seconds', '', relists),
+			histogram(
+				'kubelet_pleg_relist_interval_seconds',
+				'',
+				relists.map((each) => 1 + each),
+			),
+			'# TYPE kubelet_pleg_last_seen_seconds gauge',
+			`kubelet_pleg_last_seen_seconds ${Math.floor(Date.now() / 1000)}`,
+			histogram(
+				'kubelet_runtime_operations_duration_seconds',
+				'operation_type="list_podsandbox"',
+				lists.map((each) => each / 2),
+			),
+			histogram(
+				'kubelet_runtime_operations_duration_seconds',
+				'operation_type="list_containers"',
+				lists.map((each) => each / 2),
+			),
+			'# TYPE kubelet_running_pods gauge',
+			`kubelet_running_pods ${3 + running()}`,
+			'# TYPE kubelet_running_containers gauge',
+			`kubelet_running_containers{container_state="running"} ${containers}`,
+			`kubelet_running_containers{container_state="exited"} 0`,
+			'',
+		].join('\n');
+	};
+}
+
+export function createFakeLabCluster(options: FakeLabOptions): FakeLabCluster {
+	const world = createWorld(options);
+	const routes = createRoutes(world);
+	let failing = false;
 	return {
 		extra(request, response, user) {
 			if (!routes.owns(request)) return false;
 			if (failing) {
-				response.writeHead(503, {'Content-Type': 'application/json'});
-				response.end(
-					JSON.stringify({kind: 'Status', status: 'Failure', message: 'the server is currently unable to handle the request', code: 503}),
-				);
+				const message = 'the server is currently unable to handle the request';
+				send(response, 503, {kind: 'Status', status: 'Failure', message, code: 503});
 				return true;
 			}
 
 			void routes.handle(request, response, user);
 			return true;
 		},
-		metrics() {
-			const containers = 5 + running();
-			const seconds = (options.baseSeconds ?? 0.004) + (options.perContainerSeconds ?? 0.0005) * containers;
-			relists.push(seconds);
-			lists.push(seconds * 0.8);
-			const now = Math.floor(Date.now() / 1000);
-			return [
-				'# TYPE kubernetes_build_info gauge',
-				'kubernetes_build_info{git_version="v1.28.4"} 1',
-				histogram('kubelet_pleg_relist_duration_seconds', '', relists),
-				histogram(
-					'kubelet_pleg_relist_interval_seconds',
-					'',
-					relists.map((each) => 1 + each),
-				),
-				'# TYPE kubelet_pleg_last_seen_seconds gauge',
-				`kubelet_pleg_last_seen_seconds ${now}`,
-				histogram(
-					'kubelet_runtime_operations_duration_seconds',
-					'operation_type="list_podsandbox"',
-					lists.map((each) => each / 2),
-				),
-				histogram(
-					'kubelet_runtime_operations_duration_seconds',
-					'operation_type="list_containers"',
-					lists.map((each) => each / 2),
-				),
-				'# TYPE kubelet_running_pods gauge',
-				`kubelet_running_pods ${3 + running()}`,
-				'# TYPE kubelet_running_containers gauge',
-				`kubelet_running_containers{container_state="running"} ${containers}`,
-				`kubelet_running_containers{container_state="exited"} 0`,
-				'',
-			].join('\n');
-		},
-		writes,
-		namespaces,
-		running,
+		metrics: createKubelet(options, world.running),
+		writes: world.writes,
+		namespaces: world.namespaces,
+		running: world.running,
 		get maxRunning() {
-			return maxRunning;
+			return world.counters.maxRunning;
 		},
 		failAll(fail) {
 			failing = fail;
 		},
-		close() {
-			for (const timer of timers) clearTimeout(timer);
-			for (const watcher of watchers) watcher.response.end();
-		},
+		close: world.close,
 	};
 }
-
-type RouteState = {
-	options: FakeLabOptions;
-	namespaces: Map<string, {labels: Record<string, string>; phase: string}>;
-	deployments: Map<
-		string,
-		{
-			labels: Record<string, string>;
-			nodeSelector: Record<string, string>;
-			tolerations: Array<{key?: string; effect?: string}>;
-			replicas: number;
-		}
-	>;
-	pods: Map<string, Pod>;
-	watchers: Set<Watcher>;
-	writes: string[];
-	scale: (namespace: string, name: string, replicas: number) => void;
-	remove: (pod: Pod, ms: number) => void;
-	later: (ms: number, run: () => void) => void;
-	version: () => number;
-};
 
 async function bodyOf(request: http.IncomingMessage): Promise<Record<string, unknown>> {
 	const chunks: Buffer[] = [];
@@ -306,16 +289,16 @@ const statusOf = (code: number, reason: string, message: string) => ({
 	code,
 });
 
-function createRoutes(state: RouteState) {
-	const {namespaces, deployments, pods, watchers, writes} = state;
-	const paths = {
-		review: /^\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews$/,
-		namespaces: /^\/api\/v1\/namespaces$/,
-		namespace: /^\/api\/v1\/namespaces\/([^/]+)$/,
-		deployments: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments$/,
-		scale: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)\/scale$/,
-		pods: /^\/api\/v1\/namespaces\/([^/]+)\/pods$/,
-	};
+const paths = {
+	review: /^\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews$/,
+	namespaces: /^\/api\/v1\/namespaces$/,
+	namespace: /^\/api\/v1\/namespaces\/([^/]+)$/,
+	deployments: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments$/,
+	scale: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)\/scale$/,
+	pods: /^\/api\/v1\/namespaces\/([^/]+)\/pods$/,
+};
+
+function createRoutes(world: World) {
 	const owns = (request: http.IncomingMessage) =>
 		Object.values(paths).some((pattern) => pattern.test(new URL(request.url ?? '/', 'https://fake').pathname));
 	async function handle(request: http.IncomingMessage, response: http.ServerResponse, user: string | null): Promise<void> {
@@ -323,90 +306,92 @@ function createRoutes(state: RouteState) {
 		const method = request.method ?? 'GET';
 		const body = await bodyOf(request);
 		if (user === null) return send(response, 401, statusOf(401, 'Unauthorized', 'Unauthorized'));
-		if (method !== 'GET') writes.push(`${method} ${url.pathname}`);
-		if (paths.review.test(url.pathname)) return review(response, body);
+		if (method !== 'GET') world.writes.push(`${method} ${url.pathname}`);
+		if (paths.review.test(url.pathname)) return review(world, response, body);
 		let match = paths.namespace.exec(url.pathname);
-		if (match) return namespace(response, method, decodeURIComponent(match[1]!));
-		if (paths.namespaces.test(url.pathname) && method === 'POST') return createNamespace(response, body);
-		if ((match = paths.deployments.exec(url.pathname))) return createDeployment(response, decodeURIComponent(match[1]!), body);
+		if (match) return namespace(world, response, method, decodeURIComponent(match[1]!));
+		if (paths.namespaces.test(url.pathname) && method === 'POST') return createNamespace(world, response, body);
+		if ((match = paths.deployments.exec(url.pathname))) return createDeployment(world, response, decodeURIComponent(match[1]!), body);
 		if ((match = paths.scale.exec(url.pathname))) {
 			const replicas = (body['spec'] as {replicas: number}).replicas;
-			writes[writes.length - 1] += ` ${replicas}`;
-			state.scale(match[1]!, match[2]!, replicas);
+			world.writes[world.writes.length - 1] += ` ${replicas}`;
+			world.scale(match[1]!, match[2]!, replicas);
 			return send(response, 200, {kind: 'Scale', spec: {replicas}});
 		}
 
-		if ((match = paths.pods.exec(url.pathname))) return podsRoute(response, url, decodeURIComponent(match[1]!));
+		if ((match = paths.pods.exec(url.pathname))) return podsRoute(world, response, url, decodeURIComponent(match[1]!));
 		send(response, 404, statusOf(404, 'NotFound', 'not found'));
 	}
 
-	function review(response: http.ServerResponse, body: Record<string, unknown>): void {
-		const attributes = (body['spec'] as {resourceAttributes: {verb: string; resource: string; subresource?: string}}).resourceAttributes;
-		const key = `${attributes.verb} ${attributes.resource}${attributes.subresource ? `/${attributes.subresource}` : ''}`;
-		const denied = (state.options.deny ?? []).includes(key);
-		send(response, 201, {kind: 'SelfSubjectAccessReview', status: {allowed: !denied, ...(denied ? {} : {reason: 'RBAC: allowed'})}});
-	}
-
-	function namespace(response: http.ServerResponse, method: string, name: string): void {
-		const existing = namespaces.get(name);
-		if (!existing) return send(response, 404, statusOf(404, 'NotFound', `namespaces "${name}" not found`));
-		if (method === 'DELETE') {
-			existing.phase = 'Terminating';
-			for (const pod of pods.values()) if (pod.namespace === name && !pod.deleting) state.remove(pod, 50);
-			state.later(state.options.namespaceGoneMs ?? 200, () => {
-				namespaces.delete(name);
-				for (const key of deployments.keys()) if (key.startsWith(`${name}/`)) deployments.delete(key);
-			});
-		}
-
-		send(response, 200, {kind: 'Namespace', metadata: {name, labels: existing.labels}, status: {phase: existing.phase}});
-	}
-
-	function createNamespace(response: http.ServerResponse, body: Record<string, unknown>): void {
-		const metadata = body['metadata'] as {name: string; labels?: Record<string, string>};
-		if (namespaces.has(metadata.name))
-			return send(response, 409, statusOf(409, 'AlreadyExists', `namespaces "${metadata.name}" already exists`));
-		namespaces.set(metadata.name, {labels: metadata.labels ?? {}, phase: 'Active'});
-		send(response, 201, body);
-	}
-
-	function createDeployment(response: http.ServerResponse, namespace: string, body: Record<string, unknown>): void {
-		if (!namespaces.has(namespace)) return send(response, 404, statusOf(404, 'NotFound', `namespaces "${namespace}" not found`));
-		const spec = body['spec'] as {
-			replicas: number;
-			template: {
-				metadata: {labels: Record<string, string>};
-				spec: {nodeSelector?: Record<string, string>; tolerations?: Array<{key?: string; effect?: string}>};
-			};
-		};
-		const name = (body['metadata'] as {name: string}).name;
-		deployments.set(`${namespace}/${name}`, {
-			labels: spec.template.metadata.labels,
-			nodeSelector: spec.template.spec.nodeSelector ?? {},
-			tolerations: spec.template.spec.tolerations ?? [],
-			replicas: 0,
-		});
-		state.scale(namespace, name, spec.replicas);
-		send(response, 201, body);
-	}
-
-	function podsRoute(response: http.ServerResponse, url: URL, namespace: string): void {
-		const selector = parseSelector(url.searchParams.get('labelSelector'));
-		if (url.searchParams.get('watch') !== 'true') {
-			const items = [...pods.values()]
-				.filter((pod) => pod.namespace === namespace && matches(pod.labels, selector))
-				.map((pod) => podJson(pod, state.version()));
-			return send(response, 200, {kind: 'PodList', metadata: {resourceVersion: String(state.version())}, items});
-		}
-
-		response.writeHead(200, {'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked'});
-		response.write('');
-		const watcher: Watcher = {namespace, selector, response};
-		watchers.add(watcher);
-		const seconds = Number(url.searchParams.get('timeoutSeconds') ?? 30);
-		state.later(seconds * 1000, () => response.end());
-		response.on('close', () => watchers.delete(watcher));
-	}
-
 	return {owns, handle};
+}
+
+function review(world: World, response: http.ServerResponse, body: Record<string, unknown>): void {
+	const attributes = (body['spec'] as {resourceAttributes: {verb: string; resource: string; subresource?: string}}).resourceAttributes;
+	const key = `${attributes.verb} ${attributes.resource}${attributes.subresource ? `/${attributes.subresource}` : ''}`;
+	const denied = (world.options.deny ?? []).includes(key);
+	send(response, 201, {kind: 'SelfSubjectAccessReview', status: {allowed: !denied, ...(denied ? {} : {reason: 'RBAC: allowed'})}});
+}
+
+function namespace(world: World, response: http.ServerResponse, method: string, name: string): void {
+	const existing = world.namespaces.get(name);
+	if (!existing) return send(response, 404, statusOf(404, 'NotFound', `namespaces "${name}" not found`));
+	if (method === 'DELETE') {
+		existing.phase = 'Terminating';
+		for (const pod of world.pods.values()) if (pod.namespace === name && !pod.deleting) world.remove(pod, 50);
+		world.later(world.options.namespaceGoneMs ?? 200, () => {
+			world.namespaces.delete(name);
+			for (const key of world.deployments.keys()) if (key.startsWith(`${name}/`)) world.deployments.delete(key);
+		});
+	}
+
+	send(response, 200, {kind: 'Namespace', metadata: {name, labels: existing.labels}, status: {phase: existing.phase}});
+}
+
+function createNamespace(world: World, response: http.ServerResponse, body: Record<string, unknown>): void {
+	const metadata = body['metadata'] as {name: string; labels?: Record<string, string>};
+	if (world.namespaces.has(metadata.name)) {
+		return send(response, 409, statusOf(409, 'AlreadyExists', `namespaces "${metadata.name}" already exists`));
+	}
+
+	world.namespaces.set(metadata.name, {labels: metadata.labels ?? {}, phase: 'Active'});
+	send(response, 201, body);
+}
+
+type DeploymentJson = {
+	replicas: number;
+	template: {
+		metadata: {labels: Record<string, string>};
+		spec: {nodeSelector?: Record<string, string>; tolerations?: Deployment['tolerations']};
+	};
+};
+
+function createDeployment(world: World, response: http.ServerResponse, namespace: string, body: Record<string, unknown>): void {
+	if (!world.namespaces.has(namespace)) return send(response, 404, statusOf(404, 'NotFound', `namespaces "${namespace}" not found`));
+	const spec = body['spec'] as DeploymentJson;
+	const name = (body['metadata'] as {name: string}).name;
+	const {labels} = spec.template.metadata;
+	const {nodeSelector = {}, tolerations = []} = spec.template.spec;
+	world.deployments.set(`${namespace}/${name}`, {labels, nodeSelector, tolerations, replicas: 0});
+	world.scale(namespace, name, spec.replicas);
+	send(response, 201, body);
+}
+
+function podsRoute(world: World, response: http.ServerResponse, url: URL, namespace: string): void {
+	const selector = parseSelector(url.searchParams.get('labelSelector'));
+	const version = world.counters.version;
+	if (url.searchParams.get('watch') !== 'true') {
+		const items = [...world.pods.values()]
+			.filter((pod) => pod.namespace === namespace && matches(pod.labels, selector))
+			.map((pod) => podJson(pod, version));
+		return send(response, 200, {kind: 'PodList', metadata: {resourceVersion: String(version)}, items});
+	}
+
+	response.writeHead(200, {'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked'});
+	response.write('');
+	const watcher: Watcher = {namespace, selector, response};
+	world.watchers.add(watcher);
+	const seconds = Number(url.searchParams.get('timeoutSeconds') ?? 30);
+	world.later(seconds * 1000, () => response.end());
+	response.on('close', () => world.watchers.delete(watcher));
 }
