@@ -93,12 +93,13 @@ async function labSteps(run: LabRun): Promise<number> {
 	}
 
 	if (settings.dryRun) return dryRun(run, node, null);
+	io.stderr(planLines(settings, node, run.runId).join('\n') + '\n');
 	const refused = await preflight(run, node, signal);
 	if (refused !== null) return refused;
-	io.stderr(planLines(settings, node, run.runId).join('\n') + '\n');
 	if (!(await ask(run, 'Create it and run the lab? [y/N] '))) {
 		io.stderr('pleg-top lab: nothing created.\n');
-		return settings.yes ? 0 : 2;
+		// No answer possible (not a terminal, no --yes) is a usage problem; a "no" is the user's choice.
+		return process.stdin.isTTY === true ? 0 : 2;
 	}
 
 	let created = false;
