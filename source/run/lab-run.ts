@@ -19,14 +19,12 @@ import {
 	type LabSettings,
 } from '../domain/lab-plan.js';
 import {systemNow} from '../engine/engine.js';
-import {createLabCluster, LabRequestError, type LabCluster} from '../sources/lab-cluster.js';
+import {createLabCluster, type LabCluster} from '../sources/lab-cluster.js';
 import {SourceFailure} from '../sources/failure.js';
 import type {NodeMode} from './mode.js';
 import {kubeconfig} from './plan/kube.js';
 import {runLabSession} from './lab-session-run.js';
-import {pause} from './lab-phases.js';
-
-export type LabIo = {stdout: (text: string) => void; stderr: (text: string) => void};
+import {teardown, waitGone, type LabIo, type LabRun} from './lab-teardown.js';
 
 /** Exit codes: 0 done, 1 the lab stopped (pods stuck, the API server gone), 2 refused (usage, namespace, room), 3 no rights or no contact. */
 export async function runLabCommand(mode: {settings: LabSettings; watch: NodeMode}, env: NodeJS.ProcessEnv, io: LabIo): Promise<number> {
@@ -58,18 +56,6 @@ export async function runLabCommand(mode: {settings: LabSettings; watch: NodeMod
 		cluster.close();
 	}
 }
-
-export type LabRun = {
-	settings: LabSettings;
-	runId: string;
-	cluster: LabCluster;
-	target: KubectlTarget;
-	io: LabIo;
-	watch: NodeMode;
-	env: NodeJS.ProcessEnv;
-	/** --demo: where the lab's Running pods go (the simulated kubelet's labPods, once the plan made it). */
-	demoPods: {set?: (count: number) => void};
-};
 
 async function labSteps(run: LabRun): Promise<number> {
 	const {settings, cluster, io} = run;
@@ -200,53 +186,4 @@ async function ask(run: LabRun, question: string): Promise<boolean> {
 	} finally {
 		reader.close();
 	}
-}
-
-/** Polls the namespace until it is gone or `timeoutMs` passed; true when gone. */
-export async function waitGone(run: LabRun, timeoutMs: number): Promise<boolean> {
-	const started = systemNow();
-	const signal = new AbortController().signal;
-	for (;;) {
-		const existing = await run.cluster.namespace(signal).catch(() => undefined);
-		if (existing === null) return true;
-		if (systemNow() - started > timeoutMs) return false;
-		await pause(250, signal);
-	}
-}
-
-/** Deletes the namespace and waits for it to go; says what may be left when it cannot. True when gone. */
-export async function teardown(run: LabRun, say: (text: string) => void = run.io.stderr): Promise<boolean> {
-	const {settings, cluster} = run;
-	say(`pleg-top lab: deleting namespace ${settings.namespace} and waiting for it to go…\n`);
-	const signal = new AbortController().signal;
-	let lastError: string | null = null;
-	for (let attempt = 0; attempt < 4; attempt++) {
-		try {
-			await cluster.deleteNamespace(signal);
-			lastError = null;
-			break;
-		} catch (error) {
-			if (!(error instanceof SourceFailure)) throw error;
-			lastError = error.failure.summary;
-			if (error instanceof LabRequestError && !error.transient) break;
-			await pause(500 * 2 ** attempt, signal);
-		}
-	}
-
-	const gone = lastError === null && (await waitGone(run, 120_000));
-	if (gone) say(`pleg-top lab: namespace ${settings.namespace} deleted.\n`);
-	else say(leftText(run, lastError));
-	return gone;
-}
-
-/** What may be left on the cluster, and the line that removes it. */
-export function leftText(run: LabRun, why: string | null): string {
-	const {settings} = run;
-	const flags = [run.target.kubeconfig && `--kubeconfig ${run.target.kubeconfig}`, run.target.context && `--context ${run.target.context}`]
-		.filter(Boolean)
-		.join(' ');
-	return (
-		`pleg-top lab: the namespace ${settings.namespace} may be left on the cluster (the deployment churn and its pods with it)${why ? `: ${why}` : ''}.\n` +
-		`Delete it with: kubectl ${flags ? `${flags} ` : ''}delete ns ${settings.namespace}\n`
-	);
 }

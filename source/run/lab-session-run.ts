@@ -18,7 +18,7 @@ import {
 	type PhaseContext,
 	type PhaseRun,
 } from './lab-phases.js';
-import {leftText, teardown, type LabRun} from './lab-run.js';
+import {leftText, teardown, type LabRun} from './lab-teardown.js';
 import type {Plan} from './plan.js';
 import {formatFailure, isPermanent} from './start-rule.js';
 import {hangupExitCode, onStop, terminalGone, type StopReason} from './signals.js';
