@@ -145,12 +145,7 @@ export async function runPhases(context: PhaseContext): Promise<void> {
 	const phases = labPhases(context.settings);
 	const watch = followPods(context);
 	// A watch that fails for good ends the phases too.
-	const watchFailed = watch.done.then(
-		() => undefined,
-		(error: unknown) => {
-			throw error;
-		},
-	);
+	const watchFailed = watch.done.then(async () => new Promise<never>(() => undefined));
 	const script = (async () => {
 		await nextRead(context.engine, context.signal);
 		for (const [index, phase] of phases.entries()) {

@@ -46,11 +46,13 @@ export async function runLabSession(run: LabRun, node: LabNode): Promise<number>
 	const ran: PhaseRun[] = [];
 	const context: PhaseContext = {...run, engine, status, signal: stop.signal, retry: retrier(run, stop.signal), realNow: systemNow, ran};
 	const phases: Promise<Ending> = runPhases(context).then(
-		() => ({kind: 'done'}),
+		() => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'done'}),
 		(error: unknown) => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'failed', error}),
 	);
 	const ending =
 		process.stdout.isTTY === true ? await onScreen(run, plan, engine, status, stop, phases) : await headless(run, status, stop, phases);
+	// The pods' watch ends with the phases.
+	if (!stop.signal.aborted) stop.abort('done');
 	engine.stop();
 	return finish(run, plan, ran, ending, node);
 }
