@@ -199,11 +199,15 @@ export function accessChecks(namespace: string): AccessCheck[] {
 		{verb: 'create', group: '', resource: 'namespaces'},
 		{verb: 'delete', group: '', resource: 'namespaces'},
 		inNs('create', 'apps', 'deployments'),
+		// Why no pods come (a quota): the Deployment's conditions.
+		inNs('get', 'apps', 'deployments'),
 		inNs('patch', 'apps', 'deployments', 'scale'),
 		inNs('delete', 'apps', 'deployments'),
 		inNs('list', '', 'pods'),
 		inNs('watch', '', 'pods'),
 		{verb: 'get', group: '', resource: 'nodes'},
+		// The node's /metrics through the API server, as `pleg-top NODE` reads them.
+		{verb: 'get', group: '', resource: 'nodes', subresource: 'proxy'},
 		{verb: 'list', group: '', resource: 'pods'},
 	];
 }

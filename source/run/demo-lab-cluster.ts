@@ -74,6 +74,7 @@ export function createDemoLabCluster(onPods: (running: number) => void = () => u
 		},
 		createDeployment: async () => undefined,
 		scale: async (replicas) => scaleTo(replicas),
+		deploymentProblem: async () => null,
 		async watchPods(_selector, onChange, signal) {
 			onChange({type: 'reset', pods: [...pods.values()]});
 			listeners.add(onChange);

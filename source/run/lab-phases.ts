@@ -188,7 +188,7 @@ async function awaitPods(
 	while (!reached()) {
 		const waitedMs = context.realNow() - started;
 		status.set({waited: {seconds: waitedMs / 1000, timeoutSeconds}});
-		if (waitedMs >= settings.pendingTimeoutMs) throw new LabStopped(stuckText(context, phase, watch.pods()));
+		if (waitedMs >= settings.pendingTimeoutMs) throw new LabStopped(await stuckText(context, phase, watch.pods()));
 		const tick = new AbortController();
 		const onAbort = () => tick.abort();
 		signal.addEventListener('abort', onAbort, {once: true});
@@ -202,10 +202,16 @@ async function awaitPods(
 	status.set({waited: null});
 }
 
-function stuckText(context: PhaseContext, phase: LabPhase, pods: Map<string, LabPod>): string {
+async function stuckText(context: PhaseContext, phase: LabPhase, pods: Map<string, LabPod>): Promise<string> {
 	const waited = formatGoDuration(context.settings.pendingTimeoutMs / 1000);
 	if (phase.kind === 'down') return `${pods.size} pod${pods.size === 1 ? '' : 's'} of the lab still there after ${waited} (${phase.name})`;
 	const stuck = notRunning(pods, context.settings.node);
+	// Pods that were never made: the Deployment says why (a quota refused them, say).
+	if (pods.size < phase.to) {
+		const problem = await context.cluster.deploymentProblem(context.signal).catch(() => null);
+		if (problem !== null) return `${phase.to - pods.size} of ${phase.to} pods not made after ${waited}: ${problem}`;
+	}
+
 	if (stuck.length === 0)
 		return `${runningOn(pods, context.settings.node)} of ${phase.to} pods Running after ${waited}: the Deployment made no more (${phase.name})`;
 	return pendingText(stuck, phase.to, waited);

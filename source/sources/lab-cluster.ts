@@ -30,6 +30,8 @@ export type LabCluster = {
 	createNamespace(manifest: object, signal: AbortSignal): Promise<void>;
 	createDeployment(manifest: object, signal: AbortSignal): Promise<void>;
 	scale(replicas: number, signal: AbortSignal): Promise<void>;
+	/** Why the Deployment makes no pods (its ReplicaFailure condition: a quota, a refused pod), else null. */
+	deploymentProblem(signal: AbortSignal): Promise<string | null>;
 	/**
 	 * Follows the Deployment's pods (every node: an unscheduled pod has none) until `signal` aborts: a `reset` with the
 	 * list first (and after a 410 or a watch the server ended), then each change. Rejects on a failure it cannot mend.
@@ -71,6 +73,15 @@ const listSchema = v.object({
 const namespaceSchema = v.object({
 	metadata: v.object({labels: v.optional(v.record(v.string(), v.string()))}),
 	status: v.optional(v.object({phase: v.optional(v.string())})),
+});
+const deploymentSchema = v.object({
+	status: v.optional(
+		v.object({
+			conditions: v.optional(
+				v.array(v.object({type: v.string(), status: v.string(), reason: v.optional(v.string()), message: v.optional(v.string())})),
+			),
+		}),
+	),
 });
 const reviewSchema = v.object({status: v.optional(v.object({allowed: v.optional(v.boolean()), reason: v.optional(v.string())}))});
 const watchEventSchema = v.object({type: v.string(), object: v.optional(v.unknown())});
@@ -184,6 +195,12 @@ export function createLabCluster(options: LabClusterOptions): LabCluster {
 		async scale(replicas, signal) {
 			const path = `/apis/apps/v1/namespaces/${ns}/deployments/churn/scale`;
 			await call('PATCH', path, [200], signal, {spec: {replicas}}, 'application/merge-patch+json');
+		},
+		async deploymentProblem(signal) {
+			const answer = await call('GET', `/apis/apps/v1/namespaces/${ns}/deployments/churn`, [200], signal);
+			const conditions = parse(deploymentSchema, answer.body, 'the Deployment').status?.conditions ?? [];
+			const failure = conditions.find((condition) => condition.type === 'ReplicaFailure' && condition.status === 'True');
+			return failure ? visibleLine(`${failure.reason ?? 'ReplicaFailure'}: ${failure.message ?? ''}`) : null;
 		},
 		watchPods: async (selector, onChange, signal) => watchLoop({call, send, podsPath, selector, onChange, signal, secrets}),
 		async deleteNamespace(signal) {

@@ -19,6 +19,8 @@ export type FakeLabOptions = {
 	namespaceGoneMs?: number;
 	/** Pods pulled but never started: the waiting reason and message on their container (ErrImagePull …). */
 	imagePull?: {reason: string; message: string};
+	/** A ResourceQuota that refuses every pod: the Deployment makes none and says so in its ReplicaFailure condition. */
+	quota?: string;
 	/** Namespaces that exist at start (name → labels). */
 	namespaces?: Record<string, Record<string, string>>;
 	/** Relist duration of an idle node, and what each running container adds, s. @default 0.004 and 0.0005 */
@@ -160,6 +162,7 @@ function createWorld(options: FakeLabOptions) {
 		const deployment = deployments.get(`${namespace}/${name}`)!;
 		deployment.replicas = replicas;
 		const live = [...pods.values()].filter((pod) => pod.namespace === namespace && !pod.deleting);
+		if (options.quota !== undefined) return;
 		for (let index = live.length; index < replicas; index++) {
 			const pod: Pod = {
 				...{name: `churn-${(++counters.serial).toString(36)}`, namespace, labels: deployment.labels, nodeName: null},
@@ -295,6 +298,7 @@ const paths = {
 	namespace: /^\/api\/v1\/namespaces\/([^/]+)$/,
 	deployments: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments$/,
 	scale: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)\/scale$/,
+	deployment: /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)$/,
 	pods: /^\/api\/v1\/namespaces\/([^/]+)\/pods$/,
 };
 
@@ -319,6 +323,7 @@ function createRoutes(world: World) {
 			return send(response, 200, {kind: 'Scale', spec: {replicas}});
 		}
 
+		if ((match = paths.deployment.exec(url.pathname))) return deploymentRoute(world, response, `${match[1]!}/${match[2]!}`);
 		if ((match = paths.pods.exec(url.pathname))) return podsRoute(world, response, url, decodeURIComponent(match[1]!));
 		send(response, 404, statusOf(404, 'NotFound', 'not found'));
 	}
@@ -394,4 +399,12 @@ function podsRoute(world: World, response: http.ServerResponse, url: URL, namesp
 	const seconds = Number(url.searchParams.get('timeoutSeconds') ?? 30);
 	world.later(seconds * 1000, () => response.end());
 	response.on('close', () => world.watchers.delete(watcher));
+}
+
+function deploymentRoute(world: World, response: http.ServerResponse, key: string): void {
+	const deployment = world.deployments.get(key);
+	if (!deployment) return send(response, 404, statusOf(404, 'NotFound', `deployments.apps "${key}" not found`));
+	const quota = world.options.quota;
+	const conditions = quota === undefined ? [] : [{type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: quota}];
+	send(response, 200, {kind: 'Deployment', spec: {replicas: deployment.replicas}, status: {conditions}});
 }

@@ -182,7 +182,7 @@ describe('pleg-top lab NODE', () => {
 		const result = await run(lab, ['--yes', '--context', 'fake-ctx']).exited;
 		assert.equal(result.code, 3);
 		const flags = `--kubeconfig ${lab.kubeconfig} --context fake-ctx`;
-		assert.match(result.stderr, /missing rights \(3 of 10\)/);
+		assert.match(result.stderr, /missing rights \(3 of 12\)/);
 		assert.ok(result.stderr.includes(`kubectl ${flags} auth can-i create namespaces\n`), result.stderr);
 		assert.ok(
 			result.stderr.includes(`kubectl ${flags} auth can-i patch deployments.apps --subresource=scale -n pleg-lab\n`),
@@ -222,6 +222,15 @@ describe('pleg-top lab NODE', () => {
 		const result = await run(lab, ['--pods', '2', '--yes', '--pending-timeout', '1s', '--image', 'registry.k8s.io/pause:nope']).exited;
 		assert.equal(result.code, 1, result.stderr);
 		assert.match(result.stderr, /2 of 2 pods not Running after 1s: churn-\w+ and 1 more: ErrImagePull: failed to pull image/);
+		assert.equal(lab.lab.namespaces.size, 0);
+	});
+
+	test("a quota that refuses the pods: the Deployment's own reason after the timeout, then the teardown", async () => {
+		const quota = 'pods "churn-7d9f-abcde" is forbidden: exceeded quota: lab-quota, requested: pods=1, used: pods=0, limited: pods=0';
+		const lab = await startLab({quota});
+		const result = await run(lab, ['--pods', '2', '--yes', '--pending-timeout', '1s']).exited;
+		assert.equal(result.code, 1, result.stderr);
+		assert.ok(result.stderr.includes(`2 of 2 pods not made after 1s: FailedCreate: ${quota}`), result.stderr);
 		assert.equal(lab.lab.namespaces.size, 0);
 	});
 
