@@ -149,11 +149,12 @@ export async function runPhases(context: PhaseContext): Promise<void> {
 	const script = (async () => {
 		await nextRead(context.engine, context.signal);
 		for (const [index, phase] of phases.entries()) {
-			context.status.set({phase: phase.name, step: index + 1, steps: phases.length, wanted: phase.to, waited: null});
 			const markedAt = context.engine.now();
 			context.engine.mark(markedAt);
 			const run: PhaseRun = {...phase, markedAt, runningAtEnd: 0};
 			context.ran.push(run);
+			// After the mark is in `ran`: the screen redraws on this, and its chart names the mark.
+			context.status.set({phase: phase.name, step: index + 1, steps: phases.length, wanted: phase.to, waited: null});
 			await runPhase(context, phase, watch);
 			run.runningAtEnd = runningOn(watch.pods(), context.settings.node);
 		}

@@ -50,7 +50,9 @@ export async function runLabSession(run: LabRun, node: LabNode): Promise<number>
 		(error: unknown) => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'failed', error}),
 	);
 	const ending =
-		process.stdout.isTTY === true ? await onScreen(run, plan, engine, status, stop, phases) : await headless(run, status, stop, phases);
+		process.stdout.isTTY === true
+			? await onScreen(run, plan, {engine, status, stop, phases, ran})
+			: await headless(run, status, stop, phases);
 	// The pods' watch ends with the phases.
 	if (!stop.signal.aborted) stop.abort('done');
 	engine.stop();
@@ -94,10 +96,13 @@ async function headless(run: LabRun, status: LabStatusStore, stop: AbortControll
 async function onScreen(
 	run: LabRun,
 	plan: Plan,
-	engine: NodeEngine,
-	status: LabStatusStore,
-	stop: AbortController,
-	phases: Promise<Ending>,
+	{
+		engine,
+		status,
+		stop,
+		phases,
+		ran,
+	}: {engine: NodeEngine; status: LabStatusStore; stop: AbortController; phases: Promise<Ending>; ran: PhaseRun[]},
 ): Promise<Ending> {
 	const [{runFullScreen}, {LabApp}, React, {ThemeContext}] = await Promise.all([
 		import('./full-screen.js'),
@@ -111,11 +116,20 @@ async function onScreen(
 		engine,
 		header: plan.header,
 		demo: plan.demo,
-		lab: {get: () => statusText(status.get()), subscribe: (listener: () => void) => status.subscribe(listener)},
+		lab: {
+			get: () => statusText(status.get()),
+			subscribe: (listener: () => void) => status.subscribe(listener),
+			marks: () => namedMarks(ran),
+		},
 	});
 	const {interrupted} = await runFullScreen(React.createElement(ThemeContext.Provider, {value: run.watch.theme}, app), ended.signal);
 	if (!ended.signal.aborted) stop.abort(terminalGone() ? 'SIGHUP' : interrupted ? 'SIGINT' : 'q');
 	return phases;
+}
+
+/** The phases' marks as the chart draws them: I idle, U up, H hold, D down. */
+function namedMarks(ran: readonly PhaseRun[]): Array<{at: number; letter: string; name: string}> {
+	return ran.map((phase) => ({at: phase.markedAt, letter: phase.kind.charAt(0).toUpperCase(), name: phase.name}));
 }
 
 /** Teardown, always; then the write-down and the files; the exit code. */

@@ -20,6 +20,8 @@ export type AppProps = {
 	header?: HeaderContext;
 	/** --raw: start with the raw kubelet_pleg_* lines shown (`w` hides them). */
 	raw?: boolean;
+	/** `pleg-top lab`: the phases' named marks, for the history chart. */
+	markNames?: DashboardProps['markNames'];
 };
 
 /** Demo keys: each maps to one simulator control. */
@@ -31,7 +33,7 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'l') demo.slowRuntime(!demo.runtimeSlow);
 }
 
-export default function App({engine, demo, header, raw = false}: AppProps) {
+export default function App({engine, demo, header, raw = false, markNames}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
 	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
@@ -70,6 +72,7 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 		rawOffset,
 		demoScenario: demo && demoLabel(demo),
 		context,
+		markNames,
 	};
 
 	useInput(

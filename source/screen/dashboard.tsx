@@ -13,7 +13,7 @@ import {clockTime} from './layout/clock-time.js';
 import {compactLine} from './panes/compact-line.js';
 import {constantsPaneLines, constantsSummaryLine} from './panes/constants-pane.js';
 import {helpScreenLines, helpScroll, type HelpScroll} from './panes/help-screen.js';
-import {historyChartLines} from './panes/history-chart.js';
+import {historyChartLines, type NamedMark} from './panes/history-chart.js';
 import {lastSeenGaugeLines} from './panes/last-seen-gauge.js';
 import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/line.js';
 import type {Tone} from './layout/theme.js';
@@ -67,6 +67,8 @@ export type DashboardProps = {
 	demoScenario?: string;
 	/** What the header says of where the figures come from besides the source: the kubeconfig context, a replay. */
 	context?: HeaderContext;
+	/** `pleg-top lab`: each phase's mark with its name, drawn by letter on the history chart. */
+	markNames?: readonly NamedMark[];
 };
 
 export type HeaderContext = {
@@ -413,6 +415,7 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 			now: props.now,
 			thresholdSeconds: figures.constants.threshold.seconds,
 			intervalSeconds: props.intervalSeconds,
+			markNames: props.markNames,
 		}),
 	);
 	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];
