@@ -6,6 +6,7 @@ import type {LabPod} from '../domain/lab-pods.js';
 import type {LabCluster, PodChange} from '../sources/lab-cluster.js';
 
 const demoNode = 'demo-node';
+const node: LabNode = {name: demoNode, hostname: demoNode, taints: [], allocatablePods: 110, kubeletVersion: 'v1.28.4'};
 /** How long a pod takes to start or stop in the demo, ms. */
 const podStepMs = 150;
 
@@ -59,13 +60,7 @@ export function createDemoLabCluster(onPods: (running: number) => void = () => u
 
 	return {
 		where: "the demo's simulated cluster",
-		readNode: async (): Promise<LabNode> => ({
-			name: demoNode,
-			hostname: demoNode,
-			taints: [],
-			allocatablePods: 110,
-			kubeletVersion: 'v1.28.4',
-		}),
+		readNode: async () => node,
 		podsOnNode: async () => 14,
 		review: async (checks: readonly AccessCheck[]) => checks.map(() => ({allowed: true, reason: null})),
 		namespace: async () => (namespace === null ? null : {labels: namespace, phase: 'Active'}),
