@@ -279,6 +279,19 @@ describe('pleg-top lab NODE', () => {
 		assert.deepEqual(lab.lab.writes, []);
 	});
 
+	test('lab --demo runs the same lab on the simulated kubelet, whose relists grow with the pods', async () => {
+		const temp = makeTempDir('pleg-top-lab-demo-');
+		temps.push(temp);
+		const args = ['lab', '--demo', '--yes', '--pods', '0,20', '--interval', '200ms', '--window', '2s', '--hold', '2s'];
+		const result = await spawnCli(args, {env: {HOME: temp.dir}, timeoutMs: 90_000}).exited;
+		assert.equal(result.code, 0, result.stderr);
+		const cellsOf = (name: string) => (result.stderr.split('\n').find((line) => line.startsWith(`${name} `)) ?? '').split(/\s{2,}/);
+		const ms = (text: string | undefined) => (text?.endsWith('ms') ? Number(text.slice(0, -2)) : Number.NaN);
+		// 20 more pods, each adding 0.27 ms to the two list calls: the held mean is well above the idle one.
+		assert.ok(ms(cellsOf('hold 20')[4]) > ms(cellsOf('idle')[4]) + 2, result.stderr);
+		assert.match(result.stderr.replace(/\s+/g, ' '), /each running pod adds \d+(\.\d+)?µs to the mean relist/);
+	});
+
 	test('without a terminal and without --yes nothing is created', async () => {
 		const lab = await startLab();
 		const result = await run(lab, []).exited;
