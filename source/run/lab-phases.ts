@@ -18,6 +18,8 @@ export type LabStatus = {
 	wanted: number;
 	/** While pods are awaited: seconds waited and the --pending-timeout, for "14s of 2m". */
 	waited: {seconds: number; timeoutSeconds: number} | null;
+	/** Said instead of the phase once the phases are over: "deleting namespace pleg-lab, waiting for it to go". */
+	note?: string;
 };
 
 export type LabStatusStore = {
@@ -44,6 +46,7 @@ export function createStatusStore(initial: LabStatus): LabStatusStore {
 
 /** "lab 3/8 up 0→12 · 7/12 Running · 14s of 2m0s" */
 export function statusText(status: LabStatus): string {
+	if (status.note !== undefined) return `lab: ${status.note}`;
 	const step = status.step === null ? '' : ` ${status.step}/${status.steps}`;
 	const waited = status.waited
 		? ` · ${formatGoDuration(Math.floor(status.waited.seconds))} of ${formatGoDuration(status.waited.timeoutSeconds)}`

@@ -49,14 +49,14 @@ export async function runLabSession(run: LabRun, node: LabNode): Promise<number>
 		() => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'done'}),
 		(error: unknown) => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'failed', error}),
 	);
-	const ending =
+	const {ending, torn} =
 		process.stdout.isTTY === true
 			? await onScreen(run, plan, {engine, status, stop, phases, ran})
-			: await headless(run, status, stop, phases);
+			: {ending: await headless(run, status, stop, phases), torn: null};
 	// The pods' watch ends with the phases.
 	if (!stop.signal.aborted) stop.abort('done');
 	engine.stop();
-	return finish(run, plan, ran, ending, node);
+	return finish(run, plan, ran, {ending, torn}, node);
 }
 
 /** Requests that may mend (no answer, 429, 5xx) are tried three more times, 0.5 s, 1 s and 2 s apart. */
@@ -92,39 +92,55 @@ async function headless(run: LabRun, status: LabStatusStore, stop: AbortControll
 	}
 }
 
-/** On the live screen: the one-node dashboard with the lab's phase in the header, until the phases end or the user quits. */
-async function onScreen(
-	run: LabRun,
-	plan: Plan,
-	{
-		engine,
-		status,
-		stop,
-		phases,
-		ran,
-	}: {engine: NodeEngine; status: LabStatusStore; stop: AbortController; phases: Promise<Ending>; ran: PhaseRun[]},
-): Promise<Ending> {
-	const [{runFullScreen}, {LabApp}, React, {ThemeContext}] = await Promise.all([
+/** A teardown begun on the screen: what it said while the screen was up, and its end. */
+type ScreenTeardown = {notes: string[]; done: Promise<boolean>};
+
+type ScreenParts = {engine: NodeEngine; status: LabStatusStore; stop: AbortController; phases: Promise<Ending>; ran: PhaseRun[]};
+
+/**
+ * On the live screen: the one-node dashboard with the lab's phase in the header. When the phases end (or q stops
+ * them) the screen stays while the namespace is deleted, its header saying so; Ctrl-C and signals end the screen at
+ * once, and the teardown is said on the normal screen.
+ */
+async function onScreen(run: LabRun, plan: Plan, parts: ScreenParts): Promise<{ending: Ending; torn: ScreenTeardown | null}> {
+	const {status, stop, phases} = parts;
+	const [{runFullScreen}, React, {ThemeContext}] = await Promise.all([
 		import('./full-screen.js'),
-		import('../screen/lab-app.js'),
 		import('react'),
 		import('../screen/layout/line-view.js'),
 	]);
 	const ended = new AbortController();
-	void phases.then(() => ended.abort());
-	const app = React.createElement(LabApp, {
+	let screenUp = true;
+	let torn: ScreenTeardown | null = null;
+	void phases.then(async () => {
+		if (!screenUp) return;
+		const notes: string[] = [];
+		status.set({note: `deleting namespace ${run.settings.namespace}, waiting for it to go`});
+		const done = teardown(run, (text) => (screenUp ? notes.push(text) : run.io.stderr(text)));
+		torn = {notes, done};
+		await done;
+		ended.abort();
+	});
+	const app = React.createElement(ThemeContext.Provider, {value: run.watch.theme}, await labAppElement(plan, parts));
+	const {interrupted} = await runFullScreen(app, ended.signal);
+	screenUp = false;
+	if (!stop.signal.aborted) stop.abort(terminalGone() ? 'SIGHUP' : interrupted ? 'SIGINT' : 'q');
+	return {ending: await phases, torn};
+}
+
+async function labAppElement(plan: Plan, {engine, status, stop, ran}: ScreenParts) {
+	const [{LabApp}, React] = await Promise.all([import('../screen/lab-app.js'), import('react')]);
+	return React.createElement(LabApp, {
 		engine,
 		header: plan.header,
 		demo: plan.demo,
+		onQuit: () => stop.abort('q'),
 		lab: {
 			get: () => statusText(status.get()),
 			subscribe: (listener: () => void) => status.subscribe(listener),
 			marks: () => namedMarks(ran),
 		},
 	});
-	const {interrupted} = await runFullScreen(React.createElement(ThemeContext.Provider, {value: run.watch.theme}, app), ended.signal);
-	if (!ended.signal.aborted) stop.abort(terminalGone() ? 'SIGHUP' : interrupted ? 'SIGINT' : 'q');
-	return phases;
 }
 
 /** The phases' marks as the chart draws them: I idle, U up, H hold, D down. */
@@ -133,7 +149,13 @@ function namedMarks(ran: readonly PhaseRun[]): Array<{at: number; letter: string
 }
 
 /** Teardown, always; then the write-down and the files; the exit code. */
-async function finish(run: LabRun, plan: Plan, ran: PhaseRun[], ending: Ending, node: LabNode): Promise<number> {
+async function finish(
+	run: LabRun,
+	plan: Plan,
+	ran: PhaseRun[],
+	{ending, torn}: {ending: Ending; torn: ScreenTeardown | null},
+	node: LabNode,
+): Promise<number> {
 	const {io} = run;
 	if (ending.kind === 'stopped') io.stderr(`pleg-top lab: stopped (${ending.reason}) during ${ran.at(-1)?.name ?? 'the start'}.\n`);
 	if (ending.kind === 'failed') io.stderr(failureText(run, ending.error));
@@ -142,7 +164,9 @@ async function finish(run: LabRun, plan: Plan, ran: PhaseRun[], ending: Ending, 
 		io.stderr(leftText(run, 'the teardown was interrupted'));
 		process.exit(130);
 	});
-	await teardown(run);
+	// Begun on the screen: what it said there, then the rest as it comes.
+	for (const note of torn?.notes ?? []) io.stderr(note);
+	await (torn ? torn.done : teardown(run));
 	unregister();
 	const summary = plan.recorder?.summary();
 	plan.close();

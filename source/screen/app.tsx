@@ -22,6 +22,8 @@ export type AppProps = {
 	raw?: boolean;
 	/** `pleg-top lab`: the phases' named marks, for the history chart. */
 	markNames?: DashboardProps['markNames'];
+	/** What q does instead of ending the screen (`pleg-top lab`: stop the phases; the screen ends after the teardown). */
+	onQuit?: () => void;
 };
 
 /** Demo keys: each maps to one simulator control. */
@@ -33,7 +35,7 @@ function steerDemo(input: string, demo: DemoControls): void {
 	else if (input === 'l') demo.slowRuntime(!demo.runtimeSlow);
 }
 
-export default function App({engine, demo, header, raw = false, markNames}: AppProps) {
+export default function App({engine, demo, header, raw = false, markNames, onQuit}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
 	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
@@ -87,7 +89,7 @@ export default function App({engine, demo, header, raw = false, markNames}: AppP
 						dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node})),
 					),
 				);
-			else if (input === 'q') exit();
+			else if (input === 'q') (onQuit ?? exit)();
 			else if (input === 'p') engine.setPaused(!engine.paused);
 			else if (input === 'b') engine.mark(engine.now());
 			else if (input === '?') {

@@ -16,7 +16,8 @@ after(async () => {
 });
 
 async function startLabOnScreen(): Promise<{lab: FakeLabCluster; session: TmuxSession}> {
-	const lab = createFakeLabCluster({node: 'worker-1', podStepMs: 300});
+	// A namespace that takes a moment to go, so the screen can be seen waiting for it.
+	const lab = createFakeLabCluster({node: 'worker-1', podStepMs: 300, namespaceGoneMs: 2000});
 	const fake = await startFakeApiServer({
 		nodes: [{name: 'worker-1', kubeletVersion: 'v1.28.4', metrics: () => lab.metrics(), allocatablePods: 110}],
 		tokens: {[token]: 'alice'},
@@ -55,12 +56,14 @@ describe('pleg-top lab on the live screen', {skip: !hasTmux && 'tmux is not inst
 		assert.equal(lab.namespaces.size, 0);
 	});
 
-	test('q during idle ends the lab the same way, with the write-down of what ran', async () => {
+	test('q during idle: the screen waits for the namespace to go, then the write-down of what ran', async () => {
 		const {lab, session} = await startLabOnScreen();
 		await session.waitFor('Create it and run the lab? [y/N]', 30_000);
 		session.keys('y', 'Enter');
 		await session.waitFor(/lab 1\/7 idle · 0\/0 Running/, 45_000);
 		session.keys('q');
+		// q stops the phases; the screen stays, saying it waits for the namespace, and ends once it is gone.
+		await session.waitFor(/^pleg-top · worker-1 · lab: deleting namespace pleg-lab, waiting for it to go/m, 20_000);
 		const end = await session.waitFor(/AFTER-LAB exit=\d+/, 45_000);
 		assert.match(end, /stopped \(q\) during idle/);
 		assert.match(end, /namespace pleg-lab deleted/);
