@@ -5,6 +5,7 @@ import './bootstrap/environment.js';
 import {readFileSync} from 'node:fs';
 import {completionNeed, completionScript, shells, type Shell} from './cli/completion.js';
 import {helpText} from './cli/help-text.js';
+import {labHelp, parseLabOptions, type LabMode} from './cli/lab-options.js';
 import {glyphsFromLocale, parseOptions, programName, UsageError, type Mode} from './cli/options.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
 import {formatFailure} from './run/start-rule.js';
@@ -54,6 +55,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 
 	// The locale decides the glyphs of everything written for people from here on (screen/layout/glyphs.ts).
 	const ascii = glyphsFromLocale(env) === 'ascii';
+	if (argv[0] === 'lab') return runLab(argv.slice(1), env, ascii);
+
 	let mode: Mode;
 	try {
 		mode = parseOptions(argv, {env, stdoutIsTty: process.stdout.isTTY === true, argv1: process.argv[1]});
@@ -67,6 +70,24 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 	if (mode.kind === 'help') return (forPeople(stdout, ascii)(helpText(packageVersion(), mode.program)), 0);
 	if (mode.kind === 'version') return (stdout(packageVersion() + '\n'), 0);
 	return run(mode, env, ascii);
+}
+
+/** `pleg-top lab …`: its own flags, then the lab's run. */
+async function runLab(argv: string[], env: NodeJS.ProcessEnv, ascii: boolean): Promise<number> {
+	let lab: LabMode;
+	try {
+		lab = parseLabOptions(argv, {env, stdoutIsTty: process.stdout.isTTY === true, argv1: process.argv[1]});
+	} catch (error) {
+		if (!(error instanceof UsageError)) throw error;
+		forPeople(stderr, ascii)(`pleg-top lab: ${error.message}\nRun pleg-top lab --help for the flags.\n`);
+		return 2;
+	}
+
+	if (lab.kind === 'lab-help') return (forPeople(stdout, ascii)(labHelp), 0);
+	const {runLabCommand} = await import('./run/lab-run.js');
+	const {asciiStream} = await import('./run/ascii-stream.js');
+	const terminal = ascii ? asciiStream(process.stdout) : process.stdout;
+	return runLabCommand(lab, env, {stdout: forPeople(stdout, ascii), stderr: forPeople(stderr, ascii), terminal});
 }
 
 /** The run of a Mode: its plan, then its runner; what is written for people is ASCII when the locale is not UTF-8. */

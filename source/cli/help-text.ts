@@ -25,6 +25,7 @@ function usageLines(p: string): string {
 		[`${p} NODE --once [-o json]`, 'two scrapes one window apart, a report, an exit code'],
 		[`${p} --demo`, 'the same screen on an embedded simulated kubelet'],
 		[p, 'every node of the cluster, worst first (the overview)'],
+		[`${p} lab NODE [--pods 12]`, 'churn pause pods on the node and measure each phase (lab --help)'],
 		...(p === 'pleg-top'
 			? ([
 					['kubectl pleg-top NODE', 'as a kubectl plugin (bin kubectl-pleg_top)'],

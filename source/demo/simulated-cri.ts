@@ -22,7 +22,12 @@ export type RuntimeConditions = {
 	churn: boolean;
 	/** The runtime itself is slow: the two list calls take hundreds of ms, few pods change. */
 	slowRuntime: boolean;
+	/** Pods beyond the steady ones (`pleg-top lab --demo`): each adds to both list calls, as a real runtime's listing grows. */
+	extraPods?: number;
 };
+
+/** What one more pod (a sandbox and its container) adds to ListPodSandbox and ListContainers, ms. */
+const perPodListMs = {sandboxes: 0.12, containers: 0.15};
 
 export type RelistPlan = {
 	calls: CriCall[];
@@ -50,6 +55,9 @@ export function drawRelistPlan(conditions: RuntimeConditions, random: Random, al
 		containersMs *= factor;
 	}
 
+	// Added after the draws, so a seeded demo without lab pods replays the same relists.
+	sandboxesMs += (conditions.extraPods ?? 0) * perPodListMs.sandboxes;
+	containersMs += (conditions.extraPods ?? 0) * perPodListMs.containers;
 	if (slowRuntime && allowFailure && random.chance(0.03)) {
 		return {calls: [{op: 'list_podsandbox', ms: sandboxesMs, failed: true}], listCalls: 1, failed: true, changedPods: 0};
 	}

@@ -143,6 +143,8 @@ export class SimulatedKubelet implements DemoControls {
 	#churnSinceMs = 0;
 	#slowRuntime = false;
 	#pausePods = pausePods;
+	/** Pods of `pleg-top lab --demo` Running on the node (set by the lab's in-process cluster). */
+	#labPods = 0;
 	#containers: RunningContainers | null = null;
 	#discardEvents = 0;
 	/** Since when the runtime answers no call (the stall's relist hangs from then), simulated ms; null while it answers. */
@@ -217,6 +219,12 @@ export class SimulatedKubelet implements DemoControls {
 
 	get runtimeSlow(): boolean {
 		return this.#slowRuntime;
+	}
+
+	/** `pleg-top lab --demo`: the lab's pause pods now Running on the node; the next relists list them too. */
+	labPods(count: number): void {
+		this.#sync();
+		this.#labPods = Math.max(0, count);
 	}
 
 	get stalled(): boolean {
@@ -319,7 +327,7 @@ export class SimulatedKubelet implements DemoControls {
 			discardEvents: this.#discardEvents,
 			relistDuration: this.#duration,
 			relistInterval: this.#interval,
-			runningPods: this.#containers ? steadyPods + this.#pausePods : 0,
+			runningPods: this.#containers ? steadyPods + this.#pausePods + this.#labPods : 0,
 			runningContainers: this.#containers,
 			runtimeOperations: RELIST_OPERATION_TYPES.map((op) => ({
 				op,
@@ -407,7 +415,7 @@ export class SimulatedKubelet implements DemoControls {
 			kubeletStartedAtMs: this.#wallMs(this.#kubeletStartMs),
 			simulatedElapsedMs: this.#simMs - this.#simOriginMs,
 			discardEvents: this.#discardEvents,
-			runningPods: this.#containers ? steadyPods + this.#pausePods : 0,
+			runningPods: this.#containers ? steadyPods + this.#pausePods + this.#labPods : 0,
 			runtimeOperations,
 		};
 	}
@@ -581,7 +589,7 @@ export class SimulatedKubelet implements DemoControls {
 	}
 
 	#conditions(): RuntimeConditions {
-		return {churn: this.#churn, slowRuntime: this.#slowRuntime};
+		return {churn: this.#churn, slowRuntime: this.#slowRuntime, ...(this.#labPods > 0 ? {extraPods: this.#labPods} : {})};
 	}
 
 	#start(startMs: number): void {
@@ -634,7 +642,7 @@ export class SimulatedKubelet implements DemoControls {
 		this.#containers = {
 			created: step > 0 ? 1 : 0,
 			exited: steadyExitedContainers + Math.ceil((pausePods - this.#pausePods) / 3),
-			running: steadyRunningContainers + this.#pausePods,
+			running: steadyRunningContainers + this.#pausePods + this.#labPods,
 			unknown: 0,
 		};
 	}

@@ -16,6 +16,8 @@ export type DemoControls = {
 	recover(): void;
 	/** Kubelet restart: every counter back to 0, last_seen 0 until the first relist succeeds. */
 	restart(): void;
+	/** `pleg-top lab --demo`: the lab's pods Running on the node now (absent where no lab can run). */
+	labPods?(count: number): void;
 	/** The one scenario that shows most (stalled, then churn, then slow-runtime): for the stats and the tests. */
 	readonly scenario: DemoScenario;
 	/** Each switch on its own: the keys toggle these, the header names every one that is on. */

@@ -53,6 +53,8 @@ export type SegmentSummary = {
 	 * mark (and the session) counts its time from there, as the span does. Null otherwise.
 	 */
 	unhealthyBeforeFrom: number | null;
+	/** Its first and last scrape (counters continued across restarts): for the lab's CRI call figures per phase. */
+	edges?: {first: Scrape; last: Scrape};
 };
 
 /**
@@ -323,5 +325,6 @@ function summarise(segment: Segment, label: string, spans: readonly UnhealthySpa
 		unhealthySeconds: unhealthy.seconds,
 		unhealthyCauses: unhealthy.causes,
 		unhealthyBeforeFrom: segment.markedAt === null && earlier ? earlier.from : null,
+		edges: {first: segment.first, last: segment.last},
 	};
 }

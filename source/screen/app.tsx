@@ -29,6 +29,10 @@ export type AppProps = {
 	header?: HeaderContext & {replay?: {reachedSpeed?: () => number | null}};
 	/** --raw: start with the raw kubelet_pleg_* lines shown (`w` hides them). */
 	raw?: boolean;
+	/** `pleg-top lab`: the phases' named marks, for the history chart. */
+	markNames?: DashboardProps['markNames'];
+	/** What q does instead of ending the screen (`pleg-top lab`: stop the phases; the screen ends after the teardown). */
+	onQuit?: () => void;
 };
 
 /** Demo keys: each maps to one simulator control. */
@@ -61,7 +65,7 @@ function useEnded(engine: NodeEngine): boolean {
 	return ended;
 }
 
-export default function App({engine, demo, header, raw = false}: AppProps) {
+export default function App({engine, demo, header, raw = false, markNames, onQuit}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
 	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
@@ -92,6 +96,7 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 		rawOffset,
 		demoScenario: demo && demoLabel(demo),
 		context,
+		markNames,
 	};
 
 	useInput(
@@ -118,7 +123,7 @@ export default function App({engine, demo, header, raw = false}: AppProps) {
 						dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node})),
 					),
 				);
-			else if (input === 'q') exit();
+			else if (input === 'q') (onQuit ?? exit)();
 			else if (input === 'p') engine.setPaused(!engine.paused);
 			else if (input === 'b') engine.mark(engine.now());
 			else if (input === '?') {

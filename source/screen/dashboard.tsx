@@ -14,7 +14,7 @@ import {compactLine} from './panes/compact-line.js';
 import {constantsPaneLines, constantsSummaryLine} from './panes/constants-pane.js';
 import {helpBodyLines, helpScreenLines, helpScroll, type HelpScroll} from './panes/help-screen.js';
 import {rowsText, type HelpSearch} from './panes/help-search.js';
-import {historyChartLines} from './panes/history-chart.js';
+import {historyChartLines, type NamedMark} from './panes/history-chart.js';
 import {lastSeenGaugeLines} from './panes/last-seen-gauge.js';
 import {cellWidth, fitItems, seg, spread, type Item, type Line} from './layout/line.js';
 import type {Tone} from './layout/theme.js';
@@ -71,6 +71,8 @@ export type DashboardProps = {
 	demoScenario?: string;
 	/** What the header says of where the figures come from besides the source: the kubeconfig context, a replay. */
 	context?: HeaderContext;
+	/** `pleg-top lab`: each phase's mark with its name, drawn by letter on the history chart. */
+	markNames?: readonly NamedMark[];
 };
 
 export type HeaderContext = {
@@ -82,6 +84,8 @@ export type HeaderContext = {
 	 * second measured, said when short of --speed.
 	 */
 	replay?: {file: string; speed: number; ended?: boolean; reached?: number | null};
+	/** `pleg-top lab`: the phase and the pods Running on the node, e.g. "lab 2/8 up 0→12 · 7/12 Running". */
+	lab?: string;
 };
 
 /** Below these the full layout cannot show its essentials: one compact row instead. */
@@ -297,6 +301,11 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 		}
 	}
 
+	// What the lab is doing is the one item, after the node, a narrow header must keep.
+	if (context?.lab) {
+		items.push([seg(context.lab, 'warn')]);
+	}
+
 	const kube = context?.kube;
 	if (kube) {
 		items.push([seg(kube.context === kube.cluster ? kube.context : `${kube.context} (cluster ${kube.cluster})`)]);
@@ -436,6 +445,7 @@ function chooseOptional(props: DashboardProps, figures: Figures, room: number, b
 			now: props.now,
 			thresholdSeconds: figures.constants.threshold.seconds,
 			intervalSeconds: props.intervalSeconds,
+			markNames: props.markNames,
 		}),
 	);
 	const dynamic: Block[][] = baseline.length > 0 ? [[...baseline, history], baseline, []] : [[history], []];

@@ -48,6 +48,10 @@ export type FakeNode = {
 	events?: Array<Record<string, unknown> & {namespace?: string}>;
 	/** Labels besides kubernetes.io/hostname (the node list's labelSelector matches them: k=v terms only). */
 	labels?: Record<string, string>;
+	/** spec.taints. @default none */
+	taints?: Array<{key: string; value?: string; effect: string}>;
+	/** status.allocatable.pods. @default absent */
+	allocatablePods?: number;
 	/** Pods bound to the node (GET /api/v1/pods?fieldSelector=spec.nodeName=NAME, metadata only). @default 0 */
 	pods?: number;
 	/** /metrics body; called once per request with the 1-based number of metrics requests for this node. */
@@ -116,6 +120,8 @@ export type FakeApiServerOptions = {
 	key?: string;
 	/** Compress /metrics when the client accepts gzip. @default true */
 	gzip?: boolean;
+	/** Routes served before the fake's own (the lab's writes: fake-lab-cluster.ts); true when it answered. */
+	extra?: (request: http.IncomingMessage, response: http.ServerResponse, user: string | null) => boolean;
 };
 
 export type FakeApiServer = {
@@ -268,7 +274,9 @@ function nodeObject(node: FakeNode): object {
 		kind: 'Node',
 		apiVersion: 'v1',
 		metadata: {name: node.name, uid: node.uid ?? `uid-${node.name}`, labels: nodeLabels(node)},
+		...(node.taints ? {spec: {taints: node.taints}} : {}),
 		status: {
+			...(node.allocatablePods === undefined ? {} : {allocatable: {pods: String(node.allocatablePods)}}),
 			nodeInfo: {
 				kubeletVersion: node.kubeletVersion ?? 'v1.28.4',
 				containerRuntimeVersion: node.containerRuntimeVersion ?? 'containerd://1.7.2',
@@ -692,6 +700,19 @@ export async function startFakeApiServer(options: FakeApiServerOptions): Promise
 			waiters = [];
 			for (const resolve of waiting) {
 				resolve(request.url ?? '');
+			}
+
+			if (options.extra?.(request, response, authenticate(request))) {
+				requests.push({
+					method: request.method ?? 'GET',
+					path: request.url ?? '',
+					headers: request.headers,
+					user: authenticate(request),
+					status: 0,
+					gzipped: false,
+					receivedAt,
+				});
+				return;
 			}
 
 			const url = new URL(request.url ?? '/', 'https://fake');

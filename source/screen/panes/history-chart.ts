@@ -20,7 +20,12 @@ export type HistoryChartProps = {
 	thresholdSeconds: number;
 	/** Poll interval, seconds: no column is shorter than two of them. */
 	intervalSeconds: number;
+	/** Named marks (`pleg-top lab`'s phases): a mark's column shows its letter instead of B. */
+	markNames?: readonly NamedMark[];
 };
+
+/** A mark set at `at` (ms) with a name; `letter` is what its column shows. */
+export type NamedMark = {at: number; letter: string; name: string};
 
 /** Floors of the log scales: values at or under them draw as the lowest block. */
 export const meanFloorSeconds = 0.001;
@@ -73,7 +78,7 @@ export function bucketLabel(bucketSeconds: number): string {
 	return bucketSeconds < 60 ? `${bucketSeconds} s/col` : `${formatGoDuration(bucketSeconds)}/col`;
 }
 
-export function historyChartLines({history, width, now, thresholdSeconds, intervalSeconds}: HistoryChartProps): Line[] {
+export function historyChartLines({history, width, now, thresholdSeconds, intervalSeconds, markNames = []}: HistoryChartProps): Line[] {
 	if (history.length === 0) {
 		return [[seg('history: no scrapes yet', 'dim')]];
 	}
@@ -102,8 +107,12 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
 	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
-	const {markers, both, history: fromPrometheus} = markerRow(shown);
-	const legend = `log scale · R restart · B mark${both ? ' · * both' : ''}${fromPrometheus ? ' · P Prometheus' : ''}`;
+	const {markers, both, history: fromPrometheus} = markerRow(shown, letterOf(markNames, bucketSeconds));
+	const named = [...new Map(markNames.map((mark) => [mark.letter, mark.name.split(' ')[0]!])).entries()].map(
+		([letter, name]) => `${letter} ${name}`,
+	);
+	const marks = named.length > 0 ? named.join(' · ') : 'B mark';
+	const legend = `log scale · R restart · ${marks}${both ? ' · * both' : ''}${fromPrometheus ? ' · P Prometheus' : ''}`;
 	const lines: Line[] = [
 		spread([seg(title, 'title')], [seg(legend, 'dim')], width),
 		seriesLine('mean', sparkline(series.mean.values, meanFloorSeconds, series.mean.highest), series.mean.axis, shown.length),
@@ -140,7 +149,10 @@ function seriesOf(buckets: HistoryBucket[]): {mean: Series; age: Series} {
  * R restart, B mark, * both, P the end of the history from Prometheus, one character per column; `both` when any
  * column has the two, `history` when a P is shown.
  */
-function markerRow(buckets: HistoryBucket[]): {markers: string; both: boolean; history: boolean} {
+function markerRow(
+	buckets: HistoryBucket[],
+	letter: (bucket: HistoryBucket) => string,
+): {markers: string; both: boolean; history: boolean} {
 	let markers = '';
 	let both = false;
 	let history = false;
@@ -148,10 +160,15 @@ function markerRow(buckets: HistoryBucket[]): {markers: string; both: boolean; h
 		both ||= bucket.restart && bucket.mark;
 		const end = bucket.historyEnd && !bucket.restart && !bucket.mark;
 		history ||= end;
-		markers += bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? 'B' : end ? 'P' : ' ';
+		markers += bucket.restart && bucket.mark ? '*' : bucket.restart ? 'R' : bucket.mark ? letter(bucket) : end ? 'P' : ' ';
 	}
 
 	return {markers, both, history};
+}
+
+/** The letter of the last named mark inside the bucket's time, else B. */
+function letterOf(marks: readonly NamedMark[], bucketSeconds: number): (bucket: HistoryBucket) => string {
+	return (bucket) => marks.findLast((mark) => mark.at >= bucket.start && mark.at < bucket.start + bucketSeconds * 1000)?.letter ?? 'B';
 }
 
 function axisLabel(highest: number | null, format: (seconds: number) => string): string {

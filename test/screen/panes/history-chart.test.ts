@@ -137,3 +137,23 @@ describe('HistoryChart over time buckets', () => {
 		assert.equal(chart([], {width: 80}), 'history: no scrapes yet');
 	});
 });
+
+describe('HistoryChart with named marks (pleg-top lab)', () => {
+	test("each mark's column shows its phase letter, the legend names the phases; an unnamed mark stays B", () => {
+		// Marks at :01 (idle), :12 (up), :27 (unnamed), a restart at :46.
+		const history: HistoryPoint[] = [];
+		for (let second = 0; second < 50; second++) {
+			const event = second === 1 || second === 12 || second === 27 ? 'mark' : second === 46 ? 'restart' : null;
+			history.push({at: t + second * 1000, windowMeanSeconds: 0.004, lastSeenAgeSeconds: 1, event});
+		}
+
+		const markNames = [
+			{at: t + 1000, letter: 'I', name: 'idle'},
+			{at: t + 12_000, letter: 'U', name: 'up 0→12'},
+		];
+		const rows = chart(history, {width: 100, now: t + 49_500, thresholdSeconds: 50, markNames}).split('\n');
+		assert.match(rows[0]!, /log scale · R restart · I idle · U up$/);
+		// 2 s columns at 100 wide: :00–:02 I, six columns on :12–:14 U, :26–:28 B, :46–:48 R.
+		assert.match(rows[3]!, /I {5}U {6}B {9}R$/);
+	});
+});
