@@ -2,7 +2,7 @@
 // [--tolerate-taints] [--hold 10s] [--pending-timeout 2m]`: the lab's own flags are taken out here; every other word
 // is the one-node run's (--kubeconfig, --context, --interval, --window, --summary, --plot, --record, --demo, …) and
 // goes to parseOptions, so the lab watches the node exactly as `pleg-top NODE` does.
-import {labDefaults, type LabSettings} from '../domain/lab-plan.js';
+import {labDefaults, type LabSettings} from '../domain/lab/lab-plan.js';
 import {parseDuration, parseOptions, UsageError, type Invocation, type NodeMode} from './options.js';
 
 export type LabMode = {kind: 'lab'; settings: LabSettings; watch: NodeMode} | {kind: 'lab-help'};

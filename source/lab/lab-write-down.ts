@@ -3,7 +3,7 @@
 // the node's kubelet; per phase the relists, mean, p99, rate, the multiple of the idle mean, threshold / mean and
 // what the CRI list calls cost per relist and per running container; for a sweep, the cost per pod fitted over the
 // levels. Plain text for the terminal, Markdown for --summary. Pure.
-import {fitLine} from '../domain/lab-pods.js';
+import {fitLine} from '../domain/lab/lab-pods.js';
 import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} from '../domain/text/format.js';
 import {formatGoDuration} from '../domain/text/go-duration.js';
 import type {KubeletConstants, Quantile, Scrape, SourceConstant} from '../domain/types.js';

@@ -1,8 +1,8 @@
 // `pleg-top lab --demo`: the lab's cluster side played in the process, beside the demo's simulated kubelet. Every
 // right is granted, the namespace and the Deployment are kept in memory, and pods come Running a moment after a
 // scale-up and go a moment after a scale-down, as a kubelet starts and stops them.
-import type {AccessCheck, LabNode} from '../domain/lab-plan.js';
-import type {LabPod} from '../domain/lab-pods.js';
+import type {AccessCheck, LabNode} from '../domain/lab/lab-plan.js';
+import type {LabPod} from '../domain/lab/lab-pods.js';
 import type {LabCluster, PodChange} from '../sources/lab-cluster.js';
 
 const demoNode = 'demo-node';

@@ -1,8 +1,8 @@
 // The lab's phases as they run: scale, wait for the pods the watch shows (Running on the node, or gone), hold for
 // the phase's time, and put a named mark on the engine at each phase's start. What the screen's header shows
 // comes from one small store (LabStatus), which the script alone writes.
-import {labPhases, podLabels, type LabPhase, type LabSettings} from '../domain/lab-plan.js';
-import {notRunning, pendingText, runningOn, type LabPod} from '../domain/lab-pods.js';
+import {labPhases, podLabels, type LabPhase, type LabSettings} from '../domain/lab/lab-plan.js';
+import {notRunning, pendingText, runningOn, type LabPod} from '../domain/lab/lab-pods.js';
 import {formatGoDuration} from '../domain/text/go-duration.js';
 import type {NodeEngine} from '../engine/engine.js';
 import {LabRequestError, type LabCluster, type PodChange} from '../sources/lab-cluster.js';

@@ -17,7 +17,7 @@ import {
 	type KubectlTarget,
 	type LabNode,
 	type LabSettings,
-} from '../domain/lab-plan.js';
+} from '../domain/lab/lab-plan.js';
 import {systemNow} from '../engine/engine.js';
 import {createLabCluster, type LabCluster} from '../sources/lab-cluster.js';
 import {SourceFailure} from '../sources/failure.js';

@@ -1,7 +1,7 @@
 // The lab once created: the node engine polls as `pleg-top NODE` does while the phases run (on the live screen,
 // or said on stderr line by line without a terminal); the first of the phases' end, q, Ctrl-C, SIGTERM or SIGHUP
 // stops them; then the namespace is deleted, always, and the write-down names each phase.
-import {isSweep, type LabNode} from '../domain/lab-plan.js';
+import {isSweep, type LabNode} from '../domain/lab/lab-plan.js';
 import {systemNow, type NodeEngine} from '../engine/engine.js';
 import {labWriteDown} from '../lab/lab-write-down.js';
 import {plotSvg} from '../lab/plot-svg.js';

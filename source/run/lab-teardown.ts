@@ -1,6 +1,6 @@
 // The lab's teardown: the namespace deleted (tried again while the API server may mend) and waited for until it is
 // gone; when it cannot be, what may be left and the kubectl line, with --kubeconfig and --context, that removes it.
-import type {KubectlTarget, LabSettings} from '../domain/lab-plan.js';
+import type {KubectlTarget, LabSettings} from '../domain/lab/lab-plan.js';
 import {systemNow} from '../engine/engine.js';
 import {SourceFailure} from '../sources/failure.js';
 import {LabRequestError, type LabCluster} from '../sources/lab-cluster.js';

@@ -5,8 +5,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import * as v from 'valibot';
-import type {AccessCheck, LabNode} from '../domain/lab-plan.js';
-import {labPodOf, type LabPod} from '../domain/lab-pods.js';
+import type {AccessCheck, LabNode} from '../domain/lab/lab-plan.js';
+import {labPodOf, type LabPod} from '../domain/lab/lab-pods.js';
 import {visibleLine} from '../domain/text/untrusted-text.js';
 import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {kubeconfigAuth} from './kube/credentials.js';

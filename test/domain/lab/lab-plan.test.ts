@@ -10,8 +10,8 @@ import {
 	toYaml,
 	type LabNode,
 	type LabSettings,
-} from '../../source/domain/lab-plan.js';
-import {fitLine, labPodOf, pendingText, runningOn} from '../../source/domain/lab-pods.js';
+} from '../../../source/domain/lab/lab-plan.js';
+import {fitLine, labPodOf, pendingText, runningOn} from '../../../source/domain/lab/lab-pods.js';
 
 const settings: LabSettings = {
 	node: 'pair-control-plane',
