@@ -93,8 +93,10 @@ export function labRecords(): RecordLine[] {
 	return labTotals.map(({at, totals}, index) => {
 		if (index === 3) lab.mark(markAt);
 		const text = plegText(totals);
-		const {figures, markAt: pending} = lab.scrape({at, sample: parsePlegSample(text), latencyMs: 0});
-		return toRecordLine(recordLines(text), figures, pending);
+		const scrape = scrapeAt(at, totals);
+		const {figures, markAt: pending} = lab.scrape(scrape);
+		// As --record writes them: each line carries its answer's Date.
+		return toRecordLine(recordLines(text), figures, pending, {dateSeconds: scrape.dateSeconds});
 	});
 }
 
@@ -145,8 +147,10 @@ export function stallRecords(upTo = stallTotals.length): RecordLine[] {
 	return stallTotals.slice(0, upTo).map(({at, totals}, index) => {
 		if (index === 2) lab.mark(stallMarkAt);
 		const text = plegText(totals);
-		const {figures, markAt: pending} = lab.scrape({at, sample: parsePlegSample(text), latencyMs: 0});
-		return toRecordLine(recordLines(text), figures, pending);
+		const scrape = scrapeAt(at, totals);
+		const {figures, markAt: pending} = lab.scrape(scrape);
+		// As --record writes them: each line carries its answer's Date.
+		return toRecordLine(recordLines(text), figures, pending, {dateSeconds: scrape.dateSeconds});
 	});
 }
 
