@@ -100,6 +100,15 @@ describe('text-format bodies the kubelet does not write, through --once', () => 
 		assert.deepEqual(report.unavailable, [instanceNote]);
 	});
 
+	test('the discard counter as OpenMetrics writes it (kubelet_pleg_discard_events_total): read, total and window', async () => {
+		const plain = dumpThenMinuteLater();
+		// 3 discarded events at the first scrape, 7 at the second: 7 in all, 4 in the window.
+		serve((n) => plain(n).replace(/^kubelet_pleg_discard_events \d+$/m, `kubelet_pleg_discard_events_total ${n % 2 === 1 ? 3 : 7}`));
+		const report = await onceJson();
+		assert.equal(report.discardEvents, 7);
+		assert.equal(report.discardEventsInWindow, 4);
+	});
+
 	test('no TYPE for the relist histogram, exemplars, tabs, a duplicate family: the figures of the plain dump', async () => {
 		const plain = dumpThenMinuteLater();
 		serve((n) => roughen(plain(n)));

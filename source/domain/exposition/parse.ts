@@ -61,6 +61,7 @@ type Role = {family: FamilyKey; part: Part};
 
 const histogramFamilies: ReadonlySet<FamilyKey> = new Set(['relistDuration', 'relistInterval']);
 const summaryFamilies: ReadonlySet<FamilyKey> = new Set(['legacyRelistLatency', 'legacyRelistInterval']);
+const counterFamilies: ReadonlySet<FamilyKey> = new Set(['discardEvents', 'eventedConnectionSuccess', 'eventedConnectionError']);
 
 const familyEntries = Object.entries(families) as Array<[FamilyKey, string]>;
 const familyKeys: ReadonlyMap<string, FamilyKey> = new Map(familyEntries.map(([key, name]) => [name, key]));
@@ -84,7 +85,13 @@ const roles: ReadonlyMap<string, Role> = new Map(
 			];
 		}
 
-		return [[name, {family, part: 'value'}]];
+		// A counter read through OpenMetrics (or a relabelling agent) carries `_total`: the same series.
+		return counterFamilies.has(family)
+			? [
+					[name, {family, part: 'value'}],
+					[`${name}_total`, {family, part: 'value'}],
+				]
+			: [[name, {family, part: 'value'}]];
 	}),
 );
 

@@ -10,6 +10,16 @@ const relistCount = 'kubelet_pleg_relist_duration_seconds_count 3';
 const defBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity];
 const zip = (counts: number[]) => counts.map((count, i) => ({le: defBuckets[i]!, count}));
 
+describe('counters read through OpenMetrics carry _total', () => {
+	test('the v1.21.2 dump with its discard counter written kubelet_pleg_discard_events_total: the same 0, and 5 once renamed with 5', () => {
+		const dump = readDump('1.21.2');
+		assert.match(dump, /^kubelet_pleg_discard_events 0$/m);
+		const openMetrics = dump.replace(/^kubelet_pleg_discard_events 0$/m, 'kubelet_pleg_discard_events_total 5');
+		assert.equal(parsePlegSample(openMetrics).discardEvents, 5);
+		assert.equal(parsePlegSample(dump.replace(/^kubelet_pleg_discard_events 0$/m, '')).discardEvents, null);
+	});
+});
+
 describe('parsePlegSample on the real dumps', () => {
 	test('v1.21.2: seconds histograms in exponent form, last_seen, discard_events, git_version', () => {
 		const sample = parsePlegSample(readDump('1.21.2'));
