@@ -88,7 +88,8 @@ export function parseLabOptions(argv: readonly string[], invocation: Invocation 
 		namespace: namespaceName(values.namespace ?? labDefaults.namespace),
 		image: values.image ?? labDefaults.image,
 		dryRun: switches.has('dry-run'),
-		yes: switches.has('yes'),
+		yes: switches.has('yes') || watch.backend.kind === 'demo',
+		...(watch.backend.kind === 'demo' ? {simulated: true} : {}),
 		tolerateTaints: switches.has('tolerate-taints'),
 		pendingTimeoutMs:
 			values['pending-timeout'] === undefined ? labDefaults.pendingTimeoutMs : durationFlag('pending-timeout', values['pending-timeout']),

@@ -14,6 +14,16 @@ describe('pleg-top lab options', () => {
 		assert.equal(mode.watch.backend.kind, 'api-server');
 	});
 
+	test('--demo asks no question: nothing is created in a real cluster, so it runs off a terminal too', () => {
+		const mode = parseLabOptions(['--demo']);
+		assert.equal(mode.kind, 'lab');
+		if (mode.kind !== 'lab') return;
+		assert.equal(mode.settings.yes, true);
+		assert.equal(mode.settings.simulated, true);
+		const real = parseLabOptions(['worker-1']);
+		assert.equal(real.kind === 'lab' && real.settings.yes, false);
+	});
+
 	test('a sweep, the switches, and --demo', () => {
 		const mode = parseLabOptions(['--demo', '--pods=0,12,50', '--yes', '--dry-run', '--tolerate-taints']);
 		assert.ok(mode.kind === 'lab');

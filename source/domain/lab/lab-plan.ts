@@ -23,8 +23,10 @@ export type LabSettings = {
 	namespace: string;
 	image: string;
 	dryRun: boolean;
-	/** --yes: no question before creating. */
+	/** --yes: no question before creating (the demo asks none: it creates nothing in a real cluster). */
 	yes: boolean;
+	/** --demo: the cluster is the demo's own, simulated in pleg-top. */
+	simulated?: boolean;
 	/** --tolerate-taints: tolerations for exactly the node's NoSchedule/NoExecute taints. */
 	tolerateTaints: boolean;
 	/** --pending-timeout: how long pods may stay not Running before the lab gives up, ms. */
@@ -289,7 +291,7 @@ export function planLines(settings: LabSettings, node: LabNode, runId: string): 
 	const taintText = taints.map((taint) => `${taint.key}${taint.value === undefined ? '' : `=${taint.value}`}:${taint.effect}`).join(', ');
 	const phases = labPhases(settings);
 	const lines = [
-		`pleg-top lab will create, on the cluster, for node ${node.name} (run ${runId}):`,
+		`pleg-top lab will create, ${settings.simulated ? "in the demo's simulated cluster" : 'on the cluster'}, for node ${node.name} (run ${runId}):`,
 		`  namespace ${settings.namespace}, labelled ${managedByLabel}=${managedByValue}, ${runIdLabel}=${runId}`,
 		`  deployment ${settings.namespace}/${churnName}: ${settings.image} pods pinned to the node (nodeSelector kubernetes.io/hostname=${node.hostname ?? node.name}),`,
 		'    requests cpu 1m, memory 8Mi; runAsNonRoot, no privilege escalation, all capabilities dropped, seccomp RuntimeDefault',
