@@ -5,6 +5,7 @@
 import {SimulatedKubelet} from '../../source/demo/simulated-kubelet.js';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
+import type {FakeLabCluster} from '../helpers/fake-lab-cluster.js';
 
 export type FakeCluster = {
 	api: FakeApiServer;
@@ -23,7 +24,11 @@ const token = fakeClusterToken;
 /** A node: its name, how fast its simulated kubelet runs (simulated seconds per real second, default 1), its labels. */
 export type FakeClusterNode = string | {name: string; speed?: number; labels?: Record<string, string>};
 
-export async function startFakeCluster(nodeSpecs: FakeClusterNode[] = ['worker-1']): Promise<FakeCluster> {
+/** `lab`: the cluster side of `pleg-top lab` (namespaces, deployments, pods, access reviews) served beside the nodes. */
+export async function startFakeCluster(
+	nodeSpecs: FakeClusterNode[] = ['worker-1'],
+	options: {lab?: FakeLabCluster} = {},
+): Promise<FakeCluster> {
 	const temp = makeTempDir('pleg-top-cluster-');
 	const kubelets = new Map<string, SimulatedKubelet>();
 	const nodes = nodeSpecs.map((spec, index) => {
@@ -33,7 +38,7 @@ export async function startFakeCluster(nodeSpecs: FakeClusterNode[] = ['worker-1
 		kubelets.set(name, kubelet);
 		return {name, labels, metrics: () => kubelet.metricsText()};
 	});
-	const api = await startFakeApiServer({nodes, tokens: {[token]: 'jane@example.com'}});
+	const api = await startFakeApiServer({nodes, tokens: {[token]: 'jane@example.com'}, extra: options.lab?.extra});
 	const followReady = followKubelets(api, kubelets);
 	const kubeconfig = temp.write(
 		'kubeconfig',

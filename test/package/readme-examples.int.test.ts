@@ -3,7 +3,8 @@
 // NODE / N placeholders) on the fake API server (KUBECONFIG), the --kubelet-url host on a fake kubelet, the
 // --prometheus URL on a loopback query API that answers an empty vector, TOKEN and CA.crt as files in the folder
 // it runs in. A line passes when it gets to work: it reads metrics from its source (a 200), a JSON line is written, its
-// --record file grows by two scrapes, or it exits 0 (--once, --help). A usage error (exit 2) or any other exit
+// --record file grows by two scrapes, a lab begins its first phase, or it exits 0 (--once, --help). A lab line is
+// answered yes (--yes), as the person at the terminal would answer its question. A usage error (exit 2) or any other exit
 // before that fails it. Stdout is a pipe, so a live-screen line runs as JSON lines: the flags are read the same way.
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
@@ -14,6 +15,7 @@ import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {testTls} from '../helpers/fake-api-server.js';
 import {startFakeKubelet, type FakeKubelet} from '../helpers/fake-kubelet.js';
+import {createFakeLabCluster, type FakeLabCluster} from '../helpers/fake-lab-cluster.js';
 import {cliPath} from '../helpers/run-cli.js';
 import {fakeClusterToken, startFakeCluster, type FakeCluster} from './fake-cluster.js';
 import {documentation, inlineSpans, shellBlocks, simpleCommands} from './readme-commands.js';
@@ -106,13 +108,15 @@ const examples = readmeExamples(text);
 
 describe("the README's pleg-top commands, run as written", () => {
 	let cluster: FakeCluster;
+	let lab: FakeLabCluster | undefined;
 	let kubelet: FakeKubelet;
 	let queryApi: Awaited<ReturnType<typeof startQueryApi>>;
 	let folder: string;
 
 	before(async () => {
 		// The nodes the README's lines name: one pool's node for `-l pool=gpu`, three for `pleg-top worker-1 worker-2 worker-3`, worker-03.
-		cluster = await startFakeCluster([{name: 'worker-1', labels: {pool: 'gpu'}}, 'worker-2', 'worker-3', 'worker-03']);
+		lab = createFakeLabCluster({node: 'worker-1', podStepMs: 50, namespaceGoneMs: 50});
+		cluster = await startFakeCluster([{name: 'worker-1', labels: {pool: 'gpu'}}, 'worker-2', 'worker-3', 'worker-03'], {lab});
 		const metrics = cluster.kubelets.get('worker-1')!;
 		kubelet = await startFakeKubelet({
 			metrics: () => metrics.metricsText(),
@@ -130,6 +134,7 @@ describe("the README's pleg-top commands, run as written", () => {
 		await queryApi?.close();
 		await kubelet?.close();
 		await cluster?.close();
+		lab?.close();
 	});
 
 	/** The README's placeholders and hosts, as the stand-ins' addresses. */
@@ -163,7 +168,8 @@ describe("the README's pleg-top commands, run as written", () => {
 		const record = args.includes('--record') ? path.join(folder, args[args.indexOf('--record') + 1]!) : null;
 		const recordedBefore = record === null ? 0 : lineCount(record);
 		const readBefore = metricsRead();
-		const child = spawn(process.execPath, [cliPath, ...args], {
+		const answered = args[0] === 'lab' && !args.includes('--yes') ? [...args, '--yes'] : args;
+		const child = spawn(process.execPath, [cliPath, ...answered], {
 			cwd: folder,
 			env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: folder, KUBECONFIG: cluster.kubeconfig},
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -186,6 +192,7 @@ describe("the README's pleg-top commands, run as written", () => {
 				if (record !== null) {
 					if (lineCount(record) >= recordedBefore + 2) return 'recorded two scrapes';
 				} else {
+					if (args[0] === 'lab' && /\[1\/\d+\] idle/.test(stderr)) return 'began the lab';
 					if (metricsRead() > readBefore) return 'read metrics';
 					if (/^\{.*\}$/m.test(stdout)) return 'wrote a JSON line';
 				}
@@ -229,7 +236,7 @@ describe("the README's pleg-top commands, run as written", () => {
 		test(example.line, async (t) => {
 			const how = await getsToWork(concrete(example.args));
 			t.diagnostic(`pleg-top ${concrete(example.args).join(' ')}: ${how}`);
-			assert.match(how, /read metrics|JSON line|recorded|exited 0/);
+			assert.match(how, /read metrics|JSON line|recorded|began the lab|exited 0/);
 		});
 	}
 });
