@@ -8,60 +8,9 @@ import net from 'node:net';
 import os from 'node:os';
 import {after, before, describe, test} from 'node:test';
 import {singleContext} from '../helpers/kubeconfig-files.js';
+import {listen, pipe, startConnectProxy, type Listener, type TunnelProxy} from '../helpers/proxies.js';
 import {runCli} from '../helpers/run-cli.js';
 import {closedPort, fast, startCluster, tokenUser, type Cluster} from './cluster.js';
-
-type Listener = {port: number; close(): Promise<void>};
-
-/** Listens on `host` with `onSocket`, and destroys every socket at close. */
-async function listen(server: net.Server, host: string): Promise<Listener> {
-	const sockets = new Set<net.Socket>();
-	server.on('connection', (socket: net.Socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, host, resolve));
-	return {
-		port: (server.address() as net.AddressInfo).port,
-		async close() {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
-}
-
-/** Pipes two sockets together, each ended when the other fails. */
-function pipe(a: net.Socket, b: net.Socket): void {
-	a.on('error', () => b.destroy());
-	b.on('error', () => a.destroy());
-	a.pipe(b);
-	b.pipe(a);
-}
-
-type ConnectProxy = Listener & {
-	/** host:port of every tunnel asked for, in order. */
-	targets: string[];
-	/** The Proxy-Authorization header of each CONNECT (empty when none). */
-	authorizations: string[];
-};
-
-/** An HTTP proxy that only tunnels (CONNECT), resolving every name to 127.0.0.1, as a corporate proxy resolves for its clients. */
-async function startConnectProxy(): Promise<ConnectProxy> {
-	const targets: string[] = [];
-	const authorizations: string[] = [];
-	const server = http.createServer((_request, response) => response.writeHead(405).end());
-	server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-		targets.push(request.url ?? '');
-		authorizations.push(request.headers['proxy-authorization'] ?? '');
-		const upstream = net.connect(Number(new URL(`http://${request.url ?? ''}`).port), '127.0.0.1', () => {
-			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-			upstream.write(head);
-			pipe(client, upstream);
-		});
-		upstream.on('error', () => client.destroy());
-	});
-	return {...(await listen(server, '127.0.0.1')), targets, authorizations};
-}
 
 /** This machine's first non-loopback IPv4 address, or null (a sandbox without a network). */
 function ownAddress(): string | null {
@@ -92,7 +41,7 @@ const once = ['--node', 'worker-1', '--once', ...fast];
 
 describe('the proxy from the environment', () => {
 	let cluster: Cluster;
-	let proxy: ConnectProxy;
+	let proxy: TunnelProxy;
 
 	before(async () => {
 		cluster = await startCluster();

@@ -1,100 +1,15 @@
 // A cluster behind a proxy-url: the built CLI reaches the fake API server through a loopback HTTP CONNECT proxy or a
 // SOCKS5 one, with client-node's proxy agents.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {singleContext} from '../helpers/kubeconfig-files.js';
+import {startConnectProxy, startSocksProxy, type TunnelProxy} from '../helpers/proxies.js';
 import {runCli} from '../helpers/run-cli.js';
 import {closedPort, fast, startCluster, tokenUser, type Cluster} from './cluster.js';
 
-type Proxy = {url: string; /** host:port of every tunnel asked for, in order. */ targets: string[]; close(): Promise<void>};
-
-/** What both proxies share: the tunnels asked for, and every socket, so close() ends them all. */
-function tunnels() {
-	const targets: string[] = [];
-	const sockets = new Set<net.Socket>();
-	const track = (socket: net.Socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-		socket.on('error', () => socket.destroy());
-	};
-
-	return {
-		/** Connects to host:port, answers the client with `reply`, passes on what the client already sent, then pipes. */
-		open(client: net.Socket, host: string, port: number, reply: string | Buffer, early: Buffer) {
-			targets.push(`${host}:${port}`);
-			track(client);
-			const upstream = net.connect(port, host, () => {
-				client.write(reply);
-				upstream.write(early);
-				upstream.pipe(client);
-				client.pipe(upstream);
-			});
-			track(upstream);
-		},
-		async listen(server: net.Server, scheme: string): Promise<Proxy> {
-			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-			const {port} = server.address() as net.AddressInfo;
-			return {
-				url: `${scheme}://127.0.0.1:${port}`,
-				targets,
-				async close() {
-					for (const socket of sockets) socket.destroy();
-					await new Promise<void>((resolve) => server.close(() => resolve()));
-				},
-			};
-		},
-	};
-}
-
-/** An HTTP proxy that only tunnels (CONNECT), as a corporate proxy in front of an API server does. */
-async function startConnectProxy(): Promise<Proxy> {
-	const proxy = tunnels();
-	const server = http.createServer((_request, response) => {
-		response.writeHead(405).end();
-	});
-	server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-		const target = new URL(`http://${request.url ?? ''}`);
-		proxy.open(client, target.hostname, Number(target.port), 'HTTP/1.1 200 Connection Established\r\n\r\n', head);
-	});
-	return proxy.listen(server, 'http');
-}
-
-/** A SOCKS5 proxy (no auth, CONNECT only), as `ssh -D` gives one: reads the greeting, then the request, then pipes. */
-async function startSocksProxy(): Promise<Proxy> {
-	const proxy = tunnels();
-	const server = net.createServer((client) => {
-		let buffered = Buffer.alloc(0);
-		let greeted = false;
-		const onData = (chunk: Buffer) => {
-			buffered = Buffer.concat([buffered, chunk]);
-			if (!greeted) {
-				// VER, NMETHODS, METHODS: answer "no authentication".
-				if (buffered.length < 2 || buffered.length < 2 + buffered[1]!) return;
-				buffered = buffered.subarray(2 + buffered[1]!);
-				greeted = true;
-				client.write(Buffer.from([5, 0]));
-			}
-
-			// VER, CMD (1 = CONNECT), RSV, ATYP (1 = IPv4, 3 = name), address, port.
-			if (buffered.length < 5) return;
-			const addressLength = buffered[3] === 1 ? 4 : buffered[3] === 3 ? 1 + buffered[4]! : 16;
-			if (buffered.length < 4 + addressLength + 2) return;
-			const host = buffered[3] === 1 ? [...buffered.subarray(4, 8)].join('.') : buffered.subarray(5, 4 + addressLength).toString();
-			client.off('data', onData);
-			const succeeded = Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
-			proxy.open(client, host, buffered.readUInt16BE(4 + addressLength), succeeded, buffered.subarray(4 + addressLength + 2));
-		};
-
-		client.on('data', onData);
-	});
-	return proxy.listen(server, 'socks5');
-}
-
 describe('a kubeconfig with proxy-url', () => {
 	let cluster: Cluster;
-	let proxy: Proxy;
+	let proxy: TunnelProxy;
 
 	before(async () => {
 		cluster = await startCluster();
