@@ -301,9 +301,23 @@ export function cutToPlegLines(bytes: Buffer): string | null {
 		return null;
 	}
 
+	// Phase one decides, phase two rewrites: `bytes` stays whole until the cut is sure to be used.
+	const {kept, lines, plegSeen} = linesToKeep(bytes, firstContent);
+	if (!plegSeen) {
+		return null;
+	}
+
+	const written = writeKeptLines(bytes, kept, lines);
+	return bytes.toString('latin1', 0, written);
+}
+
+/**
+ * The lines cutToPlegLines keeps, as (line number, start, end) triples; `lines` counts the body's line endings,
+ * `plegSeen` whether a PLEG sample line is among them.
+ */
+function linesToKeep(bytes: Buffer, firstContent: number): {kept: number[]; lines: number; plegSeen: boolean} {
 	const firstLine = bytes.lastIndexOf(charNewline, firstContent) + 1;
 	const lastLine = bytes.lastIndexOf(charNewline, lastContent(bytes)) + 1;
-	// Phase one decides, phase two rewrites: `bytes` stays whole until the cut is sure to be used.
 	const kept: number[] = [];
 	let plegSeen = false;
 	let lines = 0;
@@ -344,10 +358,11 @@ export function cutToPlegLines(bytes: Buffer): string | null {
 		offset = end + 1;
 	}
 
-	if (!plegSeen) {
-		return null;
-	}
+	return {kept, lines, plegSeen};
+}
 
+/** Writes the kept lines over the front of `bytes`, each at its own line number; returns the bytes written. */
+function writeKeptLines(bytes: Buffer, kept: number[], lines: number): number {
 	let written = 0;
 	let newlines = 0;
 	for (let index = 0; index < kept.length; index += 3) {
@@ -371,7 +386,7 @@ export function cutToPlegLines(bytes: Buffer): string | null {
 		bytes[written++] = charNewline;
 	}
 
-	return bytes.toString('latin1', 0, written);
+	return written;
 }
 
 /** A sample line of a kubelet_pleg_* family keepPlegLines keeps (the one test parsePlegSample's plegSeen makes). */
