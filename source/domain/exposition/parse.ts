@@ -1,7 +1,7 @@
 // Kubelet /metrics text -> PlegSample: the one reader of the Prometheus text format in pleg-top. The poller, the
 // overview, --once, the lab recorder (plegLines) and replay all read through this module.
-// The kubelet answers with ~250 KB of text every second, of which pleg-top needs ~20 PLEG lines and ~100 CRI
-// lines. So the payload is first cut to the lines of the families in names.ts (a scan of line starts, no regex over
+// The kubelet answers with a large text every second, of which pleg-top needs a few dozen PLEG and CRI lines
+// (bench/README.md). So the payload is first cut to the lines of the families in names.ts (a scan of line starts, no regex over
 // the whole body), and each kept line is read by the line reader (sample-line.ts), so an error names its line in
 // the original payload. Every other line only has its first character checked.
 //
@@ -280,7 +280,7 @@ function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; fir
 /**
  * The body's text as parsePlegSample reads it, cut from its bytes: every line it could read or blame kept as it is,
  * every other line left empty, so each kept line keeps its line number (an error names the same line) and the
- * text is a quarter of the body (57 KB of the 238 KB v1.21 dump in test/fixtures). null when only the whole text reads the same: not ASCII (UTF-8 decoding
+ * text is a small part of the body. null when only the whole text reads the same: not ASCII (UTF-8 decoding
  * decides), a NUL byte, nothing but whitespace, or no PLEG sample line (the "no PLEG series" error names
  * families from anywhere in the body). When it returns a text it has overwritten `bytes`, which must be the
  * caller's own.
@@ -288,8 +288,8 @@ function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; fir
  * Kept: the first and the last line that hold more than whitespace (checkPayload, checkLastLine); every line
  * whose first character cannot begin one (firstBad); every `# TYPE` line; and every line that mayBeKept's first
  * look (kube[l]et_[p|e|r|d]…, kube[r]…) would read further, a superset of what keepPlegLines keeps.
- * Why: the whole body as a string is a 250 KB object in V8's large-object space every scrape (0.3 ms a tick to
- * map, fill and unmap, from a profile), and ~30 of them wait for each scavenge.
+ * Why: the whole body as a string is an object in V8's large-object space every scrape, mapped, filled and unmapped
+ * each tick, and dozens of them wait for each scavenge (bench/README.md).
  */
 export function cutToPlegLines(bytes: Buffer): string | null {
 	if (!isAscii(bytes) || bytes.indexOf(0) !== -1) {

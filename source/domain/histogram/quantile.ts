@@ -158,7 +158,7 @@ export function deltaBuckets(older: Bucket[], newer: Bucket[]): Bucket[] {
 
 // The bucket helpers run on every scrape. They are plain loops and module-level functions, not callbacks made per
 // call: V8 holds such a callback's optimised code only weakly, so each full GC threw it away and the compiler
-// threads built it again (4-5 times each in 1,200 ticks of the live screen, from a --log-code run).
+// threads built it again, over and over on the live screen.
 
 /** Sort order of buckets: by upper bound, ascending. */
 export function byUpperBound(a: Bucket, b: Bucket): number {
