@@ -50,7 +50,8 @@ function quantileBy(q: number, buckets: Bucket[], answer: (rank: number, size: n
 }
 
 // The buckets of one call, sorted, coalesced and corrected, as bounds and counts side by side: the live screen asks
-// ~15 quantiles a scrape, and building three arrays of bucket objects for each was 5 % of what it allocated.
+// for many quantiles a scrape, and building three arrays of bucket objects for each was a good part of what it
+// allocated (bench/README.md).
 let bounds = new Float64Array(64);
 let counts = new Float64Array(64);
 
