@@ -1,5 +1,5 @@
 // `node --import tsx bench/renderer-cost.ts [--rounds 5] [--frames 100]`: what each patch under patches/ buys a
-// frame, and what the row writer that could replace ink would cost (README "Development" has the decision). Each
+// frame, and what the row writer that could replace ink would cost (bench/README.md "What each patch buys" has the decision). Each
 // variant is the frame probe bundled as dist/cli.js is, less one patch (or every patch of ink and string-width),
 // or row-writer-probe.ts; the variants run one after another in each round, so they share the machine's moments,
 // and each prints its median (and range) over the rounds of the CPU per frame, of the drawing thread and of the

@@ -1,4 +1,4 @@
-// Peak memory of `pleg-top --replay FILE --once` on a long recording (issue 24): a day at one scrape a second is
+// Peak memory of `pleg-top --replay FILE --once` on a long recording: a day at one scrape a second is
 // 86,400 lines (about 230 MB), written by the --record recorder itself (test/lab/exposition.ts), then summarised by
 // the built CLI under GNU time, whose %M is the child's peak RSS. Target: under 200 MiB. Not part of `npm test`.
 //

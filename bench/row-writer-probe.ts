@@ -1,4 +1,4 @@
-// The renderer ink could be replaced with, for the decision in README "Development" (issue 27): the same Dashboard
+// The renderer ink could be replaced with, for the decision in bench/README.md: the same Dashboard
 // rows (dashboardBlocks, the panes' Line[]) painted with the same colours, side-by-side columns joined by hand, and
 // written by ink's terminal writer as patched (patches/ink+6.8.0+004+absolute-row-writer.patch), without React or
 // the rest of ink. Measured by frame-cost.ts as frame-probe.ts is. A prototype of one screen: no key reader.

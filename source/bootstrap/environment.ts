@@ -7,9 +7,9 @@
 //   draws only the last frame, on exit, and its colour check turns colour off: a live screen would stay blank
 //   and grey. So CI is deleted (not set to "false": the colour check looks only at whether it exists).
 // - V8 grows the old generation to up to four times what survived the last full collection before it collects
-//   again. The overview keeps one refresh of every node alive (about 100 MiB at 10,000 nodes), so its resident
-//   size swung between 370 and 730 MiB from run to run. A growth of 30 % held 10,000 nodes at 290 MiB over four
-//   minutes for about 90 ms more CPU a second (bench/README.md, round 13). A --heap-growing-percent the user gave wins.
+//   again. The overview keeps one refresh of every node alive, so on a large fleet its resident size swung widely
+//   from run to run; a growth of 30 % holds it steady for a little more CPU (bench/README.md). A
+//   --heap-growing-percent the user gave wins.
 // React's production build is chosen at build time (scripts/build.mjs), not here.
 import v8 from 'node:v8';
 import {heapGrowthFlag} from './heap-growth.js';

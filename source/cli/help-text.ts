@@ -37,18 +37,9 @@ function usageLines(p: string): string {
 	return lines.map(([usage, what]) => `  ${usage.padEnd(width)}   ${what}`).join('\n');
 }
 
-export function helpText(version: string, program = 'pleg-top'): string {
-	const p = program;
-	return `${p} ${version} — live view of the kubelet's PLEG (Pod Lifecycle Event Generator) for one node
-
-Usage
-${usageLines(p)}
-
-Reads GET /api/v1/nodes/NODE/proxy/metrics through the API server (RBAC: get on nodes/proxy,
-and get on nodes for the Ready condition).
-
-Options
-  --node NODE          node to watch, also given as the first word (kubectl get nodes lists them)
+/** Every flag with its default and its bounds, descriptions aligned. */
+function optionLines(): string {
+	return `  --node NODE          node to watch, also given as the first word (kubectl get nodes lists them)
   --kubeconfig FILE    only this kubeconfig file (default: every file in $KUBECONFIG, else ~/.kube/config)
   --context NAME       kubeconfig context (default: current-context)
   --interval DUR       time from the end of one request to the start of the next (default 1s;
@@ -92,7 +83,21 @@ Options
   --max-rps N          overview: at most N requests per second in total (default 20)
   -l, --selector SEL   overview: only the nodes with these labels, as kubectl's (pool=gpu,zone!=a)
   -h, --help           this help
-  -V, --version        the version
+  -V, --version        the version`;
+}
+
+export function helpText(version: string, program = 'pleg-top'): string {
+	const p = program;
+	return `${p} ${version} — live view of the kubelet's PLEG (Pod Lifecycle Event Generator) for one node
+
+Usage
+${usageLines(p)}
+
+Reads GET /api/v1/nodes/NODE/proxy/metrics through the API server (RBAC: get on nodes/proxy,
+and get on nodes for the Ready condition).
+
+Options
+${optionLines()}
 
 Durations are written 100ms, 2s, 1m or 1m30s.
 

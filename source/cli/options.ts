@@ -255,7 +255,7 @@ function withoutNodePrefixes(values: Values, positionals: string[]): {values: Va
 
 /** The node to watch, from --node NODE or the one positional word (as `kubectl describe node NODE`). */
 function nodeName(values: Values, positionals: string[]): string | undefined {
-	// Several nodes are an overview of those (fleetNames); one is the one-node screen.
+	// Several nodes are an overview of those (the Mode's `names`); one is the one-node screen.
 	if (positionals.length > 1) return undefined;
 
 	const [positional] = positionals;

@@ -1,5 +1,4 @@
-// Filler families that bring the demo payload up to the size of a real kubelet scrape (~250 KB today, MBs on big
-// nodes), shaped like the families in a real v1.21 kubelet dump: labelled histograms with URL labels, [ALPHA] HELP.
+// Filler families that bring the demo payload up to the size of a real kubelet scrape (larger on big nodes), shaped like the families in a real v1.21 kubelet dump: labelled histograms with URL labels, [ALPHA] HELP.
 // Generated, never read from disk. Names sort before "go_" (prefix) or after "process_" (suffix), so the whole
 // payload stays in the kubelet's alphabetical family order.
 import {familyHeader, histogramLines} from './simulated-exposition.js';

@@ -1,7 +1,7 @@
 // The one definition of every figure pleg-top shows, and of every key it reads.
-// Pure data: the help screen (screen/panes/help-screen.tsx), `--help` and the README all render these,
-// so a formula or a key is written once. The numbers quoted here are the ones the code uses:
-// domain/health.ts for the bands and the countdown, incident.ts for the spans, the feed and window code for the rest.
+// Pure data: the help screen (screen/panes/help-screen.ts), `--help` and the README all render these,
+// so a formula or a key is written once. The numbers quoted here are the ones the code uses: domain/health/health.ts
+// for the bands and the countdown, domain/incident/incident.ts for the spans, the feed and window code for the rest.
 
 export type Definition = {
 	/** Stable id, e.g. "last-seen-age". */

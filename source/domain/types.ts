@@ -1,6 +1,6 @@
 // The shapes that flow through pleg-top, one layer to the next:
 //   source (I/O) -> Scrape{text} -> parse -> PlegSample -> feed/derive -> Figures -> ui
-// Everything in source/core is free of ink/react and never reads the clock:
+// Everything in domain/ is free of ink/react and I/O and never reads the clock (eslint.config.js):
 // callers pass `now` (milliseconds since the Unix epoch, local clock).
 
 /** One cumulative histogram bucket: observations <= `le` seconds. */
@@ -426,7 +426,7 @@ export type Figures = {
 	constants: KubeletConstants;
 	lastSeen: LastSeen;
 	/**
-	 * The node's clock offset the ages were read with (domain/clock-offset.ts); absent where the source does not
+	 * The node's clock offset the ages were read with (domain/health/clock-offset.ts); absent where the source does not
 	 * estimate it (Prometheus, hand-built figures).
 	 */
 	clock?: NodeClock;
@@ -468,7 +468,7 @@ export type Figures = {
 	anatomy?: RelistAnatomy | null;
 	/** The node's recent Events; null or absent when they were not read (a source without them, or no answer yet). */
 	events?: EventsFigures | null;
-	/** Unhealthy spans, transitions and Ready flips seen this session (domain/incident.ts); absent where not tracked. */
+	/** Unhealthy spans, transitions and Ready flips seen this session (domain/incident/incident.ts); absent where not tracked. */
 	incident?: Incident | null;
 	/**
 	 * The kubelet_pleg_* lines of the scrape the figures come from and when it completed (`at`, ms); null where the
@@ -479,7 +479,7 @@ export type Figures = {
 	prehistory?: PrehistoryInfo | null;
 };
 
-/** Figures.clock: the node's clock offset in force (domain/clock-offset.ts). */
+/** Figures.clock: the node's clock offset in force (domain/health/clock-offset.ts). */
 export type NodeClock = {
 	/** node clock − local clock, seconds; null when it cannot be known. */
 	offsetSeconds: number | null;
@@ -488,7 +488,7 @@ export type NodeClock = {
 	atLeast: boolean;
 };
 
-/** What this session has seen of the rule failing, at `now` (domain/incident.ts incidentAt). */
+/** What this session has seen of the rule failing, at `now` (domain/incident/incident.ts incidentAt). */
 export type Incident = {
 	/**
 	 * When the open unhealthy span began (ms): the start the rule was judged from (the gauge's, else when the relist

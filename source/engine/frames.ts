@@ -2,7 +2,7 @@
 // answer many times a second), and, when nothing changed, once a second so an age keeps moving while a request
 // hangs. The first of those waits a quarter second longer: at the default 1 s interval the next scrape comes a
 // request's time after a second (the poller waits the interval after each answer), and an idle frame at exactly
-// one second drew the screen twice per scrape, 10-50 ms apart. Paused, the clock shown stands still: nothing on
+// one second drew the screen twice per scrape, moments apart. Paused, the clock shown stands still: nothing on
 // the screen moves until resumed.
 import type {Engine} from './engine.js';
 

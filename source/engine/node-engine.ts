@@ -6,7 +6,7 @@ import {proxyFeedKind} from '../domain/fleet/proxy-feed.js';
 import type {MetricsSource, NodeInfo, Scrape} from '../domain/types.js';
 import type {Prehistory} from '../domain/history/prehistory.js';
 import {createStore, never, seconds, systemNow, type NodeEngine} from './engine.js';
-import {defaultNodeRefreshMs, startPoller} from './poller.js';
+import {defaultNodeRefreshMs, startPoller, type PollerListener, type PollerOptions} from './poller.js';
 
 export type NodeEngineOptions = {
 	source: MetricsSource;
@@ -51,36 +51,18 @@ export function startNodeEngine(options: NodeEngineOptions): NodeEngine<FeedStat
 	store.dispatch({type: 'names', names: [name], at: now()}, now());
 	if (options.node) listNode(options.node, now());
 	const poller = startPoller(
-		{
-			source,
-			intervalMs: options.pollMs,
-			now,
-			nodeRefreshMs: options.nodeRefreshMs,
-			firstNodeReadMs: options.node ? (options.nodeRefreshMs ?? defaultNodeRefreshMs) : 0,
-			maxBackoffMs: options.maxBackoffMs,
-			minBackoffMs: options.minBackoffMs,
-		},
-		{
-			onScrape(scrape, text) {
-				// Recorded first: a line a script has read is already in the --record file.
-				options.onPayload?.(text, scrape);
-				store.dispatch({type: 'feed', node: name, action: {type: 'scrape', scrape}}, scrape.at);
-			},
-			onFailure(failure, at) {
-				store.dispatch({type: 'feed', node: name, action: {type: 'failure', failure, at}}, at);
-			},
+		pollerOptions(options, now),
+		feedFromPoller((action, at, read) => store.dispatch({type: 'feed', node: name, action}, at, read), options.onPayload, {
 			onNode(node) {
 				listNode(node, now());
 			},
-			onEvents(events, at) {
+			onEventsAnswered() {
 				eventsAnswered = true;
-				// Not a read of the node's figures: JSON lines write no line for it; the screen redraws.
-				store.dispatch({type: 'feed', node: name, action: {type: 'events', events, at}}, at, false);
 			},
-		},
+		}),
 	);
 	let stopped = false;
-	// Not a read of the node's figures either: the screen redraws with the chart filled, JSON lines wait for a scrape.
+	// Not a read of the node's figures: the screen redraws with the chart filled, JSON lines wait for a scrape.
 	void options.prehistory?.then((prehistory) => {
 		if (!stopped) store.dispatch({type: 'feed', node: name, action: {type: 'prehistory', prehistory}}, now(), false);
 	});
@@ -128,4 +110,41 @@ export function startNodeEngine(options: NodeEngineOptions): NodeEngine<FeedStat
 		engine.mark(at);
 	});
 	return engine;
+}
+
+/** The poller's cadence; a Node object the caller has just read is not read again at once. */
+function pollerOptions(options: NodeEngineOptions, now: () => number): PollerOptions {
+	return {
+		source: options.source,
+		intervalMs: options.pollMs,
+		now,
+		nodeRefreshMs: options.nodeRefreshMs,
+		firstNodeReadMs: options.node ? (options.nodeRefreshMs ?? defaultNodeRefreshMs) : 0,
+		maxBackoffMs: options.maxBackoffMs,
+		minBackoffMs: options.minBackoffMs,
+	};
+}
+
+/** What the poller reads becomes the node's feed actions; a Node read and an events answer also go to the engine. */
+function feedFromPoller(
+	feed: (action: FeedAction, at: number, read?: boolean) => void,
+	onPayload: NodeEngineOptions['onPayload'],
+	engine: {onNode: (node: NodeInfo) => void; onEventsAnswered: () => void},
+): PollerListener {
+	return {
+		onScrape(scrape, text) {
+			// Recorded first: a line a script has read is already in the --record file.
+			onPayload?.(text, scrape);
+			feed({type: 'scrape', scrape}, scrape.at);
+		},
+		onFailure(failure, at) {
+			feed({type: 'failure', failure, at}, at);
+		},
+		onNode: engine.onNode,
+		onEvents(events, at) {
+			engine.onEventsAnswered();
+			// Not a read of the node's figures: JSON lines write no line for it; the screen redraws.
+			feed({type: 'events', events, at}, at, false);
+		},
+	};
 }

@@ -73,7 +73,7 @@ export function createLabRecorder({source, windowSeconds, file, intervalMs}: Lab
 		source: observed,
 		payload(text, scrape) {
 			// The poller's own sample: the recorded lines parse to the same one (test/lab/recording.test.ts),
-			// so neither the 250 KB filter nor a second parse runs each second unless a file is being written.
+			// so neither the filter of the whole body nor a second parse runs each second unless a file is being written.
 			// The session computes the figures of a scrape only when they are read: here, for a record line.
 			const scraped = lab.scrape({...scrape, latencyMs: 0});
 			if (fd === null) return;

@@ -88,9 +88,20 @@ export async function runLive(plan: Plan, mode: NodeMode | OverviewMode, io: Io)
 	}
 
 	// After leaving the alternate screen, so what is said stays in the terminal's scrollback.
-	if (end.fatal) {
-		io.stderr(formatFailure(end.fatal) + '\n');
-		return exitCodeFor(end.fatal.kind);
+	return exitAfterScreen(plan, mode, io, end.fatal, by);
+}
+
+/** The exit code once the screen has ended: a fatal fault's, a signal's, or whether the lab's files were written. */
+function exitAfterScreen(
+	plan: Plan,
+	mode: NodeMode | OverviewMode,
+	io: Io,
+	fatal: Failure | null,
+	by: 'SIGINT' | 'SIGQUIT' | null,
+): number {
+	if (fatal) {
+		io.stderr(formatFailure(fatal) + '\n');
+		return exitCodeFor(fatal.kind);
 	}
 
 	// After a hangup (SIGHUP) the files (--summary, --plot, --record) are still written; the write-down is tried on

@@ -1,4 +1,4 @@
-// The feed reads every age on the node's clock (domain/clock-offset.ts): the verdict, the countdown, the unhealthy
+// The feed reads every age on the node's clock (domain/health/clock-offset.ts): the verdict, the countdown, the unhealthy
 // span and the history all follow from the corrected age.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';

@@ -1,4 +1,4 @@
-// Terminal escape payloads (issue 24, the class of CVE-2021-25743) and the check that none of their bytes got out.
+// Terminal escape payloads (the class of CVE-2021-25743) and the check that none of their bytes got out.
 
 /** One payload of each kind a cluster string could carry to the operator's terminal. */
 export const payloads = {

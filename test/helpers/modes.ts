@@ -1,5 +1,5 @@
 // Modes for tests, built field by field: every required field has a plain default (the CLI's own defaults), and a
-// test names only what it is about, e.g. nodeMode({output: 'once'}) or overviewMode({backend: prometheusOverview}).
+// test names only what it is about, e.g. nodeMode({output: 'once'}) or overviewMode({backend: apiServerOverview}).
 import type {NodeBackend, NodeMode, OverviewBackend, OverviewMode, RunSettings} from '../../source/cli/options.js';
 
 /** The run settings of `pleg-top NODE` with no other flag, stdout a terminal. */

@@ -1,4 +1,4 @@
-// Issue 24, bodies, end to end: the built CLI against the fake API server answering /metrics with a body that never
+// Bodies too large, end to end: the built CLI against the fake API server answering /metrics with a body that never
 // ends, or with a 1 MB gzip bomb. pleg-top stops reading at --max-body-size and fails the read in words.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';

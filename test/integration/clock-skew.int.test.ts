@@ -1,4 +1,4 @@
-// Clock skew between the node and this machine (issue 24), end to end: the built CLI against the fake API server,
+// Clock skew between the node and this machine, end to end: the built CLI against the fake API server,
 // whose fake kubelets write kubelet_pleg_last_seen_seconds and the Date header from a clock off ours. The kubelet
 // judges Healthy() on its own clock; so must pleg-top.
 import assert from 'node:assert/strict';

@@ -58,7 +58,7 @@ export function withLastSeen(text: string, ageSeconds: number): string {
 /**
  * A /metrics provider: the v1.21.2 dump on odd requests, the same kubelet one minute later (dump.ts) on even ones,
  * last seen `ageSeconds` before each answer. Above 2 s the gauge stays where the first answer put it: one that kept
- * a constant age while the count rises would be a node clock that far off (domain/clock-offset.ts).
+ * a constant age while the count rises would be a node clock that far off (domain/health/clock-offset.ts).
  */
 export function dumpThenMinuteLater(ageSeconds = 1): (request: number) => string {
 	const first = readDump('1.21.2');

@@ -1,4 +1,4 @@
-// Issue 24, credentials, end to end: the built CLI with a kubeconfig exec plugin that answers once and then hangs.
+// A hung credential plugin, end to end: the built CLI with a kubeconfig exec plugin that answers once and then hangs.
 // The hung plugin must not stop polling silently: it is killed after --timeout, each poll fails in the user's terms,
 // the figures go stale and the verdict is unknown, never a false "not healthy" from ageing data.
 import assert from 'node:assert/strict';

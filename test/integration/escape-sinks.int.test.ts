@@ -1,4 +1,4 @@
-// Terminal escape injection (issue 24, the class of CVE-2021-25743) through the built CLI: a fake API server puts a
+// Terminal escape injection (the class of CVE-2021-25743) through the built CLI: a fake API server puts a
 // payload set (OSC title, OSC 52 clipboard, CSI, C1 CSI, CR, BS, BEL, DEL, a lone ESC, a bidi override) in every
 // string pleg-top shows: the Node's versions and Ready condition, an Event's reason, source and message, a node's
 // name in the list, a Status message of a 403 and a 500. No ESC/C1/BEL/CR/BS byte may reach stdout, stderr, a

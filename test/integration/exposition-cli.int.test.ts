@@ -114,7 +114,7 @@ describe('text-format bodies the kubelet does not write, through --once', () => 
 		serve((n) => roughen(plain(n)));
 		const report = await onceJson();
 		const {relist} = report;
-		// The same figures as the plain dump one minute apart (once.test.ts): +60 relists, Δsum 0.6 s.
+		// The same figures as the plain dump one minute apart (once.int.test.ts): +60 relists, Δsum 0.6 s.
 		assert.equal(relist.count, 1_672_010);
 		assert.equal(relist.windowCount, 60);
 		assert.ok(Math.abs(relist.windowMeanSeconds - 0.01) < 1e-9);

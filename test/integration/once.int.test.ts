@@ -1,5 +1,5 @@
 // `pleg-top --once` end to end: the built CLI as a child process against the fake API server, one test per
-// row of issue 3's fault table. Each checks the exit code (0 healthy, 1 PLEG unhealthy, 2 configuration,
+// fault it tells apart. Each checks the exit code (0 healthy, 1 PLEG unhealthy, 2 configuration,
 // 3 anything met while talking to the cluster) and the text the user reads on stderr.
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';

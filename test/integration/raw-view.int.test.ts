@@ -1,4 +1,4 @@
-// The raw view (issue 26) through the built CLI against the fake API server serving the v1.21.2 dump of
+// The raw view through the built CLI against the fake API server serving the v1.21.2 dump of
 // test/fixtures: `w` shows its kubelet_pleg_* lines as written and hides them again (tmux, 80×24), --raw starts on
 // them (60×20, a line too wide broken before its value), --once --raw prints them with the usual exit code, JSON
 // (--once and JSON lines) adds `raw`; with --prometheus the pane says there is no text, and --raw --prometheus is a

@@ -1,4 +1,4 @@
-// Issue 24, series, end to end: the built CLI against the fake API server serving a _sum that falls while the
+// Odd series, end to end: the built CLI against the fake API server serving a _sum that falls while the
 // _count rises, and a kubelet whose relist metrics switch from the µs summary to the seconds histogram mid-run.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';

@@ -1,4 +1,4 @@
-// The soak run itself (not a test file): soak.test.ts starts it as `node --expose-gc --import tsx` so it can
+// The soak run itself (not a test file): soak.int.test.ts starts it as `node --expose-gc --import tsx` so it can
 // force a GC and measure the heap. The real poller, reducer and figuresAt, the real API-server source, the
 // fake API server with faults injected at random (seeded); prints one JSON object with the measurements.
 import {feedReducer, figuresAt, initialFeedState} from '../../source/domain/feed.js';

@@ -1,5 +1,5 @@
-// The layer rules of eslint.config.js, as lint applies them: each folder of source/ may import only the folders the
-// README's Development section names. Probes are linted as text at a path inside the folder (no file is written).
+// The layer rules of eslint.config.js, as lint applies them: each folder of source/ may import only the folders
+// docs/architecture.md names. Probes are linted as text at a path inside the folder (no file is written).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {test} from 'node:test';

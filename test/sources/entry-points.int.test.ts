@@ -1,4 +1,4 @@
-// Where cluster text enters (issue 24): every field pleg-top shows comes out of its source in the visible form
+// Where cluster text enters: every field pleg-top shows comes out of its source in the visible form
 // (untrusted-text.ts), whatever sink it then reaches; a listed node whose name holds controls is still reachable.
 import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';

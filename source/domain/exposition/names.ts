@@ -87,7 +87,7 @@ export function availabilityNote(key: FamilyKey, kubeletVersion: string | null =
 }
 
 /**
- * The container-runtime (CRI) families behind a relist (issue 8). All labelled by `operation_type` (the running
+ * The container-runtime (CRI) families behind a relist. All labelled by `operation_type` (the running
  * containers gauge by `container_state`), so parse.ts reads them with its own line reader (cri-parse.ts): the
  * library collapses a labelled histogram or summary into its last series.
  */

@@ -1,8 +1,8 @@
 // Kubelet /metrics text -> PlegSample: the one reader of the Prometheus text format in pleg-top. The poller, the
 // overview, --once, the lab recorder (plegLines) and replay all read through this module.
-// The kubelet answers with ~250 KB of text every second, of which pleg-top needs ~20 PLEG lines and ~100 CRI
-// lines. So the payload is first cut to the lines of the families in names.ts (a scan of line starts, no regex over
-// the whole body), and each kept line is read by the line reader (sample-line.ts), so an error names its line in
+// The kubelet answers with a large text every second, of which pleg-top needs a few dozen PLEG and CRI lines
+// (bench/README.md). So the payload is first cut to the lines of the families in names.ts (a scan of line starts,
+// no regex over the whole body), and each kept line is read by the line reader (sample-line.ts), so an error names its line in
 // the original payload. Every other line only has its first character checked.
 //
 // The PLEG families are put together here, by name, not by parse-prometheus-text-format: the library folds the
@@ -285,18 +285,11 @@ function keepPlegLines(text: string): {kept: KeptLine[]; cri: KeptCriLine[]; fir
 }
 
 /**
- * The body's text as parsePlegSample reads it, cut from its bytes: every line it could read or blame kept as it is,
- * every other line left empty, so each kept line keeps its line number (an error names the same line) and the
- * text is a quarter of the body (57 KB of the 238 KB v1.21 dump in test/fixtures). null when only the whole text reads the same: not ASCII (UTF-8 decoding
- * decides), a NUL byte, nothing but whitespace, or no PLEG sample line (the "no PLEG series" error names
- * families from anywhere in the body). When it returns a text it has overwritten `bytes`, which must be the
- * caller's own.
- *
- * Kept: the first and the last line that hold more than whitespace (checkPayload, checkLastLine); every line
- * whose first character cannot begin one (firstBad); every `# TYPE` line; and every line that mayBeKept's first
- * look (kube[l]et_[p|e|r|d]…, kube[r]…) would read further, a superset of what keepPlegLines keeps.
- * Why: the whole body as a string is a 250 KB object in V8's large-object space every scrape (0.3 ms a tick to
- * map, fill and unmap, from a profile), and ~30 of them wait for each scavenge.
+ * The body's text as parsePlegSample reads it, cut from its bytes: the lines it could read or blame kept as they are,
+ * every other line left empty, so an error names the same line number. null when only the whole text reads the same:
+ * not ASCII, a NUL byte, nothing but whitespace, or no PLEG sample line (the "no PLEG series" error names families
+ * from anywhere in the body). A returned text has overwritten `bytes`, which must be the caller's own.
+ * Why: the whole body as one string is a large object V8 maps, fills and unmaps every scrape (bench/README.md).
  */
 export function cutToPlegLines(bytes: Buffer): string | null {
 	if (!isAscii(bytes) || bytes.indexOf(0) !== -1) {
@@ -308,9 +301,26 @@ export function cutToPlegLines(bytes: Buffer): string | null {
 		return null;
 	}
 
+	// Phase one decides, phase two rewrites: `bytes` stays whole until the cut is sure to be used.
+	const {kept, lines, plegSeen} = linesToKeep(bytes, firstContent);
+	if (!plegSeen) {
+		return null;
+	}
+
+	const written = writeKeptLines(bytes, kept, lines);
+	return bytes.toString('latin1', 0, written);
+}
+
+/**
+ * The lines cutToPlegLines keeps, as (line number, start, end) triples: the first and the last line that hold more
+ * than whitespace (checkPayload, checkLastLine); every line whose first character cannot begin one (firstBad); every
+ * `# TYPE` line; and every line that mayBeKept's first look (kube[l]et_[p|e|r|d]…, kube[r]…) would read further, a
+ * superset of what keepPlegLines keeps. `lines` counts the body's line endings, `plegSeen` says whether a PLEG
+ * sample line is among them.
+ */
+function linesToKeep(bytes: Buffer, firstContent: number): {kept: number[]; lines: number; plegSeen: boolean} {
 	const firstLine = bytes.lastIndexOf(charNewline, firstContent) + 1;
 	const lastLine = bytes.lastIndexOf(charNewline, lastContent(bytes)) + 1;
-	// Phase one decides, phase two rewrites: `bytes` stays whole until the cut is sure to be used.
 	const kept: number[] = [];
 	let plegSeen = false;
 	let lines = 0;
@@ -351,10 +361,11 @@ export function cutToPlegLines(bytes: Buffer): string | null {
 		offset = end + 1;
 	}
 
-	if (!plegSeen) {
-		return null;
-	}
+	return {kept, lines, plegSeen};
+}
 
+/** Writes the kept lines over the front of `bytes`, each at its own line number; returns the bytes written. */
+function writeKeptLines(bytes: Buffer, kept: number[], lines: number): number {
 	let written = 0;
 	let newlines = 0;
 	for (let index = 0; index < kept.length; index += 3) {
@@ -378,7 +389,7 @@ export function cutToPlegLines(bytes: Buffer): string | null {
 		bytes[written++] = charNewline;
 	}
 
-	return bytes.toString('latin1', 0, written);
+	return written;
 }
 
 /** A sample line of a kubelet_pleg_* family keepPlegLines keeps (the one test parsePlegSample's plegSeen makes). */

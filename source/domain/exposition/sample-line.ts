@@ -1,8 +1,7 @@
 // One Prometheus text-exposition line read by hand: a sample `name{label="value",…} value [timestamp]` or a
 // `# HELP`/`# TYPE` line. Blanks are spaces or tabs anywhere the format allows them, and an OpenMetrics exemplar
 // after the value (` # {trace_id="…"} 0.1 1.6e9`) is ignored. parse.ts reads every line it keeps with these, so
-// an error can name its line. Sticky regexes step through the line (measured: faster than a character loop in V8,
-// ~0.4 µs for a bucket line).
+// an error can name its line. Sticky regexes step through the line: in V8, faster than a character loop.
 import {parseValue} from './parse-value.js';
 
 export type SampleLine = {

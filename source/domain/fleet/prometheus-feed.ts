@@ -86,8 +86,8 @@ export type PrometheusFeedAction =
 	| {type: 'prehistory'; prehistory: Prehistory};
 
 /**
- * History points kept for the whole fleet together: about 30 MiB of points (24 bytes each, and a quarter of room).
- * At 2,000,000 the 10,000-node overview's RSS peaked at 337 MiB once every node's history was full (bench/README.md).
+ * History points kept for the whole fleet together (24 bytes each, and a quarter of room): twice as many let the
+ * largest overview's RSS grow well past its target once every node's history was full (bench/README.md).
  */
 export const fleetHistoryPoints = 1_000_000;
 
@@ -134,7 +134,7 @@ export function prometheusFeedReducer(feed: PrometheusFeed, action: PrometheusFe
 			const before = feed.latest?.lastSeenScrapedAt ?? null;
 			const scraped = figures.lastSeenScrapedAt;
 			// Every field written out, no spread: every node takes this path on every refresh, and an object copied
-			// by a spread kept part of its fields in a separate array (3 MiB more at 10,000 nodes).
+			// by a spread kept part of its fields in a separate array, memory for every node of a large fleet.
 			return {
 				name: feed.name,
 				windowSeconds: feed.windowSeconds,

@@ -50,7 +50,8 @@ function quantileBy(q: number, buckets: Bucket[], answer: (rank: number, size: n
 }
 
 // The buckets of one call, sorted, coalesced and corrected, as bounds and counts side by side: the live screen asks
-// ~15 quantiles a scrape, and building three arrays of bucket objects for each was 5 % of what it allocated.
+// for many quantiles a scrape, and building three arrays of bucket objects for each was a good part of what it
+// allocated (bench/README.md).
 let bounds = new Float64Array(64);
 let counts = new Float64Array(64);
 
@@ -158,7 +159,7 @@ export function deltaBuckets(older: Bucket[], newer: Bucket[]): Bucket[] {
 
 // The bucket helpers run on every scrape. They are plain loops and module-level functions, not callbacks made per
 // call: V8 holds such a callback's optimised code only weakly, so each full GC threw it away and the compiler
-// threads built it again (4-5 times each in 1,200 ticks of the live screen, from a --log-code run).
+// threads built it again, over and over on the live screen.
 
 /** Sort order of buckets: by upper bound, ascending. */
 export function byUpperBound(a: Bucket, b: Bucket): number {

@@ -141,7 +141,7 @@ function decreased(previous: number | null, next: number | null): boolean {
 	return previous !== null && next !== null && next < previous;
 }
 
-/** Per counter series (see counterKeys), what to add to the exposed value: the totals before each restart. */
+/** Per counter series (keyed as mapCounters names them), what to add to the exposed value: the totals before each restart. */
 export type CounterOffsets = ReadonlyMap<string, number>;
 
 export const noOffsets: CounterOffsets = new Map();

@@ -1,14 +1,13 @@
 // The history of a node read from Prometheus, kept as numbers in one Float64Array (time, window mean, last-seen age
-// per point) instead of one object per point. A fleet of 10,000 nodes kept 2,000,000 points when this was written:
-// as objects (a HistoryPoint and three boxed doubles, about 64 bytes) that was over 120 MiB of heap the garbage
-// collector walked on every full collection, and a refresh added 10,000 objects that all died old; here a point is
-// 24 bytes of memory the collector never looks into.
+// per point) instead of one object per point. For a large fleet, objects (a HistoryPoint and three boxed doubles)
+// were heap the garbage collector walked on every full collection, and each refresh added an object a node that
+// died old; here a point is three doubles the collector never looks into.
 //
 // Successive immutable states share one buffer, used as a ring once it is full: appending writes in place when
 // nobody has appended past `end` yet (otherwise it copies), over the oldest point, which the new state no longer
 // holds. A buffer doubles while the history grows, up to the limit and a little room; after that it is never
-// replaced. A buffer whose points moved to a new one whenever it filled made garbage at a steady rate (at 10,000
-// nodes, 1.2 MB a second of buffers dead until a full collection) and, as all nodes filled in step, in bursts.
+// replaced. A buffer whose points moved to a new one whenever it filled made garbage at a steady rate (buffers dead
+// until a full collection) and, as all nodes filled in step, in bursts.
 // An older state reads its points as long as fewer than `room` points were appended after it (the screens hold a
 // state for a frame or two, far under the room of 8 points or more).
 import type {LogView} from './bounded-log.js';

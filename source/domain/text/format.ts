@@ -7,8 +7,8 @@ import {formatGoDuration} from './go-duration.js';
 import type {Quantile} from '../types.js';
 
 // One formatter for the counts groupThousands does not group by hand (toLocaleString with options builds a new one
-// on each call). Made on first use: creating it maps ~4.6 MiB of ICU's number data, resident for the rest of the run,
-// and the live screen's counts never need it.
+// on each call). Made on first use: creating it maps ICU's number data, resident for the rest of the run, and the
+// live screen's counts never need it.
 let countFormat: Intl.NumberFormat | null = null;
 
 /** Printed for a figure that cannot be computed. */
@@ -113,7 +113,7 @@ export function formatCount(count: number | null): string {
 
 /**
  * en-US digit grouping ("27,386"), as countFormat gives it. Whole counts, every one a frame shows, are grouped by
- * hand: Intl's format was 0.14 ms a tick in a profile of the live screen. Anything else goes to Intl.
+ * hand: Intl's format showed in the profile of every tick of the live screen. Anything else goes to Intl.
  */
 function groupThousands(count: number): string {
 	if (!Number.isSafeInteger(count) || count < 0 || Object.is(count, -0)) {

@@ -2,7 +2,7 @@
 // engine's frame clock gives (engine/frames.ts). The hook starts no timer and reads no clock itself.
 // The store's snapshot is a frame number, not the frame: React keeps each hook's last value in both of a
 // component's fibers (the drawn one and the one before), so a snapshot holding the state kept one refresh more of
-// every node alive (at 10,000 nodes, about 5 MiB). The frame itself is read from the store, which keeps only the last.
+// every node alive. The frame itself is read from the store, which keeps only the last.
 import {useMemo, useSyncExternalStore} from 'react';
 import type {Engine} from '../../engine/engine.js';
 import {startFrames} from '../../engine/frames.js';

@@ -1,7 +1,6 @@
 // Renders Line[] built by the panes. A pane is ONE <Text> holding its rows as pre-styled strings joined by newlines:
 // a row of eight coloured segments as eight nested <Text>s cost eight layout nodes and eight style passes every
-// frame, and one <Text> per row still cost React and yoga a node each (0.1-0.3 ms a frame at 100 ms ticks,
-// measured with bench:ab). A pane whose text did not change is not rendered again (memo on the string). Rows
+// frame, and one <Text> per row still cost React and yoga a node each (bench/README.md). A pane whose text did not change is not rendered again (memo on the string). Rows
 // truncate instead of wrapping, each on its own (patches/ink+6.8.0+002+truncate-row-by-row.patch): a safety net only, since
 // every builder already fits its rows to the width.
 import {createContext, memo, useContext} from 'react';

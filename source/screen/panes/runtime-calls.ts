@@ -1,6 +1,6 @@
 // The CRI calls during trouble, in the main view: per operation the errors and the calls that ran into the 2-minute
 // runtime request timeout over the window, and which operations completed no call while relists stall. Read from
-// the relist anatomy's window figures (domain/anatomy.ts), not computed again. Empty while there is nothing to say,
+// the relist anatomy's window figures (domain/anatomy/anatomy.ts), not computed again. Empty while there is nothing to say,
 // so an idle screen stays calm.
 import {operationKeys, operationLabels, overLimitText} from '../../domain/anatomy/anatomy-text.js';
 import {countOf, formatSeconds, formatSpan} from '../../domain/text/format.js';

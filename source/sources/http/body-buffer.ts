@@ -1,7 +1,7 @@
 // An answer's body received into a buffer kept between answers. Collecting each answer's chunks and joining them
 // made a new buffer per answer; V8 counts buffers as external memory and starts a full collection once enough of
 // it has been allocated since the last one, so at 100 ms ticks a new body buffer a tick kept the collector busy
-// (issue 27: 84 full collections in 3 minutes on uncompressed bodies, 6 with a kept buffer).
+// (bench/README.md).
 import {BodyTooLargeError} from './request-errors.js';
 
 /** What an unsized answer (chunked, or delimited by the close) starts with when no kept buffer is free. */

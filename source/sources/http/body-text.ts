@@ -5,8 +5,7 @@ import {BodyTooLargeError} from './request-errors.js';
 
 /**
  * The body as UTF-8 text. A kubelet's /metrics is ASCII: checked in one pass, it is copied byte for byte (latin1),
- * the same string as UTF-8 decoding gives for ASCII at a fifth of its cost (0.27 ms a tick for 250 KB, from a
- * profile). Anything else, a BOM or a broken byte included, takes the UTF-8 decoder, U+FFFD and all.
+ * the same string as UTF-8 decoding gives for ASCII at a fraction of its cost (bench/README.md). Anything else, a BOM or a broken byte included, takes the UTF-8 decoder, U+FFFD and all.
  */
 export function decodeUtf8(body: Buffer): string {
 	return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
@@ -58,10 +57,9 @@ type Engine = zlib.Gunzip & {_handle?: EngineHandle; _writeState?: Uint32Array};
 /**
  * Gunzips bodies through one zlib engine into one output buffer kept between calls, and returns their text.
  *
- * Why not `zlib.gunzipSync`: it returns a new 250 KB buffer every scrape. V8 counts buffers as external memory and,
- * once that has grown by the old generation's headroom since the last full collection (~8 MB, ~30 scrapes at
- * 100 ms), starts one: `--trace-incremental-marking` showed a full collection every ~3 s from tick ~800 on, each
- * followed by the compiler re-optimising what it dropped. The text is decoded before the call returns, so the kept
+ * Why not `zlib.gunzipSync`: it returns a new body-sized buffer every scrape. V8 counts buffers as external memory
+ * and, once that has grown by the old generation's headroom since the last full collection, starts one, each
+ * followed by the compiler re-optimising what it dropped (bench/README.md). The text is decoded before the call returns, so the kept
  * buffer never leaves this object.
  */
 export class BodyInflater {

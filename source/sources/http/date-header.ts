@@ -1,4 +1,4 @@
-// The Date header of an answer, for the node's clock offset (domain/clock-offset.ts). Through the API server's node
+// The Date header of an answer, for the node's clock offset (domain/health/clock-offset.ts). Through the API server's node
 // proxy it is the kubelet's: the proxy is Go's httputil.ReverseProxy, which copies every header but the hop-by-hop
 // ones, and Go's server adds a Date only when the handler set none. A hop that rewrites it (a load balancer in front)
 // gives its own clock: the relist evidence takes over as soon as a relist is seen.

@@ -1,11 +1,8 @@
 // One GET through Node's http client and a keep-alive agent (the transport's own, or a kubeconfig proxy-url's): a
 // whole-request timeout, abort by signal, a body cap, gzip. The body is received into a buffer kept between answers
 // and decoded to text before the request settles.
-// Node's client, not a reader of pleg-top's own: the hand-written HTTP/1.1 reader it replaces (issue 27) was ~470
-// lines of parsing on the path that carries cluster credentials, for a saving a user does not feel. Measured with
-// bench:ab, both builds at once (bench/README.md): with gzip (the API server's and the kubelet's way) +0.6-0.9 ms a
-// 100 ms tick, +1.3 ms a 1 s tick (0.13 % of a core); uncompressed, +2.4 ms and ~20 full collections a minute at
-// 100 ms (none before), which the kept buffer halves against joining each answer's chunks.
+// Node's client, not a reader of pleg-top's own: a hand-written HTTP/1.1 reader is parsing on the path that carries
+// cluster credentials, for a saving a user does not feel (bench/README.md).
 import http from 'node:http';
 import https from 'node:https';
 import {BodyBuffers, type ReceivedBody} from './body-buffer.js';

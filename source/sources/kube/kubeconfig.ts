@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 // The types by the package's public name. The class from its config module, not the index: the index also brings
-// the generated API, ws, tar and node-fetch, which the bundle would then carry (1.6 MB more) for a class that
+// the generated API, ws, tar and node-fetch, which the bundle would then carry for a class that
 // needs none of them; it can take the public name once the build drops those by an alias.
 import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
 import type {Cluster, Context, User} from '@kubernetes/client-node';

@@ -1,5 +1,5 @@
 // Prometheus' own compact vector answers, read in one pass over their bytes: no decoding, no JSON.parse, no label
-// strings but those asked for. At 10,000 nodes a refresh is 12 answers of about 1 MB (bench/README.md); any answer
+// strings but those asked for: a refresh of a large fleet is a dozen large answers (bench/README.md). Any answer
 // this does not recognise is left to the checked general path (envelope.ts).
 import {isAscii} from 'node:buffer';
 import {parseValue} from '../../domain/exposition/parse-value.js';
@@ -132,9 +132,8 @@ export class CompactSample implements SampleReader {
  * the reader given to `visit` is the same object for every sample and valid only during the call. False for any
  * other answer (an envelope with warnings, whitespace, an escape, a byte beyond printable ASCII in a label, another
  * order), which the general path reads; the samples visited before it was found out were read right and are read
- * again there. Why: at 10,000 nodes a refresh is 12 answers of about 1 MB; parsing them into objects, then copying
- * the labels, took most of the CPU and made most of a refresh's garbage, and even decoded once they were 12 MB of
- * strings a second that only a full collection frees (bench/README.md). ASCII without a backslash means every JSON
+ * again there. Why: for a large fleet, parsing the answers into objects, then copying the labels, took most of the
+ * CPU of a refresh, and even decoded once they were strings only a full collection frees (bench/README.md). ASCII without a backslash means every JSON
  * string is its raw bytes; printable labels are ones visibleLine would leave as they are.
  */
 export function eachCompactSample(body: Buffer, visit: (sample: CompactSample, place: number) => void): boolean {

@@ -1,6 +1,6 @@
 // --history-from URL (or --prometheus): one node's last 15 minutes from Prometheus, read once at start. A range
 // query per figure the chart draws (the windowed mean, the last-seen age) at the chart's step, and the kubelet's
-// counters one --window ago for the window's start; domain/prometheus-history.ts turns the answers into the feed's
+// counters one --window ago for the window's start; domain/history/prehistory.ts turns the answers into the feed's
 // own history. Never rejects: a failure is the reason the screen gives for having no history.
 import {setMaxListeners} from 'node:events';
 import {prehistoryFailed, prehistoryFrom, type HistoryAnswers, type Prehistory} from '../../domain/history/prehistory.js';

@@ -5,7 +5,7 @@
 // Why a second source shape: a MetricsSource returns kubelet exposition text that pleg-top parses and windows
 // itself (domain/feed.ts). Prometheus answers with figures it has already windowed (rate, histogram_quantile), and
 // for many nodes at once; turning those back into exposition text would invent counters. So MetricsSource stays as
-// it is and this narrow FiguresSource feeds the overview and one-node screens (domain/prometheus-feed.ts).
+// it is and this narrow FiguresSource feeds the overview and one-node screens (domain/fleet/prometheus-feed.ts).
 //
 // Each refresh first asks which scrape jobs hold kubelet PLEG series: a kubelet scraped by two jobs has two of each
 // series, which summed would double every rate and count, so one job is read (--job, else the one with most series)
@@ -64,7 +64,7 @@ export function chooseJob(samples: ReadonlyArray<{metric: Record<string, string>
 
 /**
  * A copy of `text` that holds nothing else. A label read by compactVector is a slice of its answer, and V8 keeps a
- * long slice as a view of the whole string: a node name kept in the state would keep its 1 MB answer alive.
+ * long slice as a view of the whole string: a node name kept in the state would keep its whole answer alive.
  */
 function intern(text: string): string {
 	return Buffer.from(text, 'utf8').toString('utf8');

@@ -8,7 +8,7 @@ import {makeFigures} from '../../helpers/figures.js';
 process.env.TZ = 'UTC';
 
 describe('the relist anatomy in the reports', () => {
-	test('JSON `cri`: exactly the keys of the issue, p99 as seconds, list share capped at 1', () => {
+	test('JSON `cri`: exactly the documented keys, p99 as seconds, list share capped at 1', () => {
 		const report = jsonReport(makeFigures({anatomy: churnAnatomy({listShareOfRelist: 1.04})})) as {cri: Record<string, unknown>};
 		assert.deepEqual(report.cri, {
 			listPodSandbox: {ratePerSecond: 1, windowMeanSeconds: 0.024, windowP99Seconds: 0.07, errors: 0},

@@ -1,4 +1,4 @@
-// How many Events the node has (issue 24: "50 Events … 48 more" counted the newest kept, not the Events held): the
+// How many Events the node has (counted as held, not as the newest kept): the
 // total read across pages goes from the read through the feed to the pane's title and the --once text.
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
