@@ -94,7 +94,7 @@ export const durationLimits = {interval: 3_600_000, timeout: 600_000, window: 86
 const sizeUnits: Record<string, number> = {'': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3};
 
 /** The largest --max-body-size: a body becomes one string, and V8's strings hold at most 2^29 - 24 characters. */
-export const maxBodySizeLimit = 256 * 1024 ** 2;
+const maxBodySizeLimit = 256 * 1024 ** 2;
 
 /** "64Mi", "512Ki", "1Gi", "1000000" (bytes) -> bytes, as Kubernetes writes binary quantities. */
 export function parseByteSize(text: string): number {
@@ -283,7 +283,7 @@ function typoDistance(a: string, b: string): number {
 }
 
 /** The flag nearest to `typed` (without dashes), when it is near enough to be what was meant. */
-export function suggestFlag(typed: string): string | undefined {
+function suggestFlag(typed: string): string | undefined {
 	let best: {flag: string; distance: number} | undefined;
 	for (const flag of Object.keys(flagSpec)) {
 		const distance = typoDistance(typed.toLowerCase(), flag);

@@ -81,7 +81,7 @@ export type SimulatedEvent = {
 	source: 'kubelet';
 };
 
-export type RuntimeOperationStats = {count: number; secondsSum: number; errors: number};
+type RuntimeOperationStats = {count: number; secondsSum: number; errors: number};
 
 /** Read-back of the simulation for tests and the benchmark. Times in ms since the epoch, on the clock of the timestamps. */
 export type SimulatedKubeletStats = {

@@ -94,11 +94,6 @@ export const globalTimers: Timers = {
 /** The local clock. */
 export const systemNow = (): number => Date.now();
 
-/** Waits `ms` real milliseconds. */
-export async function sleep(ms: number): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 export const never: Promise<void> = new Promise(() => undefined);
 
 /** "2.5s": a cadence in Go's duration style, as every duration pleg-top shows. */

@@ -20,7 +20,7 @@ export type NodeLister = {
 };
 
 /** One change a watch brought: a node added or changed, or deleted. */
-export type NodeChange = {node: NodeInfo; deleted: boolean};
+type NodeChange = {node: NodeInfo; deleted: boolean};
 
 export type NodeWatchListener = {
 	onList(nodes: NodeInfo[]): void;

@@ -21,7 +21,7 @@ import {createStore, globalTimers, never, scopedEngine, seconds, systemNow, type
 /** The overview's engines are engines (engine.ts) of every node. */
 export type OverviewEngine<F> = Engine<F>;
 
-export {startProxyOverview, type NodeFleet, type ProxyOverviewOptions} from './proxy-overview.js';
+export {startProxyOverview, type NodeFleet} from './proxy-overview.js';
 
 export type PrometheusOverviewOptions = {
 	source: FiguresSource;

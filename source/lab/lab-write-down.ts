@@ -35,7 +35,7 @@ export type PhaseRow = {
 };
 
 /** The segments of the summary matched to the phases by their marks; a phase with no scrape of its own has none. */
-export function phaseRows(lab: LabSummary, phases: readonly PhaseMark[], constants: KubeletConstants): PhaseRow[] {
+function phaseRows(lab: LabSummary, phases: readonly PhaseMark[], constants: KubeletConstants): PhaseRow[] {
 	const rows: PhaseRow[] = [];
 	let idleMean: number | null = null;
 	for (const phase of phases) {
@@ -104,7 +104,7 @@ function where(constant: SourceConstant): string {
 }
 
 /** The loop in a paragraph, with the three places in the kubelet's source it rests on. */
-export function loopParagraph(constants: KubeletConstants, kubeletVersion: string | null): string {
+function loopParagraph(constants: KubeletConstants, kubeletVersion: string | null): string {
 	const {period, threshold} = constants;
 	return (
 		`The kubelet's PLEG (kubelet ${kubeletVersion ?? 'version unknown'}) relists every ${formatGoDuration(period.seconds)} (${where(period)}): ` +

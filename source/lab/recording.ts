@@ -65,7 +65,7 @@ export function toRecordLine(lines: string[], figures: Figures, markAt: number |
 }
 
 /** The scrape a record stands for: its time, its lines parsed, and what its answer said of the node's clock. */
-export function recordedScrape(record: RecordLine): Scrape {
+function recordedScrape(record: RecordLine): Scrape {
 	return {
 		at: record.at,
 		sample: parsePlegSample(recordExposition(record)),

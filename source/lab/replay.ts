@@ -274,7 +274,7 @@ async function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Lines whose gaps give the cadence: enough for a median, few enough to read at start-up whatever the file's length. */
-export const cadenceLines = 1000;
+const cadenceLines = 1000;
 
 /**
  * The recording's usual cadence for the status line: the median gap between its first lines (up to cadenceLines),

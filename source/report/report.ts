@@ -168,7 +168,7 @@ function historyFromJson(prehistory: PrehistoryInfo | null) {
 }
 
 /** Why `events` may not be the node's Events: the read was refused (the RBAC rule is named) or failed, or none was made. */
-export function eventsError(events: EventsFigures | null): string | null {
+function eventsError(events: EventsFigures | null): string | null {
 	if (!events) {
 		return "the node's Events were not read";
 	}

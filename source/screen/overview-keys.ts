@@ -95,7 +95,7 @@ export type PressContext = {
 const scrollMoves: ReadonlySet<string> = new Set<ScrollMove>(['up', 'down', 'pageUp', 'pageDown', 'home', 'end']);
 
 /** The UI after one press, or 'quit'. */
-export function applyPress(ui: OverviewUi, press: Press, context: PressContext): OverviewUi | 'quit' {
+function applyPress(ui: OverviewUi, press: Press, context: PressContext): OverviewUi | 'quit' {
 	const char = 'char' in press ? press.char : null;
 	const special = 'special' in press ? press.special : null;
 	if (ui.typing) return typed(ui, press);

@@ -50,10 +50,10 @@ export type OverviewRow = OverviewTableRow & {
 };
 
 /** A node is `slow` when its window p99 is at least this many times the median p99 of the other nodes. */
-export const slowFactor = 10;
+const slowFactor = 10;
 
 /** The median needs at least this many other nodes with a p99: one neighbour is not a fleet. */
-export const slowMinOthers = 2;
+const slowMinOthers = 2;
 
 /** What a row is judged against besides the node's own figures: the clock and the per-node polling cycle. */
 export type RowContext = {
@@ -327,7 +327,7 @@ function ascending(a: number | null, b: number | null): number {
  * Worst first: by rank (gone at the end); critical ones by the time left before NotReady; else by name, so rows of
  * equal rank keep their places from frame to frame instead of reshuffling with every read's age.
  */
-export function compareRows(a: OverviewRow, b: OverviewRow): number {
+function compareRows(a: OverviewRow, b: OverviewRow): number {
 	return (
 		Number(a.gone) - Number(b.gone) ||
 		rankOf(a) - rankOf(b) ||
@@ -376,7 +376,7 @@ function versionValue(version: string | null): number | null {
 	return match ? Number(match[1]) * 1_000_000 + Number(match[2]) * 1000 + Number(match[3] ?? 0) : null;
 }
 
-export const sortKeys: Record<SortColumn, SortKey> = {
+const sortKeys: Record<SortColumn, SortKey> = {
 	status: {value: (row) => -rankOf(row), largestFirst: true, first: ['worst first', 'best first']},
 	node: {value: (row) => row.name, largestFirst: false, first: ['A → Z', 'Z → A']},
 	ready: {
@@ -455,7 +455,7 @@ export function nextSort(order: SortOrder): SortOrder {
 }
 
 /** Whether a node name matches the filter typed after `/`: a case-insensitive part of the name. */
-export function matchesFilter(name: string, filter: string): boolean {
+function matchesFilter(name: string, filter: string): boolean {
 	return filter === '' || name.toLowerCase().includes(filter.toLowerCase());
 }
 

@@ -52,7 +52,7 @@ export type ApiServerOptions = {
 export type ApiServerSourceOptions = ApiServerOptions & {node: string};
 
 /** One node through the API server: its metrics, its Node object and its Events. */
-export type NodeSource = MetricsSource & {
+type NodeSource = MetricsSource & {
 	fetchNode(signal: AbortSignal): Promise<NodeInfo>;
 	fetchEvents(signal: AbortSignal): Promise<NodeEvents>;
 };

@@ -329,7 +329,7 @@ type TextRequest = {
 };
 
 /** One request, the body read whole (at most 16 MiB); rejects on a socket error, the timeout or the signal. */
-export async function requestText(request: TextRequest): Promise<Answer> {
+async function requestText(request: TextRequest): Promise<Answer> {
 	const {url, method, agent, headers, payload, timeoutMs} = request;
 	const {signal} = request;
 	signal.throwIfAborted();

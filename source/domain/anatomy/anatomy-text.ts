@@ -85,7 +85,7 @@ export function shareText(share: number | null): string {
 }
 
 /** "29 pods; containers: 33 running, 9 exited, 1 created". */
-export function runningText({runningPods, runningContainers}: Pick<RelistAnatomy, 'runningPods' | 'runningContainers'>): string {
+function runningText({runningPods, runningContainers}: Pick<RelistAnatomy, 'runningPods' | 'runningContainers'>): string {
 	const pods = `${formatCount(runningPods)} pods`;
 	return runningContainers === null ? pods : `${pods}; containers: ${containersText(runningContainers)}`;
 }

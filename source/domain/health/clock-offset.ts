@@ -7,14 +7,11 @@ import {formatGoDuration} from '../text/go-duration.js';
 import {ageBand} from './health.js';
 import type {Figures, NodeClock} from '../types.js';
 
-/** Where the estimate comes from, best first; `unknown` when none is usable. */
-export type ClockSource = NodeClock['source'];
-
 /** The estimate in force: offsetSeconds (node − local, null when unknown), its source, and atLeast for a bound. */
 export type ClockOffset = NodeClock;
 
 /** Offsets up to this are noise (the gauge's and the Date header's 1 s truncation, the scrape's own time): not shown. */
-export const clockNoiseSeconds = 2;
+const clockNoiseSeconds = 2;
 
 /** The relist estimate comes down only when this many samples in a row lie more than the noise below it. */
 const lowerAfterSamples = 5;

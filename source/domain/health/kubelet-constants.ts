@@ -8,7 +8,7 @@ import type {DeltaFigures, KubeletConstants, PlegSample, SourceConstant} from '.
 const kubeletGo = 'pkg/kubelet/kubelet.go';
 const genericGo = 'pkg/kubelet/pleg/generic.go';
 
-export const genericPeriodSeconds = 1;
+const genericPeriodSeconds = 1;
 export const genericThresholdSeconds = 180;
 export const eventedPeriodSeconds = 300;
 export const eventedThresholdSeconds = 600;
@@ -16,7 +16,7 @@ export const eventedThresholdSeconds = 600;
  * A relist rate from which the Generic PLEG runs at its own 1 s period: 60 times what it does under the gate
  * (one relist per 300 s). A generic loop with 4 s relists still makes 0.2/s.
  */
-export const genericRateEvidencePerSecond = 0.2;
+const genericRateEvidencePerSecond = 0.2;
 /** Relists the window must hold before its rate counts as evidence. */
 const rateEvidenceRelists = 3;
 

@@ -31,7 +31,7 @@ export function emptyColumns(): HistoryColumns {
 	return {buffer: {values: new Float64Array(0), filled: 0}, start: 0, end: 0};
 }
 
-export function columnsSize(columns: HistoryColumns): number {
+function columnsSize(columns: HistoryColumns): number {
 	return columns.end - columns.start;
 }
 

@@ -7,10 +7,10 @@
 export const managedByLabel = 'app.kubernetes.io/managed-by';
 export const managedByValue = 'pleg-top';
 /** The run's own id, on the namespace, the Deployment and its pods. */
-export const runIdLabel = 'pleg-top.dev/run-id';
+const runIdLabel = 'pleg-top.dev/run-id';
 /** The Deployment's name and the pods' app label. */
-export const churnName = 'churn';
-export const appLabel = 'app.kubernetes.io/name';
+const churnName = 'churn';
+const appLabel = 'app.kubernetes.io/name';
 
 export const labDefaults = {pods: 12, cycles: 1, namespace: 'pleg-lab', image: 'registry.k8s.io/pause:3.10', pendingTimeoutMs: 120_000};
 
@@ -37,7 +37,7 @@ export type LabSettings = {
 export const isSweep = (settings: Pick<LabSettings, 'levels'>): boolean => settings.levels.length > 1;
 
 /** A node taint (spec.taints[]). */
-export type Taint = {key: string; value?: string; effect: string};
+type Taint = {key: string; value?: string; effect: string};
 
 /** What the lab reads of the Node before it plans: its hostname label, taints and pod capacity. */
 export type LabNode = {
@@ -51,7 +51,7 @@ export type LabNode = {
 };
 
 /** The labels of everything the run creates. */
-export function labLabels(runId: string): Record<string, string> {
+function labLabels(runId: string): Record<string, string> {
 	return {[managedByLabel]: managedByValue, [runIdLabel]: runId};
 }
 
@@ -61,7 +61,7 @@ export function podLabels(runId: string): Record<string, string> {
 }
 
 /** The taints that keep a pod away (NoSchedule, NoExecute); PreferNoSchedule only prefers. */
-export function blockingTaints(node: Pick<LabNode, 'taints'>): Taint[] {
+function blockingTaints(node: Pick<LabNode, 'taints'>): Taint[] {
 	return node.taints.filter((taint) => taint.effect === 'NoSchedule' || taint.effect === 'NoExecute');
 }
 
@@ -158,7 +158,7 @@ function yamlScalar(value: unknown): string {
 /** Where pasted kubectl commands go: the --kubeconfig and --context the run was given. */
 export type KubectlTarget = {kubeconfig?: string; context?: string};
 
-export function kubectlFlags(target: KubectlTarget): string {
+function kubectlFlags(target: KubectlTarget): string {
 	const quote = (text: string) => (/^[\w./:@-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
 	return [
 		...(target.kubeconfig === undefined ? [] : [`--kubeconfig ${quote(target.kubeconfig)}`]),

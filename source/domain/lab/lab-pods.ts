@@ -26,7 +26,7 @@ export function runningOn(pods: LabPods, node: string): number {
 	return count;
 }
 
-export function isRunningOn(pod: LabPod, node: string): boolean {
+function isRunningOn(pod: LabPod, node: string): boolean {
 	return pod.phase === 'Running' && pod.ready && !pod.deleting && pod.nodeName === node;
 }
 

@@ -200,12 +200,6 @@ function ellipsize(row: string, width: number): string {
 	return cellWidth(`${joined} …`) <= width ? `${joined} …` : joined;
 }
 
-/** Pad a line with spaces to exactly `width` cells (used to line up columns). */
-export function padLine(line: Line, width: number): Line {
-	const missing = width - lineWidth(line);
-	return missing > 0 ? [...line, seg(' '.repeat(missing))] : line;
-}
-
 /** Place `right` flush right of `left` when both fit in `width`; otherwise only `left`. */
 export function spread(left: Line, right: Line, width: number): Line {
 	const gap = width - lineWidth(left) - lineWidth(right);

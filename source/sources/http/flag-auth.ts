@@ -68,7 +68,7 @@ export function sendsToken(options: Pick<FlagAuthOptions, 'tokenFile' | 'loaded'
 }
 
 /** Throws a 'config' SourceFailure at once when --kubelet-ca cannot be read. */
-export function flagServerAuth(options: FlagAuthOptions): AuthSource {
+function flagServerAuth(options: FlagAuthOptions): AuthSource {
 	const ca = options.caFile === undefined ? undefined : readCa(options.caFile);
 	const rejectUnauthorized = !options.insecureSkipTlsVerify;
 	if (options.tokenFile !== undefined) {

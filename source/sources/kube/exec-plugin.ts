@@ -31,7 +31,7 @@ export class ExecPluginTimeoutError extends RequestTimeoutError {
 export const maxExecTimeoutMs = 30_000;
 
 /** A credential is used until this long before its expirationTimestamp, ms, so no request leaves with one about to lapse. */
-export const expiryMarginMs = 30_000;
+const expiryMarginMs = 30_000;
 
 /** An ExecCredential is a few KB; a plugin printing more than this is broken (or endless), and is killed. */
 const maxOutputBytes = 1024 * 1024;

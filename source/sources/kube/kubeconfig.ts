@@ -26,7 +26,7 @@ export type KubeconfigOptions = {
 };
 
 /** Where the kubelet mounts a pod's service account token and the cluster's CA. */
-export const podServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
+const podServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 export type LoadedKubeconfig = {
 	/** client-node object built with loadFromOptions from the merged config, current context set. */
@@ -49,7 +49,7 @@ export type LoadedKubeconfig = {
 };
 
 /** A proxy in use: its URL (credentials and all: it is used, never shown) and how messages name it, without credentials. */
-export type ProxyUsed = {url: string; said: string};
+type ProxyUsed = {url: string; said: string};
 
 /** Where a pasted kubectl command must go to reach what pleg-top reached: --kubeconfig when given, the context used. */
 export function kubectlTargetOf(loaded: LoadedKubeconfig): KubectlTarget {

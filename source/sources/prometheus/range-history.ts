@@ -13,13 +13,13 @@ import {readMatrix, type PrometheusFlag} from './envelope.js';
 import {overNode, promDuration} from './queries.js';
 
 /** How far back the history reaches, seconds: the chart spans 6 minutes (generic PLEG) to 20 (evented). */
-export const historySpanSeconds = 15 * 60;
+const historySpanSeconds = 15 * 60;
 
 /**
  * The range of the history's rate(), seconds: --window, at least a minute. rate() needs two samples in its range, and
  * Prometheus scrapes a kubelet every 15 to 60 s, where a 10 s range holds none.
  */
-export function historyRangeSeconds(windowSeconds: number): number {
+function historyRangeSeconds(windowSeconds: number): number {
 	return Math.max(windowSeconds, 60);
 }
 
@@ -27,7 +27,7 @@ export function historyRangeSeconds(windowSeconds: number): number {
  * The step, seconds: the chart's narrowest column (a 6-minute chart 200 columns wide takes 2 s columns), never
  * shorter than --interval, as the chart's columns are not.
  */
-export function historyStepSeconds(intervalMs: number): number {
+function historyStepSeconds(intervalMs: number): number {
 	const needed = Math.max(2, intervalMs / 1000);
 	return bucketSteps.find((step) => step >= needed) ?? Math.ceil(needed);
 }
@@ -43,7 +43,7 @@ const counterNames = [
 const criCalls = 'operation_type=~"(list_podsandbox|list_containers|podsandbox_status|container_status)?"';
 
 /** The PromQL of each answer, narrowed to the node as --prometheus narrows it (its `node` label or an `instance` of it). */
-export function historyQueries(node: string, windowSeconds: number): Record<keyof HistoryAnswers, string> {
+function historyQueries(node: string, windowSeconds: number): Record<keyof HistoryAnswers, string> {
 	const over = overNode(node);
 	const range = promDuration(historyRangeSeconds(windowSeconds));
 	const gauge = families.lastSeen;
