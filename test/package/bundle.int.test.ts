@@ -63,6 +63,11 @@ describe('the bundle', () => {
 		assert.equal(sources, '');
 	});
 
+	test('dist/cli.js carries parse-prometheus-text-format, which names the families of a body without PLEG series', () => {
+		// Shipped, not only a test oracle: NoPlegSeriesError's "it holds other series, e.g. …" is read through it (readFamilies).
+		assert.ok(readFileSync(cliPath, 'utf8').includes('// node_modules/parse-prometheus-text-format/'));
+	});
+
 	test("ink's text cache stays bounded in a bundle built with the same options after 5,000 distinct texts", async () => {
 		const answer = await runProbe<{size: number; limit: number}>('measure-probe', [
 			"import React from 'react';",
