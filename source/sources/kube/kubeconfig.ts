@@ -3,11 +3,7 @@
 // file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
 import fs from 'node:fs';
 import path from 'node:path';
-// The types by the package's public name. The class from its config module, not the index: the index also brings
-// the generated API, ws, tar and node-fetch, which the bundle would then carry (1.6 MB more) for a class that
-// needs none of them; it can take the public name once the build drops those by an alias.
-import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
-import type {Cluster, Context, User} from '@kubernetes/client-node';
+import {KubeConfig, type Cluster, type Context, type User} from '@kubernetes/client-node';
 import type {KubectlTarget} from '../../domain/incident/next-steps.js';
 import {sourceFailure} from '../failure.js';
 import {proxyFromEnvironment, shownProxy} from '../http/proxy-env.js';
