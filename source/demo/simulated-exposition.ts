@@ -80,7 +80,7 @@ export function histogramLines(name: string, labels: ReadonlyArray<readonly [str
 	let cumulative = 0;
 	for (let index = 0; index <= histogram.bounds.length; index++) {
 		cumulative += histogram.counts[index] ?? 0;
-		const le = index < histogram.bounds.length ? formatGoFloat(histogram.bounds[index]!) : '+Inf';
+		const le = index < histogram.bounds.length ? formatGoFloat(histogram.bounds[index]!) : '+Inf'; // in bounds
 		text += `${name}_bucket${formatLabels([...labels, ['le', le]])} ${formatGoFloat(cumulative)}\n`;
 	}
 

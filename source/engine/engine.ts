@@ -88,7 +88,7 @@ export type Timers = {
 /** The global timers, looked up at each call (so node:test's mock timers apply). */
 export const globalTimers: Timers = {
 	setTimeout: (callback, ms) => setTimeout(callback, ms),
-	clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+	clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout), // made by setTimeout above
 };
 
 /** The local clock. */

@@ -259,7 +259,7 @@ function createRunner(options: SchedulerOptions, queue: ReturnType<typeof create
 			const at = now();
 			const allowed = hold.allowed(at);
 			if (slots.inflight >= Math.min(maxInflight, allowed)) {
-				if (allowed === 0) alarm.arm(hold.current!.until);
+				if (allowed === 0) alarm.arm(hold.current!.until); // none allowed: held
 				return;
 			}
 

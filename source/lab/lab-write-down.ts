@@ -119,7 +119,7 @@ function loopParagraph(constants: KubeletConstants, kubeletVersion: string | nul
 export function costPerPod(rows: readonly PhaseRow[]): {slope: number; intercept: number} | null {
 	const points = rows
 		.filter((row) => (row.kind === 'hold' || row.kind === 'idle') && row.meanSeconds !== null)
-		.map((row) => ({x: row.runningPods, y: row.meanSeconds!}));
+		.map((row) => ({x: row.runningPods, y: row.meanSeconds!})); // filtered above
 	return fitLine(points);
 }
 
@@ -160,11 +160,11 @@ const legend =
 
 function textTable(rows: readonly PhaseRow[]): string {
 	const table = [shortHeader, ...rows.map(cells)];
-	const widths = shortHeader.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length)));
+	const widths = shortHeader.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length))); // in bounds
 	return table
 		.map((row) =>
 			row
-				.map((cell, column) => cell.padEnd(widths[column]!))
+				.map((cell, column) => cell.padEnd(widths[column]!)) // in bounds
 				.join('  ')
 				.trimEnd(),
 		)
@@ -178,7 +178,7 @@ function markdownTable(rows: readonly PhaseRow[]): string {
 /** What the phases say, in a sentence or two: the busiest phase against idle, and the sweep's cost per pod. */
 function findings(rows: readonly PhaseRow[], sweep: boolean): string {
 	const idle = rows.find((row) => row.kind === 'idle');
-	const busiest = rows.filter((row) => row.kind !== 'idle' && row.meanSeconds !== null).sort((a, b) => b.meanSeconds! - a.meanSeconds!)[0];
+	const busiest = rows.filter((row) => row.kind !== 'idle' && row.meanSeconds !== null).sort((a, b) => b.meanSeconds! - a.meanSeconds!)[0]; // filtered above
 	const parts: string[] = [];
 	if (idle?.meanSeconds != null && busiest) {
 		parts.push(

@@ -87,7 +87,7 @@ export async function pause(ms: number, signal: AbortSignal): Promise<void> {
 		}, ms);
 		const onAbort = () => {
 			clearTimeout(timer);
-			reject(signal.reason as Error);
+			reject(signal.reason as Error); // an abort reason is an Error
 		};
 
 		signal.addEventListener('abort', onAbort, {once: true});

@@ -170,7 +170,7 @@ function formatOverviewOnce(result: OverviewOnce, format: Format): string {
 	if (format === 'json') {
 		const byName = new Map(result.views.map((view) => [view.name, view]));
 		const nodes = result.rows.map((row) => {
-			const view = byName.get(row.name)!;
+			const view = byName.get(row.name)!; // set for every key
 			// Ages read off the local clock: to the millisecond, as the one-node report's.
 			const atRead = {
 				band: row.band,
@@ -185,7 +185,7 @@ function formatOverviewOnce(result: OverviewOnce, format: Format): string {
 	}
 
 	const lines = overviewPlainLines(result.rows, 200).map((line) => lineText(line).trimEnd());
-	const failed = result.views.filter((view) => view.status.failure !== null).map((view) => `${view.name}: ${view.status.failure!.summary}`);
+	const failed = result.views.filter((view) => view.status.failure !== null).map((view) => `${view.name}: ${view.status.failure!.summary}`); // filtered above
 	const list = result.listFailure === null ? [] : [`node list: ${result.listFailure}`];
 	const jobs = jobsText(result.jobs ?? null, true);
 	return [...lines, ...failed, ...list, ...(jobs === '' ? [] : [`read: ${jobs}`])].join('\n') + '\n';

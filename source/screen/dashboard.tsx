@@ -251,7 +251,7 @@ function BlockView({block}: {readonly block: Block}) {
 
 /** The first text that fits the width, else the last one (a row never wraps: the view truncates it). */
 function firstFitting(texts: string[], width: number, tone: Tone): Line {
-	return [seg(texts.find((text) => cellWidth(text) <= width) ?? texts.at(-1)!, tone)];
+	return [seg(texts.find((text) => cellWidth(text) <= width) ?? texts.at(-1)!, tone)]; // non-empty
 }
 
 function lines(rows: Line[]): Block {

@@ -109,7 +109,7 @@ function applyPress(ui: OverviewUi, press: Press, context: PressContext): Overvi
 		if (char === '?') return {...ui, help: !ui.help, helpOffset: 0, helpSearch: null};
 		if (special === 'escape' && ui.help) return {...ui, help: false, helpOffset: 0, helpSearch: null};
 		if (ui.help && special !== null && scrollMoves.has(special)) {
-			return {...ui, helpOffset: context.scrollHelp?.(ui.helpOffset, special as ScrollMove) ?? ui.helpOffset};
+			return {...ui, helpOffset: context.scrollHelp?.(ui.helpOffset, special as ScrollMove) ?? ui.helpOffset}; // checked by scrollMoves
 		}
 
 		if (special === 'escape' && context.only === undefined) return {...ui, open: null};

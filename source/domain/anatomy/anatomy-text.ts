@@ -11,7 +11,7 @@ export const operationLabels: RelistOperations<string> = {
 	containerStatus: 'ContainerStatus',
 };
 
-export const operationKeys = Object.keys(operationLabels) as Array<keyof RelistOperations<unknown>>;
+export const operationKeys = Object.keys(operationLabels) as Array<keyof RelistOperations<unknown>>; // keys of the literal
 
 export function anatomyReportLines(anatomy: RelistAnatomy | null): Array<[string, string]> {
 	if (!anatomy) {

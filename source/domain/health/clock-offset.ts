@@ -70,7 +70,7 @@ export function clockAfterScrape(evidence: ClockEvidence, scrape: ClockScrape): 
 		previous.lastSeenSeconds !== null &&
 		scrape.lastSeenSeconds > previous.lastSeenSeconds &&
 		(scrape.relistCount === null || previous.relistCount === null || scrape.relistCount !== previous.relistCount);
-	const relist = advanced ? [...evidence.relist.slice(1 - lowerAfterSamples), scrape.lastSeenSeconds! - scrape.at / 1000] : evidence.relist;
+	const relist = advanced ? [...evidence.relist.slice(1 - lowerAfterSamples), scrape.lastSeenSeconds! - scrape.at / 1000] : evidence.relist; // advanced: not null
 	return {
 		relist,
 		relistEstimate: advanced ? relistEstimate(evidence.relistEstimate, relist) : evidence.relistEstimate,
@@ -88,7 +88,7 @@ export function clockAfterScrape(evidence: ClockEvidence, scrape: ClockScrape): 
  * back), never by one late sample such as the recovery relist after a hang, whose gauge is the hung relist's start.
  */
 function relistEstimate(current: number | null, relist: number[]): number {
-	const latest = relist.at(-1)!;
+	const latest = relist.at(-1)!; // non-empty
 	if (current === null || latest >= current) {
 		return latest;
 	}
@@ -103,8 +103,8 @@ function relistEstimate(current: number | null, relist: number[]): number {
  * clock stepped) starts again from this scrape.
  */
 function dateAfter(date: ClockEvidence['date'], scrape: ClockScrape): ClockEvidence['date'] {
-	const low = scrape.dateSeconds! - scrape.at / 1000;
-	const high = scrape.dateSeconds! + 1 - scrape.sentAt / 1000;
+	const low = scrape.dateSeconds! - scrape.at / 1000; // checked by the caller
+	const high = scrape.dateSeconds! + 1 - scrape.sentAt / 1000; // checked by the caller
 	if (date === null) {
 		return {low, high};
 	}
@@ -154,7 +154,7 @@ export function clockOffsetShown(offset: ClockOffset): boolean {
  * or within the noise (a healthy node's relist evidence lies up to ~2 s below a true 0: no correction there).
  */
 export function offsetToApply(offset: ClockOffset): number {
-	return clockOffsetShown(offset) ? offset.offsetSeconds! : 0;
+	return clockOffsetShown(offset) ? offset.offsetSeconds! : 0; // shown: known
 }
 
 /**

@@ -233,7 +233,7 @@ function compare(a: Version, b: Version): number {
 	return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-const versionOf = (text: string): Version => parseKubeletVersion(text)!;
+const versionOf = (text: string): Version => parseKubeletVersion(text)!; // versions of our table
 
 /** The EventedPLEG gate (and the RelistDuration layout) exist from 1.26. */
 const eventedSince: Version = [1, 26, 0];
@@ -260,8 +260,8 @@ function patchDistance(row: ConstantsRow, version: Version): number {
  * row below it.
  */
 function rowFor(version: Version | null): {row: ConstantsRow; note: string | null} {
-	const first = constantsTable[0]!;
-	const last = constantsTable.at(-1)!;
+	const first = constantsTable[0]!; // non-empty
+	const last = constantsTable.at(-1)!; // non-empty
 	if (!version) {
 		return {row: last, note: 'kubelet version unknown'};
 	}
@@ -288,8 +288,8 @@ function rowFor(version: Version | null): {row: ConstantsRow; note: string | nul
 	}
 
 	const lowerIndex = constantsTable.findLastIndex((row) => compare(versionOf(row.from), version) <= 0);
-	const lower = constantsTable[lowerIndex]!;
-	return {row: lower, note: `between known rows ${lower.row} and ${constantsTable[lowerIndex + 1]!.row}`};
+	const lower = constantsTable[lowerIndex]!; // in bounds
+	return {row: lower, note: `between known rows ${lower.row} and ${constantsTable[lowerIndex + 1]!.row}`}; // in bounds
 }
 
 /**

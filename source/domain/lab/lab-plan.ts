@@ -130,7 +130,7 @@ export function toYaml(value: unknown, indent = ''): string {
 	}
 
 	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>);
+		const entries = Object.entries(value as Record<string, unknown>); // checked object
 		if (entries.length === 0) return `${indent}{}\n`;
 		return entries
 			.map(([key, item]) => {
@@ -174,7 +174,7 @@ export function kubectlLines(settings: LabSettings, target: KubectlTarget): stri
 	const scale = (replicas: number) => `kubectl${flags} -n ${settings.namespace} scale deployment ${churnName} --replicas=${replicas}`;
 	const ups = isSweep(settings)
 		? settings.levels.filter((level) => level > 0).map(scale)
-		: [scale(settings.levels[0]!), scale(0), scale(settings.levels[0]!)];
+		: [scale(settings.levels[0]!), scale(0), scale(settings.levels[0]!)]; // non-empty
 	return [
 		`kubectl${flags} apply -f lab.yaml   # the manifests above, the Deployment at 0 replicas`,
 		...ups,
@@ -253,7 +253,7 @@ export function labPhases(settings: Pick<LabSettings, 'levels' | 'cycles'>): Lab
 			at = level;
 		}
 	} else {
-		const n = settings.levels[0]!;
+		const n = settings.levels[0]!; // non-empty
 		for (let cycle = 0; cycle < settings.cycles; cycle++) {
 			steps.push(phase('up', 0, n), phase('hold', n, n), phase('down', n, 0), phase('hold', 0, 0));
 		}

@@ -138,7 +138,7 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 	const words = glueUnits(text.split(/\s+/).filter(Boolean)).map((word) => cutWord(word, width - cellWidth(pad)));
 	let index = 0;
 	for (; index < words.length; index++) {
-		const word = words[index]!;
+		const word = words[index]!; // in bounds
 		const prefix = rows.length === 0 ? '' : pad;
 		const candidate = current ? `${current} ${word}` : `${prefix}${word}`;
 		if (cellWidth(candidate) <= width) {
@@ -158,7 +158,7 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 		rows.push(current);
 	} else if (index < words.length) {
 		// Ran out of rows: end the last one with an ellipsis after a whole word.
-		rows[rows.length - 1] = ellipsize(rows[rows.length - 1]!, width);
+		rows[rows.length - 1] = ellipsize(rows[rows.length - 1]!, width); // in bounds
 	}
 
 	return rows.map((row) => [seg(row, tone)]);

@@ -108,6 +108,7 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
 	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
 	const {markers, both, history: fromPrometheus} = markerRow(shown, letterOf(markNames, bucketSeconds));
+	// Below: split gives one at least.
 	const named = [...new Map(markNames.map((mark) => [mark.letter, mark.name.split(' ')[0]!])).entries()].map(
 		([letter, name]) => `${letter} ${name}`,
 	);

@@ -11,6 +11,7 @@ import {redact, SourceFailure} from '../failure.js';
 import {createPrometheusApi, type PrometheusAccess} from './client.js';
 import {readMatrix, type PrometheusFlag} from './envelope.js';
 import {overNode, promDuration} from './queries.js';
+import {messageOf} from '../../domain/text/thrown.js';
 
 /** How far back the history reaches, seconds: the chart spans 6 minutes (generic PLEG) to 20 (evented). */
 const historySpanSeconds = 15 * 60;
@@ -89,11 +90,11 @@ export async function readPrometheusHistory(options: HistoryReadOptions, signal:
 			keys.map(async (key) => api.get('/api/v1/query_range', `query=${encodeURIComponent(queries[key])}${parameters[key]}`, all.signal)),
 		);
 		const [mean, age, counters, countersAt] = bodies.map((body) => readMatrix(body, url, options.flag));
-		return prehistoryFrom({mean: mean!, age: age!, counters: counters!, countersAt: countersAt!}, {url, node: options.node});
+		return prehistoryFrom({mean: mean!, age: age!, counters: counters!, countersAt: countersAt!}, {url, node: options.node}); // one body per key
 	} catch (error) {
 		all.abort();
 		// The summary names the URL and the status; a token in it is cut out.
-		const why = error instanceof SourceFailure ? error.failure.summary : visibleLine(String((error as Error)?.message ?? error));
+		const why = error instanceof SourceFailure ? error.failure.summary : visibleLine(messageOf(error));
 		return prehistoryFailed(url, redact(why, api.secrets()));
 	} finally {
 		signal.removeEventListener('abort', onAbort);
