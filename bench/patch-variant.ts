@@ -76,8 +76,9 @@ export function withoutPatches(options: BuildOptions, dropped: string[]): {optio
 				patchFiles().filter((file) => packageOf(file) === name),
 				new Set(dropped),
 			);
-			// The package's entry file in the copy: esbuild takes an alias to a directory as a plain folder, without its exports.
-			const entry = fileURLToPath(import.meta.resolve(name));
+			// The package's entry file in the copy (or the module the shipped options alias it to): esbuild takes an alias
+			// to a directory as a plain folder, without its exports.
+			const entry = fileURLToPath(import.meta.resolve(options.alias?.[name] ?? name));
 			alias[name] = path.join(copy, path.relative(path.join(root, 'node_modules', name), entry));
 		}
 	} catch (error) {

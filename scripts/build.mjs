@@ -13,6 +13,8 @@ const shippedEntry = path.join(root, 'source', 'main.ts');
 export function bundleOptions({entry = shippedEntry, outfile = path.join(root, 'dist', 'cli.js')} = {}) {
 	return {
 		entryPoints: [entry],
+		// Where package names and `alias` resolve from, whichever directory the build is run in.
+		absWorkingDir: root,
 		outfile,
 		bundle: true,
 		platform: 'node',
@@ -25,6 +27,8 @@ export function bundleOptions({entry = shippedEntry, outfile = path.join(root, '
 		// ink imports devtools.js (and through it react-devtools-core, not installed) only under DEV=true. Left out,
 		// the import fails there and ink prints its own hint; bundled, react-devtools-core would be needed at start.
 		external: ['./devtools.js'],
+		// Of client-node pleg-top takes only KubeConfig: its module, not the index, which also loads the generated API.
+		alias: {'@kubernetes/client-node': '@kubernetes/client-node/dist/config.js'},
 		legalComments: 'none',
 		logLevel: 'warning',
 	};

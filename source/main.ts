@@ -3,17 +3,18 @@
 // runner (--once report, JSON lines when stdout is not a terminal, or the live screen) -> an exit code.
 import './bootstrap/environment.js';
 import {readFileSync} from 'node:fs';
-import {completionNeed, completionScript, shells, type Shell} from './cli/completion.js';
+import {completionNeed, completionScript, shells} from './cli/completion.js';
 import {helpText} from './cli/help-text.js';
 import {labHelp, parseLabOptions, type LabMode} from './cli/lab-options.js';
 import {glyphsFromLocale, parseOptions, programName, UsageError, type Mode} from './cli/options.js';
+import {isOneOf} from './cli/one-of.js';
 import {exitCodeFor, SourceFailure} from './sources/failure.js';
 import {formatFailure} from './run/start-rule.js';
 import {visibleLine} from './domain/text/untrusted-text.js';
 import {asciiText} from './screen/layout/glyphs.js';
 
 function packageVersion(): string {
-	const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
+	const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string}; // our own package.json
 	return manifest.version;
 }
 
@@ -43,14 +44,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 
 	if (argv[0] === 'completion') {
 		const shell = argv[1] ?? '';
-		if (!(shells as readonly string[]).includes(shell) || argv.length > 2) {
+		if (!isOneOf(shells, shell) || argv.length > 2) {
 			stderr(
 				`pleg-top: completion takes one shell: ${shells.join(', ')} (e.g. source <(pleg-top completion bash)); a node named "completion" is watched with --node completion\n`,
 			);
 			return 2;
 		}
 
-		return (stdout(completionScript(shell as Shell)), 0);
+		return (stdout(completionScript(shell)), 0);
 	}
 
 	// The locale decides the glyphs of everything written for people from here on (screen/layout/glyphs.ts).

@@ -14,7 +14,7 @@
 import v8 from 'node:v8';
 import {heapGrowthFlag} from './heap-growth.js';
 
-export function prepareEnvironment(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutIsTty: boolean): void {
+function prepareEnvironment(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutIsTty: boolean): void {
 	if (argv.includes('--no-color') || (env['NO_COLOR'] ?? '') !== '') env['FORCE_COLOR'] = '0';
 	if (stdoutIsTty) {
 		delete env['CI'];

@@ -14,8 +14,9 @@ const valueWords: Partial<Record<keyof typeof flagSpec, readonly string[]>> = {o
 /** The flag a word names (`--context`, `-o`), or undefined. */
 function flagNamed(word: string): keyof typeof flagSpec | undefined {
 	const long = /^--([\w-]+)$/.exec(word)?.[1];
-	if (long !== undefined) return long in flagSpec ? (long as keyof typeof flagSpec) : undefined;
+	if (long !== undefined) return long in flagSpec ? (long as keyof typeof flagSpec) : undefined; // checked by `in`
 	const short = /^-(\w)$/.exec(word)?.[1];
+	// Below: keys of the literal.
 	return (Object.keys(flagSpec) as Array<keyof typeof flagSpec>).find((name) => {
 		const spec = flagSpec[name];
 		return 'short' in spec && spec.short === short;

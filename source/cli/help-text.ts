@@ -30,7 +30,7 @@ function usageLines(p: string): string {
 			? ([
 					['kubectl pleg-top NODE', 'as a kubectl plugin (bin kubectl-pleg_top)'],
 					['pleg-top completion bash|zsh|fish', 'a completion script: flags, their values, node names'],
-				] as Array<[string, string]>)
+				] satisfies Array<[string, string]>)
 			: []),
 	];
 	const width = Math.max(...lines.map(([usage]) => usage.length));

@@ -4,6 +4,8 @@
 // goes to parseOptions, so the lab watches the node exactly as `pleg-top NODE` does.
 import {labDefaults, type LabSettings} from '../domain/lab/lab-plan.js';
 import {parseDuration, parseOptions, UsageError, type Invocation, type NodeMode} from './options.js';
+import {isOneOf} from './one-of.js';
+import {messageOf} from '../domain/text/thrown.js';
 
 export type LabMode = {kind: 'lab'; settings: LabSettings; watch: NodeMode} | {kind: 'lab-help'};
 
@@ -18,16 +20,16 @@ function splitWords(argv: readonly string[]): {values: Partial<Record<ValueFlag,
 	const switches = new Set<SwitchFlag>();
 	const rest: string[] = [];
 	for (let index = 0; index < argv.length; index++) {
-		const word = argv[index]!;
+		const word = argv[index]!; // in bounds
 		const [flag, inline] = word.startsWith('--')
-			? [word.slice(2).split('=', 1)[0]!, word.includes('=') ? word.slice(word.indexOf('=') + 1) : undefined]
+			? [word.slice(2).split('=', 1)[0]!, word.includes('=') ? word.slice(word.indexOf('=') + 1) : undefined] // split gives one at least
 			: ['', undefined];
-		if ((valueFlags as readonly string[]).includes(flag)) {
+		if (isOneOf(valueFlags, flag)) {
 			const value = inline ?? argv[++index];
 			if (value === undefined) throw new UsageError(`--${flag} needs a value`);
-			values[flag as ValueFlag] = value;
-		} else if ((switchFlags as readonly string[]).includes(flag) && inline === undefined) {
-			switches.add(flag as SwitchFlag);
+			values[flag] = value;
+		} else if (isOneOf(switchFlags, flag) && inline === undefined) {
+			switches.add(flag);
 		} else {
 			rest.push(word);
 		}
@@ -59,7 +61,7 @@ function durationFlag(flag: string, text: string): number {
 	try {
 		return parseDuration(text);
 	} catch (error) {
-		throw new UsageError(`--${flag}: ${(error as Error).message}`);
+		throw new UsageError(`--${flag}: ${messageOf(error)}`);
 	}
 }
 

@@ -16,6 +16,8 @@ import {
 	type RunSettings,
 	type Theme,
 } from '../run/mode.js';
+import {codeOf, messageOf} from '../domain/text/thrown.js';
+import {isOneOf} from './one-of.js';
 
 // The Mode's vocabulary is the runners' contract (run/mode.ts); callers of parseOptions find it here too.
 export * from '../run/mode.js';
@@ -74,7 +76,7 @@ export function parseDuration(text: string): number {
 	let consumed = 0;
 	let match: RegExpExecArray | null;
 	while ((match = part.exec(trimmed)) !== null) {
-		total += Number(match[1]) * units[match[2]!]!;
+		total += Number(match[1]) * units[match[2]!]!; // matched by the pattern
 		consumed = part.lastIndex;
 	}
 
@@ -94,7 +96,7 @@ export const durationLimits = {interval: 3_600_000, timeout: 600_000, window: 86
 const sizeUnits: Record<string, number> = {'': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3};
 
 /** The largest --max-body-size: a body becomes one string, and V8's strings hold at most 2^29 - 24 characters. */
-export const maxBodySizeLimit = 256 * 1024 ** 2;
+const maxBodySizeLimit = 256 * 1024 ** 2;
 
 /** "64Mi", "512Ki", "1Gi", "1000000" (bytes) -> bytes, as Kubernetes writes binary quantities. */
 export function parseByteSize(text: string): number {
@@ -103,7 +105,7 @@ export function parseByteSize(text: string): number {
 		throw new UsageError(`--max-body-size must be a size such as 64Mi, 256Mi or 1Gi, not "${text}"`);
 	}
 
-	const bytes = Math.floor(Number(match[1]) * sizeUnits[match[2] ?? '']!);
+	const bytes = Math.floor(Number(match[1]) * sizeUnits[match[2] ?? '']!); // matched by the pattern
 	if (bytes < 1024 || bytes > maxBodySizeLimit) {
 		throw new UsageError(`--max-body-size must be from 1Ki to 256Mi (a body becomes one string), not "${text}"`);
 	}
@@ -164,7 +166,7 @@ function joinNegativeValues(argv: readonly string[]): string[] {
 
 	const joined: string[] = [];
 	for (let index = 0; index < argv.length; index++) {
-		const word = argv[index]!;
+		const word = argv[index]!; // in bounds
 		const next = argv[index + 1];
 		if (takesValue.has(word) && next !== undefined && /^-\d/.test(next)) {
 			joined.push(`${word}=${next}`);
@@ -183,7 +185,7 @@ function duration(flag: keyof typeof durationLimits, text: string): number {
 	try {
 		ms = parseDuration(text);
 	} catch (error) {
-		throw new UsageError(`--${flag}: ${(error as Error).message}`);
+		throw new UsageError(`--${flag}: ${messageOf(error)}`);
 	}
 
 	const max = durationLimits[flag];
@@ -221,14 +223,14 @@ function httpsUrl(flag: string, text: string | undefined): string | undefined {
 }
 
 /** "unhealthy, critical or warn". */
-const eitherOf = (allowed: readonly string[]) => `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)!}`;
+const eitherOf = (allowed: readonly string[]) => `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)!}`; // non-empty
 
 function oneOf<T extends string>(flag: string, allowed: readonly T[], text: string): T {
-	if (!(allowed as readonly string[]).includes(text)) {
+	if (!isOneOf(allowed, text)) {
 		throw new UsageError(`--${flag} must be ${eitherOf(allowed)}, not "${text}"`);
 	}
 
-	return text as T;
+	return text;
 }
 
 /** The resource prefixes kubectl writes before a node's name (`kubectl get nodes -o name` prints node/NAME). */
@@ -274,16 +276,16 @@ function typoDistance(a: string, b: string): number {
 	for (let i = 1; i <= a.length; i++) {
 		for (let j = 1; j <= b.length; j++) {
 			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+			d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost); // in bounds
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1); // in bounds
 		}
 	}
 
-	return d[a.length]![b.length]!;
+	return d[a.length]![b.length]!; // in bounds
 }
 
 /** The flag nearest to `typed` (without dashes), when it is near enough to be what was meant. */
-export function suggestFlag(typed: string): string | undefined {
+function suggestFlag(typed: string): string | undefined {
 	let best: {flag: string; distance: number} | undefined;
 	for (const flag of Object.keys(flagSpec)) {
 		const distance = typoDistance(typed.toLowerCase(), flag);
@@ -332,8 +334,8 @@ const valueHints: Record<Exclude<keyof typeof flagSpec, BooleanFlag>, string> = 
  * ambiguous" (the next word is a flag) and "Option '--once' does not take an argument".
  */
 function valueMessage(error: unknown): string | undefined {
-	if ((error as {code?: string}).code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return undefined;
-	const message = (error as Error).message;
+	if (codeOf(error) !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return undefined;
+	const message = messageOf(error);
 	const noValue = /^Option '--([\w-]+)' does not take an argument/.exec(message);
 	if (noValue) return `--${noValue[1]} takes no value: give it alone`;
 	const missing = /^Option '(?:-\w, )?--([\w-]+) <value>' argument missing/.exec(message);
@@ -344,13 +346,13 @@ function valueMessage(error: unknown): string | undefined {
 	if (!flag) return undefined;
 	const [name, spec] = flag;
 	const shown = 'short' in spec ? `-${spec.short}/--${name}` : `--${name}`;
-	return `${shown} needs a value: ${valueHints[name as keyof typeof valueHints]}`;
+	return `${shown} needs a value: ${valueHints[name as keyof typeof valueHints]}`; // a flag with a value
 }
 
 /** pleg-top's words for node:util's "Unknown option '--intreval'. To specify a positional argument …". */
 function unknownFlagMessage(error: unknown): string | undefined {
-	if ((error as {code?: string}).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
-	const typed = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+	if (codeOf(error) !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+	const typed = /Unknown option '([^']+)'/.exec(messageOf(error))?.[1];
 	if (!typed) return undefined;
 	const suggestion = typed.startsWith('--') ? suggestFlag(typed.slice(2)) : undefined;
 	// The usage line after it already points at --help.
@@ -453,7 +455,7 @@ function readWords(argv: readonly string[]): {values: Values; positionals: strin
 	try {
 		return parseArgs({args: joinNegativeValues(argv), options: flagSpec, strict: true, allowPositionals: true});
 	} catch (error) {
-		throw new UsageError(unknownFlagMessage(error) ?? valueMessage(error) ?? (error as Error).message);
+		throw new UsageError(unknownFlagMessage(error) ?? valueMessage(error) ?? messageOf(error));
 	}
 }
 

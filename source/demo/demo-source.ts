@@ -6,8 +6,7 @@
 import type {MetricsSource, NodeEvents, NodeInfo} from '../domain/types.js';
 import {SimulatedKubelet, type DemoControls} from './simulated-kubelet.js';
 
-export type {DemoControls, DemoScenario} from './simulated-kubelet.js';
-export {demoLabel} from './simulated-kubelet.js';
+export type {DemoControls} from './simulated-kubelet.js';
 
 export type DemoSourceOptions = {
 	/** --demo-speed: simulated seconds per real second. */
@@ -20,7 +19,7 @@ export type DemoSourceOptions = {
 };
 
 /** The container runtime the demo node reports, as a kind node of kubelet v1.28 does. */
-export const demoRuntimeVersion = 'containerd://1.7.13';
+const demoRuntimeVersion = 'containerd://1.7.13';
 
 /** The demo kubelet has been up this long when the demo starts, so lifetime and window figures differ. ms. */
 const demoUptimeMs = 20 * 60_000;

@@ -9,7 +9,7 @@ export const RELIST_OPERATION_TYPES = ['container_status', 'list_containers', 'l
 
 export type RelistOperationType = (typeof RELIST_OPERATION_TYPES)[number];
 
-export type CriCall = {
+type CriCall = {
 	op: RelistOperationType;
 	/** Latency, simulated ms. */
 	ms: number;

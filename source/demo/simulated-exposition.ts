@@ -2,7 +2,7 @@
 // families sorted by name, "[ALPHA] " HELP prefixes, label-less PLEG series, values formatted as Go's expfmt does.
 import type {HistogramView} from './simulated-histogram.js';
 
-export type RuntimeOperationView = {
+type RuntimeOperationView = {
 	/** operation_type label, e.g. "list_podsandbox". */
 	op: string;
 	duration: HistogramView;
@@ -62,7 +62,7 @@ function escapeLabelValue(value: string): string {
 }
 
 /** `{a="x",b="y"}`, or '' when there are no labels. Label order is kept as given (the kubelet's is sorted). */
-export function formatLabels(labels: ReadonlyArray<readonly [string, string]>): string {
+function formatLabels(labels: ReadonlyArray<readonly [string, string]>): string {
 	if (labels.length === 0) {
 		return '';
 	}
@@ -80,7 +80,7 @@ export function histogramLines(name: string, labels: ReadonlyArray<readonly [str
 	let cumulative = 0;
 	for (let index = 0; index <= histogram.bounds.length; index++) {
 		cumulative += histogram.counts[index] ?? 0;
-		const le = index < histogram.bounds.length ? formatGoFloat(histogram.bounds[index]!) : '+Inf';
+		const le = index < histogram.bounds.length ? formatGoFloat(histogram.bounds[index]!) : '+Inf'; // in bounds
 		text += `${name}_bucket${formatLabels([...labels, ['le', le]])} ${formatGoFloat(cumulative)}\n`;
 	}
 

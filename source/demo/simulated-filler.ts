@@ -52,8 +52,8 @@ function prefixFiller(): string {
 }
 
 function restClientSeries(index: number): string {
-	const resource = resources[index % resources.length]!;
-	const verb = verbs[Math.floor(index / resources.length) % verbs.length]!;
+	const resource = resources[index % resources.length]!; // in bounds
+	const verb = verbs[Math.floor(index / resources.length) % verbs.length]!; // in bounds
 	// The group index keeps every url distinct however many series the target size needs.
 	const group = Math.floor(index / (resources.length * verbs.length));
 	const url = `https://10.96.0.1:443/apis/filler${group}.example.io/v1/namespaces/%7Bnamespace%7D/${resource}?timeout=10s`;
@@ -80,7 +80,7 @@ export function fillerFor(bytes: number): {prefix: string; suffix: string} {
 	const parts = [
 		familyHeader('rest_client_request_duration_seconds', 'histogram', '[ALPHA] Request latency in seconds. Broken down by verb and URL.'),
 	];
-	let size = prefix.length + parts[0]!.length;
+	let size = prefix.length + parts[0]!.length; // non-empty
 	for (let index = 0; size < bytes; index++) {
 		const series = restClientSeries(index);
 		parts.push(series);

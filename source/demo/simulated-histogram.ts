@@ -53,11 +53,12 @@ export class FixedHistogram implements HistogramView {
 	/** Records one observation in seconds; `le` is inclusive, as in client_golang. */
 	observe(seconds: number): void {
 		let index = 0;
+		// Below: in bounds.
 		while (index < this.bounds.length && seconds > this.bounds[index]!) {
 			index++;
 		}
 
-		this.#counts[index]!++;
+		this.#counts[index]!++; // in bounds
 		this.#sum += seconds;
 		this.#count++;
 	}

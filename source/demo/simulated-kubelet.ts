@@ -81,7 +81,7 @@ export type SimulatedEvent = {
 	source: 'kubelet';
 };
 
-export type RuntimeOperationStats = {count: number; secondsSum: number; errors: number};
+type RuntimeOperationStats = {count: number; secondsSum: number; errors: number};
 
 /** Read-back of the simulation for tests and the benchmark. Times in ms since the epoch, on the clock of the timestamps. */
 export type SimulatedKubeletStats = {
@@ -271,7 +271,7 @@ export class SimulatedKubelet implements DemoControls {
 		if (this.#hang === 'hung' && current) {
 			const plan = drawRelistPlan(this.#conditions(), this.#random, false);
 			// ListPodSandbox returns now; the rest of the relist follows at its normal pace.
-			plan.calls[0]!.ms = this.#simMs - current.startMs;
+			plan.calls[0]!.ms = this.#simMs - current.startMs; // non-empty
 			this.#schedule(current, plan);
 		}
 
@@ -283,7 +283,7 @@ export class SimulatedKubelet implements DemoControls {
 		// A GC run waiting on the runtime gets its answer now, late but without an error.
 		const gcSince = this.#gcWaitingSinceMs;
 		if (gcSince !== null) {
-			this.#runtime.get('list_containers')!.duration.observe((this.#simMs - gcSince) / 1000);
+			this.#runtime.get('list_containers')!.duration.observe((this.#simMs - gcSince) / 1000); // set for every key
 			this.#gcWaitingSinceMs = null;
 			this.#nextGcMs = this.#simMs + containerGcPeriodMs;
 		}
@@ -331,8 +331,8 @@ export class SimulatedKubelet implements DemoControls {
 			runningContainers: this.#containers,
 			runtimeOperations: RELIST_OPERATION_TYPES.map((op) => ({
 				op,
-				duration: this.#runtime.get(op)!.duration,
-				errors: this.#runtime.get(op)!.errors,
+				duration: this.#runtime.get(op)!.duration, // set for every key
+				errors: this.#runtime.get(op)!.errors, // set for every key
 			})).filter((operation) => operation.duration.count > 0),
 			processStartSeconds: Math.floor(this.#wallMs(this.#kubeletStartMs) / 10) / 100,
 			goroutines: 380 + (this.#churn ? 45 : 0) + (relists % 13),
@@ -395,7 +395,7 @@ export class SimulatedKubelet implements DemoControls {
 
 	stats(): SimulatedKubeletStats {
 		this.#sync();
-		const runtimeOperations = {} as Record<RelistOperationType, RuntimeOperationStats>;
+		const runtimeOperations = {} as Record<RelistOperationType, RuntimeOperationStats>; // filled below
 		for (const [op, counters] of this.#runtime) {
 			runtimeOperations[op] = {count: counters.duration.count, secondsSum: counters.duration.sum, errors: counters.errors};
 		}
@@ -502,7 +502,7 @@ export class SimulatedKubelet implements DemoControls {
 					return;
 				}
 
-				const listContainers = this.#runtime.get('list_containers')!;
+				const listContainers = this.#runtime.get('list_containers')!; // set for every key
 				listContainers.duration.observe(runtimeRequestTimeoutMs / 1000);
 				listContainers.errors++;
 				this.#record('Warning', 'ContainerGCFailed', deadlineExceeded, deadline);
@@ -652,7 +652,7 @@ export class SimulatedKubelet implements DemoControls {
 		this.#duration.observe(seconds);
 		this.#lastDurationSeconds = seconds;
 		for (const call of relist.plan?.calls ?? []) {
-			const counters = this.#runtime.get(call.op)!;
+			const counters = this.#runtime.get(call.op)!; // set for every key
 			counters.duration.observe(call.ms / 1000);
 			if (call.failed) {
 				counters.errors++;

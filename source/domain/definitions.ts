@@ -303,7 +303,7 @@ export const keyBindings: readonly KeyBinding[] = [
 ];
 
 /** The keys of the overview (every node, no node named): its table, not the one-node screen it opens. */
-export const overviewKeyBindings: readonly KeyBinding[] = [
+const overviewKeyBindings: readonly KeyBinding[] = [
 	{keys: ['↑', '↓', 'j', 'k'], action: 'select a node', hint: 'select', demoOnly: false},
 	{keys: ['Enter'], action: "the selected node's one-node screen (q or Esc back to all nodes)", hint: 'open', demoOnly: false},
 	{
@@ -321,7 +321,7 @@ export const overviewKeyBindings: readonly KeyBinding[] = [
 ];
 
 /** Keys that work while the help shows, on either screen. */
-export const helpKeyBindings: readonly KeyBinding[] = [
+const helpKeyBindings: readonly KeyBinding[] = [
 	{keys: ['↑', '↓'], action: 'scroll one row', hint: 'scroll', demoOnly: false},
 	{keys: ['PgUp', 'PgDn'], action: 'scroll one page', hint: 'page', demoOnly: false},
 	{keys: ['Home', 'End'], action: 'the first / the last page', hint: 'ends', demoOnly: false},

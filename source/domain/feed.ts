@@ -49,7 +49,7 @@ import {
  */
 export const defaultHistoryLimit = 3600;
 
-export type Baseline = {
+type Baseline = {
 	/** When the mark was set (ms). */
 	at: number;
 	/** The latest scrape at that moment, counters corrected (FeedState.scrapes): figures since the mark are deltas from it. */
@@ -459,7 +459,7 @@ function relistCount(sample: PlegSample): number | null {
  * Why a last-seen gauge value cannot be a time, or null when it can: NaN, ±Inf and negative values are not Unix
  * seconds. Such a gauge is read as absent (the count fallback takes over), and the unavailable line says why.
  */
-export function unusableGauge(gauge: number | null): string | null {
+function unusableGauge(gauge: number | null): string | null {
 	if (gauge === null || (Number.isFinite(gauge) && gauge >= 0)) {
 		return null;
 	}

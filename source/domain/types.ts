@@ -21,7 +21,7 @@ export type Summary = {
 };
 
 /** Per-operation CRI latency series, seconds. */
-export type RuntimeOperation = {
+type RuntimeOperation = {
 	duration: Histogram | null;
 	errors: number | null;
 };
@@ -171,7 +171,7 @@ export type NodeEvents = {
 };
 
 /** How many Events the API server holds for the node: `count`, or at least `count` when the read stopped at its bound. */
-export type EventsTotal = {count: number; atLeast: boolean};
+type EventsTotal = {count: number; atLeast: boolean};
 
 /** One Event as shown at `now`. */
 export type NodeEventAt = NodeEvent & {

@@ -88,16 +88,11 @@ export type Timers = {
 /** The global timers, looked up at each call (so node:test's mock timers apply). */
 export const globalTimers: Timers = {
 	setTimeout: (callback, ms) => setTimeout(callback, ms),
-	clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+	clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout), // made by setTimeout above
 };
 
 /** The local clock. */
 export const systemNow = (): number => Date.now();
-
-/** Waits `ms` real milliseconds. */
-export async function sleep(ms: number): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 export const never: Promise<void> = new Promise(() => undefined);
 

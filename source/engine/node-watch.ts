@@ -20,7 +20,7 @@ export type NodeLister = {
 };
 
 /** One change a watch brought: a node added or changed, or deleted. */
-export type NodeChange = {node: NodeInfo; deleted: boolean};
+type NodeChange = {node: NodeInfo; deleted: boolean};
 
 export type NodeWatchListener = {
 	onList(nodes: NodeInfo[]): void;
@@ -90,7 +90,7 @@ export function startNodeWatch(lister: NodeLister, options: NodeWatchOptions, li
 		const batch = createBatch(listener);
 		while (!signal.aborted) {
 			try {
-				const end = await lister.watchNodes!(signal, resourceVersion, batch.add);
+				const end = await lister.watchNodes!(signal, resourceVersion, batch.add); // watching: defined
 				if (end.type === 'gone') return true;
 				resourceVersion = end.resourceVersion;
 			} catch (error) {

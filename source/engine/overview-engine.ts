@@ -21,7 +21,7 @@ import {createStore, globalTimers, never, scopedEngine, seconds, systemNow, type
 /** The overview's engines are engines (engine.ts) of every node. */
 export type OverviewEngine<F> = Engine<F>;
 
-export {startProxyOverview, type NodeFleet, type ProxyOverviewOptions} from './proxy-overview.js';
+export {startProxyOverview, type NodeFleet} from './proxy-overview.js';
 
 export type PrometheusOverviewOptions = {
 	source: FiguresSource;
@@ -82,7 +82,7 @@ function prometheusLoop(options: PrometheusOverviewOptions, store: PrometheusSto
 	let failures = 0;
 	// What Prometheus asked to wait after the last failure (Retry-After), s.
 	let retryAfterSeconds: number | undefined;
-	const loop = {stopped: false, paused: false, requestCount: 0, jobs: null as ScrapeJobs | null, pause, resume, stop};
+	const loop = {stopped: false, paused: false, requestCount: 0, jobs: null as ScrapeJobs | null, pause, resume, stop}; // widened
 
 	async function fetch() {
 		timer = undefined;

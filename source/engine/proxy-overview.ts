@@ -146,7 +146,7 @@ function pollOf(store: Store, sourceOf: (node: string) => MetricsSource, now: ()
  * waits. A request that reached no server at all (refused, reset, no route) is the API server's absence, not the
  * node's.
  */
-export function outcomeOf(failure: Failure): PollOutcome {
+function outcomeOf(failure: Failure): PollOutcome {
 	if (failure.retryAfterSeconds !== undefined) return {retryAfterSeconds: failure.retryAfterSeconds, fleet: true};
 	if ((failure.kind === 'network' && !/cut off/.test(failure.summary)) || failure.kind === 'tls') return 'server-down';
 	return false;

@@ -10,8 +10,6 @@
 import {backoffDelay, retryDelay} from '../domain/backoff.js';
 import {globalTimers, type Timers} from './engine.js';
 
-export type {Timers} from './engine.js';
-
 /**
  * A poll's answer: true on success, false on a failure of that node, the wait the server asked for after one
  * (Retry-After; `fleet` when it holds every node: a 429 of the API server), or 'server-down' when the API server
@@ -44,7 +42,7 @@ export type SchedulerOptions = {
 };
 
 /** Why no node is read for now: the server asked every client to wait (429), or it does not answer. */
-export type FleetHold = {why: 'throttled' | 'server-down'; until: number; failures: number};
+type FleetHold = {why: 'throttled' | 'server-down'; until: number; failures: number};
 
 export type Scheduler = {
 	/** The nodes to poll: new ones are due at once, missing ones stop (their request is aborted). */
@@ -76,7 +74,7 @@ export function effectiveIntervalMs(nodes: number, intervalMs: number, maxRps: n
  * The focused node's interval and the rest's: the focused one takes at most half the rate, so the fleet is never
  * starved; the others share what is left.
  */
-export function focusedIntervals(nodes: number, intervalMs: number, maxRps: number, focusMs: number): {focusMs: number; restMs: number} {
+function focusedIntervals(nodes: number, intervalMs: number, maxRps: number, focusMs: number): {focusMs: number; restMs: number} {
 	const focus = Math.max(focusMs, 2000 / maxRps);
 	const left = maxRps - 1000 / focus;
 	return {focusMs: focus, restMs: effectiveIntervalMs(Math.max(0, nodes - 1), intervalMs, left)};
@@ -85,7 +83,7 @@ export function focusedIntervals(nodes: number, intervalMs: number, maxRps: numb
 type Entry = {dueAt: number; controller: AbortController | null; failures: number};
 
 /** The default slotMs: a kubelet answers /metrics through the API server in well under a second when it answers. */
-export const defaultSlotMs = 2000;
+const defaultSlotMs = 2000;
 
 /** Of the nodes due by `at`, the neediest (then the longest unread); else the one due soonest. */
 function neediestDue(entries: ReadonlyMap<string, Entry>, at: number, rank: (name: string) => number): [string, Entry] | undefined {
@@ -261,7 +259,7 @@ function createRunner(options: SchedulerOptions, queue: ReturnType<typeof create
 			const at = now();
 			const allowed = hold.allowed(at);
 			if (slots.inflight >= Math.min(maxInflight, allowed)) {
-				if (allowed === 0) alarm.arm(hold.current!.until);
+				if (allowed === 0) alarm.arm(hold.current!.until); // none allowed: held
 				return;
 			}
 

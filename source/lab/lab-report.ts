@@ -109,10 +109,10 @@ export function labTextReport(lab: LabSummary, options: WriteDownOptions = {}): 
 	};
 
 	const rows = [header, ...lab.segments.map(row), ...(lab.session ? [row(lab.session)] : [])];
-	const widths = header.map((_, column) => Math.max(...rows.map((cells) => [...cells[column]!].length)));
+	const widths = header.map((_, column) => Math.max(...rows.map((cells) => [...cells[column]!].length))); // in bounds
 	const table = rows.map((cells) =>
 		cells
-			.map((cell, column) => cell.padEnd(widths[column]!))
+			.map((cell, column) => cell.padEnd(widths[column]!)) // in bounds
 			.join('  ')
 			.trimEnd(),
 	);

@@ -137,7 +137,7 @@ export function createLabSession(options: {node: string; windowSeconds: number})
 			feed = feedReducer(feed, {type: 'scrape', scrape});
 			const restarted = feed.restarts > restartsBefore;
 			// figuresAt(feed, scrape.at)'s constants, lastSeen and verdict (not stale: the scrape just succeeded).
-			const rule = ruleAt(feed, scrape.at)!;
+			const rule = ruleAt(feed, scrape.at)!; // a scrape was just fed
 			const figures = lazyFigures(feed, scrape.at);
 			lastFigures = figures;
 			const age = ageOf(rule.lastSeen);
@@ -203,9 +203,9 @@ export const maxPoints = 4096;
 
 /** The first point as it is, then each pair of neighbours as one: a session of any length keeps at most maxPoints. */
 function thinned(points: readonly LabPoint[]): LabPoint[] {
-	const out = [points[0]!];
+	const out = [points[0]!]; // in bounds
 	for (let index = 1; index < points.length; index += 2) {
-		const [a, b] = [points[index]!, points[index + 1]];
+		const [a, b] = [points[index]!, points[index + 1]]; // in bounds
 		out.push(b ? merged(a, b) : a);
 	}
 
@@ -232,7 +232,7 @@ function merged(a: LabPoint, b: LabPoint): LabPoint {
 /** figuresAt(feed, at), computed on the first call only; `feed` is immutable, so any later call gives the same. */
 function lazyFigures(feed: FeedState, at: number): () => Figures {
 	let figures: Figures | null = null;
-	return () => (figures ??= figuresAt(feed, at)!);
+	return () => (figures ??= figuresAt(feed, at)!); // after a scrape
 }
 
 /** The age the health rule uses: the last-seen gauge, else (kubelet < 1.18) time since the count changed. */

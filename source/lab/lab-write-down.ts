@@ -35,7 +35,7 @@ export type PhaseRow = {
 };
 
 /** The segments of the summary matched to the phases by their marks; a phase with no scrape of its own has none. */
-export function phaseRows(lab: LabSummary, phases: readonly PhaseMark[], constants: KubeletConstants): PhaseRow[] {
+function phaseRows(lab: LabSummary, phases: readonly PhaseMark[], constants: KubeletConstants): PhaseRow[] {
 	const rows: PhaseRow[] = [];
 	let idleMean: number | null = null;
 	for (const phase of phases) {
@@ -104,7 +104,7 @@ function where(constant: SourceConstant): string {
 }
 
 /** The loop in a paragraph, with the three places in the kubelet's source it rests on. */
-export function loopParagraph(constants: KubeletConstants, kubeletVersion: string | null): string {
+function loopParagraph(constants: KubeletConstants, kubeletVersion: string | null): string {
 	const {period, threshold} = constants;
 	return (
 		`The kubelet's PLEG (kubelet ${kubeletVersion ?? 'version unknown'}) relists every ${formatGoDuration(period.seconds)} (${where(period)}): ` +
@@ -119,7 +119,7 @@ export function loopParagraph(constants: KubeletConstants, kubeletVersion: strin
 export function costPerPod(rows: readonly PhaseRow[]): {slope: number; intercept: number} | null {
 	const points = rows
 		.filter((row) => (row.kind === 'hold' || row.kind === 'idle') && row.meanSeconds !== null)
-		.map((row) => ({x: row.runningPods, y: row.meanSeconds!}));
+		.map((row) => ({x: row.runningPods, y: row.meanSeconds!})); // filtered above
 	return fitLine(points);
 }
 
@@ -160,11 +160,11 @@ const legend =
 
 function textTable(rows: readonly PhaseRow[]): string {
 	const table = [shortHeader, ...rows.map(cells)];
-	const widths = shortHeader.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length)));
+	const widths = shortHeader.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length))); // in bounds
 	return table
 		.map((row) =>
 			row
-				.map((cell, column) => cell.padEnd(widths[column]!))
+				.map((cell, column) => cell.padEnd(widths[column]!)) // in bounds
 				.join('  ')
 				.trimEnd(),
 		)
@@ -178,7 +178,7 @@ function markdownTable(rows: readonly PhaseRow[]): string {
 /** What the phases say, in a sentence or two: the busiest phase against idle, and the sweep's cost per pod. */
 function findings(rows: readonly PhaseRow[], sweep: boolean): string {
 	const idle = rows.find((row) => row.kind === 'idle');
-	const busiest = rows.filter((row) => row.kind !== 'idle' && row.meanSeconds !== null).sort((a, b) => b.meanSeconds! - a.meanSeconds!)[0];
+	const busiest = rows.filter((row) => row.kind !== 'idle' && row.meanSeconds !== null).sort((a, b) => b.meanSeconds! - a.meanSeconds!)[0]; // filtered above
 	const parts: string[] = [];
 	if (idle?.meanSeconds != null && busiest) {
 		parts.push(

@@ -108,7 +108,7 @@ const tickSteps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200
 /** Ticks at a round step (at most ~10), labelled as time since the first scrape. */
 function xAxis(scale: Scale, x: (at: number) => number, hasPoints: boolean): string[] {
 	const spanSeconds = (scale.t1 - scale.t0) / 1000;
-	const step = tickSteps.find((candidate) => spanSeconds / candidate <= 10) ?? tickSteps.at(-1)!;
+	const step = tickSteps.find((candidate) => spanSeconds / candidate <= 10) ?? tickSteps.at(-1)!; // non-empty
 	const lines: string[] = [];
 	for (let seconds = 0; seconds <= spanSeconds; seconds += step) {
 		const at = round(x(scale.t0 + seconds * 1000));
@@ -189,7 +189,7 @@ function atLeastMarkers(points: LabPoint[], x: (at: number) => number, y: (secon
 		.filter((point) => point.p99?.atLeast)
 		.map((point) => {
 			const cx = round(x(point.at));
-			const cy = round(y(point.p99!.seconds));
+			const cy = round(y(point.p99!.seconds)); // filtered above
 			return `<path d="M${cx} ${round(cy - 5)} L${round(cx - 4)} ${round(cy + 3)} L${round(cx + 4)} ${round(cy + 3)} Z" fill="none" stroke="${colours.p99}"/>`;
 		});
 	return marks.length === 0 ? '' : `<g class="p99-at-least">${marks.join('')}</g>`;

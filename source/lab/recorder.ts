@@ -10,6 +10,7 @@ import {formatRecordLine, readRecords, RecordingError, recordLines, toRecordLine
 import {sourceFailure} from '../sources/failure.js';
 import type {MetricsSource, Scrape} from '../domain/types.js';
 import {writeDown} from './write-down.js';
+import {codeOf, messageOf} from '../domain/text/thrown.js';
 
 export type LabRecorder = {
 	/** The source to poll: the given one, with its Node objects passed to the session as well. */
@@ -44,16 +45,16 @@ export function createLabRecorder({source, windowSeconds, file, intervalMs}: Lab
 		node: source.node,
 		fetchMetrics: async (signal) => source.fetchMetrics(signal),
 		// The Date header is recorded with each line: a replay judges the ages on the node's clock as the run did.
-		...(source.fetchMetricsDated && {fetchMetricsDated: async (signal: AbortSignal) => source.fetchMetricsDated!(signal)}),
+		...(source.fetchMetricsDated && {fetchMetricsDated: async (signal: AbortSignal) => source.fetchMetricsDated!(signal)}), // checked by the spread
 		...(source.fetchNode && {
 			async fetchNode(signal: AbortSignal) {
-				const node = await source.fetchNode!(signal);
+				const node = await source.fetchNode!(signal); // checked by the spread
 				lab.node(node);
 				return node;
 			},
 		}),
 		// The node's Events pass through unrecorded: a recording replays the figures, not the Events.
-		...(source.fetchEvents && {fetchEvents: async (signal: AbortSignal) => source.fetchEvents!(signal)}),
+		...(source.fetchEvents && {fetchEvents: async (signal: AbortSignal) => source.fetchEvents!(signal)}), // checked by the spread
 		close: () => source.close?.(),
 	};
 
@@ -63,7 +64,7 @@ export function createLabRecorder({source, windowSeconds, file, intervalMs}: Lab
 			appendWhole(fd, formatRecordLine(record));
 		} catch (error) {
 			// A full disk must not end the watch: stop recording and say so on quit.
-			recordError = `recording to ${file} stopped: ${(error as Error).message}`;
+			recordError = `recording to ${file} stopped: ${messageOf(error)}`;
 			closeSync(fd);
 			fd = null;
 		}
@@ -98,10 +99,7 @@ function openRecordFile(file: string): number {
 	try {
 		return openSync(file, 'a', 0o644);
 	} catch (error) {
-		throw sourceFailure(
-			'config',
-			`cannot open the --record file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-		);
+		throw sourceFailure('config', `cannot open the --record file ${file}: ${codeOf(error) ?? messageOf(error)}`);
 	}
 }
 
@@ -140,14 +138,13 @@ export function readRecording(file: string): Iterable<RecordLine> {
 
 /** A recording that cannot be read further is a usage problem (exit 2): the file, then the line when one is to blame. */
 export function recordingFailure(file: string, error: unknown) {
-	const {message} = error as Error;
+	const message = messageOf(error);
 	return sourceFailure('config', error instanceof RecordingError ? `${file}: ${message}` : message);
 }
 
 /** The file's lines, read in 64 KiB chunks; the file is closed when the rows end or the reader stops early. */
 function* fileRows(file: string): Generator<RecordingRow, void, undefined> {
-	const cannot = (error: unknown) =>
-		new Error(`cannot read the recording ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+	const cannot = (error: unknown) => new Error(`cannot read the recording ${file}: ${codeOf(error) ?? messageOf(error)}`);
 	let fd: number;
 	try {
 		fd = openSync(file, 'r');
@@ -223,11 +220,11 @@ function unwritable(file: string): string | null {
 		accessSync(directory, constants.W_OK);
 		return null;
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = codeOf(error);
 		if (code === 'ENOENT') return `ENOENT (no directory ${directory})`;
 		if (code === 'ENOTDIR') return `ENOTDIR (a part of ${directory} is not a directory)`;
 		if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `${code} (not allowed to write there)`;
-		return code ?? (error as Error).message;
+		return code ?? messageOf(error);
 	}
 }
 
@@ -251,7 +248,7 @@ export function writeQuitFiles(
 			notes.push(`${what} written to ${file}`);
 		} catch (error) {
 			failed.push(which);
-			notes.push(`pleg-top: could not write the ${what} to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+			notes.push(`pleg-top: could not write the ${what} to ${file}: ${codeOf(error) ?? messageOf(error)}`);
 		}
 	};
 

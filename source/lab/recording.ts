@@ -7,6 +7,7 @@ import {parsePlegSample, plegLines} from '../domain/exposition/parse.js';
 import {jsonReport} from '../report/report.js';
 import type {Figures, NodeInfo, Scrape} from '../domain/types.js';
 import {clusterText, safeJson, visibleLine} from '../domain/text/untrusted-text.js';
+import {messageOf} from '../domain/text/thrown.js';
 
 export type RecordLine = {
 	/** Format version. */
@@ -65,7 +66,7 @@ export function toRecordLine(lines: string[], figures: Figures, markAt: number |
 }
 
 /** The scrape a record stands for: its time, its lines parsed, and what its answer said of the node's clock. */
-export function recordedScrape(record: RecordLine): Scrape {
+function recordedScrape(record: RecordLine): Scrape {
 	return {
 		at: record.at,
 		sample: parsePlegSample(recordExposition(record)),
@@ -102,7 +103,7 @@ export function labFromRecording(records: Iterable<RecordLine>, windowSeconds: n
 		try {
 			lab.scrape(recordedScrape(record));
 		} catch (error) {
-			throw new RecordingError(index + 1, `recorded lines do not parse: ${(error as Error).message}`);
+			throw new RecordingError(index + 1, `recorded lines do not parse: ${messageOf(error)}`);
 		}
 
 		previousAt = record.at;
@@ -126,7 +127,7 @@ const secondsBound = 1e11;
  */
 function recordedReady(value: unknown): NodeInfo['ready'] {
 	if (typeof value !== 'object' || value === null) return null;
-	const {status, reason, message, since} = value as Record<string, unknown>;
+	const {status, reason, message, since} = value as Record<string, unknown>; // checked object
 	if (status !== 'True' && status !== 'False' && status !== 'Unknown') return null;
 	// A recording is a file anyone could have written: its cluster text is shown visible, as it was when live.
 	const text = (field: unknown) => clusterText(field);
@@ -196,7 +197,7 @@ export function* readRecords(rows: Iterable<RecordingRow>): Generator<RecordLine
 		} catch (error) {
 			if (!terminated && error instanceof SyntaxError) continue;
 			if (error instanceof RecordingError) throw error;
-			throw new RecordingError(line, `not JSON (${(error as Error).message})`);
+			throw new RecordingError(line, `not JSON (${messageOf(error)})`);
 		}
 
 		if (previous && record.at < previous.at) {
@@ -217,7 +218,7 @@ function iso(at: number): string {
 }
 
 function checkRecord(value: unknown, line: number): RecordLine {
-	const record = value as Partial<RecordLine> | null;
+	const record = value as Partial<RecordLine> | null; // checked below
 	if (typeof record !== 'object' || record === null) {
 		throw new RecordingError(line, 'not a pleg-top record (expected a JSON object)');
 	}

@@ -130,7 +130,7 @@ function readAhead(records: Iterable<RecordLine>, file: string) {
 		return step.done ? null : step.value;
 	};
 
-	const state = {upcoming: pull(), served: null as RecordLine | null, next: 0, markShownFor: -1, broken: null as Error | null};
+	const state = {upcoming: pull(), served: null as RecordLine | null, next: 0, markShownFor: -1, broken: null as Error | null}; // widened
 	return {
 		get upcoming() {
 			return state.upcoming;
@@ -141,7 +141,7 @@ function readAhead(records: Iterable<RecordLine>, file: string) {
 		/** Recorded time the replay must not pass before serving the next line: its mark, else its scrape. */
 		limit: (): number => {
 			const {upcoming, served} = state;
-			if (!upcoming) return served!.at;
+			if (!upcoming) return served!.at; // served before the last
 			return state.markShownFor === state.next ? upcoming.at : (markTime(upcoming, served) ?? upcoming.at);
 		},
 		/** The next line's mark time when it has one not yet shown. */
@@ -274,7 +274,7 @@ async function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Lines whose gaps give the cadence: enough for a median, few enough to read at start-up whatever the file's length. */
-export const cadenceLines = 1000;
+const cadenceLines = 1000;
 
 /**
  * The recording's usual cadence for the status line: the median gap between its first lines (up to cadenceLines),

@@ -8,13 +8,13 @@ const height = 400;
 const margin = {left: 70, right: 20, top: 40, bottom: 50};
 
 function escapeXml(text: string): string {
-	return text.replace(/[<>&"]/g, (character) => ({'<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;'})[character]!);
+	return text.replace(/[<>&"]/g, (character) => ({'<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;'})[character]!); // matched by the pattern
 }
 
 export function sweepPlotSvg(rows: readonly PhaseRow[], node: string): string {
 	const levels = rows.filter((row) => (row.kind === 'hold' || row.kind === 'idle') && row.meanSeconds !== null);
 	const maxPods = Math.max(1, ...levels.map((row) => row.runningPods));
-	const maxSeconds = Math.max(1e-3, ...levels.map((row) => Math.max(row.meanSeconds!, row.p99?.seconds ?? 0))) * 1.1;
+	const maxSeconds = Math.max(1e-3, ...levels.map((row) => Math.max(row.meanSeconds!, row.p99?.seconds ?? 0))) * 1.1; // filtered above
 	const x = (pods: number) => margin.left + (pods / maxPods) * (width - margin.left - margin.right);
 	const y = (seconds: number) => height - margin.bottom - (seconds / maxSeconds) * (height - margin.top - margin.bottom);
 	const dots = (value: (row: PhaseRow) => number | null, colour: string) =>
@@ -22,7 +22,7 @@ export function sweepPlotSvg(rows: readonly PhaseRow[], node: string): string {
 			.filter((row) => value(row) !== null)
 			.map(
 				(row) =>
-					`<circle cx="${x(row.runningPods).toFixed(1)}" cy="${y(value(row)!).toFixed(1)}" r="4" fill="${colour}"><title>${row.runningPods} pods: ${formatSeconds(value(row))}</title></circle>`,
+					`<circle cx="${x(row.runningPods).toFixed(1)}" cy="${y(value(row)!).toFixed(1)}" r="4" fill="${colour}"><title>${row.runningPods} pods: ${formatSeconds(value(row))}</title></circle>`, // filtered above
 			)
 			.join('\n');
 	const fit = costPerPod(rows);

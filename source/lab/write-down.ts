@@ -39,7 +39,7 @@ export function writeDown(lab: LabSummary, options: WriteDownOptions = {}): Writ
 		const stretches = namedSegments(lab, clock);
 		return [
 			loopSentence(constants),
-			measuredSentences(who, lab.session!, stretches, clock),
+			measuredSentences(who, lab.session!, stretches, clock), // checked above
 			unhealthySentences(lab.unhealthy, constants.threshold.seconds, clock),
 			ratioSentence(constants, stretches),
 		];
@@ -64,12 +64,12 @@ export function writeDown(lab: LabSummary, options: WriteDownOptions = {}): Writ
 /** The whole session alone when no mark was set; else each stretch, named by the marks around it. */
 function namedSegments(lab: LabSummary, clock: Clock): Named[] {
 	const {segments} = lab;
-	if (segments.length <= 1) return [{segment: lab.session!, name: 'over the whole session'}];
+	if (segments.length <= 1) return [{segment: lab.session!, name: 'over the whole session'}]; // checked by the caller
 	return segments.map((segment, index) => {
 		const next = segments[index + 1];
-		if (index === 0) return {segment, name: `before the mark at ${clock(next!.markedAt!)}`};
-		if (!next) return {segment, name: `since the mark at ${clock(segment.markedAt!)}`};
-		return {segment, name: `from the mark at ${clock(segment.markedAt!)} to the one at ${clock(next.markedAt!)}`};
+		if (index === 0) return {segment, name: `before the mark at ${clock(next!.markedAt!)}`}; // marks start each later segment
+		if (!next) return {segment, name: `since the mark at ${clock(segment.markedAt!)}`}; // marks start each later segment
+		return {segment, name: `from the mark at ${clock(segment.markedAt!)} to the one at ${clock(next.markedAt!)}`}; // marks start each later segment
 	});
 }
 
@@ -182,7 +182,7 @@ function measuredSentences(who: string, session: SegmentSummary, stretches: Name
 		);
 	}
 
-	const first = stretches[0]!;
+	const first = stretches[0]!; // non-empty
 	const baselineMean = first.segment.figures?.meanSeconds ?? null;
 	const sentences = stretches.map(({segment, name}, index) => {
 		const mean = segment.figures?.meanSeconds ?? null;
@@ -204,7 +204,7 @@ function unhealthySentences(spans: readonly UnhealthySpan[], thresholdSeconds: n
 	// One reason for every span goes up front; spans of different reasons each say their own.
 	const reasons = new Set(spans.map((span) => causesText(span.causes)));
 	if (reasons.size === 1)
-		return `PLEG was not healthy (${[...reasons][0]!}) ${times}: ${spans.map((span) => spanText(span, clock)).join('; ')}.`;
+		return `PLEG was not healthy (${[...reasons][0]!}) ${times}: ${spans.map((span) => spanText(span, clock)).join('; ')}.`; // non-empty
 	return `PLEG was not healthy ${times}: ${spans.map((span) => `${spanText(span, clock)} (${causesText(span.causes)})`).join('; ')}.`;
 }
 

@@ -168,7 +168,7 @@ function historyFromJson(prehistory: PrehistoryInfo | null) {
 }
 
 /** Why `events` may not be the node's Events: the read was refused (the RBAC rule is named) or failed, or none was made. */
-export function eventsError(events: EventsFigures | null): string | null {
+function eventsError(events: EventsFigures | null): string | null {
 	if (!events) {
 		return "the node's Events were not read";
 	}
@@ -345,7 +345,7 @@ function nodeClockLines(figures: Figures): Array<[string, string]> {
 		heartbeat: 'from the Ready heartbeat, a bound; ages on it',
 		'same-clock': "the demo's simulated kubelet runs on pleg-top's own clock",
 		unknown: "no relist seen to complete and no Date header; ages on this machine's clock",
-	}[figures.clock!.source];
+	}[figures.clock!.source]; // the text implies a clock
 	return [['node clock', `${text.replace(/^node clock /, '')} (${from})`]];
 }
 

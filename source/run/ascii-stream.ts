@@ -7,13 +7,13 @@ type WriteCallback = (error?: Error | null) => void;
 
 export function asciiStream(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
 	const write = (chunk: unknown, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean =>
-		stdout.write(typeof chunk === 'string' ? asciiText(chunk) : (chunk as Uint8Array), encoding as BufferEncoding, callback);
+		stdout.write(typeof chunk === 'string' ? asciiText(chunk) : (chunk as Uint8Array), encoding as BufferEncoding, callback); // write()'s own arguments
 
 	return new Proxy(stdout, {
 		get(target, key) {
 			if (key === 'write') return write;
 			const value: unknown = Reflect.get(target, key, target);
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value; // checked function
 		},
 	});
 }

@@ -8,7 +8,7 @@ import {createApiServer} from '../sources/api-server.js';
 import {loadKubeconfig} from '../sources/kube/kubeconfig.js';
 
 /** How long a completion may take to list the nodes before it answers with none, unless --timeout was typed. */
-export const nodeListBoundMs = 5000;
+const nodeListBoundMs = 5000;
 
 type NodesNeed = Extract<CompletionNeed, {kind: 'nodes'}>;
 

@@ -65,7 +65,7 @@ export function createDemoLabCluster(onPods: (running: number) => void = () => u
 		review: async (checks: readonly AccessCheck[]) => checks.map(() => ({allowed: true, reason: null})),
 		namespace: async () => (namespace === null ? null : {labels: namespace, phase: 'Active'}),
 		async createNamespace(manifest) {
-			namespace = (manifest as {metadata: {labels: Record<string, string>}}).metadata.labels;
+			namespace = (manifest as {metadata: {labels: Record<string, string>}}).metadata.labels; // the lab's own manifest
 		},
 		createDeployment: async () => undefined,
 		scale: async (replicas) => scaleTo(replicas),

@@ -8,7 +8,7 @@ import type {HistoryFrom, NodeMode} from './mode.js';
 import type {PrometheusFlag} from '../sources/prometheus/envelope.js';
 
 /** The most the screen waits for the history after the first request, ms. */
-export const historyGraceMs = 500;
+const historyGraceMs = 500;
 
 export type HistoryRead = {
 	/** Starts the read (the first call only); undefined when no history was asked for. */

@@ -27,7 +27,7 @@ export function jsonLineOf(figures: Figures | null, name: string, failure: Failu
 }
 
 /** The line for `node` of `engine` after a read at `at`; with --raw (`raw`) the scrape's kubelet_pleg_* lines too. */
-export function engineLine<F>(engine: Engine<F>, node: string, at: number, raw = false): object | null {
+function engineLine<F>(engine: Engine<F>, node: string, at: number, raw = false): object | null {
 	const entry = engine.state.nodes.get(node);
 	if (!entry) return null;
 	const view = nodeView(engine.kind, entry, at);

@@ -5,7 +5,7 @@ import {labPhases, podLabels, type LabPhase, type LabSettings} from '../domain/l
 import {notRunning, pendingText, runningOn, type LabPod} from '../domain/lab/lab-pods.js';
 import {formatGoDuration} from '../domain/text/go-duration.js';
 import type {NodeEngine} from '../engine/engine.js';
-import {LabRequestError, type LabCluster, type PodChange} from '../sources/lab-cluster.js';
+import type {LabCluster, PodChange} from '../sources/lab-cluster.js';
 
 /** What the header shows of the lab. */
 export type LabStatus = {
@@ -87,7 +87,7 @@ export async function pause(ms: number, signal: AbortSignal): Promise<void> {
 		}, ms);
 		const onAbort = () => {
 			clearTimeout(timer);
-			reject(signal.reason as Error);
+			reject(signal.reason as Error); // an abort reason is an Error
 		};
 
 		signal.addEventListener('abort', onAbort, {once: true});
@@ -112,7 +112,7 @@ async function nextRead(engine: NodeEngine, signal: AbortSignal): Promise<void> 
 }
 
 /** The Deployment's pods as the watch keeps them, and a way to wait for a condition on them. */
-export function followPods(context: PhaseContext): {
+function followPods(context: PhaseContext): {
 	pods: () => Map<string, LabPod>;
 	changed: (signal: AbortSignal) => Promise<void>;
 	done: Promise<void>;
@@ -220,5 +220,3 @@ async function stuckText(context: PhaseContext, phase: LabPhase, pods: Map<strin
 		return `${runningOn(pods, context.settings.node)} of ${phase.to} pods Running after ${waited}: the Deployment made no more (${phase.name})`;
 	return pendingText(stuck, phase.to, waited);
 }
-
-export {LabRequestError};

@@ -124,7 +124,7 @@ async function preflight(run: LabRun, node: LabNode, signal: AbortSignal): Promi
 	try {
 		const checks = accessChecks(settings.namespace);
 		const answers = await cluster.review(checks, signal);
-		const missing = checks.filter((_, index) => !answers[index]!.allowed);
+		const missing = checks.filter((_, index) => !answers[index]!.allowed); // in bounds
 		if (missing.length > 0) {
 			const lines = missing.map((check) => `  ${canILine(check, run.target)}`);
 			io.stderr(

@@ -24,6 +24,7 @@ import {formatFailure, isPermanent} from './start-rule.js';
 import {hangupExitCode, onStop, quitExitCode, terminalGone, type StopReason} from './signals.js';
 import {wrap} from './lab.js';
 import {writeFileSync} from 'node:fs';
+import {codeOf, messageOf} from '../domain/text/thrown.js';
 
 /** How the phases ended: done, stopped by the user (which way), or failed (why). */
 type Ending = {kind: 'done'} | {kind: 'stopped'; reason: StopReason | 'q'} | {kind: 'failed'; error: unknown};
@@ -40,14 +41,14 @@ export async function runLabSession(run: LabRun, node: LabNode): Promise<number>
 		return 3;
 	}
 
-	const engine = plan.start('watch') as NodeEngine;
+	const engine = plan.start('watch') as NodeEngine; // the plan's watch engine
 	const status = createStatusStore({phase: 'starting', step: null, steps: 0, running: 0, wanted: 0, waited: null});
 	const stop = new AbortController();
 	const ran: PhaseRun[] = [];
 	const context: PhaseContext = {...run, engine, status, signal: stop.signal, retry: retrier(run, stop.signal), realNow: systemNow, ran};
 	const phases: Promise<Ending> = runPhases(context).then(
-		() => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'done'}),
-		(error: unknown) => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'failed', error}),
+		() => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'done'}), // aborted only with one
+		(error: unknown) => (stop.signal.aborted ? {kind: 'stopped', reason: stop.signal.reason as StopReason} : {kind: 'failed', error}), // aborted only with one
 	);
 	const {ending, torn} =
 		process.stdout.isTTY === true
@@ -181,7 +182,7 @@ async function finish(
 function failureText(run: LabRun, error: unknown): string {
 	if (error instanceof LabStopped) return `pleg-top lab: ${error.message}\n`;
 	if (error instanceof SourceFailure) return `pleg-top lab: the API server failed after retries: ${error.failure.summary}\n`;
-	return `pleg-top lab: ${(error as Error).message}\n`;
+	return `pleg-top lab: ${messageOf(error)}\n`;
 }
 
 function writeDownAndFiles(
@@ -200,9 +201,7 @@ function writeDownAndFiles(
 			writeFileSync(file, content());
 			io.stderr(`${what} written to ${file}\n`);
 		} catch (error) {
-			io.stderr(
-				`pleg-top lab: could not write the ${what} to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
-			);
+			io.stderr(`pleg-top lab: could not write the ${what} to ${file}: ${codeOf(error) ?? messageOf(error)}\n`);
 		}
 	};
 

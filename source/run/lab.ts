@@ -48,7 +48,7 @@ export function wrap(text: string, columns: number | undefined): string {
 		.split('\n')
 		.map((line) => {
 			if ([...line].length <= columns) return line;
-			const indent = /^\s*/.exec(line)![0];
+			const indent = /^\s*/.exec(line)![0]; // always matches
 			const words = line.slice(indent.length).split(' ');
 			const out: string[] = [];
 			let current = indent;

@@ -2,8 +2,7 @@
 // lives with the runners, so run/ needs nothing from cli/, and cli/ depends on run/ only for this contract.
 
 /** How a run shows its figures: the full screen, one JSON line per read (stdout is not a terminal), or one report. */
-export const outputs = ['live', 'json-lines', 'once'] as const;
-export type Output = (typeof outputs)[number];
+type Output = 'live' | 'json-lines' | 'once';
 
 /** The --once report's format (-o). */
 export const formats = ['text', 'json'] as const;

@@ -84,7 +84,7 @@ function retried(failure: Failure, {timeoutMs, pollMs}: RetryWithin): boolean {
  * when the retry goes out within --timeout), the node list failed, or (one node) a read failed,
  * then stops it and returns every node's view at that moment, and the moment.
  */
-export async function readsDone<F>(
+async function readsDone<F>(
 	engine: Engine<F>,
 	reads: number,
 	retry: RetryWithin = {timeoutMs: 0, pollMs: 0},
@@ -128,12 +128,12 @@ export async function readsDone<F>(
 }
 
 /** Whether the figures' band (health.ts bandOf) is `failOn` or worse; an unknown band reaches none. */
-export function reachesBand(figures: Figures, failOn: FailOn): boolean {
+function reachesBand(figures: Figures, failOn: FailOn): boolean {
 	return bandReaches(bandOf(figures), failOn);
 }
 
 /** 0 healthy (or not judgeable), 1 PLEG unhealthy (or at the --fail-on band). */
-export function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy'): number {
+function exitCodeForFigures(figures: Figures, failOn: FailOn = 'unhealthy'): number {
 	return reachesBand(figures, failOn) ? 1 : 0;
 }
 
@@ -156,21 +156,21 @@ function pasteOf(plan: Plan, view: NodeView): PasteContext {
 }
 
 /** jobs: the scrape job read and the others seen (--prometheus); null or absent elsewhere. */
-export type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null; jobs?: ScrapeJobs | null};
+type OverviewOnce = {views: NodeView[]; rows: OverviewRow[]; listFailure: string | null; jobs?: ScrapeJobs | null};
 
 /** 1 when a node's PLEG is unhealthy (or at the --fail-on band; the signal comes first), else 3 when a node or the list could not be read, else 0. */
-export function exitCodeForOverview(result: OverviewOnce, failOn: FailOn = 'unhealthy'): number {
+function exitCodeForOverview(result: OverviewOnce, failOn: FailOn = 'unhealthy'): number {
 	// Judged as the rows are: on each node's age at its read, not on pleg-top's polling gap since.
 	if (result.rows.some((row) => !row.gone && bandReaches(row.band, failOn))) return 1;
 	if (result.listFailure !== null || result.views.some((view) => view.status.failure !== null)) return 3;
 	return 0;
 }
 
-export function formatOverviewOnce(result: OverviewOnce, format: Format): string {
+function formatOverviewOnce(result: OverviewOnce, format: Format): string {
 	if (format === 'json') {
 		const byName = new Map(result.views.map((view) => [view.name, view]));
 		const nodes = result.rows.map((row) => {
-			const view = byName.get(row.name)!;
+			const view = byName.get(row.name)!; // set for every key
 			// Ages read off the local clock: to the millisecond, as the one-node report's.
 			const atRead = {
 				band: row.band,
@@ -185,7 +185,7 @@ export function formatOverviewOnce(result: OverviewOnce, format: Format): string
 	}
 
 	const lines = overviewPlainLines(result.rows, 200).map((line) => lineText(line).trimEnd());
-	const failed = result.views.filter((view) => view.status.failure !== null).map((view) => `${view.name}: ${view.status.failure!.summary}`);
+	const failed = result.views.filter((view) => view.status.failure !== null).map((view) => `${view.name}: ${view.status.failure!.summary}`); // filtered above
 	const list = result.listFailure === null ? [] : [`node list: ${result.listFailure}`];
 	const jobs = jobsText(result.jobs ?? null, true);
 	return [...lines, ...failed, ...list, ...(jobs === '' ? [] : [`read: ${jobs}`])].join('\n') + '\n';

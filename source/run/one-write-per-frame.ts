@@ -22,7 +22,7 @@ export function oneWritePerFrame(stdout: NodeJS.WriteStream): NodeJS.WriteStream
 	const write = (chunk: unknown, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean => {
 		if (typeof chunk !== 'string' || typeof encoding === 'function' || callback !== undefined) {
 			flush();
-			return stdout.write(chunk as string, encoding as BufferEncoding, callback);
+			return stdout.write(chunk as string, encoding as BufferEncoding, callback); // write()'s own arguments
 		}
 
 		if (chunk === beginUpdate) {
@@ -48,7 +48,7 @@ export function oneWritePerFrame(stdout: NodeJS.WriteStream): NodeJS.WriteStream
 		get(target, key) {
 			if (key === 'write') return write;
 			const value: unknown = Reflect.get(target, key, target);
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value; // checked function
 		},
 	});
 }

@@ -6,7 +6,7 @@ import {nodePlan} from './plan/node-plan.js';
 import {prometheusPlan} from './plan/prometheus-plan.js';
 import type {Plan} from './plan/types.js';
 
-export type {Plan, PlanHeader, Purpose} from './plan/types.js';
+export type {Plan} from './plan/types.js';
 
 /** Builds the plan; throws SourceFailure for what is wrong before any request (kubeconfig, --record file, recording). */
 export function planFor(mode: Exclude<Mode, {kind: 'help'} | {kind: 'version'}>, env: NodeJS.ProcessEnv): Plan {

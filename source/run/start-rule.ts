@@ -5,7 +5,7 @@
 import type {Failure, FailureKind} from '../domain/types.js';
 import type {Engine} from '../engine/engine.js';
 
-export const permanentKinds: ReadonlySet<FailureKind> = new Set<FailureKind>(['config', 'unauthorized', 'tls', 'forbidden', 'not-found']);
+const permanentKinds: ReadonlySet<FailureKind> = new Set<FailureKind>(['config', 'unauthorized', 'tls', 'forbidden', 'not-found']);
 
 export function isPermanent(failure: Failure): boolean {
 	return permanentKinds.has(failure.kind);

@@ -6,14 +6,14 @@ import {formatAge} from '../domain/text/format.js';
 import type {Figures} from '../domain/types.js';
 
 /** The states whose changes are signalled: the bands fold into these four (warn is still healthy). */
-export type SignalState = 'healthy' | 'critical' | 'unhealthy' | 'unknown';
+type SignalState = 'healthy' | 'critical' | 'unhealthy' | 'unknown';
 
 /**
  * A failed scrape turns the state unknown only once it is not a blip: this many failed reads in a row, or the last
  * good scrape this old (s). Half-failing scrapes then leave the title and bell alone; unhealthy is never delayed.
  */
-export const unknownAfterFailures = 2;
-export const unknownAfterSeconds = 5;
+const unknownAfterFailures = 2;
+const unknownAfterSeconds = 5;
 
 /** OSC 2: set the window (tmux: pane) title; ended by ST, so the only BEL written is the bell. */
 const setTitle = (title: string) => `\u001B]2;${title}\u001B\\`;
@@ -22,7 +22,7 @@ const pushTitle = '\u001B[22;0t';
 const popTitle = '\u001B[23;0t';
 const bell = '\u0007';
 
-export function signalStateOf(figures: Figures): SignalState {
+function signalStateOf(figures: Figures): SignalState {
 	const band = bandOf(figures);
 	return band === 'ok' || band === 'warn' ? 'healthy' : band;
 }

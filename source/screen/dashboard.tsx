@@ -89,9 +89,9 @@ export type HeaderContext = {
 };
 
 /** Below these the full layout cannot show its essentials: one compact row instead. */
-export const minFullWidth = 40;
+const minFullWidth = 40;
 /** At this width the constants pane goes beside the figures instead of below them. */
-export const sideBySideWidth = 90;
+const sideBySideWidth = 90;
 const columnGap = 2;
 
 /** How the help scrolls on the dashboard (below its header row) at this size: for the screens' scroll keys. */
@@ -251,7 +251,7 @@ function BlockView({block}: {readonly block: Block}) {
 
 /** The first text that fits the width, else the last one (a row never wraps: the view truncates it). */
 function firstFitting(texts: string[], width: number, tone: Tone): Line {
-	return [seg(texts.find((text) => cellWidth(text) <= width) ?? texts.at(-1)!, tone)];
+	return [seg(texts.find((text) => cellWidth(text) <= width) ?? texts.at(-1)!, tone)]; // non-empty
 }
 
 function lines(rows: Line[]): Block {
@@ -392,7 +392,7 @@ function chooseEssentials(props: DashboardProps, figures: Figures, header: Line,
 }
 
 /** How the kubelet source pane shows: whole, folded into one row, or not at all. */
-export type ConstantsForm = 'full' | 'line' | 'none';
+type ConstantsForm = 'full' | 'line' | 'none';
 
 /** Builds a part of an arrangement on first use and keeps it: each pane's rows are built at most once a frame. */
 type Part<T> = () => T;

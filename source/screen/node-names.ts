@@ -13,7 +13,7 @@ export const noSharedParts: SharedParts = {prefix: 0, suffix: 0};
  */
 export function sharedParts(names: readonly string[]): SharedParts {
 	if (names.length < 2) return noSharedParts;
-	const first = names[0]!;
+	const first = names[0]!; // non-empty
 	let prefix = first;
 	let suffix = first;
 	let shortest = first.length;

@@ -95,7 +95,7 @@ export type PressContext = {
 const scrollMoves: ReadonlySet<string> = new Set<ScrollMove>(['up', 'down', 'pageUp', 'pageDown', 'home', 'end']);
 
 /** The UI after one press, or 'quit'. */
-export function applyPress(ui: OverviewUi, press: Press, context: PressContext): OverviewUi | 'quit' {
+function applyPress(ui: OverviewUi, press: Press, context: PressContext): OverviewUi | 'quit' {
 	const char = 'char' in press ? press.char : null;
 	const special = 'special' in press ? press.special : null;
 	if (ui.typing) return typed(ui, press);
@@ -109,7 +109,7 @@ export function applyPress(ui: OverviewUi, press: Press, context: PressContext):
 		if (char === '?') return {...ui, help: !ui.help, helpOffset: 0, helpSearch: null};
 		if (special === 'escape' && ui.help) return {...ui, help: false, helpOffset: 0, helpSearch: null};
 		if (ui.help && special !== null && scrollMoves.has(special)) {
-			return {...ui, helpOffset: context.scrollHelp?.(ui.helpOffset, special as ScrollMove) ?? ui.helpOffset};
+			return {...ui, helpOffset: context.scrollHelp?.(ui.helpOffset, special as ScrollMove) ?? ui.helpOffset}; // checked by scrollMoves
 		}
 
 		if (special === 'escape' && context.only === undefined) return {...ui, open: null};

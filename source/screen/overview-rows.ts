@@ -50,10 +50,10 @@ export type OverviewRow = OverviewTableRow & {
 };
 
 /** A node is `slow` when its window p99 is at least this many times the median p99 of the other nodes. */
-export const slowFactor = 10;
+const slowFactor = 10;
 
 /** The median needs at least this many other nodes with a p99: one neighbour is not a fleet. */
-export const slowMinOthers = 2;
+const slowMinOthers = 2;
 
 /** What a row is judged against besides the node's own figures: the clock and the per-node polling cycle. */
 export type RowContext = {
@@ -82,9 +82,9 @@ export function overviewRow(view: RowView, context: RowContext): OverviewRow {
 	// The countdown is an estimate from the last read on; only past the ok band, as the one-node verdict's. The age
 	// now is the age at the read plus the time since: the one-node screen's now − gauge.
 	const counting = (band === 'warn' || band === 'critical') && threshold !== null && failure === null && view.goneSince === null;
-	const ageNow = counting ? ages.atScrapeSeconds! + (ages.sinceScrapeSeconds ?? 0) : null;
-	const notReadyIn = ageNow === null ? null : threshold! - ageNow;
-	const notReadyLeft = ageNow === null ? null : countdownSecondsLeft(ageNow, threshold!);
+	const ageNow = counting ? ages.atScrapeSeconds! + (ages.sinceScrapeSeconds ?? 0) : null; // counting: not null
+	const notReadyIn = ageNow === null ? null : threshold! - ageNow; // counting: not null
+	const notReadyLeft = ageNow === null ? null : countdownSecondsLeft(ageNow, threshold!); // counting: not null
 	const cycleMs = Math.max(context.cycleMs, view.readEveryMs ?? 0);
 	const judged = judge(view, band, ages.sinceScrapeSeconds, ready, cycleMs, notReadyLeft !== null && notReadyLeft <= 0);
 	// The band scripts and --fail-on read: the age's at the read, unknown whenever the row cannot be judged now.
@@ -258,7 +258,7 @@ export function median(values: readonly number[]): number | null {
 function sortedMedian(sorted: readonly number[], skip: number): number | null {
 	const count = skip < 0 ? sorted.length : sorted.length - 1;
 	if (count <= 0) return null;
-	const at = (k: number) => sorted[skip < 0 || k < skip ? k : k + 1]!;
+	const at = (k: number) => sorted[skip < 0 || k < skip ? k : k + 1]!; // in bounds
 	const middle = Math.floor(count / 2);
 	return count % 2 === 1 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 }
@@ -269,6 +269,7 @@ function lowerBound(sorted: readonly number[], value: number): number {
 	let high = sorted.length;
 	while (low < high) {
 		const mid = (low + high) >> 1;
+		// Below: in bounds.
 		if (sorted[mid]! < value) low = mid + 1;
 		else high = mid;
 	}
@@ -327,7 +328,7 @@ function ascending(a: number | null, b: number | null): number {
  * Worst first: by rank (gone at the end); critical ones by the time left before NotReady; else by name, so rows of
  * equal rank keep their places from frame to frame instead of reshuffling with every read's age.
  */
-export function compareRows(a: OverviewRow, b: OverviewRow): number {
+function compareRows(a: OverviewRow, b: OverviewRow): number {
 	return (
 		Number(a.gone) - Number(b.gone) ||
 		rankOf(a) - rankOf(b) ||
@@ -376,7 +377,7 @@ function versionValue(version: string | null): number | null {
 	return match ? Number(match[1]) * 1_000_000 + Number(match[2]) * 1000 + Number(match[3] ?? 0) : null;
 }
 
-export const sortKeys: Record<SortColumn, SortKey> = {
+const sortKeys: Record<SortColumn, SortKey> = {
 	status: {value: (row) => -rankOf(row), largestFirst: true, first: ['worst first', 'best first']},
 	node: {value: (row) => row.name, largestFirst: false, first: ['A → Z', 'Z → A']},
 	ready: {
@@ -451,11 +452,11 @@ export function lastRowsMemo<F>(kind: FeedReader<F>): (state: OverviewState<F>, 
 /** The next sort column (`s`): the usual order of the next column, after the last back to status. */
 export function nextSort(order: SortOrder): SortOrder {
 	const index = sortColumns.indexOf(order.column);
-	return {column: sortColumns[(index + 1) % sortColumns.length]!, reversed: false};
+	return {column: sortColumns[(index + 1) % sortColumns.length]!, reversed: false}; // in bounds
 }
 
 /** Whether a node name matches the filter typed after `/`: a case-insensitive part of the name. */
-export function matchesFilter(name: string, filter: string): boolean {
+function matchesFilter(name: string, filter: string): boolean {
 	return filter === '' || name.toLowerCase().includes(filter.toLowerCase());
 }
 

@@ -52,7 +52,7 @@ export type ApiServerOptions = {
 export type ApiServerSourceOptions = ApiServerOptions & {node: string};
 
 /** One node through the API server: its metrics, its Node object and its Events. */
-export type NodeSource = MetricsSource & {
+type NodeSource = MetricsSource & {
 	fetchNode(signal: AbortSignal): Promise<NodeInfo>;
 	fetchEvents(signal: AbortSignal): Promise<NodeEvents>;
 };
@@ -200,7 +200,7 @@ function nodeCalls(server: Connection, name: string, held: string) {
 		if (answer.status === 403) throw await forbidden(call, signal);
 		if (isNodeNotFound(answer)) {
 			// The peer of an API server's connection is the API server's.
-			const apiPeer = peer as Extract<Peer, {kind: 'api-server'}>;
+			const apiPeer = peer as Extract<Peer, {kind: 'api-server'}>; // the API server's peer
 			const names = await namesForNotFound(calls, signal);
 			throw calls.guard(notFoundFailure(answer, apiPeer, name, names, server.transport.secrets()));
 		}

@@ -12,6 +12,7 @@ import type {LoadedKubeconfig} from './kube/kubeconfig.js';
 import {kubeconfigAuth} from './kube/credentials.js';
 import {redact, sourceFailure, SourceFailure} from './failure.js';
 import type {FailureKind} from '../domain/types.js';
+import {messageOf} from '../domain/text/thrown.js';
 
 /** A watch event as the lab uses it: the pod as it is now, or gone. */
 export type PodChange = {type: 'upsert'; pod: LabPod} | {type: 'delete'; name: string} | {type: 'reset'; pods: LabPod[]};
@@ -111,7 +112,7 @@ function labRequests(options: LabClusterOptions) {
 		return requestText({
 			url,
 			method,
-			agent: credentials.proxyAgent ?? agent ?? tlsAgent!,
+			agent: credentials.proxyAgent ?? agent ?? tlsAgent!, // set for https
 			headers: {
 				'User-Agent': 'pleg-top',
 				Accept: 'application/json',
@@ -124,7 +125,7 @@ function labRequests(options: LabClusterOptions) {
 			onLine,
 		}).catch((error: unknown) => {
 			if (signal.aborted) throw error;
-			throw new LabRequestError('network', `${method} ${path} failed: ${redact((error as Error).message, auth.secrets())}`, [], null);
+			throw new LabRequestError('network', `${method} ${path} failed: ${redact(messageOf(error), auth.secrets())}`, [], null);
 		});
 	}
 
@@ -329,7 +330,7 @@ type TextRequest = {
 };
 
 /** One request, the body read whole (at most 16 MiB); rejects on a socket error, the timeout or the signal. */
-export async function requestText(request: TextRequest): Promise<Answer> {
+async function requestText(request: TextRequest): Promise<Answer> {
 	const {url, method, agent, headers, payload, timeoutMs} = request;
 	const {signal} = request;
 	signal.throwIfAborted();
@@ -337,7 +338,7 @@ export async function requestText(request: TextRequest): Promise<Answer> {
 		const outgoing = (url.protocol === 'http:' ? http : https).request(url, {method, agent, headers, timeout: timeoutMs});
 		const onAbort = () => {
 			outgoing.destroy();
-			reject(signal.reason as Error);
+			reject(signal.reason as Error); // an abort reason is an Error
 		};
 
 		signal.addEventListener('abort', onAbort, {once: true});
@@ -384,7 +385,7 @@ function lineSplitter(onLine: (line: string) => void): {push(chunk: Buffer): voi
 		push(chunk) {
 			pending += chunk.toString('utf8');
 			const parts = pending.split('\n');
-			pending = parts.pop()!;
+			pending = parts.pop()!; // split gives one at least
 			for (const part of parts) onLine(part);
 		},
 		end() {

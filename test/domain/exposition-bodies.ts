@@ -15,7 +15,7 @@ type Series = {buckets: [number, number, number, number]; sum: number; count: nu
  * Added up: scrape 1 150 210 250 280, sum 3, count 280; scrape 2 162 229 270 300, sum 3.5, count 300.
  * Between them: 20 relists, Δsum 0.5 s (mean 25 ms), bucket deltas 12, 19, 20, 20.
  */
-export const instanceSeries: Record<1 | 2, {a: Series; b: Series}> = {
+const instanceSeries: Record<1 | 2, {a: Series; b: Series}> = {
 	1: {a: {buckets: [100, 150, 180, 200], sum: 2, count: 200}, b: {buckets: [50, 60, 70, 80], sum: 1, count: 80}},
 	2: {a: {buckets: [110, 165, 195, 215], sum: 2.25, count: 215}, b: {buckets: [52, 64, 75, 85], sum: 1.25, count: 85}},
 };

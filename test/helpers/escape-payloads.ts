@@ -1,7 +1,7 @@
 // Terminal escape payloads (the class of CVE-2021-25743) and the check that none of their bytes got out.
 
 /** One payload of each kind a cluster string could carry to the operator's terminal. */
-export const payloads = {
+const payloads = {
 	/** OSC 0: sets the window/pane title. */
 	oscTitle: '\u001B]0;pwn\u0007',
 	/** OSC 52: writes the clipboard ("cm0gLXJmIC8=" is "rm -rf /"). */

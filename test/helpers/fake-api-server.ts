@@ -65,7 +65,7 @@ export type FakeNode = {
 };
 
 /** Which endpoint. */
-export type Route = 'list' | 'node' | 'metrics' | 'events' | 'pods' | 'watch';
+type Route = 'list' | 'node' | 'metrics' | 'events' | 'pods' | 'watch';
 
 export type Fault =
 	/** Answer with this status and a Status body shaped like kube-apiserver's (or `message` when given), plus `headers` (e.g. Retry-After). */
@@ -97,7 +97,7 @@ export type Fault =
 	/** 200 stating a Content-Length of `mebibytes` MiB, then 1 KiB of it, and the connection held open. */
 	| {type: 'stated-length'; mebibytes: number};
 
-export type FaultScope = {route?: Route; node?: string};
+type FaultScope = {route?: Route; node?: string};
 
 export type RecordedRequest = {
 	method: string;

@@ -21,7 +21,7 @@ export type FakeKubeletOptions = {
 };
 
 /** An answer given instead of the normal one, e.g. 429 with Retry-After. */
-export type KubeletAnswer = {status: number; headers?: Record<string, string>; body: string};
+type KubeletAnswer = {status: number; headers?: Record<string, string>; body: string};
 
 export type FakeKubelet = {
 	url: string;

@@ -27,7 +27,7 @@ export function makeTempDir(prefix = 'pleg-top-test-'): TempDir {
 	};
 }
 
-export const base64 = (text: string) => Buffer.from(text).toString('base64');
+const base64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** A YAML scalar that is always safe: JSON strings are valid YAML. */
 const q = (value: string) => JSON.stringify(value);
@@ -59,7 +59,7 @@ export type UserSpec = {
 	exec?: {command: string; args?: string[]; apiVersion?: string; env?: Array<{name: string; value: string}>; installHint?: string};
 };
 
-export type ContextSpec = {name: string; cluster: string; user: string};
+type ContextSpec = {name: string; cluster: string; user: string};
 
 export type KubeconfigSpec = {
 	clusters?: ClusterSpec[];

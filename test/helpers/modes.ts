@@ -3,7 +3,7 @@
 import type {NodeBackend, NodeMode, OverviewBackend, OverviewMode, RunSettings} from '../../source/cli/options.js';
 
 /** The run settings of `pleg-top NODE` with no other flag, stdout a terminal. */
-export function runSettings(overrides: Partial<RunSettings> = {}): RunSettings {
+function runSettings(overrides: Partial<RunSettings> = {}): RunSettings {
 	return {
 		output: 'live',
 		format: 'text',

@@ -12,4 +12,4 @@ export function frameOf(element: React.ReactElement, width: number): string {
 	return frame;
 }
 
-export {cells, rowsOf} from './pane-rows.js';
+export {cells} from './pane-rows.js';

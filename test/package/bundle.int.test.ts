@@ -56,11 +56,16 @@ describe('the bundle', () => {
 		}
 		assert.ok(!bundle.includes('// node_modules/es-toolkit/'), "es-toolkit's throttle is bundled");
 		assert.ok(!/\bregister\([^)]*hooks/.test(bundle), 'module hooks registered');
-		const sources = spawnSync('grep', ['-rlE', 'module\\.register|from .node:module.|node_modules', path.join(root, 'source')], {
-			encoding: 'utf8',
-		}).stdout.trim();
-		// Only the bundle banner's createRequire import may name node:module; no source file does, nor node_modules.
+		const named = 'module\\.register|from .node:module.|node_modules|client-node/';
+		const sources = spawnSync('grep', ['-rlE', named, path.join(root, 'source')], {encoding: 'utf8'}).stdout.trim();
+		// Only the bundle banner's createRequire import may name node:module; no source file does, nor node_modules, nor
+		// a module inside client-node (its name alone: the build's alias picks the module).
 		assert.equal(sources, '');
+	});
+
+	test('dist/cli.js carries parse-prometheus-text-format, which names the families of a body without PLEG series', () => {
+		// Shipped, not only a test oracle: NoPlegSeriesError's "it holds other series, e.g. …" is read through it (readFamilies).
+		assert.ok(readFileSync(cliPath, 'utf8').includes('// node_modules/parse-prometheus-text-format/'));
 	});
 
 	test("ink's text cache stays bounded in a bundle built with the same options after 5,000 distinct texts", async () => {

@@ -49,7 +49,7 @@ export function inlineSpans(text: string): string[] {
 }
 
 /** The line without a `#` comment that starts after white space outside quotes, as sh reads it. */
-export function withoutComment(line: string): string {
+function withoutComment(line: string): string {
 	let quote: string | null = null;
 	for (let index = 0; index < line.length; index++) {
 		const char = line[index]!;

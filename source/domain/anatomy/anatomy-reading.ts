@@ -6,11 +6,11 @@ import {formatSeconds, formatSpan, missing} from '../text/format.js';
 import type {AnatomyReading, DeltaFigures, RelistAnatomy} from '../types.js';
 
 /** The two list calls' means together from which the runtime "answers slowly", seconds (an idle node: ~5-25 ms). */
-export const slowListSeconds = 0.1;
+const slowListSeconds = 0.1;
 /** The list calls "are" the relist from this share of the mean relist on. */
-export const listBoundShare = 0.5;
+const listBoundShare = 0.5;
 /** Fewer status calls per relist than this is an idle node (most relists find no changed pod). */
-export const idleStatusCalls = 1;
+const idleStatusCalls = 1;
 
 export function anatomyReading(anatomy: Omit<RelistAnatomy, 'reading'>, window: DeltaFigures | null): AnatomyReading {
 	if (anatomy.spanSeconds === null || !window) {

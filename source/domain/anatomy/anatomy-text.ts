@@ -11,7 +11,7 @@ export const operationLabels: RelistOperations<string> = {
 	containerStatus: 'ContainerStatus',
 };
 
-export const operationKeys = Object.keys(operationLabels) as Array<keyof RelistOperations<unknown>>;
+export const operationKeys = Object.keys(operationLabels) as Array<keyof RelistOperations<unknown>>; // keys of the literal
 
 export function anatomyReportLines(anatomy: RelistAnatomy | null): Array<[string, string]> {
 	if (!anatomy) {
@@ -85,7 +85,7 @@ export function shareText(share: number | null): string {
 }
 
 /** "29 pods; containers: 33 running, 9 exited, 1 created". */
-export function runningText({runningPods, runningContainers}: Pick<RelistAnatomy, 'runningPods' | 'runningContainers'>): string {
+function runningText({runningPods, runningContainers}: Pick<RelistAnatomy, 'runningPods' | 'runningContainers'>): string {
 	const pods = `${formatCount(runningPods)} pods`;
 	return runningContainers === null ? pods : `${pods}; containers: ${containersText(runningContainers)}`;
 }

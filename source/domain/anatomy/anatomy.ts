@@ -105,7 +105,7 @@ function noCallsYet(op: CriOperation): CriOperation {
  * quantiles cannot be windowed), else the call counter alone. null when absent at either end or when a counter
  * went back (a kubelet restart: deltas across it mean nothing, as for the relist figures).
  */
-export function operationFigures(before: CriOperation | null, after: CriOperation | null, spanSeconds: number): CriOperationFigures | null {
+function operationFigures(before: CriOperation | null, after: CriOperation | null, spanSeconds: number): CriOperationFigures | null {
 	if (!before || !after) {
 		return null;
 	}
@@ -135,7 +135,7 @@ export function operationFigures(before: CriOperation | null, after: CriOperatio
 }
 
 /** The kubelet's default --runtime-request-timeout, s: a CRI call that reaches it fails with DeadlineExceeded. */
-export const runtimeRequestTimeoutSeconds = 120;
+const runtimeRequestTimeoutSeconds = 120;
 /** A bound this close below the timeout separates the calls that ran into it (119.2 s in the exponential buckets). */
 const timeoutBucketFromSeconds = 100;
 

@@ -25,6 +25,7 @@ const unlabelledFamilies: ReadonlySet<CriFamilyKey> = new Set([
 
 /** Every sample name of the CRI families and what it holds. */
 const roles: ReadonlyMap<string, Role> = new Map(
+	// Below: keys of the literal.
 	(Object.entries(criFamilies) as Array<[CriFamilyKey, string]>).flatMap(([family, name]) => {
 		const docker = family.startsWith('docker');
 		const role = (part: Part): Role => ({family, part, docker});
@@ -79,7 +80,7 @@ export function criRoleOf(text: string, start: number, end: number): CriRole | u
 	const op = wantedOperation(text, label + operationLabel.length);
 	// trimEnd: blanks may stand between the name and its labels.
 	const role = op === undefined ? undefined : roles.get(text.slice(start, brace).trimEnd());
-	return role !== undefined && (role.docker ? dockerOps : relistOps).has(op!) ? role : undefined;
+	return op !== undefined && role !== undefined && (role.docker ? dockerOps : relistOps).has(op) ? role : undefined;
 }
 
 function unlabelledRole(name: string): CriRole | undefined {

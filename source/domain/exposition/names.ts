@@ -26,19 +26,11 @@ export const families = {
 
 export type FamilyKey = keyof typeof families;
 
-/** Families whose samples carry `_bucket`/`_sum`/`_count` suffixes. */
-export const suffixedFamilies: ReadonlySet<string> = new Set([
-	families.relistDuration,
-	families.relistInterval,
-	families.legacyRelistLatency,
-	families.legacyRelistInterval,
-]);
-
 /** The label of kubernetes_feature_enabled that names the Evented PLEG gate. */
 export const eventedPlegGateName = 'EventedPLEG';
 
 /** Which kubelet versions expose each family (metrics.go of each release). */
-export const familyVersions: Record<FamilyKey, string> = {
+const familyVersions: Record<FamilyKey, string> = {
 	relistDuration: 'exists from kubelet 1.14',
 	relistInterval: 'exists from kubelet 1.14',
 	legacyRelistLatency: 'exists before kubelet 1.18 (deprecated in 1.14)',

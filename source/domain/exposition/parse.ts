@@ -63,7 +63,7 @@ const histogramFamilies: ReadonlySet<FamilyKey> = new Set(['relistDuration', 're
 const summaryFamilies: ReadonlySet<FamilyKey> = new Set(['legacyRelistLatency', 'legacyRelistInterval']);
 const counterFamilies: ReadonlySet<FamilyKey> = new Set(['discardEvents', 'eventedConnectionSuccess', 'eventedConnectionError']);
 
-const familyEntries = Object.entries(families) as Array<[FamilyKey, string]>;
+const familyEntries = Object.entries(families) as Array<[FamilyKey, string]>; // keys of the literal
 const familyKeys: ReadonlyMap<string, FamilyKey> = new Map(familyEntries.map(([key, name]) => [name, key]));
 
 /** Every sample name of a kept family and what it holds: histograms by _bucket/_sum/_count, summaries by name/_sum/_count. */
@@ -332,11 +332,12 @@ function linesToKeep(bytes: Buffer, firstContent: number): {kept: number[]; line
 		}
 
 		let start = offset;
+		// Below: in bounds.
 		while (start < end && isBlank(bytes[start]!)) {
 			start++;
 		}
 
-		const first = bytes[start]!;
+		const first = bytes[start]!; // in bounds
 		let keep = offset === firstLine || offset === lastLine;
 		if (start < end) {
 			if (first === charK) {
@@ -369,9 +370,9 @@ function writeKeptLines(bytes: Buffer, kept: number[], lines: number): number {
 	let written = 0;
 	let newlines = 0;
 	for (let index = 0; index < kept.length; index += 3) {
-		const line = kept[index]!;
-		const start = kept[index + 1]!;
-		const end = kept[index + 2]!;
+		const line = kept[index]!; // in bounds
+		const start = kept[index + 1]!; // in bounds
+		const end = kept[index + 2]!; // in bounds
 		// The lines left out before this one: their line endings only.
 		for (; newlines < line; newlines++) {
 			bytes[written++] = charNewline;
@@ -408,20 +409,23 @@ const typeWord = Buffer.from('TYPE', 'latin1');
 /** `#<blanks>TYPE<blank>…`, as typeNameAt reads it (a superset: the name is not looked at). */
 function isTypeLine(bytes: Buffer, start: number, end: number): boolean {
 	let at = start + 1;
+	// Below: in bounds.
 	if (at >= end || !isBlank(bytes[at]!)) {
 		return false;
 	}
 
+	// Below: in bounds.
 	while (at < end && isBlank(bytes[at]!)) {
 		at++;
 	}
 
-	return at + 4 < end && typeWord.compare(bytes, at, at + 4) === 0 && isBlank(bytes[at + 4]!);
+	return at + 4 < end && typeWord.compare(bytes, at, at + 4) === 0 && isBlank(bytes[at + 4]!); // in bounds
 }
 
 /** Where the first character that is not whitespace (as String#trim and \S see it in ASCII) is; -1 for none. */
 function nextContent(bytes: Buffer): number {
 	for (let at = 0; at < bytes.length; at++) {
+		// Below: in bounds.
 		if (!isAsciiSpace(bytes[at]!)) {
 			return at;
 		}
@@ -432,6 +436,7 @@ function nextContent(bytes: Buffer): number {
 
 function lastContent(bytes: Buffer): number {
 	let at = bytes.length - 1;
+	// Below: in bounds.
 	while (at >= 0 && isAsciiSpace(bytes[at]!)) {
 		at--;
 	}
@@ -585,7 +590,7 @@ function readPlegLines(kept: KeptLine[], bad: ReturnType<typeof firstBadLine>): 
 				break;
 			}
 
-			const key = familyKeys.get(meta.name)!;
+			const key = familyKeys.get(meta.name)!; // set for every key
 			const family = familyOf(key);
 			family.duplicate ||= family.typed || family.series.size > 0;
 			family.typed = true;
@@ -599,7 +604,7 @@ function readPlegLines(kept: KeptLine[], bad: ReturnType<typeof firstBadLine>): 
 			break;
 		}
 
-		const role = roles.get(sample.name)!;
+		const role = roles.get(sample.name)!; // set for every key
 		const family = familyOf(role.family);
 		family.duplicate ||= current !== role.family && (family.typed || family.series.size > 0);
 		current = role.family;
@@ -699,7 +704,7 @@ function histogramOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: st
 	}
 
 	if (all.length > 1) {
-		const bounds = [...complete[0]!.buckets.keys()];
+		const bounds = [...complete[0]!.buckets.keys()]; // non-empty
 		const sameBounds = complete.every((series) => series.buckets.size === bounds.length && bounds.every((le) => series.buckets.has(le)));
 		if (complete.length < all.length || !sameBounds) {
 			const why = sameBounds ? 'some lack buckets, _sum or _count' : 'their bucket bounds differ';
@@ -711,10 +716,11 @@ function histogramOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: st
 	}
 
 	const buckets: Bucket[] = [];
+	// Below: non-empty.
 	for (const le of complete[0]!.buckets.keys()) {
 		let count = 0;
 		for (const series of complete) {
-			count += series.buckets.get(le)!;
+			count += series.buckets.get(le)!; // set for every key
 		}
 
 		if (!Number.isNaN(count)) {
@@ -726,7 +732,7 @@ function histogramOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: st
 }
 
 function total(all: Series[], part: 'sum' | 'count' | 'value'): number {
-	return all.reduce((sum, series) => sum + series[part]!, 0);
+	return all.reduce((sum, series) => sum + series[part]!, 0); // in bounds
 }
 
 /** The family's summary; series that differ by other labels add up their _sum and _count, but not their quantiles. */
@@ -748,11 +754,11 @@ function summaryOf(key: FamilyKey, read: Map<FamilyKey, FamilyRead>, notes: stri
 	}
 
 	// A NaN quantile means no observation in the summary's decay window: there is nothing to show for it.
-	const quantiles = [...complete[0]!.quantiles]
+	const quantiles = [...complete[0]!.quantiles] // non-empty
 		.map(([q, seconds]) => ({q, seconds}))
 		.filter((entry) => !Number.isNaN(entry.seconds))
 		.sort((a, b) => a.q - b.q);
-	return {quantiles, sum: complete[0]!.sum!, count: complete[0]!.count!};
+	return {quantiles, sum: complete[0]!.sum!, count: complete[0]!.count!}; // non-empty, complete
 }
 
 function microsecondsToSeconds(summary: Summary): Summary {

@@ -138,5 +138,5 @@ export function readMetaLine(line: string): MetaLine | null | string {
 	}
 
 	const [, keyword, name = '', text = ''] = match;
-	return metaNamePattern.test(name) ? {keyword: keyword as MetaLine['keyword'], name, text} : `malformed metric name in ${keyword}`;
+	return metaNamePattern.test(name) ? {keyword: keyword as MetaLine['keyword'], name, text} : `malformed metric name in ${keyword}`; // matched by the pattern
 }

@@ -94,7 +94,7 @@ export type OverviewAction<A> =
 	| {type: 'feeds'; actions: ReadonlyArray<{node: string; action: A}>};
 
 /** A node missing from the list is shown as gone for this long, then dropped, ms. Two re-lists at 30 s. */
-export const defaultGoneKeepMs = 60_000;
+const defaultGoneKeepMs = 60_000;
 
 export function initialOverviewState<F>(windowSeconds: number): OverviewState<F> {
 	return {windowSeconds, nodes: new Map(), listFailure: null, listedAt: null};

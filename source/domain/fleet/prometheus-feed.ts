@@ -89,7 +89,7 @@ export type PrometheusFeedAction =
  * History points kept for the whole fleet together (24 bytes each, and a quarter of room): twice as many let the
  * largest overview's RSS grow well past its target once every node's history was full (bench/README.md).
  */
-export const fleetHistoryPoints = 1_000_000;
+const fleetHistoryPoints = 1_000_000;
 
 /**
  * History points kept per node in a fleet of `nodes`: an hour at one refresh a second up to 277 nodes, then fewer
@@ -292,7 +292,7 @@ function unavailableOf(figures: PrometheusFigures, window: DeltaFigures | null):
 }
 
 /** What an overview row reads of one Prometheus answer, at its evaluation time: the start of its Figures. */
-export function rowFiguresFromPrometheus(figures: PrometheusFigures, node: NodeInfo | null = null): RowFigures & {lastSeen: LastSeen} {
+function rowFiguresFromPrometheus(figures: PrometheusFigures, node: NodeInfo | null = null): RowFigures & {lastSeen: LastSeen} {
 	const kubeletVersion = node?.kubeletVersion ?? figures.kubeletVersion;
 	return {
 		now: figures.at,
@@ -305,7 +305,7 @@ export function rowFiguresFromPrometheus(figures: PrometheusFigures, node: NodeI
 }
 
 /** The Figures of one Prometheus answer at `now`. */
-export function figuresFromPrometheus(
+function figuresFromPrometheus(
 	figures: PrometheusFigures,
 	now: number,
 	node: NodeInfo | null = null,

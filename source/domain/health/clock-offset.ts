@@ -7,14 +7,11 @@ import {formatGoDuration} from '../text/go-duration.js';
 import {ageBand} from './health.js';
 import type {Figures, NodeClock} from '../types.js';
 
-/** Where the estimate comes from, best first; `unknown` when none is usable. */
-export type ClockSource = NodeClock['source'];
-
 /** The estimate in force: offsetSeconds (node − local, null when unknown), its source, and atLeast for a bound. */
 export type ClockOffset = NodeClock;
 
 /** Offsets up to this are noise (the gauge's and the Date header's 1 s truncation, the scrape's own time): not shown. */
-export const clockNoiseSeconds = 2;
+const clockNoiseSeconds = 2;
 
 /** The relist estimate comes down only when this many samples in a row lie more than the noise below it. */
 const lowerAfterSamples = 5;
@@ -73,7 +70,7 @@ export function clockAfterScrape(evidence: ClockEvidence, scrape: ClockScrape): 
 		previous.lastSeenSeconds !== null &&
 		scrape.lastSeenSeconds > previous.lastSeenSeconds &&
 		(scrape.relistCount === null || previous.relistCount === null || scrape.relistCount !== previous.relistCount);
-	const relist = advanced ? [...evidence.relist.slice(1 - lowerAfterSamples), scrape.lastSeenSeconds! - scrape.at / 1000] : evidence.relist;
+	const relist = advanced ? [...evidence.relist.slice(1 - lowerAfterSamples), scrape.lastSeenSeconds! - scrape.at / 1000] : evidence.relist; // advanced: not null
 	return {
 		relist,
 		relistEstimate: advanced ? relistEstimate(evidence.relistEstimate, relist) : evidence.relistEstimate,
@@ -91,7 +88,7 @@ export function clockAfterScrape(evidence: ClockEvidence, scrape: ClockScrape): 
  * back), never by one late sample such as the recovery relist after a hang, whose gauge is the hung relist's start.
  */
 function relistEstimate(current: number | null, relist: number[]): number {
-	const latest = relist.at(-1)!;
+	const latest = relist.at(-1)!; // non-empty
 	if (current === null || latest >= current) {
 		return latest;
 	}
@@ -106,8 +103,8 @@ function relistEstimate(current: number | null, relist: number[]): number {
  * clock stepped) starts again from this scrape.
  */
 function dateAfter(date: ClockEvidence['date'], scrape: ClockScrape): ClockEvidence['date'] {
-	const low = scrape.dateSeconds! - scrape.at / 1000;
-	const high = scrape.dateSeconds! + 1 - scrape.sentAt / 1000;
+	const low = scrape.dateSeconds! - scrape.at / 1000; // checked by the caller
+	const high = scrape.dateSeconds! + 1 - scrape.sentAt / 1000; // checked by the caller
 	if (date === null) {
 		return {low, high};
 	}
@@ -157,7 +154,7 @@ export function clockOffsetShown(offset: ClockOffset): boolean {
  * or within the noise (a healthy node's relist evidence lies up to ~2 s below a true 0: no correction there).
  */
 export function offsetToApply(offset: ClockOffset): number {
-	return clockOffsetShown(offset) ? offset.offsetSeconds! : 0;
+	return clockOffsetShown(offset) ? offset.offsetSeconds! : 0; // shown: known
 }
 
 /**

@@ -3,7 +3,7 @@
 import type {KubeletConstants} from '../types.js';
 
 /** Left end of the scale, seconds: the gauge has 1 s resolution, so finer ages carry no information. */
-export const gaugeMinSeconds = 0.5;
+const gaugeMinSeconds = 0.5;
 
 /** Right end of the scale, seconds: twice the threshold, so "past the threshold" has room to show. */
 export function gaugeMaxSeconds(constants: KubeletConstants): number {
@@ -11,7 +11,7 @@ export function gaugeMaxSeconds(constants: KubeletConstants): number {
 }
 
 /** Where `seconds` falls on the scale, 0 … 1 (clamped). */
-export function gaugeFraction(seconds: number, constants: KubeletConstants): number {
+function gaugeFraction(seconds: number, constants: KubeletConstants): number {
 	if (!(seconds > gaugeMinSeconds)) {
 		return 0;
 	}

@@ -14,7 +14,7 @@ export type Band = 'ok' | 'warn' | 'critical' | 'unhealthy' | 'unknown';
 export type AgeBand = Exclude<Band, 'unknown'>;
 
 /** Worst last: --fail-on BAND is reached by that band and every band after it. */
-export const bandOrder: readonly AgeBand[] = ['ok', 'warn', 'critical', 'unhealthy'];
+const bandOrder: readonly AgeBand[] = ['ok', 'warn', 'critical', 'unhealthy'];
 
 /**
  * Ages up to this are normal, seconds. Generic PLEG: 5 × 1 s = 5 s, the 1 s period + relist time + 1 s gauge

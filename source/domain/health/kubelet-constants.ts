@@ -8,7 +8,7 @@ import type {DeltaFigures, KubeletConstants, PlegSample, SourceConstant} from '.
 const kubeletGo = 'pkg/kubelet/kubelet.go';
 const genericGo = 'pkg/kubelet/pleg/generic.go';
 
-export const genericPeriodSeconds = 1;
+const genericPeriodSeconds = 1;
 export const genericThresholdSeconds = 180;
 export const eventedPeriodSeconds = 300;
 export const eventedThresholdSeconds = 600;
@@ -16,7 +16,7 @@ export const eventedThresholdSeconds = 600;
  * A relist rate from which the Generic PLEG runs at its own 1 s period: 60 times what it does under the gate
  * (one relist per 300 s). A generic loop with 4 s relists still makes 0.2/s.
  */
-export const genericRateEvidencePerSecond = 0.2;
+const genericRateEvidencePerSecond = 0.2;
 /** Relists the window must hold before its rate counts as evidence. */
 const rateEvidenceRelists = 3;
 
@@ -233,7 +233,7 @@ function compare(a: Version, b: Version): number {
 	return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-const versionOf = (text: string): Version => parseKubeletVersion(text)!;
+const versionOf = (text: string): Version => parseKubeletVersion(text)!; // versions of our table
 
 /** The EventedPLEG gate (and the RelistDuration layout) exist from 1.26. */
 const eventedSince: Version = [1, 26, 0];
@@ -260,8 +260,8 @@ function patchDistance(row: ConstantsRow, version: Version): number {
  * row below it.
  */
 function rowFor(version: Version | null): {row: ConstantsRow; note: string | null} {
-	const first = constantsTable[0]!;
-	const last = constantsTable.at(-1)!;
+	const first = constantsTable[0]!; // non-empty
+	const last = constantsTable.at(-1)!; // non-empty
 	if (!version) {
 		return {row: last, note: 'kubelet version unknown'};
 	}
@@ -288,8 +288,8 @@ function rowFor(version: Version | null): {row: ConstantsRow; note: string | nul
 	}
 
 	const lowerIndex = constantsTable.findLastIndex((row) => compare(versionOf(row.from), version) <= 0);
-	const lower = constantsTable[lowerIndex]!;
-	return {row: lower, note: `between known rows ${lower.row} and ${constantsTable[lowerIndex + 1]!.row}`};
+	const lower = constantsTable[lowerIndex]!; // in bounds
+	return {row: lower, note: `between known rows ${lower.row} and ${constantsTable[lowerIndex + 1]!.row}`}; // in bounds
 }
 
 /**

@@ -25,7 +25,7 @@ export function histogramQuantile(q: number, buckets: Bucket[]): Quantile | null
 export function histogramQuantileBound(q: number, buckets: Bucket[]): Quantile | null {
 	return quantileBy(q, buckets, (rank, size) => {
 		const value = interpolate(rank, size);
-		return value.atLeast ? value : {seconds: bounds[bucketOf(rank, size)]!, atLeast: false, atMost: true};
+		return value.atLeast ? value : {seconds: bounds[bucketOf(rank, size)]!, atLeast: false, atMost: true}; // in bounds
 	});
 }
 
@@ -35,12 +35,13 @@ function quantileBy(q: number, buckets: Bucket[], answer: (rank: number, size: n
 	}
 
 	const sorted = isSorted(buckets) ? buckets : [...buckets].sort(byUpperBound);
+	// Below: in bounds.
 	if (sorted[sorted.length - 1]!.le !== Infinity) {
 		return null;
 	}
 
 	const size = fixBuckets(sorted);
-	const total = counts[size - 1]!;
+	const total = counts[size - 1]!; // in bounds
 	if (size < 2 || total === 0) {
 		return null;
 	}
@@ -57,6 +58,7 @@ let counts = new Float64Array(64);
 
 function isSorted(buckets: Bucket[]): boolean {
 	for (let index = 1; index < buckets.length; index++) {
+		// Below: in bounds.
 		if (!(buckets[index - 1]!.le <= buckets[index]!.le)) {
 			return false;
 		}
@@ -79,7 +81,7 @@ function fixBuckets(sorted: Bucket[]): number {
 	let size = 0;
 	for (const {le, count} of sorted) {
 		if (size > 0 && bounds[size - 1] === le) {
-			counts[size - 1]! += count;
+			counts[size - 1]! += count; // in bounds
 		} else {
 			bounds[size] = le;
 			counts[size] = count;
@@ -87,9 +89,9 @@ function fixBuckets(sorted: Bucket[]): number {
 		}
 	}
 
-	let previous = counts[0]!;
+	let previous = counts[0]!; // non-empty
 	for (let index = 0; index < size; index++) {
-		const count = counts[index]!;
+		const count = counts[index]!; // in bounds
 		const delta = Math.abs(count - previous);
 		if (delta !== 0 && delta / count <= precisionTolerance) {
 			counts[index] = previous;
@@ -100,7 +102,7 @@ function fixBuckets(sorted: Bucket[]): number {
 
 	let max = -Infinity;
 	for (let index = 0; index < size; index++) {
-		const count = counts[index]!;
+		const count = counts[index]!; // in bounds
 		max = Math.max(max, count);
 		if (count < max) {
 			counts[index] = max;
@@ -114,6 +116,7 @@ function fixBuckets(sorted: Bucket[]): number {
 function bucketOf(rank: number, size: number): number {
 	const last = size - 1;
 	let b = 0;
+	// Below: in bounds.
 	while (b < last && counts[b]! < rank) {
 		b++;
 	}
@@ -127,16 +130,17 @@ function interpolate(rank: number, size: number): Quantile {
 	const b = bucketOf(rank, size);
 
 	if (b === last) {
-		return {seconds: bounds[last - 1]!, atLeast: true};
+		return {seconds: bounds[last - 1]!, atLeast: true}; // in bounds
 	}
 
+	// Below: non-empty.
 	if (b === 0 && bounds[0]! <= 0) {
-		return {seconds: bounds[0]!, atLeast: false};
+		return {seconds: bounds[0]!, atLeast: false}; // non-empty
 	}
 
-	const belowBound = b > 0 ? bounds[b - 1]! : 0;
-	const belowCount = b > 0 ? counts[b - 1]! : 0;
-	const seconds = belowBound + (bounds[b]! - belowBound) * ((rank - belowCount) / (counts[b]! - belowCount));
+	const belowBound = b > 0 ? bounds[b - 1]! : 0; // in bounds
+	const belowCount = b > 0 ? counts[b - 1]! : 0; // in bounds
+	const seconds = belowBound + (bounds[b]! - belowBound) * ((rank - belowCount) / (counts[b]! - belowCount)); // in bounds
 	return {seconds, atLeast: false};
 }
 

@@ -44,7 +44,7 @@ export function appendToLog<T>(log: BoundedLog<T>, item: T, limit = Infinity): B
 	let appended: BoundedLog<T>;
 	if (log.items.length === log.end) {
 		// Nobody has appended past this view: extend the shared array in place.
-		(log.items as T[]).push(item);
+		(log.items as T[]).push(item); // owned array, shared read-only
 		appended = {items: log.items, start: log.start, end: log.end + 1};
 	} else {
 		const items = logToArray(log);

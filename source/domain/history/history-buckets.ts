@@ -76,7 +76,7 @@ export function bucketHistory(
 	}
 
 	const oldestAt = points.at(0)?.at ?? Infinity;
-	const kept = from === firstStart ? null : memo!;
+	const kept = from === firstStart ? null : memo!; // set unless firstStart
 	if (kept && oldestAt >= firstStart) {
 		// Columns the log has dropped points of (it keeps the newest only): folded again from its front.
 		foldOldest(points, Math.min(from, (Math.floor(oldestAt / length) + 1) * length), chart, fold);
@@ -89,7 +89,7 @@ export function bucketHistory(
 			const memoed = kept.columns.get(start) ?? emptyColumn;
 			buckets.push(toBucket(start, memoed.mean, memoed.age, memoed.points, memoed.seen));
 		} else {
-			buckets.push(toBucket(start, fold.means[column]!, fold.ages[column]!, fold.counts[column]!, fold.events[column]!));
+			buckets.push(toBucket(start, fold.means[column]!, fold.ages[column]!, fold.counts[column]!, fold.events[column]!)); // in bounds
 		}
 	}
 
@@ -122,7 +122,7 @@ function foldNewest(points: LogView<HistoryPoint>, from: number, chart: Chart, f
 	let boundary: HistoryPoint | null = null;
 	let later = Infinity;
 	for (let index = points.length - 1; index >= 0; index--) {
-		const point = points.at(index)!;
+		const point = points.at(index)!; // in bounds
 		if (point.at > later) monotone = false;
 		later = point.at;
 		if (boundary === null && point.at < finalEnd) boundary = point;
@@ -136,7 +136,7 @@ function foldNewest(points: LogView<HistoryPoint>, from: number, chart: Chart, f
 /** Folds the points from the oldest up to the first at or after `end`: the columns the log's front cut into. */
 function foldOldest(points: LogView<HistoryPoint>, end: number, chart: Chart, fold: Scratch): void {
 	for (let index = 0; index < points.length; index++) {
-		const point = points.at(index)!;
+		const point = points.at(index)!; // in bounds
 		if (point.at >= end) return;
 		foldPoint(point, chart, fold);
 	}
@@ -149,17 +149,17 @@ function foldPoint(point: HistoryPoint, {firstStart, length, columns}: Chart, fo
 	}
 
 	const {means, ages, counts, events} = fold;
-	counts[column] = counts[column]! + 1;
-	let seen = events[column]!;
+	counts[column] = counts[column]! + 1; // in bounds
+	let seen = events[column]!; // in bounds
 	const mean = point.windowMeanSeconds;
 	if (mean !== null) {
-		means[column] = seen & meanBit ? Math.max(means[column]!, mean) : mean;
+		means[column] = seen & meanBit ? Math.max(means[column]!, mean) : mean; // in bounds
 		seen |= meanBit;
 	}
 
 	const age = point.lastSeenAgeSeconds;
 	if (age !== null) {
-		ages[column] = seen & ageBit ? Math.max(ages[column]!, age) : age;
+		ages[column] = seen & ageBit ? Math.max(ages[column]!, age) : age; // in bounds
 		seen |= ageBit;
 	}
 
@@ -227,12 +227,13 @@ function remember(
 
 	for (let start = from; start < scan.finalEnd; start += length) {
 		const column = (start - firstStart) / length;
+		// Below: in bounds.
 		if (fold.counts[column]! > 0) {
 			memo.columns.set(start, {
-				mean: fold.means[column]!,
-				age: fold.ages[column]!,
-				points: fold.counts[column]!,
-				seen: fold.events[column]!,
+				mean: fold.means[column]!, // in bounds
+				age: fold.ages[column]!, // in bounds
+				points: fold.counts[column]!, // in bounds
+				seen: fold.events[column]!, // in bounds
 			});
 		}
 	}
@@ -241,13 +242,13 @@ function remember(
 	memo.coveredFrom = firstStart;
 	memo.boundary = scan.boundary;
 	memos.delete(length);
-	if (memos.size >= maxMemos) memos.delete(memos.keys().next().value!);
+	if (memos.size >= maxMemos) memos.delete(memos.keys().next().value!); // size > 0
 	memos.set(length, memo);
 }
 
 function inTimeOrder(points: LogView<HistoryPoint>): boolean {
 	for (let index = 1; index < points.length; index++) {
-		if (points.at(index)!.at < points.at(index - 1)!.at) return false;
+		if (points.at(index)!.at < points.at(index - 1)!.at) return false; // in bounds
 	}
 
 	return true;

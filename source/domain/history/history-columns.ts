@@ -30,7 +30,7 @@ export function emptyColumns(): HistoryColumns {
 	return {buffer: {values: new Float64Array(0), filled: 0}, start: 0, end: 0};
 }
 
-export function columnsSize(columns: HistoryColumns): number {
+function columnsSize(columns: HistoryColumns): number {
 	return columns.end - columns.start;
 }
 
@@ -91,7 +91,7 @@ export function columnsAfter(
 	const older = points.filter((point) => point.at < firstLiveAt);
 	let joined = emptyColumns();
 	for (const point of older) joined = appendColumns(joined, point, limit);
-	for (let index = 0; index < live.length; index++) joined = appendColumns(joined, live.at(index)!, limit);
+	for (let index = 0; index < live.length; index++) joined = appendColumns(joined, live.at(index)!, limit); // in bounds
 	return {columns: joined, lastAt: older.at(-1)?.at ?? null};
 }
 
@@ -108,11 +108,11 @@ export function columnsView(columns: HistoryColumns, historyEndAt: number | null
 			if (index < 0 || index >= length) return undefined;
 			const at = ((start + index) % capacityOf(buffer)) * stride;
 			const {values} = buffer;
-			const time = values[at]!;
+			const time = values[at]!; // in bounds
 			return {
 				at: time,
-				windowMeanSeconds: toValue(values[at + 1]!),
-				lastSeenAgeSeconds: toValue(values[at + 2]!),
+				windowMeanSeconds: toValue(values[at + 1]!), // in bounds
+				lastSeenAgeSeconds: toValue(values[at + 2]!), // in bounds
 				event: time === historyEndAt ? 'history' : null,
 			};
 		},

@@ -76,7 +76,7 @@ function historyPoints(mean: RangeSeries | undefined, age: RangeSeries | undefin
 
 	const points = [...byTime.values()].sort((a, b) => a.at - b.at);
 	// The chart marks where Prometheus' part ends (P).
-	if (points.length > 0) points[points.length - 1]!.event = 'history';
+	if (points.length > 0) points[points.length - 1]!.event = 'history'; // in bounds
 	return points;
 }
 
@@ -114,7 +114,7 @@ function windowStartScrape(counters: RangeSeries[], countersAt: RangeSeries[]): 
 
 	try {
 		const sample = parsePlegSample(`${lines.join('\n')}\n`);
-		return sample.relistDuration ? {at: Math.round(stamp.values.at(-1)![1] * 1000), sample, latencyMs: 0} : null;
+		return sample.relistDuration ? {at: Math.round(stamp.values.at(-1)![1] * 1000), sample, latencyMs: 0} : null; // non-empty
 	} catch {
 		// Counters the reader cannot take (a family cut short by the target checks) give no window start.
 		return null;

@@ -6,7 +6,7 @@ import {formatAge} from '../text/format.js';
 import type {NodeInfo, PodCount} from '../types.js';
 
 /** DefaultTolerationSeconds: --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
-export const defaultTolerationSeconds = 300;
+const defaultTolerationSeconds = 300;
 
 /**
  * Seconds until pods with the default toleration are evicted, at `now` (ms): negative once it has passed; null while

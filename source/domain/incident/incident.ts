@@ -3,7 +3,7 @@
 // scrape and each Node object in; incidentAt() reads it at a given `now`. No clock reads.
 import type {Incident, NodeInfo} from '../types.js';
 
-export type Span = {
+type Span = {
 	/** When the rule began to fail, ms (see Incident.unhealthySince). */
 	from: number;
 	/** `from` is the gauge's, to its second. */

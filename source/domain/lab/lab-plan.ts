@@ -7,10 +7,10 @@
 export const managedByLabel = 'app.kubernetes.io/managed-by';
 export const managedByValue = 'pleg-top';
 /** The run's own id, on the namespace, the Deployment and its pods. */
-export const runIdLabel = 'pleg-top.dev/run-id';
+const runIdLabel = 'pleg-top.dev/run-id';
 /** The Deployment's name and the pods' app label. */
-export const churnName = 'churn';
-export const appLabel = 'app.kubernetes.io/name';
+const churnName = 'churn';
+const appLabel = 'app.kubernetes.io/name';
 
 export const labDefaults = {pods: 12, cycles: 1, namespace: 'pleg-lab', image: 'registry.k8s.io/pause:3.10', pendingTimeoutMs: 120_000};
 
@@ -39,7 +39,7 @@ export type LabSettings = {
 export const isSweep = (settings: Pick<LabSettings, 'levels'>): boolean => settings.levels.length > 1;
 
 /** A node taint (spec.taints[]). */
-export type Taint = {key: string; value?: string; effect: string};
+type Taint = {key: string; value?: string; effect: string};
 
 /** What the lab reads of the Node before it plans: its hostname label, taints and pod capacity. */
 export type LabNode = {
@@ -53,7 +53,7 @@ export type LabNode = {
 };
 
 /** The labels of everything the run creates. */
-export function labLabels(runId: string): Record<string, string> {
+function labLabels(runId: string): Record<string, string> {
 	return {[managedByLabel]: managedByValue, [runIdLabel]: runId};
 }
 
@@ -63,7 +63,7 @@ export function podLabels(runId: string): Record<string, string> {
 }
 
 /** The taints that keep a pod away (NoSchedule, NoExecute); PreferNoSchedule only prefers. */
-export function blockingTaints(node: Pick<LabNode, 'taints'>): Taint[] {
+function blockingTaints(node: Pick<LabNode, 'taints'>): Taint[] {
 	return node.taints.filter((taint) => taint.effect === 'NoSchedule' || taint.effect === 'NoExecute');
 }
 
@@ -132,7 +132,7 @@ export function toYaml(value: unknown, indent = ''): string {
 	}
 
 	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>);
+		const entries = Object.entries(value as Record<string, unknown>); // checked object
 		if (entries.length === 0) return `${indent}{}\n`;
 		return entries
 			.map(([key, item]) => {
@@ -160,7 +160,7 @@ function yamlScalar(value: unknown): string {
 /** Where pasted kubectl commands go: the --kubeconfig and --context the run was given. */
 export type KubectlTarget = {kubeconfig?: string; context?: string};
 
-export function kubectlFlags(target: KubectlTarget): string {
+function kubectlFlags(target: KubectlTarget): string {
 	const quote = (text: string) => (/^[\w./:@-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
 	return [
 		...(target.kubeconfig === undefined ? [] : [`--kubeconfig ${quote(target.kubeconfig)}`]),
@@ -176,7 +176,7 @@ export function kubectlLines(settings: LabSettings, target: KubectlTarget): stri
 	const scale = (replicas: number) => `kubectl${flags} -n ${settings.namespace} scale deployment ${churnName} --replicas=${replicas}`;
 	const ups = isSweep(settings)
 		? settings.levels.filter((level) => level > 0).map(scale)
-		: [scale(settings.levels[0]!), scale(0), scale(settings.levels[0]!)];
+		: [scale(settings.levels[0]!), scale(0), scale(settings.levels[0]!)]; // non-empty
 	return [
 		`kubectl${flags} apply -f lab.yaml   # the manifests above, the Deployment at 0 replicas`,
 		...ups,
@@ -255,7 +255,7 @@ export function labPhases(settings: Pick<LabSettings, 'levels' | 'cycles'>): Lab
 			at = level;
 		}
 	} else {
-		const n = settings.levels[0]!;
+		const n = settings.levels[0]!; // non-empty
 		for (let cycle = 0; cycle < settings.cycles; cycle++) {
 			steps.push(phase('up', 0, n), phase('hold', n, n), phase('down', n, 0), phase('hold', 0, 0));
 		}

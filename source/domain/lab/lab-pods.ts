@@ -26,7 +26,7 @@ export function runningOn(pods: LabPods, node: string): number {
 	return count;
 }
 
-export function isRunningOn(pod: LabPod, node: string): boolean {
+function isRunningOn(pod: LabPod, node: string): boolean {
 	return pod.phase === 'Running' && pod.ready && !pod.deleting && pod.nodeName === node;
 }
 
@@ -47,7 +47,7 @@ export function pendingText(stuck: readonly LabPod[], wanted: number, waited: st
 	}
 
 	const reasons = [...byReason].map(
-		([reason, pods]) => `${pods[0]!.name}${pods.length > 1 ? ` and ${pods.length - 1} more` : ''}: ${reason}`,
+		([reason, pods]) => `${pods[0]!.name}${pods.length > 1 ? ` and ${pods.length - 1} more` : ''}: ${reason}`, // non-empty
 	);
 	return `${stuck.length} of ${wanted} pods not Running after ${waited}: ${reasons.join('; ')}`;
 }
@@ -65,7 +65,7 @@ type PodJson = {
 
 /** The pod JSON (already checked to be an object with a name) as the lab keeps it. */
 export function labPodOf(json: unknown): LabPod | null {
-	const pod = json as PodJson;
+	const pod = json as PodJson; // checked by the caller
 	const name = pod.metadata?.name;
 	if (typeof name !== 'string') return null;
 	const conditions = Array.isArray(pod.status?.conditions) ? pod.status.conditions : [];

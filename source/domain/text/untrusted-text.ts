@@ -13,7 +13,7 @@ const unsafeInJson = new RegExp(`[${beyondAscii}]`, 'g');
 
 /** "\u009b": ASCII, and never a control of its own. */
 function escaped(char: string): string {
-	return `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`;
+	return `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`; // one character
 }
 
 /**
@@ -21,7 +21,7 @@ function escaped(char: string): string {
  * BS ^H, BEL ^G, DEL ^?); C1 controls and the bidi/separator characters as a \u escape (\u009b).
  */
 function visibleChar(char: string): string {
-	const code = char.codePointAt(0)!;
+	const code = char.codePointAt(0)!; // one character
 	if (code < 0x20) return `^${String.fromCodePoint(code + 0x40)}`;
 	return code === 0x7f ? '^?' : escaped(char);
 }

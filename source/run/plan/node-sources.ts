@@ -17,7 +17,7 @@ import type {PlanHeader, Purpose} from './types.js';
 export type TextBackend = Exclude<NodeBackend, {kind: 'prometheus'}>;
 
 /** How the node engine is paced: real ms between scrapes, the cadence shown, Node reads, its clock and its end. */
-export type Pacing = Pick<NodeEngineOptions, 'pollMs' | 'shownIntervalMs' | 'nodeRefreshMs' | 'now' | 'ended' | 'marks'>;
+type Pacing = Pick<NodeEngineOptions, 'pollMs' | 'shownIntervalMs' | 'nodeRefreshMs' | 'now' | 'ended' | 'marks'>;
 
 /** What a backend of /metrics text gives the node plan. */
 export type NodeSourcing = {

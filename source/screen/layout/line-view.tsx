@@ -16,7 +16,7 @@ export const ThemeContext = createContext<ThemeName>('dark');
 function paint(text: string, tone: Tone | undefined, theme: ThemeName): string {
 	const style = toneStyle(tone, theme);
 	let brush: ChalkInstance = chalk;
-	if (style.color) brush = style.color.startsWith('#') ? brush.hex(style.color) : brush[style.color as ForegroundColorName];
+	if (style.color) brush = style.color.startsWith('#') ? brush.hex(style.color) : brush[style.color as ForegroundColorName]; // the theme's colour names
 	if (style.bold) brush = brush.bold;
 	if (style.dimColor) brush = brush.dim;
 	if (style.inverse) brush = brush.inverse;

@@ -138,7 +138,7 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 	const words = glueUnits(text.split(/\s+/).filter(Boolean)).map((word) => cutWord(word, width - cellWidth(pad)));
 	let index = 0;
 	for (; index < words.length; index++) {
-		const word = words[index]!;
+		const word = words[index]!; // in bounds
 		const prefix = rows.length === 0 ? '' : pad;
 		const candidate = current ? `${current} ${word}` : `${prefix}${word}`;
 		if (cellWidth(candidate) <= width) {
@@ -158,7 +158,7 @@ export function wrapWords(text: string, width: number, maxLines: number, tone?: 
 		rows.push(current);
 	} else if (index < words.length) {
 		// Ran out of rows: end the last one with an ellipsis after a whole word.
-		rows[rows.length - 1] = ellipsize(rows[rows.length - 1]!, width);
+		rows[rows.length - 1] = ellipsize(rows[rows.length - 1]!, width); // in bounds
 	}
 
 	return rows.map((row) => [seg(row, tone)]);
@@ -198,12 +198,6 @@ function ellipsize(row: string, width: number): string {
 
 	const joined = words.join(' ');
 	return cellWidth(`${joined} …`) <= width ? `${joined} …` : joined;
-}
-
-/** Pad a line with spaces to exactly `width` cells (used to line up columns). */
-export function padLine(line: Line, width: number): Line {
-	const missing = width - lineWidth(line);
-	return missing > 0 ? [...line, seg(' '.repeat(missing))] : line;
 }
 
 /** Place `right` flush right of `left` when both fit in `width`; otherwise only `left`. */

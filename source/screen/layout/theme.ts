@@ -76,14 +76,6 @@ export const healthSymbol: Record<Health, string> = {
 	unknown: '?',
 };
 
-export const healthWord: Record<Health, string> = {
-	ok: 'ok',
-	warn: 'warn',
-	critical: 'critical',
-	unhealthy: 'unhealthy',
-	unknown: 'unknown',
-};
-
 /** The kubelet verdict as a health: true → ok, false → unhealthy, null → unknown. */
 export function verdictHealth(healthy: boolean | null): Health {
 	if (healthy === null) {

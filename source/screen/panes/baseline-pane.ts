@@ -32,8 +32,8 @@ export function baselinePaneLines({baseline, now, width}: BaselinePaneProps): Li
 	const cell = (figures: DeltaFigures | null, row: Row) => (figures ? row.value(figures) : '—');
 	const table = [['', 'at mark', 'since mark'], ...rows.map((row) => [row.label, cell(atMark, row), cell(sinceMark, row)])];
 	// Column widths from the widest cell, two spaces apart; a table too wide for the pane is left out whole.
-	const widths = [0, 1, 2].map((column) => Math.max(...table.map((cells) => cellWidth(cells[column]!))));
-	const tableWidth = widths[0]! + widths[1]! + widths[2]! + 4;
+	const widths = [0, 1, 2].map((column) => Math.max(...table.map((cells) => cellWidth(cells[column]!)))); // in bounds
+	const tableWidth = widths[0]! + widths[1]! + widths[2]! + 4; // non-empty
 	if (tableWidth > width) {
 		return [title];
 	}
@@ -43,9 +43,9 @@ export function baselinePaneLines({baseline, now, width}: BaselinePaneProps): Li
 		...table.map((cells, index) => {
 			const tone = index === 0 ? 'label' : 'value';
 			return [
-				seg(`${cells[0]!.padEnd(widths[0]!)}  `, 'label'),
-				seg(`${cells[1]!.padEnd(widths[1]!)}  `, tone),
-				seg(cells[2]!, tone),
+				seg(`${cells[0]!.padEnd(widths[0]!)}  `, 'label'), // non-empty
+				seg(`${cells[1]!.padEnd(widths[1]!)}  `, tone), // in bounds
+				seg(cells[2]!, tone), // in bounds
 			] satisfies Line;
 		}),
 	];

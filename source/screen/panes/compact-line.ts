@@ -25,7 +25,7 @@ export function compactLine({figures, status, sourceLabel, width}: CompactLinePr
 	// Symbol and age always; the node name goes before STALE does.
 	const stale = status.failure ? ' STALE' : '';
 	const heads = [`${symbol} ${figures.node} ${age}${stale}`, `${symbol} ${age}${stale}`, `${symbol} ${age}`];
-	const head = heads.find((text) => cellWidth(text) <= width) ?? heads.at(-1)!;
+	const head = heads.find((text) => cellWidth(text) <= width) ?? heads.at(-1)!; // non-empty
 	const items: Item[] = [[seg(head, health)]];
 	if (status.paused) {
 		items.push([seg('PAUSED', 'paused')]);

@@ -33,7 +33,7 @@ export function findRow(rows: readonly string[], query: string, from: number, st
 	if (wanted === '' || rows.length === 0) return null;
 	for (let tried = 0; tried < rows.length; tried++) {
 		const row = (((from + step * tried) % rows.length) + rows.length) % rows.length;
-		if (rows[row]!.toLowerCase().includes(wanted)) return row;
+		if (rows[row]!.toLowerCase().includes(wanted)) return row; // in bounds
 	}
 
 	return null;

@@ -28,8 +28,8 @@ export type HistoryChartProps = {
 export type NamedMark = {at: number; letter: string; name: string};
 
 /** Floors of the log scales: values at or under them draw as the lowest block. */
-export const meanFloorSeconds = 0.001;
-export const ageFloorSeconds = 1;
+const meanFloorSeconds = 0.001;
+const ageFloorSeconds = 1;
 
 const labelWidth = 5; // "mean " / "age  "
 /** Room kept right of the sparklines for the longest axis label ("max 1m13.1s"), so the columns depend on the width alone. */
@@ -50,7 +50,7 @@ export function sparkLevel(value: number | null, floor: number, max: number): nu
 }
 
 /** One block per value on a log scale from `floor` to the highest value; `highest` when the caller has it already. */
-export function sparkline(values: ReadonlyArray<number | null>, floor: number, highest = highestOf(values)): string {
+function sparkline(values: ReadonlyArray<number | null>, floor: number, highest = highestOf(values)): string {
 	const max = highest === null ? floor : Math.max(floor, highest);
 	let spark = '';
 	for (const value of values) {
@@ -74,7 +74,7 @@ function highestOf(values: ReadonlyArray<number | null>): number | null {
 }
 
 /** "6 s/col", "1m0s/col". */
-export function bucketLabel(bucketSeconds: number): string {
+function bucketLabel(bucketSeconds: number): string {
 	return bucketSeconds < 60 ? `${bucketSeconds} s/col` : `${formatGoDuration(bucketSeconds)}/col`;
 }
 
@@ -108,6 +108,7 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
 	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
 	const {markers, both, history: fromPrometheus} = markerRow(shown, letterOf(markNames, bucketSeconds));
+	// Below: split gives one at least.
 	const named = [...new Map(markNames.map((mark) => [mark.letter, mark.name.split(' ')[0]!])).entries()].map(
 		([letter, name]) => `${letter} ${name}`,
 	);

@@ -65,7 +65,7 @@ export function shellWords(command: string): string[] {
 	let current = '';
 	let quoted = false;
 	for (let index = 0; index < command.length; index++) {
-		const char = command[index]!;
+		const char = command[index]!; // in bounds
 		if (char === ' ' && !quoted) {
 			if (current) words.push(current);
 			current = '';
@@ -73,7 +73,7 @@ export function shellWords(command: string): string[] {
 		}
 
 		if (char === '\\' && !quoted && index + 1 < command.length) {
-			current += char + command[++index]!;
+			current += char + command[++index]!; // in bounds
 			continue;
 		}
 

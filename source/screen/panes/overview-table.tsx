@@ -58,7 +58,7 @@ type Column = {
 };
 
 /** Symbol and colour per state; the word beside the symbol carries the meaning without colour. */
-export const stateSymbol: Record<RowState, string> = {
+const stateSymbol: Record<RowState, string> = {
 	unhealthy: healthSymbol.unhealthy,
 	critical: healthSymbol.critical,
 	error: healthSymbol.unknown,
@@ -192,7 +192,7 @@ function fit(segment: Segment, width: number, right: boolean): Segment {
  * The columns that fit `width`, dropping optional ones (lowest `drop` first), the name column's width, and what the
  * names share (a name too long for its column is cut where it does not tell nodes apart).
  */
-export function chooseColumns(
+function chooseColumns(
 	rows: OverviewTableRow[],
 	width: number,
 ): {status: Column; columns: Column[]; nameWidth: number; shared: SharedParts} {

@@ -74,10 +74,11 @@ function scrollOf(entries: Line[][], height: number): {page: number; maxOffset: 
 	const rows = height - 2;
 	if (rows <= 0) return {page: 0, maxOffset: 0};
 	let maxOffset = entries.length - 1;
-	let used = entries[maxOffset]!.length;
+	let used = entries[maxOffset]!.length; // in bounds
+	// Below: in bounds.
 	while (maxOffset > 0 && used + entries[maxOffset - 1]!.length <= rows) {
 		maxOffset--;
-		used += entries[maxOffset]!.length;
+		used += entries[maxOffset]!.length; // in bounds
 	}
 
 	return {page: fitFrom(entries, 0, rows).length, maxOffset};
@@ -88,7 +89,7 @@ function fitFrom(entries: Line[][], first: number, rows: number): Line[][] {
 	const shown: Line[][] = [];
 	let used = 0;
 	for (let index = first; index < entries.length; index++) {
-		const entry = entries[index]!;
+		const entry = entries[index]!; // in bounds
 		if (shown.length > 0 && used + entry.length > rows) break;
 		shown.push(entry);
 		used += entry.length;
@@ -132,5 +133,5 @@ function charsWithin(text: string, cells: number): number {
 		index += char.length;
 	}
 
-	return Math.max(index, text.codePointAt(0)! > 0xffff ? 2 : 1);
+	return Math.max(index, text.codePointAt(0)! > 0xffff ? 2 : 1); // one character
 }

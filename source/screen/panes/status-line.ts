@@ -88,5 +88,5 @@ function formatLatency(ms: number): string {
 function hintItems(demo: boolean, quitHint: 'quit' | 'back'): Item[] {
 	return keyBindings
 		.filter((binding) => demo || !binding.demoOnly)
-		.map((binding) => [seg(binding.keys[0]!, 'value'), seg(` ${binding.hint === 'quit' ? quitHint : binding.hint}`, 'dim')]);
+		.map((binding) => [seg(binding.keys[0]!, 'value'), seg(` ${binding.hint === 'quit' ? quitHint : binding.hint}`, 'dim')]); // non-empty
 }

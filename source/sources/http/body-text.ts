@@ -2,6 +2,7 @@
 import {constants as bufferConstants, isAscii} from 'node:buffer';
 import zlib from 'node:zlib';
 import {BodyTooLargeError} from './request-errors.js';
+import {codeOf} from '../../domain/text/thrown.js';
 
 /**
  * The body as UTF-8 text. A kubelet's /metrics is ASCII: checked in one pass, it is copied byte for byte (latin1),
@@ -23,7 +24,7 @@ export function gunzipBody(body: Buffer, maxBytes: number = bufferConstants.MAX_
 	try {
 		return zlib.gunzipSync(body, {chunkSize, maxOutputLength: maxBytes});
 	} catch (error) {
-		throw (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? new BodyTooLargeError(maxBytes, true) : error;
+		throw codeOf(error) === 'ERR_BUFFER_TOO_LARGE' ? new BodyTooLargeError(maxBytes, true) : error;
 	}
 }
 
@@ -97,9 +98,9 @@ export class BodyInflater {
 			}
 
 			// zlib's room left in `output` and input left unread, as lib/zlib.js reads them.
-			const outLeft = state[0]!;
+			const outLeft = state[0]!; // zlib's write state
 			outOffset = output.length - outLeft;
-			inOffset = body.length - state[1]!;
+			inOffset = body.length - state[1]!; // zlib's write state
 			if (outOffset > maxBytes) {
 				// Inflating stops here, the engine is reset before the next body. Growth stops one byte past the limit.
 				throw new BodyTooLargeError(maxBytes, true);
@@ -134,7 +135,7 @@ export class BodyInflater {
 			return null;
 		}
 
-		const stream = (this.#engine ??= this.#createEngine() as Engine);
+		const stream = (this.#engine ??= this.#createEngine() as Engine); // its own stream
 		const handle = stream._handle;
 		const state = stream._writeState;
 		if (typeof handle?.writeSync !== 'function' || typeof handle.reset !== 'function' || !(state instanceof Uint32Array)) {

@@ -15,6 +15,7 @@ import type {Peer} from './classify.js';
 import {kubeconfigAuth} from '../kube/credentials.js';
 import type {LoadedKubeconfig} from '../kube/kubeconfig.js';
 import {sourceFailure} from '../failure.js';
+import {codeOf} from '../../domain/text/thrown.js';
 
 export type FlagAuthOptions = {
 	/** --token-file. */
@@ -35,7 +36,7 @@ function readCa(file: string): Buffer {
 	try {
 		return fs.readFileSync(file);
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = codeOf(error);
 		const why =
 			code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String(code);
 		throw sourceFailure('config', `cannot read --kubelet-ca ${file}: ${why}`, [
@@ -49,7 +50,7 @@ async function readBearer(file: string): Promise<string> {
 	try {
 		return (await fs.promises.readFile(file, 'utf8')).trim();
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = codeOf(error);
 		const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code);
 		throw sourceFailure('config', `cannot read --token-file ${file}: ${why}`, [
 			'give a file holding a bearer token (e.g. a service account token)',
@@ -68,7 +69,7 @@ export function sendsToken(options: Pick<FlagAuthOptions, 'tokenFile' | 'loaded'
 }
 
 /** Throws a 'config' SourceFailure at once when --kubelet-ca cannot be read. */
-export function flagServerAuth(options: FlagAuthOptions): AuthSource {
+function flagServerAuth(options: FlagAuthOptions): AuthSource {
 	const ca = options.caFile === undefined ? undefined : readCa(options.caFile);
 	const rejectUnauthorized = !options.insecureSkipTlsVerify;
 	if (options.tokenFile !== undefined) {

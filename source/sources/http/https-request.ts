@@ -8,6 +8,7 @@ import https from 'node:https';
 import {BodyBuffers, type ReceivedBody} from './body-buffer.js';
 import {BodyInflater, textOf, type BodyReader} from './body-text.js';
 import {BodyCutError, BodyEncodingError, BodyTooLargeError, RequestTimeoutError, StaleSocketError} from './request-errors.js';
+import {codeOf} from '../../domain/text/thrown.js';
 
 export type HttpAnswer = {
 	status: number;
@@ -99,7 +100,7 @@ export async function getText(options: RequestOptions): Promise<HttpAnswer> {
 		const timer = setTimeout(() => fail(new RequestTimeoutError(timeoutMs)), timeoutMs);
 		signal.addEventListener('abort', onAbort, {once: true});
 		request.on('error', (error) => {
-			const stale = !answered && request.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
+			const stale = !answered && request.reusedSocket && codeOf(error) === 'ECONNRESET';
 			fail(stale ? new StaleSocketError(error) : error);
 		});
 		request.on('response', (response) => {

@@ -10,7 +10,7 @@ import {domainToASCII} from 'node:url';
 const proxySchemes = new Set(['http:', 'https:', 'socks5:']);
 
 /** A proxy for the server, and the variable that named it. */
-export type EnvProxy = {url: string; variable: string};
+type EnvProxy = {url: string; variable: string};
 
 /** What the environment says for a server: a proxy, none, or a value no proxy can be made of (said, never used). */
 export type EnvProxyChoice = {proxy: EnvProxy} | {proxy: null} | {invalid: {variable: string; reason: string}};
@@ -130,7 +130,7 @@ function entryMatcher(entry: string): Matcher | null {
 }
 
 /** NO_PROXY as a predicate: true when `address` is reached directly. `*` alone matches every address. */
-export function noProxyMatcher(value: string): (address: Address) => boolean {
+function noProxyMatcher(value: string): (address: Address) => boolean {
 	const matchers: Matcher[] = [];
 	for (const raw of value.split(',')) {
 		const entry = raw.trim().toLowerCase();

@@ -22,7 +22,7 @@ import type {AuthSource, RequestAuth as TransportAuth} from '../http/transport.j
 type Material = string | Buffer;
 
 /** The transport's auth (proxyAgent set when the cluster has a proxy-url: client-node's agent), plus the secrets seen. */
-export type RequestAuth = TransportAuth & {
+type RequestAuth = TransportAuth & {
 	/** Credential values to strip from any message (token, password, key). */
 	secrets: string[];
 };
@@ -245,7 +245,7 @@ function freshCopy(kubeConfig: LoadedKubeconfig['kubeConfig']): LoadedKubeconfig
 	});
 }
 
-export function createCredentials(loaded: LoadedKubeconfig, options: CredentialOptions): Credentials {
+function createCredentials(loaded: LoadedKubeconfig, options: CredentialOptions): Credentials {
 	const user = loaded.kubeConfig.getUser(loaded.userName);
 	const exec = execCommand(loaded);
 	const known = new Set<string>(collectSecrets(loaded, {}, undefined));

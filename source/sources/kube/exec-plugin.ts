@@ -31,7 +31,7 @@ export class ExecPluginTimeoutError extends RequestTimeoutError {
 export const maxExecTimeoutMs = 30_000;
 
 /** A credential is used until this long before its expirationTimestamp, ms, so no request leaves with one about to lapse. */
-export const expiryMarginMs = 30_000;
+const expiryMarginMs = 30_000;
 
 /** An ExecCredential is a few KB; a plugin printing more than this is broken (or endless), and is killed. */
 const maxOutputBytes = 1024 * 1024;
@@ -65,7 +65,7 @@ export function execSpecOf(exec: unknown): ExecSpec | null {
 		return null;
 	}
 
-	const fields = exec as Record<string, unknown>;
+	const fields = exec as Record<string, unknown>; // checked object
 	if (typeof fields['command'] !== 'string') {
 		return null;
 	}
@@ -73,7 +73,7 @@ export function execSpecOf(exec: unknown): ExecSpec | null {
 	const args = Array.isArray(fields['args']) ? fields['args'].map(String) : [];
 	const env = Array.isArray(fields['env'])
 		? fields['env'].flatMap((entry: unknown) => {
-				const pair = entry as {name?: unknown; value?: unknown} | null;
+				const pair = entry as {name?: unknown; value?: unknown} | null; // checked below
 				// eslint-disable-next-line @typescript-eslint/no-base-to-string -- a value as the kubeconfig gives it, shown as text
 				return typeof pair?.name === 'string' ? [{name: pair.name, value: String(pair.value ?? '')}] : [];
 			})
@@ -153,12 +153,12 @@ export async function runExecPlugin(spec: ExecSpec, timeoutMs: number): Promise<
 }
 
 function statusOf(credential: unknown): ExecCredentialStatus {
-	const status = (credential as {status?: unknown} | null)?.status;
+	const status = (credential as {status?: unknown} | null)?.status; // checked below
 	if (typeof status !== 'object' || status === null) {
 		throw new TypeError('no status');
 	}
 
-	const fields = status as Record<string, unknown>;
+	const fields = status as Record<string, unknown>; // checked object
 	const text = (name: string) => (typeof fields[name] === 'string' && fields[name] !== '' ? {[name]: fields[name]} : {});
 	return {...text('token'), ...text('clientCertificateData'), ...text('clientKeyData'), ...text('expirationTimestamp')};
 }

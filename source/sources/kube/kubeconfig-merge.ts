@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import {sourceFailure} from '../failure.js';
+import {messageOf} from '../../domain/text/thrown.js';
 
 type RawMap = Record<string, unknown>;
 
@@ -55,7 +56,7 @@ function readText(file: string, required: boolean): string | null {
 					? 'permission denied'
 					: code === 'EISDIR'
 						? 'it is a directory'
-						: String((error as Error).message);
+						: messageOf(error);
 		throw sourceFailure('config', `cannot read kubeconfig ${file}: ${why}`, [`kubeconfig file: ${file}`]);
 	}
 }
@@ -122,7 +123,7 @@ export function parseKubeconfigFile(file: string, required: boolean): ParsedFile
 	} catch (error) {
 		throw sourceFailure('config', `kubeconfig ${absolute} is not valid YAML`, [
 			`kubeconfig file: ${absolute}`,
-			firstLine(String((error as Error).message)),
+			firstLine(messageOf(error)),
 		]);
 	}
 

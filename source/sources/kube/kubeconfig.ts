@@ -3,11 +3,8 @@
 // file, throws on a missing file in KUBECONFIG, and silently falls back to in-cluster or http://localhost:8080.
 import fs from 'node:fs';
 import path from 'node:path';
-// The types by the package's public name. The class from its config module, not the index: the index also brings
-// the generated API, ws, tar and node-fetch, which the bundle would then carry for a class that
-// needs none of them; it can take the public name once the build drops those by an alias.
-import {KubeConfig} from '@kubernetes/client-node/dist/config.js';
-import type {Cluster, Context, User} from '@kubernetes/client-node';
+// By the package's public name: the build aliases it to its config module (scripts/build.mjs), without the generated API.
+import {KubeConfig, type Cluster, type Context, type User} from '@kubernetes/client-node';
 import type {KubectlTarget} from '../../domain/incident/next-steps.js';
 import {sourceFailure} from '../failure.js';
 import {proxyFromEnvironment, shownProxy} from '../http/proxy-env.js';
@@ -26,7 +23,7 @@ export type KubeconfigOptions = {
 };
 
 /** Where the kubelet mounts a pod's service account token and the cluster's CA. */
-export const podServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
+const podServiceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 export type LoadedKubeconfig = {
 	/** client-node object built with loadFromOptions from the merged config, current context set. */
@@ -49,7 +46,7 @@ export type LoadedKubeconfig = {
 };
 
 /** A proxy in use: its URL (credentials and all: it is used, never shown) and how messages name it, without credentials. */
-export type ProxyUsed = {url: string; said: string};
+type ProxyUsed = {url: string; said: string};
 
 /** Where a pasted kubectl command must go to reach what pleg-top reached: --kubeconfig when given, the context used. */
 export function kubectlTargetOf(loaded: LoadedKubeconfig): KubectlTarget {

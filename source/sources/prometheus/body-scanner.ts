@@ -49,7 +49,7 @@ function holds(bytes: Buffer, text: string, at: number): boolean {
 /** Whether bytes [start, end) are printable ASCII: a label visibleLine would leave as it is. */
 function printable(bytes: Buffer, start: number, end: number): boolean {
 	for (let at = start; at < end; at++) {
-		const code = bytes[at]!;
+		const code = bytes[at]!; // in bounds
 		if (code < 0x20 || code > 0x7e) return false;
 	}
 
@@ -69,7 +69,7 @@ export function numberAt(bytes: Buffer, start: number, end: number): number {
 	let mantissa = 0;
 	let fraction = -1;
 	for (; at < end; at++) {
-		const code = bytes[at]!;
+		const code = bytes[at]!; // in bounds
 		if (code === dot && fraction < 0) {
 			fraction = 0;
 		} else if (code >= digit0 && code <= 0x39 && digits < 15) {
@@ -99,8 +99,8 @@ export class CompactSample implements SampleReader {
 
 	#find(name: string): number {
 		for (let i = 0; i < this.labels * 4; i += 4) {
-			const start = this.offsets[i]!;
-			if (this.offsets[i + 1]! - start === name.length && holds(this.bytes, name, start)) return i;
+			const start = this.offsets[i]!; // in bounds
+			if (this.offsets[i + 1]! - start === name.length && holds(this.bytes, name, start)) return i; // in bounds
 		}
 
 		return -1;
@@ -113,7 +113,7 @@ export class CompactSample implements SampleReader {
 
 	labelIs(name: string, text: string): boolean {
 		const i = this.#find(name);
-		return i >= 0 && this.offsets[i + 3]! - this.offsets[i + 2]! === text.length && holds(this.bytes, text, this.offsets[i + 2]!);
+		return i >= 0 && this.offsets[i + 3]! - this.offsets[i + 2]! === text.length && holds(this.bytes, text, this.offsets[i + 2]!); // in bounds
 	}
 
 	/** Each label as [name, value] strings (compactVector's records). */
@@ -162,7 +162,7 @@ export function eachCompactSample(body: Buffer, visit: (sample: CompactSample, p
 		if (!holds(body, '},"value":[', at)) return false;
 		at += 11;
 		const stamp = at;
-		while (numberChar(body[at]!)) at++;
+		while (numberChar(body[at]!)) at++; // in bounds
 		if (at === stamp || !holds(body, ',"', at)) return false;
 		const valueEnd = body.indexOf(quote, at + 2);
 		if (valueEnd < 0 || !holds(body, ']}', valueEnd + 1) || !printable(body, at + 2, valueEnd)) return false;

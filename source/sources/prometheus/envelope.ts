@@ -36,7 +36,7 @@ const matrixEnvelope = successEnvelope('matrix', matrixResult);
 /** The parsed JSON of an answer; a SourceFailure when it is not JSON. */
 function parsedJson(body: string, url: string, flag: PrometheusFlag): unknown {
 	try {
-		return JSON.parse(body) as unknown;
+		return JSON.parse(body);
 	} catch {
 		throw sourceFailure('parse', `the answer of ${url} is not JSON`, [
 			`is ${flag} the base URL of a Prometheus query API (e.g. http://prometheus:9090)?`,

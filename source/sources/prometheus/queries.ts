@@ -84,7 +84,7 @@ export function absentQuery(job: string): string {
 }
 
 /** How far back lastScrapeQuery looks, seconds. */
-export const lastScrapeLookbackSeconds = 3600;
+const lastScrapeLookbackSeconds = 3600;
 
 /**
  * When each target of `job` at these `instances` was last scraped well (Unix s): the newest `up` sample of 1 within

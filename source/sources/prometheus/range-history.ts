@@ -11,15 +11,16 @@ import {redact, SourceFailure} from '../failure.js';
 import {createPrometheusApi, type PrometheusAccess} from './client.js';
 import {readMatrix, type PrometheusFlag} from './envelope.js';
 import {overNode, promDuration} from './queries.js';
+import {messageOf} from '../../domain/text/thrown.js';
 
 /** How far back the history reaches, seconds: the chart spans 6 minutes (generic PLEG) to 20 (evented). */
-export const historySpanSeconds = 15 * 60;
+const historySpanSeconds = 15 * 60;
 
 /**
  * The range of the history's rate(), seconds: --window, at least a minute. rate() needs two samples in its range, and
  * Prometheus scrapes a kubelet every 15 to 60 s, where a 10 s range holds none.
  */
-export function historyRangeSeconds(windowSeconds: number): number {
+function historyRangeSeconds(windowSeconds: number): number {
 	return Math.max(windowSeconds, 60);
 }
 
@@ -27,7 +28,7 @@ export function historyRangeSeconds(windowSeconds: number): number {
  * The step, seconds: the chart's narrowest column (a 6-minute chart 200 columns wide takes 2 s columns), never
  * shorter than --interval, as the chart's columns are not.
  */
-export function historyStepSeconds(intervalMs: number): number {
+function historyStepSeconds(intervalMs: number): number {
 	const needed = Math.max(2, intervalMs / 1000);
 	return bucketSteps.find((step) => step >= needed) ?? Math.ceil(needed);
 }
@@ -43,7 +44,7 @@ const counterNames = [
 const criCalls = 'operation_type=~"(list_podsandbox|list_containers|podsandbox_status|container_status)?"';
 
 /** The PromQL of each answer, narrowed to the node as --prometheus narrows it (its `node` label or an `instance` of it). */
-export function historyQueries(node: string, windowSeconds: number): Record<keyof HistoryAnswers, string> {
+function historyQueries(node: string, windowSeconds: number): Record<keyof HistoryAnswers, string> {
 	const over = overNode(node);
 	const range = promDuration(historyRangeSeconds(windowSeconds));
 	const gauge = families.lastSeen;
@@ -89,11 +90,11 @@ export async function readPrometheusHistory(options: HistoryReadOptions, signal:
 			keys.map(async (key) => api.get('/api/v1/query_range', `query=${encodeURIComponent(queries[key])}${parameters[key]}`, all.signal)),
 		);
 		const [mean, age, counters, countersAt] = bodies.map((body) => readMatrix(body, url, options.flag));
-		return prehistoryFrom({mean: mean!, age: age!, counters: counters!, countersAt: countersAt!}, {url, node: options.node});
+		return prehistoryFrom({mean: mean!, age: age!, counters: counters!, countersAt: countersAt!}, {url, node: options.node}); // one body per key
 	} catch (error) {
 		all.abort();
 		// The summary names the URL and the status; a token in it is cut out.
-		const why = error instanceof SourceFailure ? error.failure.summary : visibleLine(String((error as Error)?.message ?? error));
+		const why = error instanceof SourceFailure ? error.failure.summary : visibleLine(messageOf(error));
 		return prehistoryFailed(url, redact(why, api.secrets()));
 	} finally {
 		signal.removeEventListener('abort', onAbort);

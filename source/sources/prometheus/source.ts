@@ -56,8 +56,8 @@ function jobToMatch(jobs: ScrapeJobs): string | null {
 export function chooseJob(samples: ReadonlyArray<{metric: Record<string, string>; value: number}>, asked: string | null): ScrapeJobs {
 	const jobs = samples
 		.filter((sample) => sample.metric['job'] !== undefined)
-		.sort((a, b) => b.value - a.value || a.metric['job']!.localeCompare(b.metric['job']!))
-		.map((sample) => sample.metric['job']!);
+		.sort((a, b) => b.value - a.value || a.metric['job']!.localeCompare(b.metric['job']!)) // filtered above
+		.map((sample) => sample.metric['job']!); // filtered above
 	if (asked !== null) return {chosen: asked, others: jobs.filter((job) => job !== asked), asked: true};
 	return {chosen: jobs[0] ?? null, others: jobs.slice(1), asked: false};
 }
@@ -187,7 +187,7 @@ async function readFigures(
 	signal: AbortSignal,
 	merger: ReturnType<typeof figuresMerger>,
 ): Promise<Map<string, PrometheusFigures>> {
-	const keys = Object.keys(queries) as FigureKey[];
+	const keys = Object.keys(queries) as FigureKey[]; // keys of the literal
 	const shared = sharedSignal(signal, keys.length);
 	const readInPlace = keys.map(() => false);
 	const answers = await Promise.all(
@@ -201,7 +201,7 @@ async function readFigures(
 	keys.forEach((key, index) => {
 		if (readInPlace[index]) return;
 		const merge = merger.mergeOf(key);
-		readVector(answers[index]!, api.base).forEach((sample, place) => merge(sampleReader(sample), place));
+		readVector(answers[index]!, api.base).forEach((sample, place) => merge(sampleReader(sample), place)); // one answer per key
 	});
 	// A node is a kubelet with PLEG series; kubernetes_build_info alone (another component) is not one.
 	for (const [node, entry] of merger.figures) {
