@@ -157,8 +157,10 @@ describe('--replay', () => {
 			lines.map((line) => line['time']),
 			records.map((record) => record.figures.time),
 		);
-		lines.forEach(({kubeletRestarts: _restarts, cri: _cri, ...figures}, index) => {
+		// Each a good read (`stale` is on every JSON line, not in a recording), with the recorded figures.
+		lines.forEach(({kubeletRestarts: _restarts, cri: _cri, stale, ...figures}, index) => {
 			const {cri: _recorded, ...recorded} = records[index]!.figures;
+			assert.equal(stale, false, `line ${index + 1}`);
 			assert.deepEqual(figures, recorded, `line ${index + 1}`);
 		});
 		assert.equal(result.stderr, `write-down written to ${summary}\n`);
