@@ -1,6 +1,6 @@
 // The one-node screen: an engine of one node in (engine/), the dashboard out, keys in between. The engine owns
 // the polling, the clock and the pause; this component owns what is toggled on screen.
-import {useApp, useInput} from 'ink';
+import {useApp, useInput, type Key} from 'ink';
 import {useEffect, useState} from 'react';
 import {demoLabel, type DemoControls} from '../domain/demo-controls.js';
 import type {NodeEngine} from '../engine/engine.js';
@@ -99,48 +99,53 @@ export default function App({engine, demo, header, raw = false, markNames, onQui
 		markNames,
 	};
 
-	useInput(
-		useLatestCallback((input, key) => {
-			// While the help shows, `/` searches it; while a word is typed every key is the search's.
-			const searched = showHelp
-				? searchKeys(helpSearch, helpOffset, {...key, input}, () =>
-						dashboardHelpRows(columns, props.figures?.node ?? props.node?.name, pasteContext(props)),
-					)
-				: undefined;
-			if (searched) {
-				setHelpSearch(searched.search);
-				setHelpOffset(searched.offset);
-				return;
-			}
+	const onKey = useLatestCallback((input: string, key: Key) => {
+		// While the help shows, `/` searches it; while a word is typed every key is the search's.
+		const searched = showHelp
+			? searchKeys(helpSearch, helpOffset, {...key, input}, () =>
+					dashboardHelpRows(columns, props.figures?.node ?? props.node?.name, pasteContext(props)),
+				)
+			: undefined;
+		if (searched) {
+			setHelpSearch(searched.search);
+			setHelpOffset(searched.offset);
+			return;
+		}
 
-			const move = showHelp || showRaw ? helpMoveOf(key) : undefined;
-			if (move && !showHelp) setRawOffset((offset) => scrollHelp(offset, move, dashboardRawScroll(props)));
-			else if (move)
-				setHelpOffset((offset) =>
-					scrollHelp(
-						offset,
-						move,
-						dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node})),
-					),
-				);
-			else if (input === 'q') (onQuit ?? exit)();
-			else if (input === 'p') engine.setPaused(!engine.paused);
-			else if (input === 'b') engine.mark(engine.now());
-			else if (input === '?') {
-				setShowHelp((shown) => !shown);
-				setHelpOffset(0);
-				setHelpSearch(null);
-			} else if (input === 'a') setShowAnatomy((shown) => !shown);
-			else if (input === 'k') setToggleConstants((toggled) => !toggled);
-			else if (input === 'w') {
-				setShowRaw((shown) => !shown);
-				setRawOffset(0);
-			} else if (key.escape) {
-				setShowHelp(false);
-				setHelpSearch(null);
-			} else if (demo && !key.ctrl) steerDemo(input, demo);
-		}),
-	);
+		// Keys typed faster than the screen reads them come as one input ("cl"): each is a key of its own.
+		if (input.length > 1 && !key.ctrl && !key.meta) {
+			for (const each of input) onKey(each, key);
+			return;
+		}
+
+		const move = showHelp || showRaw ? helpMoveOf(key) : undefined;
+		if (move && !showHelp) setRawOffset((offset) => scrollHelp(offset, move, dashboardRawScroll(props)));
+		else if (move)
+			setHelpOffset((offset) =>
+				scrollHelp(
+					offset,
+					move,
+					dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node})),
+				),
+			);
+		else if (input === 'q') (onQuit ?? exit)();
+		else if (input === 'p') engine.setPaused(!engine.paused);
+		else if (input === 'b') engine.mark(engine.now());
+		else if (input === '?') {
+			setShowHelp((shown) => !shown);
+			setHelpOffset(0);
+			setHelpSearch(null);
+		} else if (input === 'a') setShowAnatomy((shown) => !shown);
+		else if (input === 'k') setToggleConstants((toggled) => !toggled);
+		else if (input === 'w') {
+			setShowRaw((shown) => !shown);
+			setRawOffset(0);
+		} else if (key.escape) {
+			setShowHelp(false);
+			setHelpSearch(null);
+		} else if (demo && !key.ctrl) steerDemo(input, demo);
+	});
+	useInput(onKey);
 
 	return <Dashboard {...props} />;
 }

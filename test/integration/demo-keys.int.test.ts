@@ -82,3 +82,15 @@ for (const [columns, rows] of [
 		});
 	});
 }
+
+describe('keys typed faster than the screen reads them', () => {
+	test('c and l in one write: churn and the slow runtime both on, as when typed apart', {skip}, async () => {
+		const {session, exit} = startDemo(80, 24);
+		await session.waitFor(header('idle'), 15_000);
+		// One send-keys, one write to the terminal: the screen reads "cl" at once, as from a busy machine or ssh link.
+		session.keys('c', 'l');
+		await session.waitFor(header('churn + slow runtime'));
+		session.keys('r', 'q');
+		assert.equal(await exit(), '0');
+	});
+});

@@ -114,7 +114,12 @@ describe('the demo in tmux: history chart, folded pane, keys', () => {
 		// incident rows (the CRI calls' timeout, a Ready=False the next Node read clears) may take the row the folded
 		// source pane needs: on a loaded machine they can still show when the first 80×24 frame is drawn.
 		const folded = /^kubelet source v1\.\d+\.\d+ · threshold 3m0s · .*k details$/m;
-		const small = await waitUntil(session, (screen) => /^history · last 10m30s, 10 s\/col/m.test(screen) && folded.test(screen), 30_000);
+		// The chart's age row comes once those rows have gone and left it room: wait for it too.
+		const small = await waitUntil(
+			session,
+			(screen) => /^history · last 10m30s, 10 s\/col/m.test(screen) && folded.test(screen) && ageAxis(screen) > 0,
+			30_000,
+		);
 		assert.ok(ageAxisSeconds(small) > 180, small);
 		session.keys('q');
 	});

@@ -152,14 +152,17 @@ describe('--replay', () => {
 			.trimEnd()
 			.split('\n')
 			.map((line) => JSON.parse(line) as Record<string, unknown>);
+		// Line by line, so a difference names its line and field rather than a whole misaligned list.
 		assert.deepEqual(
-			lines.map(({kubeletRestarts: _restarts, cri: _cri, ...figures}) => figures),
-			// A JSON line is the recorded figures and `stale`, which every line carries (false: a good scrape).
-			records.map((record) => {
-				const {cri: _cri, ...figures} = record.figures;
-				return {...figures, stale: false};
-			}),
+			lines.map((line) => line['time']),
+			records.map((record) => record.figures.time),
 		);
+		// Each a good read (`stale` is on every JSON line, not in a recording), with the recorded figures.
+		lines.forEach(({kubeletRestarts: _restarts, cri: _cri, stale, ...figures}, index) => {
+			const {cri: _recorded, ...recorded} = records[index]!.figures;
+			assert.equal(stale, false, `line ${index + 1}`);
+			assert.deepEqual(figures, recorded, `line ${index + 1}`);
+		});
 		assert.equal(result.stderr, `write-down written to ${summary}\n`);
 		// 100 ms since the mark over 5 ms before it (see exposition.ts)
 		assert.match(

@@ -102,7 +102,7 @@ describe('a node opened from the table, through the CLI', () => {
 			const paneTitle = () =>
 				execFileSync('tmux', ['display-message', '-p', '-t', session!.name, '#{pane_title}'], {encoding: 'utf8'}).trim();
 			const titleBecomes = async (title: string) => {
-				const deadline = Date.now() + 10_000;
+				const deadline = Date.now() + 20_000;
 				while (paneTitle() !== title && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 				assert.equal(paneTitle(), title);
 			};
@@ -114,14 +114,17 @@ describe('a node opened from the table, through the CLI', () => {
 			assert.equal(eventReads('sick-1') + eventReads('healthy-1'), 0);
 
 			session.keys('Enter');
-			screen = await session.waitFor('events · 2 Events, newest first');
+			// The Events and the pods on the node come with separate reads: wait for both on the screen.
+			screen = await session.waitFor(/^(?=[\s\S]*^events · 2 Events, newest first$)(?=[\s\S]*· 7 pods on the node$)/m, 20_000);
 			const rows = screen.split('\n');
 			assert.match(rows[0]!, /^pleg-top · sick-1 · prod \(cluster fake\) · kubelet v1\.28\.4 · containerd:\/\/1\.7\.2 /);
 			assert.ok(rows.includes(`? node Ready=Unknown NodeStatusUnknown since ${lostClock}: Kubelet stopped posting node status.`), screen);
-			assert.match(screen, /^ {2}NodeNotReady {7}\d\ds ago {2}×1 {2}Node sick-1 status is now: NodeNotReady$/m);
+			// 65 s old at the set-up, older by however long a loaded machine took to get here.
+			assert.match(screen, /^ {2}NodeNotReady +(?:\d\ds|\d+m|\d+m\d+s) ago {2}×1 {2}Node sick-1 status is now: NodeNotReady$/m);
 			assert.match(screen, /^ {2}ContainerGCFailed {2}10m ago {2}×3 {2}rpc error: code = DeadlineExceeded$/m);
-			// Unknown for 70 s and more: the default 300 s toleration leaves less than 3m50s.
-			assert.match(screen, /^ {2}pods evicted in ~3m[0-5]\ds \(default tolerationSeconds\) · 7 pods on the node$/m);
+			// Unknown for 70 s and more: the default 300 s toleration leaves 3m50s or less.
+			const eviction = /^ {2}pods evicted in ~(?:(\d)m)?(\d+)s \(default tolerationSeconds\) · 7 pods on the node$/m.exec(screen);
+			assert.ok(eviction && Number(eviction[1] ?? 0) * 60 + Number(eviction[2]) <= 230, screen);
 			assert.match(screen, new RegExp(`^  kubectl --kubeconfig '${kubeconfig}' --context prod describe node sick-1$`, 'm'));
 			assert.match(screen, /✗ the API server cannot reach the kubelet on node "sick-1"/);
 			assert.match(screen, /q back {2}\? help/);
