@@ -72,6 +72,24 @@ describe('pleg-top lab on the live screen', {skip: !hasTmux && 'tmux is not inst
 		assert.equal(lab.namespaces.size, 0);
 	});
 
+	test('at 100 columns the plan is broken at spaces, not by the terminal inside a word', async () => {
+		const command = `sh -c '${process.execPath} ${cliPath} lab --demo; echo "AFTER-LAB exit=$?"; sleep 120'`;
+		const temp = makeTempDir('pleg-top-lab-plan-');
+		const session = startTmux(command, {columns: 100, rows: 30, env: {HOME: temp.dir}});
+		cleanups.push(
+			() => session.kill(),
+			() => temp.remove(),
+		);
+		const screen = await session.waitFor('Create it and run the lab? [y/N]', 30_000);
+		// Each word whole on its row, and a broken line goes on two spaces deeper than its own indentation.
+		assert.match(screen, /^ {2}deployment pleg-lab\/churn: .* \(nodeSelector$/m);
+		assert.match(screen, /^ {4}kubernetes\.io\/hostname=demo-node\),$/m);
+		assert.match(screen, /^ {4}requests .* all capabilities dropped,$/m);
+		assert.match(screen, /^ {6}seccomp RuntimeDefault$/m);
+		session.keys('n', 'Enter');
+		await session.waitFor(/AFTER-LAB exit=0/, 30_000);
+	});
+
 	test('n at the question creates nothing', async () => {
 		const {lab, session} = await startLabOnScreen();
 		await session.waitFor('Create it and run the lab? [y/N]', 30_000);
