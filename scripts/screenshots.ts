@@ -197,6 +197,45 @@ const scenes: Scene[] = [
 			return session;
 		},
 	},
+	{
+		name: 'overview-cloud',
+		title:
+			'pleg-top without --node on GKE-style node names: the part they share cut, the pool and the node kept; a NotReady node, one counting down',
+		async run(context) {
+			const gke = (pool: string, end: string) => `gke-prod-europe-west1-${pool}-${end}`;
+			// The highmem node runs 20× and hangs: past the threshold in 9 s, then NotReady; one default node hangs at 1×
+			// and counts down; another churns.
+			const nodes = [
+				gke('default-pool-3f2a9c1e', 'x7k2'),
+				gke('default-pool-3f2a9c1e', 'm4p9'),
+				gke('default-pool-3f2a9c1e', 'b8zt'),
+				{name: gke('highmem-pool-8b1d4e77', 'q2w3'), speed: 20},
+				gke('highmem-pool-8b1d4e77', 'lk0v'),
+				gke('gpu-pool-c04e91aa', '7hrn'),
+			];
+			const cluster = await context.cluster(nodes);
+			cluster.kubelets.get(gke('highmem-pool-8b1d4e77', 'q2w3'))!.stall();
+			cluster.kubelets.get(gke('default-pool-3f2a9c1e', 'm4p9'))!.stall();
+			cluster.kubelets.get(gke('default-pool-3f2a9c1e', 'b8zt'))!.churn(true);
+			const session = start([], {KUBECONFIG: cluster.kubeconfig});
+			await session.waitFor(/✗ unhealthy +\S*q2w3 +False /, 60_000);
+			await session.waitFor(/! lagging .* ago +[12]m\d+s /, 30_000);
+			return session;
+		},
+	},
+	{
+		name: 'lab-demo',
+		title: 'pleg-top lab --demo mid-run: the phase and the pods Running in the header, each phase a named mark on the chart',
+		async run() {
+			const session = start(['lab', '--demo']);
+			await session.waitFor('Create it and run the lab? [y/N]', 20_000);
+			session.keys('y', 'Enter');
+			// The second up's hold: idle, hold, down and hold behind it on the chart, the baseline the phase's mark.
+			await session.waitFor(/lab 7\/7 hold 12 #2 · 12\/12 Running/, 90_000);
+			await session.waitFor(/marked \d\d:\d\d:\d\d, [4-8]s ago/, 20_000);
+			return session;
+		},
+	},
 ];
 
 async function main(only: string[]): Promise<void> {

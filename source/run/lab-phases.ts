@@ -158,8 +158,12 @@ export async function runPhases(context: PhaseContext): Promise<void> {
 			context.ran.push(run);
 			// After the mark is in `ran`: the screen redraws on this, and its chart names the mark.
 			context.status.set({phase: phase.name, step: index + 1, steps: phases.length, wanted: phase.to, waited: null});
-			await runPhase(context, phase, watch);
-			run.runningAtEnd = runningOn(watch.pods(), context.settings.node);
+			try {
+				await runPhase(context, phase, watch);
+			} finally {
+				// Also when stopped: the pods still there, before the teardown deletes them, are the ones the phase held.
+				run.runningAtEnd = runningOn(watch.pods(), context.settings.node);
+			}
 		}
 	})();
 	await Promise.race([script, watchFailed]);

@@ -23,6 +23,7 @@ import {createLabCluster, type LabCluster} from '../sources/lab-cluster.js';
 import {SourceFailure} from '../sources/failure.js';
 import type {NodeMode} from './mode.js';
 import {kubeconfig} from './plan/kube.js';
+import {wrap} from './lab.js';
 import {runLabSession} from './lab-session-run.js';
 import {teardown, waitGone, type LabIo, type LabRun} from './lab-teardown.js';
 
@@ -79,7 +80,8 @@ async function labSteps(run: LabRun): Promise<number> {
 	}
 
 	if (settings.dryRun) return dryRun(run, node, null);
-	io.stderr(planLines(settings, node, run.runId).join('\n') + '\n');
+	// Broken at spaces to the terminal's width: the terminal itself would cut "kubernetes.io" mid-word.
+	io.stderr(wrap(planLines(settings, node, run.runId).join('\n'), process.stderr.isTTY ? process.stderr.columns : undefined, 2) + '\n');
 	const refused = await preflight(run, node, signal);
 	if (refused !== null) return refused;
 	if (!(await ask(run, 'Create it and run the lab? [y/N] '))) {

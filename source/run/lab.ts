@@ -40,15 +40,20 @@ export function finishLab(plan: Plan, mode: NodeMode, io: LabIo, lab?: LabSummar
 
 /**
  * Each line broken at spaces to at most `columns` characters (a word longer than that stays whole). Continuation
- * lines keep the line's own indentation, so a list item stays readable as one.
+ * lines keep the line's own indentation plus `hang` spaces, so a list item stays readable as one.
  */
-export function wrap(text: string, columns: number | undefined): string {
+export function wrap(text: string, columns: number | undefined, hang = 0): string {
 	if (columns === undefined || columns < 20) return text;
 	return text
 		.split('\n')
 		.map((line) => {
 			if ([...line].length <= columns) return line;
+<<<<<<< HEAD
 			const indent = /^\s*/.exec(line)![0]; // always matches
+=======
+			const indent = /^\s*/.exec(line)![0];
+			const next = indent + ' '.repeat(hang);
+>>>>>>> screens
 			const words = line.slice(indent.length).split(' ');
 			const out: string[] = [];
 			let current = indent;
@@ -56,7 +61,7 @@ export function wrap(text: string, columns: number | undefined): string {
 				const candidate = current.trim() === '' ? indent + word : `${current} ${word}`;
 				if ([...candidate].length > columns && current.trim() !== '') {
 					out.push(current);
-					current = indent + word;
+					current = next + word;
 				} else {
 					current = candidate;
 				}

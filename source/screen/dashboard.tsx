@@ -312,8 +312,9 @@ function headerLine({figures, node, sourceLabel, demoScenario, context, now, wid
 	}
 
 	// Before the version: what the demo is doing is the one item a narrow header must not drop.
+	// During the lab the pods are the lab's, not the demo's idle: "demo" alone says it is simulated.
 	if (demoScenario) {
-		items.push([seg(`demo: ${demoScenario}`, 'warn')]);
+		items.push([seg(context?.lab && demoScenario === 'idle' ? 'demo' : `demo: ${demoScenario}`, 'warn')]);
 	}
 
 	if (version) {

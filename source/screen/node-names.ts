@@ -36,10 +36,14 @@ export function sharedParts(names: readonly string[]): SharedParts {
 	return {prefix: prefix.length, suffix: Math.max(0, Math.min(suffix.length, shortest - prefix.length))};
 }
 
+/** A shared part shorter than this is not worth a "…" of its own. */
+const minSharedDropped = 4;
+
 /**
  * `name` in at most `width` characters: whole when it fits, else with "…" in place of a run of characters. The run
  * is the middle one (one more character kept at the end, where cloud names differ) when that lies within the
- * fleet's shared prefix or suffix; else the run nearest the middle that does; else the middle one, both ends kept.
+ * fleet's shared prefix or suffix; else the run nearest the middle that does; else, when the cut is longer than what
+ * the names share, the shared part whole and the middle of the rest (two "…"); else the middle one, both ends kept.
  */
 export function shortName(name: string, width: number, shared: SharedParts = noSharedParts): string {
 	const chars = [...name];
@@ -57,6 +61,20 @@ export function shortName(name: string, width: number, shared: SharedParts = noS
 		{from: 0, to: prefix - cut},
 		{from: chars.length - suffix, to: chars.length - cut},
 	].filter((range) => range.to >= range.from);
+	// A cut longer than what every name shares: that part goes whole and what tells the name apart is cut in its middle,
+	// rather than one middle cut that leaves every row alike at the front ("gke-prod-…"); when most of that part then
+	// shows (a 253-character name keeps its ends instead).
+	const distinct = prefix >= suffix ? chars.slice(prefix) : chars.slice(0, chars.length - suffix);
+	if (
+		ranges.length === 0 &&
+		width > minSharedDropped &&
+		chars.length - distinct.length >= minSharedDropped &&
+		distinct.length <= 2 * (width - 1)
+	) {
+		const rest = shortName(distinct.join(''), width - 1);
+		return prefix >= suffix ? `…${rest}` : `${rest}…`;
+	}
+
 	const starts = ranges.map((range) => Math.min(range.to, Math.max(range.from, middle)));
 	const start =
 		starts.length === 0 ? middle : starts.reduce((best, each) => (Math.abs(each - middle) < Math.abs(best - middle) ? each : best));

@@ -157,6 +157,18 @@ describe('pleg-top lab NODE', () => {
 		});
 	}
 
+	test('stopped during hold 3, the write-down counts the 3 pods that were held, not the 0 left after the teardown', async () => {
+		const lab = await startLab();
+		const cli = run(lab, ['--pods', '3', '--yes', '--hold', '5s']);
+		await waitForStderr(cli, /\[3\/7\] hold 3/);
+		cli.child.kill('SIGTERM');
+		const result = await cli.exited;
+		assert.match(result.stderr, /stopped \(SIGTERM\) during hold 3/);
+		const row = result.stderr.split('\n').find((line) => line.startsWith('hold 3 ')) ?? '';
+		assert.match(row, /^hold 3\s+3\s/, result.stderr);
+		assert.doesNotMatch(result.stderr.replace(/\s+/g, ' '), /Held at 0 pods/);
+	});
+
 	test("an existing namespace without the lab's label is refused and left alone", async () => {
 		const lab = await startLab({namespaces: {'pleg-lab': {team: 'payments'}}});
 		const result = await run(lab, ['--yes']).exited;

@@ -45,9 +45,10 @@ describe('pleg-top lab on the live screen', {skip: !hasTmux && 'tmux is not inst
 		session.keys('y', 'Enter');
 		const screen = await session.waitFor(/lab 3\/7 hold 3 · 3\/3 Running/, 45_000);
 		assert.match(screen, /^pleg-top · worker-1 · lab 3\/7 hold 3 · 3\/3 Running/m);
-		// The chart's marks are the phases, by letter, and its legend names them.
-		assert.match(screen, /R restart · I idle · U up · H hold/);
-		assert.match(screen, /^\s+[IUH]+\s*$/m);
+		// The chart's marks are the phases, by letter, and its legend names those on it (a short phase shares the next one's column).
+		assert.match(screen, /R restart · (I idle · )?(U up · )?H hold/);
+		const marks = /^\s+([IUH][IUH ]*)$/m.exec(screen)?.[1] ?? '';
+		for (const [, letter] of screen.matchAll(/ · ([IUH]) (?:idle|up|hold)/g)) assert.ok(marks.includes(letter!), `${letter} in ${marks}`);
 		session.keys('C-c');
 		const end = await session.waitFor(/AFTER-LAB exit=\d+/, 45_000);
 		assert.match(end, /stopped \(SIGINT\) during hold 3/);
@@ -70,6 +71,24 @@ describe('pleg-top lab on the live screen', {skip: !hasTmux && 'tmux is not inst
 		assert.match(end, /phase\s+pods\s+ctrs/);
 		assert.match(end, /AFTER-LAB exit=0/);
 		assert.equal(lab.namespaces.size, 0);
+	});
+
+	test('at 100 columns the plan is broken at spaces, not by the terminal inside a word', async () => {
+		const command = `sh -c '${process.execPath} ${cliPath} lab --demo; echo "AFTER-LAB exit=$?"; sleep 120'`;
+		const temp = makeTempDir('pleg-top-lab-plan-');
+		const session = startTmux(command, {columns: 100, rows: 30, env: {HOME: temp.dir}});
+		cleanups.push(
+			() => session.kill(),
+			() => temp.remove(),
+		);
+		const screen = await session.waitFor('Create it and run the lab? [y/N]', 30_000);
+		// Each word whole on its row, and a broken line goes on two spaces deeper than its own indentation.
+		assert.match(screen, /^ {2}deployment pleg-lab\/churn: .* \(nodeSelector$/m);
+		assert.match(screen, /^ {4}kubernetes\.io\/hostname=demo-node\),$/m);
+		assert.match(screen, /^ {4}requests .* all capabilities dropped,$/m);
+		assert.match(screen, /^ {6}seccomp RuntimeDefault$/m);
+		session.keys('n', 'Enter');
+		await session.waitFor(/AFTER-LAB exit=0/, 30_000);
 	});
 
 	test('n at the question creates nothing', async () => {

@@ -246,6 +246,15 @@ describe('Dashboard small and special screens', () => {
 		assert.match(rows[0]!, /^pleg-top · demo-node · demo: stall · kubelet v1\.28\.0 · demo node/);
 		assert.match(rows.at(-1)!, /a anatomy {2}k source {2}c churn {2}s stall/);
 	});
+
+	test('lab --demo: no "demo: idle" beside the lab\'s 12 pods Running; a scenario the user pressed is said', () => {
+		const lab = {lab: 'lab 3/7 hold 12 · 12/12 Running'};
+		assert.match(
+			dashboard(100, 30, {demoScenario: 'idle', context: lab})[0]!,
+			/^pleg-top · demo-node · lab 3\/7 hold 12 · 12\/12 Running · demo · kubelet /,
+		);
+		assert.match(dashboard(100, 30, {demoScenario: 'stalled', context: lab})[0]!, /· 12\/12 Running · demo: stalled · kubelet /);
+	});
 });
 
 describe('Dashboard before any good scrape (a kubelet never read)', () => {

@@ -53,11 +53,26 @@ describe('a name cut to a width', () => {
 		assert.equal(shortName(eks('1-23'), 20), 'ip-10-0-1…e.internal');
 	});
 
-	test('a cut longer than any shared part: the middle one, both ends kept', () => {
-		// Two pools share "gke-prod-" (9): 16 to cut does not fit in it.
-		assert.equal(shortName(gke('x7kq'), 20, {prefix: 9, suffix: 0}), 'gke-prod-…a0b2c-x7kq');
+	test('a cut longer than the shared part: that part goes whole, then the rest is cut in its middle', () => {
+		// Two pools share "gke-prod-" (9): 16 to cut does not fit in it. "…" for it, then 26 in 19: 9 + … + 9, the pool
+		// kept where a middle cut of the whole name ("gke-prod-…a0b2c-x7kq") left every row the same at the front.
+		assert.equal(shortName(gke('x7kq'), 20, {prefix: 9, suffix: 0}), '…default-p…0b2c-x7kq');
+		// GKE pools of one cluster in europe-west1 share 22: 48 characters in 20, "highmem" and "gpu" stay.
+		const regional = (pool: string) => `gke-prod-europe-west1-${pool}`;
+		assert.equal(shortName(regional('highmem-pool-8b1d4e77-q2w3'), 20, {prefix: 22, suffix: 0}), '…highmem-p…4e77-q2w3');
+		assert.equal(shortName(regional('gpu-pool-c04e91aa-7hrn'), 20, {prefix: 22, suffix: 0}), '…gpu-pool-…91aa-7hrn');
+		// The rest fits: one "…".
+		assert.equal(shortName(regional('gpu-pool-c04e91aa-7hrn'), 23, {prefix: 22, suffix: 0}), '…gpu-pool-c04e91aa-7hrn');
+		// A shared end, the same way: EKS in 12 ("ip-10-0-1-23" is 12; 11 + …).
+		assert.equal(shortName(eks('1-23'), 12, {prefix: 0, suffix: 27}), 'ip-10…-1-23…');
+	});
+
+	test('nothing shared (or only a few characters): the middle cut, both ends kept', () => {
 		assert.equal(shortName('abcdefghij', 5), 'ab…ij');
 		assert.equal(shortName('abcdefghij', 6), 'ab…hij');
+		assert.equal(shortName(gke('x7kq'), 20, {prefix: 3, suffix: 0}), 'gke-prod-…a0b2c-x7kq');
+		// "worker-" shared with a 71-character rest: the rest would lose most of itself anyway; both ends kept.
+		assert.equal(shortName(`worker-${'x'.repeat(60)}-the-end-1`, 20, {prefix: 7, suffix: 0}), 'worker-xx…-the-end-1');
 	});
 
 	test('a name that fits stays whole; 1 column is "…", 0 is nothing', () => {

@@ -108,11 +108,7 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	const span = `last ${formatGoDuration(shown.length * bucketSeconds)}, ${bucketLabel(bucketSeconds)}`;
 	const title = [`history · ${span}`, span].find((text) => cellWidth(text) <= width) ?? span;
 	const {markers, both, history: fromPrometheus} = markerRow(shown, letterOf(markNames, bucketSeconds));
-	// Below: split gives one at least.
-	const named = [...new Map(markNames.map((mark) => [mark.letter, mark.name.split(' ')[0]!])).entries()].map(
-		([letter, name]) => `${letter} ${name}`,
-	);
-	const marks = named.length > 0 ? named.join(' · ') : 'B mark';
+	const marks = marksLegend(markNames, markers);
 	const legend = `log scale · R restart · ${marks}${both ? ' · * both' : ''}${fromPrometheus ? ' · P Prometheus' : ''}`;
 	const lines: Line[] = [
 		spread([seg(title, 'title')], [seg(legend, 'dim')], width),
@@ -124,6 +120,19 @@ export function historyChartLines({history, width, now, thresholdSeconds, interv
 	}
 
 	return lines;
+}
+
+/**
+ * The mark letters the chart shows, named: a phase whose column a later one took has no letter to explain, and an
+ * unnamed mark's B among named ones has. "B mark" when nothing is shown yet, so the key is known before it is pressed.
+ */
+function marksLegend(markNames: readonly NamedMark[], markers: string): string {
+	// split gives one at least, hence the `!`.
+	const named = [...new Map(markNames.map((mark) => [mark.letter, mark.name.split(' ')[0]!])).entries()]
+		.filter(([letter]) => markers.includes(letter))
+		.map(([letter, name]) => `${letter} ${name}`);
+	if (named.length === 0 || (markers.includes('B') && !markNames.some((mark) => mark.letter === 'B'))) named.push('B mark');
+	return named.join(' · ');
 }
 
 type Series = {values: Array<number | null>; highest: number | null; axis: string};

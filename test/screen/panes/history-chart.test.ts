@@ -152,8 +152,31 @@ describe('HistoryChart with named marks (pleg-top lab)', () => {
 			{at: t + 12_000, letter: 'U', name: 'up 0→12'},
 		];
 		const rows = chart(history, {width: 100, now: t + 49_500, thresholdSeconds: 50, markNames}).split('\n');
-		assert.match(rows[0]!, /log scale · R restart · I idle · U up$/);
+		// The unnamed mark's B is on the chart too, so the legend says it.
+		assert.match(rows[0]!, /log scale · R restart · I idle · U up · B mark$/);
 		// 2 s columns at 100 wide: :00–:02 I, six columns on :12–:14 U, :26–:28 B, :46–:48 R.
 		assert.match(rows[3]!, /I {5}U {6}B {9}R$/);
+	});
+
+	test('a phase whose column the next phase took is not in the legend: it names only the letters on the chart', () => {
+		// idle at :01, up at :12 and hold at :13 (the pods came up within a second): :12–:14 is one 2 s column, H.
+		const history: HistoryPoint[] = [];
+		for (let second = 0; second < 50; second++) {
+			history.push({
+				at: t + second * 1000,
+				windowMeanSeconds: 0.004,
+				lastSeenAgeSeconds: 1,
+				event: [1, 12, 13].includes(second) ? 'mark' : null,
+			});
+		}
+
+		const markNames = [
+			{at: t + 1000, letter: 'I', name: 'idle'},
+			{at: t + 12_000, letter: 'U', name: 'up 0→12'},
+			{at: t + 13_000, letter: 'H', name: 'hold 12'},
+		];
+		const rows = chart(history, {width: 100, now: t + 49_500, thresholdSeconds: 50, markNames}).split('\n');
+		assert.match(rows[3]!, /I {5}H$/);
+		assert.match(rows[0]!, /log scale · R restart · I idle · H hold$/);
 	});
 });
