@@ -48,12 +48,8 @@ export function wrap(text: string, columns: number | undefined, hang = 0): strin
 		.split('\n')
 		.map((line) => {
 			if ([...line].length <= columns) return line;
-<<<<<<< HEAD
 			const indent = /^\s*/.exec(line)![0]; // always matches
-=======
-			const indent = /^\s*/.exec(line)![0];
 			const next = indent + ' '.repeat(hang);
->>>>>>> screens
 			const words = line.slice(indent.length).split(' ');
 			const out: string[] = [];
 			let current = indent;
