@@ -14,7 +14,7 @@ import {
 	type HeaderContext,
 } from './dashboard.js';
 import {helpMoveOf, scrollHelp} from './panes/help-screen.js';
-import {searchKeys, type HelpSearch} from './panes/help-search.js';
+import {searchKeys} from './panes/help-search.js';
 import {useEngineFrames} from './hooks/use-engine-frames.js';
 import {useLatestCallback} from './hooks/use-latest-callback.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -65,35 +65,36 @@ function useEnded(engine: NodeEngine): boolean {
 	return ended;
 }
 
+/** What the keys toggle on the one-node screen; one state, so a key changes what belongs together at once. */
+type Toggles = Pick<DashboardProps, 'showHelp' | 'helpOffset' | 'helpSearch' | 'showAnatomy' | 'toggleConstants' | 'showRaw' | 'rawOffset'>;
+
+/** A key's change to the toggles, or undefined when the key is not one of them. */
+function toggleOf(input: string, key: Key): ((toggles: Toggles) => Toggles) | undefined {
+	if (input === '?') return (t) => ({...t, showHelp: !t.showHelp, helpOffset: 0, helpSearch: null});
+	if (input === 'a') return (t) => ({...t, showAnatomy: !t.showAnatomy});
+	if (input === 'k') return (t) => ({...t, toggleConstants: !t.toggleConstants});
+	if (input === 'w') return (t) => ({...t, showRaw: !t.showRaw, rawOffset: 0});
+	if (key.escape) return (t) => ({...t, showHelp: false, helpSearch: null});
+	return undefined;
+}
+
 export default function App({engine, demo, header, raw = false, markNames, onQuit}: AppProps) {
 	const {exit} = useApp();
 	const frame = useEngineFrames(engine, 0);
 	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
 	const {columns, rows} = useTerminalSize();
-	const [showHelp, setShowHelp] = useState(false);
-	const [showAnatomy, setShowAnatomy] = useState(false);
-	const [toggleConstants, setToggleConstants] = useState(false);
-	const [helpOffset, setHelpOffset] = useState(0);
-	const [helpSearch, setHelpSearch] = useState<HelpSearch | null>(null);
-	const [showRaw, setShowRaw] = useState(raw);
-	const [rawOffset, setRawOffset] = useState(0);
+	const [toggles, setToggles] = useState<Toggles>({showHelp: false, showAnatomy: false, toggleConstants: false, showRaw: raw});
 	const ended = useEnded(engine);
 	const context = header?.replay ? {...header, replay: replayContext(header.replay, ended)} : header;
 	const props: DashboardProps = {
 		...view,
+		...toggles,
 		sourceLabel: engine.label,
 		intervalSeconds: engine.effectiveIntervalMs() / 1000,
 		now: frame.now,
 		// One row short of the terminal: a frame as tall as the terminal makes ink clear and redraw the whole screen each time.
 		width: columns,
 		height: Math.max(1, rows - 1),
-		showHelp,
-		helpOffset,
-		helpSearch,
-		showAnatomy,
-		toggleConstants,
-		showRaw,
-		rawOffset,
 		demoScenario: demo && demoLabel(demo),
 		context,
 		markNames,
@@ -101,14 +102,13 @@ export default function App({engine, demo, header, raw = false, markNames, onQui
 
 	const onKey = useLatestCallback((input: string, key: Key) => {
 		// While the help shows, `/` searches it; while a word is typed every key is the search's.
-		const searched = showHelp
-			? searchKeys(helpSearch, helpOffset, {...key, input}, () =>
+		const searched = toggles.showHelp
+			? searchKeys(toggles.helpSearch ?? null, toggles.helpOffset ?? 0, {...key, input}, () =>
 					dashboardHelpRows(columns, props.figures?.node ?? props.node?.name, pasteContext(props)),
 				)
 			: undefined;
 		if (searched) {
-			setHelpSearch(searched.search);
-			setHelpOffset(searched.offset);
+			setToggles((t) => ({...t, helpSearch: searched.search, helpOffset: searched.offset}));
 			return;
 		}
 
@@ -118,32 +118,17 @@ export default function App({engine, demo, header, raw = false, markNames, onQui
 			return;
 		}
 
-		const move = showHelp || showRaw ? helpMoveOf(key) : undefined;
-		if (move && !showHelp) setRawOffset((offset) => scrollHelp(offset, move, dashboardRawScroll(props)));
-		else if (move)
-			setHelpOffset((offset) =>
-				scrollHelp(
-					offset,
-					move,
-					dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node})),
-				),
-			);
-		else if (input === 'q') (onQuit ?? exit)();
+		const move = toggles.showHelp || toggles.showRaw ? helpMoveOf(key) : undefined;
+		const toggle = toggleOf(input, key);
+		if (move && !toggles.showHelp) setToggles((t) => ({...t, rawOffset: scrollHelp(t.rawOffset ?? 0, move, dashboardRawScroll(props))}));
+		else if (move) {
+			const scroll = dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node}));
+			setToggles((t) => ({...t, helpOffset: scrollHelp(t.helpOffset ?? 0, move, scroll)}));
+		} else if (input === 'q') (onQuit ?? exit)();
 		else if (input === 'p') engine.setPaused(!engine.paused);
 		else if (input === 'b') engine.mark(engine.now());
-		else if (input === '?') {
-			setShowHelp((shown) => !shown);
-			setHelpOffset(0);
-			setHelpSearch(null);
-		} else if (input === 'a') setShowAnatomy((shown) => !shown);
-		else if (input === 'k') setToggleConstants((toggled) => !toggled);
-		else if (input === 'w') {
-			setShowRaw((shown) => !shown);
-			setRawOffset(0);
-		} else if (key.escape) {
-			setShowHelp(false);
-			setHelpSearch(null);
-		} else if (demo && !key.ctrl) steerDemo(input, demo);
+		else if (toggle) setToggles(toggle);
+		else if (demo && !key.ctrl) steerDemo(input, demo);
 	});
 	useInput(onKey);
 
