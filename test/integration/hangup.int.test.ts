@@ -11,6 +11,7 @@ import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
 import {hasTmux, startTmux} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-hangup-'));
@@ -40,16 +41,6 @@ function alive(pid: number): boolean {
 	}
 }
 
-async function until<T>(read: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = read();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
 test('the tmux pane killed under the live screen: --summary, --plot and --record written whole, exit 129, no orphan', {skip}, async () => {
 	const [wrapper, result, summary, plot, record] = ['parent.mjs', 'result.json', 'summary.md', 'plot.svg', 'record.jsonl'].map((name) =>
 		join(home, name),
@@ -75,7 +66,7 @@ test('the tmux pane killed under the live screen: --summary, --plot and --record
 		await session.waitFor(/^mean \d/m, 30_000);
 		assert.equal(existsSync(summary!), false, 'the write-down is written at the end only');
 		execFileSync('tmux', ['kill-pane', '-t', session.name]);
-		const ended = await until(() => (existsSync(result!) ? readFileSync(result!, 'utf8') : undefined), 20_000, 'exit');
+		const ended = await until(() => (existsSync(result!) ? readFileSync(result!, 'utf8') : undefined), 'exit', 20_000);
 		const {pid, code, signal} = JSON.parse(ended) as {pid: number; code: number | null; signal: string | null};
 		assert.deepEqual({code, signal}, {code: 129, signal: null});
 		assert.equal(alive(pid), false, `pleg-top (pid ${pid}) is gone`);

@@ -8,6 +8,7 @@ import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-help-search-'));
@@ -17,16 +18,6 @@ after(() => {
 	for (const session of sessions) session.kill();
 	rmSync(home, {recursive: true, force: true});
 });
-
-async function until<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = read();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
 
 /** The help's first body row: below the screen's header row and the help's title. */
 const firstBodyRow = (screen: string) => screen.split('\n')[2]!;
@@ -52,10 +43,14 @@ test('/ in the help at 80×24: Enter finds, n goes on, Esc cancels the typing an
 
 	if (count > 1) {
 		session.keys('n');
-		const next = await until(() => {
-			const screen = session.screen();
-			return firstBodyRow(screen) === firstBodyRow(found) ? undefined : screen;
-		}, 10_000);
+		const next = await until(
+			() => {
+				const screen = session.screen();
+				return firstBodyRow(screen) === firstBodyRow(found) ? undefined : screen;
+			},
+			'the next row found',
+			10_000,
+		);
 		assert.match(firstBodyRow(next), /cordon/i, next);
 	}
 

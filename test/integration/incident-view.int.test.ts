@@ -11,6 +11,7 @@ import {after, before, describe, test} from 'node:test';
 import {cliPath, runCli} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {fast, startCluster, type Cluster} from './cluster.js';
+import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-incident-'));
@@ -62,14 +63,6 @@ async function waitForTitle(session: TmuxSession, pattern: RegExp, timeoutMs = 1
 	}
 
 	return title;
-}
-
-async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!done()) {
-		if (Date.now() > deadline) throw new Error('timed out');
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
 }
 
 /** "1m2s" or "58s" → seconds. */
@@ -162,7 +155,7 @@ describe('the header says where the figures come from', () => {
 		const metricsRequests = () => cluster.fake.requests.filter((request) => request.path.endsWith('/nodes/worker-1/proxy/metrics')).length;
 		const before = metricsRequests();
 		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics', node: 'worker-1'}, 1);
-		await until(() => metricsRequests() >= before + 3);
+		await until(() => metricsRequests() >= before + 3, 'three more reads of the metrics', 15_000);
 		assert.equal(display(session, '#{pane_title}'), 'pleg-top worker-1: healthy');
 		assert.equal(display(session, '#{window_bell_flag}'), '0');
 		// The scrapes keep failing: unknown in the title, with the bell; good again: healthy, no second bell needed.

@@ -10,6 +10,7 @@ import {findPrometheus, startPrometheus, type RunningPrometheus, type ScrapeTarg
 import {cliPath, runCli, spawnCli} from '../helpers/run-cli.js';
 import {makeTempDir, type TempDir} from '../helpers/kubeconfig-files.js';
 import {hasTmux, startTmux} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 const binary = findPrometheus();
 const skip = binary === null ? 'prometheus binary not found: apt-get install prometheus' : false;
@@ -29,16 +30,6 @@ type JsonNode = {
 	relist?: {count: number | null; ratePerSecond: number | null};
 };
 type JsonOverview = {nodes: JsonNode[]; job?: string | null; otherJobs?: string[]};
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) assert.fail(`${what} within ${timeoutMs / 1000} s`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
 
 describe('--prometheus overview against a real Prometheus: nothing hidden, nothing doubled', {skip}, () => {
 	let prometheus: RunningPrometheus;
@@ -97,14 +88,19 @@ describe('--prometheus overview against a real Prometheus: nothing hidden, nothi
 		);
 		// A whole window of samples of every series, so every rate has its window.
 		const enough = windowSeconds / scrapeSeconds + 1;
-		await until(`Prometheus did not collect ${enough} samples of every series: ${prometheus.log()}`, async () => {
-			const counts = await prometheus.query(
-				`count_over_time(kubelet_pleg_relist_duration_seconds_count[${windowSeconds + scrapeSeconds}s])`,
-			);
-			const full =
-				counts.result.length === nodes.length + copied.length && counts.result.every((sample) => Number(sample.value![1]) >= enough);
-			return full ? true : undefined;
-		});
+		await until(
+			async () => {
+				const counts = await prometheus.query(
+					`count_over_time(kubelet_pleg_relist_duration_seconds_count[${windowSeconds + scrapeSeconds}s])`,
+				);
+				const full =
+					counts.result.length === nodes.length + copied.length && counts.result.every((sample) => Number(sample.value![1]) >= enough);
+				return full ? true : undefined;
+			},
+			`${enough} samples of every series in Prometheus (its log: ${prometheus.log()})`,
+			60_000,
+			250,
+		);
 	});
 
 	after(async () => {
@@ -162,11 +158,16 @@ describe('--prometheus overview against a real Prometheus: nothing hidden, nothi
 		async () => {
 			stopped.add(dead);
 			// Prometheus has seen the failed scrape: up=0 and the PLEG series gone stale.
-			await until('up of the stopped kubelet did not fall to 0', async () => {
-				const up = await byNode(`up{job="kubelet",node="${dead}"}`);
-				const live = await byNode(`kubelet_pleg_relist_duration_seconds_count{job="kubelet",node="${dead}"}`);
-				return up.get(dead) === 0 && live.size === 0 ? true : undefined;
-			});
+			await until(
+				async () => {
+					const up = await byNode(`up{job="kubelet",node="${dead}"}`);
+					const live = await byNode(`kubelet_pleg_relist_duration_seconds_count{job="kubelet",node="${dead}"}`);
+					return up.get(dead) === 0 && live.size === 0 ? true : undefined;
+				},
+				'up=0 of the stopped kubelet and its PLEG series stale',
+				60_000,
+				250,
+			);
 			// When Prometheus last scraped it well: the last sample of up that was 1.
 			const ups = (await prometheus.query(`up{job="kubelet",node="${dead}"}[5m]`)).result[0]!.values!;
 			const lastGood = ups.filter(([, value]) => value === '1').at(-1)![0];
@@ -212,10 +213,15 @@ describe('--prometheus overview against a real Prometheus: nothing hidden, nothi
 
 			// A node whose PLEG is unhealthy wins over the one that could not be read.
 			stalls.add(stalled);
-			await until("the stalled kubelet's last-seen age did not pass the threshold in Prometheus", async () => {
-				const age = await byNode(`time() - kubelet_pleg_last_seen_seconds{job="kubelet",node="${stalled}"}`);
-				return (age.get(stalled) ?? 0) > 190 ? true : undefined;
-			});
+			await until(
+				async () => {
+					const age = await byNode(`time() - kubelet_pleg_last_seen_seconds{job="kubelet",node="${stalled}"}`);
+					return (age.get(stalled) ?? 0) > 190 ? true : undefined;
+				},
+				"the stalled kubelet's last-seen age past the threshold in Prometheus",
+				60_000,
+				250,
+			);
 			const worst = await json();
 			assert.equal(worst.code, 1, worst.stderr);
 			assert.equal(worst.byName.get(stalled)!.status, 'unhealthy');
@@ -230,11 +236,16 @@ describe('--prometheus overview against a real Prometheus: nothing hidden, nothi
 		try {
 			await cli.waitForStdout((out) => nodes.every((node) => out.includes(`"node":"${node}"`)), 60_000);
 			for (const node of nodes) stopped.add(node);
-			await until('up of every kubelet did not fall to 0', async () => {
-				const up = await byNode('up{job="kubelet"} == 0');
-				const live = await byNode('kubelet_pleg_relist_duration_seconds_count');
-				return up.size === nodes.length && live.size === 0 ? true : undefined;
-			});
+			await until(
+				async () => {
+					const up = await byNode('up{job="kubelet"} == 0');
+					const live = await byNode('kubelet_pleg_relist_duration_seconds_count');
+					return up.size === nodes.length && live.size === 0 ? true : undefined;
+				},
+				'up=0 of every kubelet and no PLEG series left',
+				60_000,
+				250,
+			);
 			const mark = cli.stdout.length;
 			const lines = () =>
 				cli.stdout

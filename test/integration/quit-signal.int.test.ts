@@ -9,6 +9,7 @@ import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath, spawnCli} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-quit-'));
@@ -18,16 +19,6 @@ after(() => {
 	for (const session of sessions) session.kill();
 	rmSync(home, {recursive: true, force: true});
 });
-
-async function until<T>(read: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = read();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
 
 const readIfThere = (file: string) => (existsSync(file) && readFileSync(file, 'utf8') !== '' ? readFileSync(file, 'utf8') : undefined);
 
@@ -48,8 +39,8 @@ function startDemo(name: string): {session: TmuxSession; summary: string; pid: (
 	return {
 		session,
 		summary: summary!,
-		pid: async () => Number(await until(() => readIfThere(pidFile!), 15_000, 'pid')),
-		exit: async () => Number(await until(() => readIfThere(exitFile!), 20_000, 'exit code')),
+		pid: async () => Number(await until(() => readIfThere(pidFile!), 'pid', 15_000)),
+		exit: async () => Number(await until(() => readIfThere(exitFile!), 'exit code', 20_000)),
 	};
 }
 

@@ -11,6 +11,7 @@ import {hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
 import {startCluster, v121After, withLastSeen, type Cluster} from '../cluster.js';
 import {readDump, setSamples} from '../../domain/dump.js';
 import type {RecordedRequest} from '../../helpers/fake-api-server.js';
+import {until} from '../../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const dump = readDump('1.21.2');
@@ -40,14 +41,6 @@ function screenOf(running: Cluster, args: string, size = {columns: 110, rows: 30
 	});
 	sessions.push(session);
 	return session;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
 }
 
 const metricsOf = (requests: readonly RecordedRequest[]) => requests.filter((request) => request.path.endsWith('/proxy/metrics'));

@@ -18,6 +18,7 @@ import {overviewTableLines} from '../../../source/screen/panes/overview-table.js
 import {lineText, lineWidth} from '../../../source/screen/layout/line.js';
 import {startFakeApiServer, type FakeApiServer} from '../../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext, type TempDir} from '../../helpers/kubeconfig-files.js';
+import {until} from '../../helpers/until.js';
 
 const idle = ['idle-1', 'idle-2', 'idle-3', 'idle-4', 'idle-5', 'idle-6', 'idle-7', 'idle-8'];
 const churning = ['churn-1', 'churn-2'];
@@ -26,14 +27,6 @@ const unreachable = 'gone-kubelet';
 
 /** Every waiting loop gives up after this, so a broken run fails instead of hanging, ms. */
 const patienceMs = 15_000;
-
-async function until(check: () => boolean, what: string): Promise<void> {
-	const started = Date.now();
-	while (!check()) {
-		if (Date.now() - started > patienceMs) assert.fail(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-}
 
 describe('cluster overview through the API server', () => {
 	let fake: FakeApiServer;
@@ -93,6 +86,7 @@ describe('cluster overview through the API server', () => {
 		await until(
 			() => [...kubelets.keys()].every((name) => (reads.get(name) ?? 0) >= (name === unreachable ? 2 : 4)),
 			'reads of every node',
+			patienceMs,
 		);
 	});
 
@@ -152,7 +146,7 @@ describe('cluster overview through the API server', () => {
 	test('every node is polled through the one keep-alive agent: a handful of TLS connections, not one per request', async () => {
 		// The set-up waited for 46 reads (four of each node, two of the unreachable one); the polling goes on meanwhile.
 		const requests = () => fake.requests.filter((request) => request.path.endsWith('/proxy/metrics'));
-		await until(() => requests().length >= 48, '48 requests of the kubelets');
+		await until(() => requests().length >= 48, '48 requests of the kubelets', patienceMs);
 		const metrics = requests();
 		// At most 4 requests in flight (--max-inflight 4): the agent never needs more sockets than that, plus the list.
 		assert.ok(fake.maxInFlight <= 5, `max in flight ${fake.maxInFlight}`);
@@ -190,11 +184,15 @@ describe('cluster overview through the API server', () => {
 		const app = render(React.createElement(OverviewApp<unknown>, {engine, renderEveryMs: 50, size: {columns: 120, rows: 30}, header}));
 		const frame = () => stripVTControlCharacters(app.lastFrame() ?? '');
 		try {
-			await until(() => frame().includes(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled}`), 'the table with the stalled node selected');
+			await until(
+				() => frame().includes(`› ${'✗ unhealthy'.padEnd(21)}  ${stalled}`),
+				'the table with the stalled node selected',
+				patienceMs,
+			);
 			app.stdin.write('\u001B[B');
-			await until(() => frame().includes(`› ? kubelet unreachable  ${unreachable}`), 'the selection on the second row');
+			await until(() => frame().includes(`› ? kubelet unreachable  ${unreachable}`), 'the selection on the second row', patienceMs);
 			app.stdin.write('\r');
-			await until(() => frame().includes('q back'), 'the one-node screen');
+			await until(() => frame().includes('q back'), 'the one-node screen', patienceMs);
 			const screen = frame();
 			// The node named once, the context (it names the cluster, so the API server's URL is left out), then its
 			// container runtime from the Node object.
@@ -208,7 +206,7 @@ describe('cluster overview through the API server', () => {
 			// As on `pleg-top NODE --context on-call`: the context in the header (the next steps take their target from it).
 			assert.match(screen, /on-call \(cluster prod\)/);
 			app.stdin.write('\u001B');
-			await until(() => frame().includes('↑↓ select'), 'the table again');
+			await until(() => frame().includes('↑↓ select'), 'the table again', patienceMs);
 			// The selection is kept.
 			assert.ok(frame().includes(`› ? kubelet unreachable  ${unreachable}`));
 		} finally {
