@@ -18,8 +18,15 @@ export type TmuxSession = {
 	kill(): void;
 };
 
-function tmux(args: string[]): string {
-	return execFileSync('tmux', args, {encoding: 'utf8'});
+/**
+ * The suite's own tmux server, one per test process and without a config file: a person's tmux (where they may be
+ * running this suite) is never touched, and their `tmux kill-server` or `~/.tmux.conf` never reaches a test.
+ */
+const server = ['-L', `pleg-top-test-${process.pid}`, '-f', '/dev/null'];
+
+/** A tmux command on the suite's own server. */
+export function tmux(args: string[]): string {
+	return execFileSync('tmux', [...server, ...args], {encoding: 'utf8'});
 }
 
 export function startTmux(command: string, options: {columns: number; rows: number; env?: Record<string, string>}): TmuxSession {
@@ -67,7 +74,7 @@ export function startTmux(command: string, options: {columns: number; rows: numb
 			return dead === '1' ? Number(code) : null;
 		},
 		kill() {
-			spawnSync('tmux', ['kill-session', '-t', name]);
+			spawnSync('tmux', [...server, 'kill-session', '-t', name]);
 		},
 	};
 	return session;

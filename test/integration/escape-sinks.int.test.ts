@@ -4,14 +4,13 @@
 // name in the list, a Status message of a 403 and a 500. No ESC/C1/BEL/CR/BS byte may reach stdout, stderr, a
 // file or the terminal title, and the visible form (^[, \u009b, ^M …) must be there instead.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {allPayloads as p, allPayloadsVisible as v, firstControl} from '../helpers/escape-payloads.js';
 import {singleContext, writeFailingPlugin} from '../helpers/kubeconfig-files.js';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, cliPath, runCli, spawnCli, type CliResult} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {fast, startCluster, testToken, v121After, type Cluster} from './cluster.js';
 
 let cluster: Cluster;
@@ -165,8 +164,7 @@ describe('the live screen in a real terminal', {skip: hasTmux ? false : 'tmux no
 		return session;
 	}
 
-	const paneTitle = (session: TmuxSession) =>
-		execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pane_title}'], {encoding: 'utf8'}).trim();
+	const paneTitle = (session: TmuxSession) => tmux(['display-message', '-p', '-t', session.name, '#{pane_title}']).trim();
 	/** The pane's title once it matches `pattern` (the title is written with a frame, which may come after the one waited for). */
 	const titleMatching = async (session: TmuxSession, pattern: RegExp, ms = 15_000) => {
 		const deadline = Date.now() + ms;
@@ -174,8 +172,7 @@ describe('the live screen in a real terminal', {skip: hasTmux ? false : 'tmux no
 		return paneTitle(session);
 	};
 	/** The pane and its scrollback: a raw payload would have been read by the terminal, so only the visible form can show. */
-	const history = (session: TmuxSession) =>
-		execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-', '-t', session.name], {encoding: 'utf8'});
+	const history = (session: TmuxSession) => tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', session.name]);
 
 	test('one node: Ready, Events, the error line, the title, then the write-down on stderr and in --summary', async () => {
 		const summary = `${cluster.temp.dir}/escape-summary.md`;

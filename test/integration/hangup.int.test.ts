@@ -4,13 +4,12 @@
 // process left behind. The built CLI in a real terminal (tmux), under a small parent that outlives the pane to read
 // the exit code.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
-import {hasTmux, startTmux} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
@@ -65,7 +64,7 @@ test('the tmux pane killed under the live screen: --summary, --plot and --record
 		// Two scrapes at least: the window's mean is drawn from the second.
 		await session.waitFor(/^mean \d/m, 30_000);
 		assert.equal(existsSync(summary!), false, 'the write-down is written at the end only');
-		execFileSync('tmux', ['kill-pane', '-t', session.name]);
+		tmux(['kill-pane', '-t', session.name]);
 		const ended = await until(() => (existsSync(result!) ? readFileSync(result!, 'utf8') : undefined), 'exit', 20_000);
 		const {pid, code, signal} = JSON.parse(ended) as {pid: number; code: number | null; signal: string | null};
 		assert.deepEqual({code, signal}, {code: 129, signal: null});

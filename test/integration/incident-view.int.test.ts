@@ -3,13 +3,12 @@
 // recovery, the terminal title a tmux status line shows (#{pane_title}) and the bell, at 80×24 and 120×35. Then
 // the header's context against the fake API server and on a replay.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {cliPath, runCli} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {fast, startCluster, type Cluster} from './cluster.js';
 import {until} from '../helpers/until.js';
 
@@ -50,7 +49,7 @@ function startDemo(args: string[], columns: number, rows: number): TmuxSession {
 }
 
 function display(session: TmuxSession, format: string): string {
-	return execFileSync('tmux', ['display-message', '-p', '-t', session.name, format], {encoding: 'utf8'}).trim();
+	return tmux(['display-message', '-p', '-t', session.name, format]).trim();
 }
 
 async function waitForTitle(session: TmuxSession, pattern: RegExp, timeoutMs = 15_000): Promise<string> {

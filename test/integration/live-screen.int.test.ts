@@ -2,12 +2,11 @@
 // come and go while it runs; the screen must keep the last good figures, mark them STALE with their age,
 // show the message, recover, follow resizes, and give the terminal back on q and on signals.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
 import {after, before, beforeEach, describe, test} from 'node:test';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {cliPath} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {singleContext} from '../helpers/kubeconfig-files.js';
 import {startCluster, testToken, v121After, type Cluster} from './cluster.js';
 
@@ -61,17 +60,13 @@ async function waitFor(session: TmuxSession, pattern: RegExp | string, timeoutMs
 }
 
 function paneFlags(session: TmuxSession): {alternate: boolean; cursorVisible: boolean} {
-	const [alternate, cursor] = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on} #{cursor_flag}'], {
-		encoding: 'utf8',
-	})
-		.trim()
-		.split(' ');
+	const [alternate, cursor] = tmux(['display-message', '-p', '-t', session.name, '#{alternate_on} #{cursor_flag}']).trim().split(' ');
 	return {alternate: alternate === '1', cursorVisible: cursor === '1'};
 }
 
 /** The pid of pleg-top: the child of the pane's shell. */
 function plegTopPid(session: TmuxSession): number {
-	const shell = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pane_pid}'], {encoding: 'utf8'}).trim();
+	const shell = tmux(['display-message', '-p', '-t', session.name, '#{pane_pid}']).trim();
 	const children = fs.readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/);
 	assert.equal(children.length, 1, `children of the pane shell: ${children.join(' ')}`);
 	return Number(children[0]);
@@ -79,7 +74,7 @@ function plegTopPid(session: TmuxSession): number {
 
 /** The pane with its scrollback: what pleg-top prints after quitting (its write-down) may scroll the first lines up. */
 function paneWithHistory(session: TmuxSession): string {
-	const text = execFileSync('tmux', ['capture-pane', '-p', '-S', '-', '-t', session.name], {encoding: 'utf8'});
+	const text = tmux(['capture-pane', '-p', '-S', '-', '-t', session.name]);
 	screens.push(text);
 	return text;
 }
@@ -289,7 +284,7 @@ describe('live screen in a real terminal', () => {
 
 		await waitFor(narrow, 'AFTER-PLEG-TOP exit=0');
 		// -J joins the rows the terminal wrapped: each row left is a line pleg-top wrote.
-		const joined = execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-', '-t', narrow.name], {encoding: 'utf8'});
+		const joined = tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', narrow.name]);
 		screens.push(joined);
 		assert.match(joined.replaceAll('\n', ' '), writeDown);
 		const lines = joined

@@ -2,13 +2,12 @@
 // (out of the alternate screen), --summary is written, and the exit code is 131 (128 + SIGQUIT), as a shell reports
 // a quit. In raw mode the key arrives as a byte, outside it (or from kill -QUIT) as the signal: both are tried.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath, spawnCli} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
@@ -44,8 +43,7 @@ function startDemo(name: string): {session: TmuxSession; summary: string; pid: (
 	};
 }
 
-const alternateOn = (session: TmuxSession) =>
-	execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on}'], {encoding: 'utf8'}).trim() === '1';
+const alternateOn = (session: TmuxSession) => tmux(['display-message', '-p', '-t', session.name, '#{alternate_on}']).trim() === '1';
 
 async function assertEndedAsOnSigterm(run: ReturnType<typeof startDemo>): Promise<void> {
 	const code = await run.exit().catch((error: Error) => {

@@ -3,13 +3,12 @@
 // looking like live figures. After every resize the whole screen must be cleared and redrawn, and Ctrl-L must
 // redraw a screen something else has scribbled on.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-resize-'));
@@ -30,10 +29,6 @@ function start(columns: number, rows: number): TmuxSession {
 	});
 	sessions.push(session);
 	return session;
-}
-
-function tmux(...args: string[]): string {
-	return execFileSync('tmux', args, {encoding: 'utf8'}).trim();
 }
 
 /** Polls until `check` holds for the screen; fails with the last screen. */
@@ -65,8 +60,8 @@ describe('the live screen when the terminal changes', {skip}, () => {
 		const wide = await session.waitFor(/relists \d+ in .* · rate/, 20_000);
 		assert.match(rowsOf(wide)[0]!, header);
 		// -d: the new pane (a shell doing nothing) does not take the focus, so the session's screen stays pleg-top's.
-		tmux('split-window', '-d', '-h', '-t', session.name, 'sleep 600');
-		assert.equal(tmux('display-message', '-p', '-t', `${session.name}.0`, '#{pane_width}'), '80');
+		tmux(['split-window', '-d', '-h', '-t', session.name, 'sleep 600']);
+		assert.equal(tmux(['display-message', '-p', '-t', `${session.name}.0`, '#{pane_width}']).trim(), '80');
 		const narrow = await until(session, 'the first row never became the header again after the split', (screen) => {
 			const rows = rowsOf(screen);
 			// The 80-column layout puts the kubelet-source pane under the figures, at the left edge: the old frame
@@ -86,7 +81,7 @@ describe('the live screen when the terminal changes', {skip}, () => {
 		assert.equal(count(narrow, /q quit/), 1, narrow);
 
 		// And back: the split closes, the pane is 160 wide again, the frame is whole once more.
-		tmux('kill-pane', '-t', `${session.name}.1`);
+		tmux(['kill-pane', '-t', `${session.name}.1`]);
 		const again = await until(session, 'the frame never came back whole at 160 columns', (screen) => {
 			const rows = rowsOf(screen);
 			return header.test(rows[0]!) && rows.some((row) => [...row].length > 80) && /relists \d+ in .* · rate/.test(screen);
@@ -102,7 +97,7 @@ describe('the live screen when the terminal changes', {skip}, () => {
 		session.keys('p');
 		const paused = await session.waitFor(/PAUSED|paused/);
 		// Another program writes over the top row and a row in the middle, as a stray `wall` or a background job would.
-		const tty = tmux('display-message', '-p', '-t', session.name, '#{pane_tty}');
+		const tty = tmux(['display-message', '-p', '-t', session.name, '#{pane_tty}']).trim();
 		writeFileSync(tty, '\u001B[1;1HSCRIBBLED-OVER-THE-HEADER\u001B[12;1HSCRIBBLED-IN-THE-MIDDLE');
 		const scribbled = await session.waitFor('SCRIBBLED-IN-THE-MIDDLE');
 		assert.doesNotMatch(rowsOf(scribbled)[0]!, header);

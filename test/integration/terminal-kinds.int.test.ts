@@ -3,13 +3,12 @@
 // decides (LC_ALL, then LC_CTYPE, then LANG); TERM=dumb, which cannot move its cursor, gets a refusal that says
 // what works there instead of a screen drawn with escapes.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath, runCli} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-terminal-kinds-'));
@@ -100,5 +99,5 @@ test('TERM=dumb: no alternate screen, no cursor moves; exit 2 with what works th
 		said,
 		'pleg-top: TERM=dumb cannot draw the live screen: add --once for one report (-o json for JSON), or send stdout to a pipe or a file for one JSON line per scrape (pleg-top NODE | cat)\nRun pleg-top --help for the flags.\n',
 	);
-	assert.equal(execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on}'], {encoding: 'utf8'}).trim(), '0');
+	assert.equal(tmux(['display-message', '-p', '-t', session.name, '#{alternate_on}']).trim(), '0');
 });

@@ -1,13 +1,12 @@
 // The churn exercise on the live screen in a real terminal (tmux): b while idle, churn, q. The write-down must be
 // on the normal screen afterwards (in the scrollback), and the recording, summary and plot on disk.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const sessions: TmuxSession[] = [];
@@ -38,7 +37,7 @@ describe('the write-down on quit', {skip}, () => {
 		await session.waitFor(/×[\d.,]+ since mark/);
 		session.keys('q');
 		const screen = await session.waitFor('AFTER-PLEG-TOP exit=0');
-		const alternate = execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{alternate_on}'], {encoding: 'utf8'}).trim();
+		const alternate = tmux(['display-message', '-p', '-t', session.name, '#{alternate_on}']).trim();
 		assert.equal(alternate, '0');
 		assert.match(screen, /^BEFORE-PLEG-TOP$/m);
 		const text = screen.replaceAll('\n', ' ');

@@ -1,10 +1,9 @@
 // Colour is never the only carrier of meaning, and NO_COLOR / --no-color turn it off: the real CLI in a
 // real terminal (tmux), its screen captured with the escape codes (capture-pane -e).
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {after, before, describe, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {startFakeCluster, type FakeCluster} from './fake-cluster.js';
 
 const noTmux = hasTmux ? false : 'tmux is not installed (apt-get install tmux)';
@@ -16,7 +15,7 @@ function start(args: string[], env: Record<string, string> = {}): TmuxSession {
 
 /** The screen with its SGR codes. */
 function withCodes(session: TmuxSession): string {
-	return execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', session.name], {encoding: 'utf8'});
+	return tmux(['capture-pane', '-p', '-e', '-t', session.name]);
 }
 
 /** SGR parameters that set a colour: 30-38 / 90-97 foreground, 40-48 / 100-107 background. */

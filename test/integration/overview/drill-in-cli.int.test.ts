@@ -4,11 +4,10 @@
 // pasted commands carry the --kubeconfig and the --context the overview was started with (the file's current context
 // is another cluster); q goes back to the table and its title, q there quits with 0.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {after, before, describe, test} from 'node:test';
 import {SimulatedKubelet} from '../../../source/demo/simulated-kubelet.js';
 import {cliPath} from '../../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, type TempDir} from '../../helpers/kubeconfig-files.js';
 
@@ -99,8 +98,7 @@ describe('a node opened from the table, through the CLI', () => {
 				rows: 40,
 				env: {HOME: temp.dir, TZ: 'UTC', PATH: process.env['PATH'] ?? '/usr/bin:/bin'},
 			});
-			const paneTitle = () =>
-				execFileSync('tmux', ['display-message', '-p', '-t', session!.name, '#{pane_title}'], {encoding: 'utf8'}).trim();
+			const paneTitle = () => tmux(['display-message', '-p', '-t', session!.name, '#{pane_title}']).trim();
 			const titleBecomes = async (title: string) => {
 				const deadline = Date.now() + 20_000;
 				while (paneTitle() !== title && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -3,10 +3,9 @@
 // screen in a real terminal (tmux), keys sent as tmux sends them: s and S sort, / filters by name (typed, Enter
 // keeps it, Esc clears it), "ss" in one go; Enter opens a node and q comes back from it; the terminal title.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {after, before, describe, test} from 'node:test';
 import {cliPath, runCli} from '../../helpers/run-cli.js';
-import {hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
 import {startFakeApiServer, type FakeApiServer} from '../../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext, type TempDir} from '../../helpers/kubeconfig-files.js';
 
@@ -119,8 +118,7 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 			assert.match(screen, /✗ 0 unhealthy · \? 1 error · ! 0 warn · ! 1 slow · ✓ 3 ok/);
 			assert.match(screen, /status↓/);
 			// The terminal title (tmux's #{pane_title}) says the fleet's trouble: the one unreadable node.
-			const paneTitle = () =>
-				execFileSync('tmux', ['display-message', '-p', '-t', session!.name, '#{pane_title}'], {encoding: 'utf8'}).trim();
+			const paneTitle = () => tmux(['display-message', '-p', '-t', session!.name, '#{pane_title}']).trim();
 			const deadline0 = Date.now() + 5000;
 			while (paneTitle() !== 'pleg-top: 1 error' && Date.now() < deadline0) await new Promise((resolve) => setTimeout(resolve, 100));
 			assert.equal(paneTitle(), 'pleg-top: 1 error');
