@@ -10,6 +10,7 @@ import {cliPath} from '../../helpers/run-cli.js';
 import {tmux, hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, type TempDir} from '../../helpers/kubeconfig-files.js';
+import {until} from '../../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const token = 'drill-in-token-0123456789abcdef';
@@ -142,7 +143,8 @@ describe('a node opened from the table, through the CLI', () => {
 			assert.match(screen, new RegExp(`kubectl --kubeconfig '${kubeconfig}' --context prod describe node healthy-1`));
 			session.keys('Escape');
 			await session.waitFor('q back');
-			assert.ok(eventReads('healthy-1') >= 1);
+			// Opening it read its Events (the read may still be on its way on a loaded machine).
+			await until(() => eventReads('healthy-1') >= 1, "a read of the opened node's Events");
 
 			session.keys('q');
 			await session.waitFor('↑↓ select');
