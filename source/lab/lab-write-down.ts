@@ -158,17 +158,37 @@ const shortHeader = ['phase', 'pods', 'ctrs', 'relists', 'mean', 'p99', 'rate', 
 const legend =
 	'ctrs: running containers; ×idle: mean / the idle mean; thr/mean: threshold / mean; list/relist: ListPodSandbox + ListContainers time per relist; /ctr: that per running container.';
 
-function textTable(rows: readonly PhaseRow[]): string {
+/**
+ * The phases as a plain table no wider than `width`: where all the columns do not fit, in pieces of the columns
+ * that do, each starting with the phase, so no row is left to the terminal to wrap mid-cell.
+ */
+export function phaseTableText(rows: readonly PhaseRow[], width: number): string {
 	const table = [shortHeader, ...rows.map(cells)];
 	const widths = shortHeader.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length))); // in bounds
-	return table
-		.map((row) =>
-			row
-				.map((cell, column) => cell.padEnd(widths[column]!)) // in bounds
-				.join('  ')
-				.trimEnd(),
-		)
-		.join('\n');
+	const pieces: number[][] = [];
+	let piece = [0];
+	let used = widths[0]!; // the phase column is always there
+	for (let column = 1; column < widths.length; column++) {
+		const more = 2 + widths[column]!; // in bounds
+		if (used + more > width && piece.length > 1) {
+			pieces.push(piece);
+			piece = [0];
+			used = widths[0]!; // as above
+		}
+		piece.push(column);
+		used += more;
+	}
+	pieces.push(piece);
+	const text = (columns: number[]) =>
+		table
+			.map((row) =>
+				columns
+					.map((column) => row[column]!.padEnd(widths[column]!))
+					.join('  ')
+					.trimEnd(),
+			)
+			.join('\n'); // in bounds
+	return pieces.map(text).join('\n\n');
 }
 
 function markdownTable(rows: readonly PhaseRow[]): string {
@@ -217,7 +237,7 @@ export function labWriteDown(
 	const loop = loopParagraph(figures.constants, figures.kubeletVersion);
 	const found = findings(rows, options.sweep);
 	const measured = `Measured on ${lab.node}, lab run ${options.runId}, phase by phase (each mean and p99 over the phase's own scrapes):`;
-	const table = `${textTable(rows)}\n${wrap(legend, width)}`;
+	const table = `${phaseTableText(rows, width)}\n${wrap(legend, width)}`;
 	const text = [wrap(loop, width), wrap(measured, width), table, ...(found ? [wrap(found, width)] : [])].join('\n\n') + '\n';
 	const markdown =
 		[`# PLEG lab: ${lab.node}, run ${options.runId}`, loop, measured, markdownTable(rows), ...(found ? [found] : [])].join('\n\n') + '\n';
