@@ -3,6 +3,7 @@
 // `kubectl_complete-pleg_top WORD…`), which answers as cobra programs do: one candidate a line, then
 // `:DIRECTIVE` (4: no file names; 0: the shell may offer file names), so kubectl's own completion reads it.
 import type {CompletionNeed} from '../run/complete-need.js';
+import {switchFlags as labSwitches, valueFlags as labValues} from './lab-options.js';
 import {failOnBands, flagSpec, formats, parseDuration} from './options.js';
 
 export const shells = ['bash', 'zsh', 'fish'] as const;
@@ -47,6 +48,9 @@ function typedTimeoutMs(text: string | undefined): number | undefined {
 export function completionNeed(words: readonly string[]): CompletionNeed {
 	const current = words.at(-1) ?? '';
 	const finished = words.slice(0, -1);
+	const lab = finished[0] === 'lab';
+	// A lab flag's value (a number of pods, a namespace, a duration) is the user's to type.
+	if (lab && labValues.some((flag) => finished.at(-1) === `--${flag}`)) return {kind: 'words', candidates: []};
 	const previous = flagNamed(finished.at(-1) ?? '');
 	if (previous !== undefined && flagSpec[previous].type === 'string') {
 		if (fileFlags.has(previous)) return {kind: 'files'};
@@ -55,11 +59,12 @@ export function completionNeed(words: readonly string[]): CompletionNeed {
 	}
 
 	if (current.startsWith('-')) {
-		const flags = Object.keys(flagSpec).map((name) => `--${name}`);
-		return {kind: 'words', candidates: flags.filter((flag) => flag.startsWith(current))};
+		const names = [...(lab ? [...labValues, ...labSwitches] : []), ...Object.keys(flagSpec)];
+		return {kind: 'words', candidates: names.map((name) => `--${name}`).filter((flag) => flag.startsWith(current))};
 	}
 
-	if (finished.length === 0 && 'completion'.startsWith(current) && current !== '') return {kind: 'words', candidates: ['completion']};
+	const subcommands = ['completion', 'lab'].filter((word) => word.startsWith(current));
+	if (finished.length === 0 && current !== '' && subcommands.length > 0) return {kind: 'words', candidates: subcommands};
 	if (finished[0] === 'completion') return {kind: 'words', candidates: shells.filter((shell) => shell.startsWith(current))};
 	return {
 		kind: 'nodes',

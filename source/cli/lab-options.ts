@@ -9,8 +9,8 @@ import {messageOf} from '../domain/text/thrown.js';
 
 export type LabMode = {kind: 'lab'; settings: LabSettings; watch: NodeMode} | {kind: 'lab-help'};
 
-const valueFlags = ['pods', 'cycles', 'namespace', 'image', 'hold', 'pending-timeout'] as const;
-const switchFlags = ['dry-run', 'yes', 'tolerate-taints'] as const;
+export const valueFlags = ['pods', 'cycles', 'namespace', 'image', 'hold', 'pending-timeout'] as const;
+export const switchFlags = ['dry-run', 'yes', 'tolerate-taints'] as const;
 type ValueFlag = (typeof valueFlags)[number];
 type SwitchFlag = (typeof switchFlags)[number];
 

@@ -38,6 +38,19 @@ describe('completionNeed', () => {
 		assert.deepEqual(completionNeed(['comp']), {kind: 'words', candidates: ['completion']});
 		assert.deepEqual(completionNeed(['completion', '']), {kind: 'words', candidates: ['bash', 'zsh', 'fish']});
 	});
+
+	test("the lab subcommand: its own flags beside the live screen's, nothing for their values, then a node", () => {
+		assert.deepEqual(completionNeed(['la']), {kind: 'words', candidates: ['lab']});
+		assert.deepEqual(completionNeed(['lab', '--tol']), {kind: 'words', candidates: ['--tolerate-taints']});
+		assert.deepEqual(completionNeed(['lab', '--p']), {
+			kind: 'words',
+			candidates: ['--pods', '--pending-timeout', '--plot', '--prometheus'],
+		});
+		assert.deepEqual(completionNeed(['lab', '--pods', '']), {kind: 'words', candidates: []});
+		assert.deepEqual(completionNeed(['lab', '--yes', 'w']).kind, 'nodes');
+		// Outside the lab its flags are not offered.
+		assert.deepEqual(completionNeed(['--tol']), {kind: 'words', candidates: []});
+	});
 });
 
 test('only DNS-subdomain node names are offered: a name with controls or spaces from a hostile server is not', () => {
