@@ -19,7 +19,7 @@ import type {
 } from './types.js';
 import {appendToLog, dropFromLog, emptyLog, logAt, logLast, logSize, replaceLast, type BoundedLog} from './history/bounded-log.js';
 import {relistAnatomy} from './anatomy/anatomy.js';
-import {judgeWhileStale, readyPlegWords, ruleAgeSeconds, verdict, type VerdictEvidence} from './health/health.js';
+import {judgeWhileStale, readyPlegWords, ruleAgeSeconds, verdict, type VerdictEvidence, thresholdToMean} from './health/health.js';
 import {followReady, followVerdict, incidentAt, noIncident, type IncidentTrack, type Judgement} from './incident/incident.js';
 import {constantsFor, eventedFallbackEvidence} from './health/kubelet-constants.js';
 import {availabilityNote, families} from './exposition/names.js';
@@ -594,7 +594,7 @@ export function figuresAt(state: FeedState, now: number): Figures | null {
 		windowTargetSeconds: state.windowSeconds,
 		verdict: judged.verdict,
 		stale: judged.stale,
-		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
+		thresholdToMeanRatio: thresholdToMean(constants.threshold.seconds, mean),
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: sample.relistDuration === null && sample.legacyRelistLatency !== null,
 		// What the window is doing now first: the pane cuts the last lines when it runs out of rows.

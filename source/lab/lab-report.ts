@@ -6,6 +6,7 @@ import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} fro
 import type {LabSummary, SegmentSummary, UnhealthySpan} from './lab-session.js';
 import {ms, ns, sig} from '../report/report.js';
 import {ageRead, boundedDuration, causesText, onlyThreshold, writeDown, type WriteDownOptions} from './write-down.js';
+import {thresholdToMean} from '../domain/health/health.js';
 
 /** 1 when PLEG was not healthy at any scrape of the recording (as `--once` exits 1 on an unhealthy node), else 0. */
 export function labExitCode(lab: LabSummary): number {
@@ -65,7 +66,7 @@ function segmentJson(summary: SegmentSummary, baselineMean: number | null, thres
 		unhealthySeconds: ms(summary.unhealthySeconds),
 		// This segment's mean / the baseline's (the stretch before the first mark).
 		meanRatioToBaseline: sig(mean !== null && baselineMean !== null && baselineMean > 0 ? mean / baselineMean : null),
-		thresholdToMeanRatio: sig(mean !== null && mean > 0 && thresholdSeconds !== null ? thresholdSeconds / mean : null),
+		thresholdToMeanRatio: sig(thresholdToMean(thresholdSeconds, mean)),
 	};
 }
 

@@ -9,6 +9,7 @@ import {formatGoDuration} from '../domain/text/go-duration.js';
 import type {KubeletConstants, Quantile, Scrape, SourceConstant} from '../domain/types.js';
 import type {LabSummary, SegmentSummary} from './lab-session.js';
 import {wrap} from './write-down.js';
+import {thresholdToMean} from '../domain/health/health.js';
 
 /** A phase as the lab ran it: its name, the mark that opened it (ms) and the pods Running on the node at its end. */
 export type PhaseMark = {name: string; kind: 'idle' | 'up' | 'down' | 'hold'; markedAt: number; runningAtEnd: number};
@@ -93,7 +94,7 @@ function rowOf(phase: PhaseMark, segment: SegmentSummary, constants: KubeletCons
 		p99: figures?.p99 ?? null,
 		ratePerSecond: figures?.ratePerSecond ?? null,
 		idleMultiple: mean !== null && idleMean ? mean / idleMean : null,
-		thresholdRatio: mean ? constants.threshold.seconds / mean : null,
+		thresholdRatio: thresholdToMean(constants.threshold.seconds, mean),
 		listSecondsPerRelist: perRelist,
 		listSecondsPerContainer: perRelist !== null && containers ? perRelist / containers : null,
 	};

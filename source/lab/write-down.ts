@@ -9,6 +9,7 @@ import {formatCount, formatQuantile, formatRate, formatRatio, formatSeconds} fro
 import {formatGoDuration} from '../domain/text/go-duration.js';
 import type {LabSummary, SegmentSummary, UnhealthyCause, UnhealthySpan} from './lab-session.js';
 import type {KubeletConstants, SourceConstant} from '../domain/types.js';
+import {thresholdToMean} from '../domain/health/health.js';
 
 export type WriteDown = {
 	/** Paragraphs for the terminal, wrapped to the width asked for. */
@@ -264,10 +265,7 @@ function segmentTable(constants: KubeletConstants, stretches: Named[], clock: Cl
 		['not healthy (at least)', ...column((segment) => boundedDuration(segment.unhealthySeconds, 'down'))],
 		[
 			'threshold / mean',
-			...column((segment) => {
-				const mean = segment.figures?.meanSeconds ?? null;
-				return formatRatio(mean === null || mean <= 0 ? null : constants.threshold.seconds / mean);
-			}),
+			...column((segment) => formatRatio(thresholdToMean(constants.threshold.seconds, segment.figures?.meanSeconds ?? null))),
 		],
 	];
 	return markdownTable(header, rows);

@@ -1,7 +1,7 @@
 // One node's feed when the figures come from Prometheus: the latest answer, the history of its window means, and
 // the polling status. figuresFromPrometheus() maps an answer onto the Figures every screen shows; the windowing
 // itself was done by Prometheus (rate, histogram_quantile), so nothing is derived twice. Pure: times come in.
-import {judgeWhileStale, verdict} from '../health/health.js';
+import {judgeWhileStale, verdict, thresholdToMean} from '../health/health.js';
 import {constantsFor} from '../health/kubelet-constants.js';
 import {appendColumns, columnsAfter, columnsView, emptyColumns, type HistoryColumns} from '../history/history-columns.js';
 import {defaultHistoryLimit, noReadYet} from '../feed.js';
@@ -334,7 +334,7 @@ function figuresFromPrometheus(
 		windowTargetSeconds: figures.windowSeconds,
 		verdict: judged.verdict,
 		stale: judged.stale,
-		thresholdToMeanRatio: mean !== null && mean > 0 ? constants.threshold.seconds / mean : null,
+		thresholdToMeanRatio: thresholdToMean(constants.threshold.seconds, mean),
 		thresholdToPeriodRatio: constants.threshold.seconds / constants.period.seconds,
 		legacy: false,
 		unavailable: [...unavailableOf(figures, window), ...prehistoryNote(prehistory)],

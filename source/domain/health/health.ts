@@ -25,6 +25,14 @@ export function warnAfterSeconds(constants: KubeletConstants): number {
 	return Math.min(5 * constants.period.seconds, constants.threshold.seconds / 2);
 }
 
+/**
+ * threshold / mean relist: how many mean relists fit in the time Healthy() allows, the lab's finding. None for no
+ * mean, or one of 0 or less (a counter fault), which would read as an endless margin.
+ */
+export function thresholdToMean(thresholdSeconds: number | null, meanSeconds: number | null): number | null {
+	return thresholdSeconds === null || meanSeconds === null || meanSeconds <= 0 ? null : thresholdSeconds / meanSeconds;
+}
+
 /** Critical from this age on, seconds: half the threshold in force (90 s generic, 300 s evented). */
 export function criticalFromSeconds(constants: KubeletConstants): number {
 	return constants.threshold.seconds / 2;

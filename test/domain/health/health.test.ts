@@ -6,6 +6,7 @@ import {
 	countdownText,
 	notReadyWhenText,
 	readyPlegWords,
+	thresholdToMean,
 	verdict,
 } from '../../../source/domain/health/health.js';
 import {constantsFor} from '../../../source/domain/health/kubelet-constants.js';
@@ -171,4 +172,12 @@ describe("verdict: the evidence beside the age (a clock off, the node's own word
 		assert.equal(readyPlegWords('container runtime network not ready: NetworkReady=false'), null);
 		assert.equal(readyPlegWords(null), null);
 	});
+});
+
+test('threshold / mean: 180 s over a 6 ms mean is ×30,000; none without a mean, or with one of 0 or below (a counter fault)', () => {
+	assert.equal(thresholdToMean(180, 0.006), 30_000);
+	assert.equal(thresholdToMean(180, null), null);
+	assert.equal(thresholdToMean(null, 0.006), null);
+	assert.equal(thresholdToMean(180, 0), null);
+	assert.equal(thresholdToMean(180, -0.0068), null);
 });
