@@ -1,13 +1,12 @@
 // pleg-top's live screen in a real pseudo-terminal (a tmux pane), and the pid of its node process.
-import {execFileSync} from 'node:child_process';
-import {startTmux, type TmuxSession} from '../test/helpers/tmux.js';
+import {tmux, startTmux, type TmuxSession} from '../test/helpers/tmux.js';
 import {cliPath} from '../test/helpers/run-cli.js';
 
 export type LiveCli = {session: TmuxSession; pid: number};
 
 /** The pane's process: `env VAR=… node …` execs node, so the pane pid is the CLI's own. */
 function panePid(session: TmuxSession): number {
-	return Number(execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pane_pid}'], {encoding: 'utf8'}).trim());
+	return Number(tmux(['display-message', '-p', '-t', session.name, '#{pane_pid}']).trim());
 }
 
 /** The built CLI; `--cli PATH` points the bench at another build (e.g. a copy of dist from before a change). */
@@ -40,12 +39,12 @@ export async function quitLiveCli(session: TmuxSession): Promise<void> {
 
 /** The tmux server's pid: its CPU is what the terminal spends drawing pleg-top's output. */
 export function tmuxServerPid(session: TmuxSession): number {
-	return Number(execFileSync('tmux', ['display-message', '-p', '-t', session.name, '#{pid}'], {encoding: 'utf8'}).trim());
+	return Number(tmux(['display-message', '-p', '-t', session.name, '#{pid}']).trim());
 }
 
 /** Appends everything the pane's program writes to `file` from now on (null: stop). */
 export function pipePane(session: TmuxSession, file: string | null): void {
-	execFileSync('tmux', ['pipe-pane', '-t', session.name, ...(file === null ? [] : ['-o', `cat >> ${JSON.stringify(file)}`])]);
+	tmux(['pipe-pane', '-t', session.name, ...(file === null ? [] : ['-o', `cat >> ${JSON.stringify(file)}`])]);
 }
 
 /**

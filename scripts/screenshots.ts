@@ -1,11 +1,10 @@
 // `npm run screenshots`: runs the real CLI (dist/cli.js) in tmux at 100×30, drives it with keys, and writes
 // each captured frame (colours included) to screenshots/NAME.svg. Nothing is drawn by hand: re-run it
 // whenever the screen changes. Scenes wait for text on screen, not for fixed times.
-import {execFileSync} from 'node:child_process';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {hasTmux, startTmux, type TmuxSession} from '../test/helpers/tmux.js';
+import {tmux, hasTmux, startTmux, type TmuxSession} from '../test/helpers/tmux.js';
 import {startFakeCluster, type FakeCluster, type FakeClusterNode} from '../test/package/fake-cluster.js';
 import {ansiToSvg} from './ansi-svg.js';
 
@@ -43,7 +42,7 @@ async function startWithWindow(args: string[], env: Record<string, string> = {})
 
 /** The pane with its colours (SGR codes), as capture-pane -e gives it. */
 function captureColours(session: TmuxSession): string {
-	const screen = execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', session.name], {encoding: 'utf8'});
+	const screen = tmux(['capture-pane', '-p', '-e', '-t', session.name]);
 	// tmux's own "Pane is dead (status 0, …)" line (remain-on-exit) is not pleg-top's: a blank row in its place.
 	return screen
 		.split('\n')
@@ -227,9 +226,8 @@ const scenes: Scene[] = [
 		name: 'lab-demo',
 		title: 'pleg-top lab --demo mid-run: the phase and the pods Running in the header, each phase a named mark on the chart',
 		async run() {
+			// The demo creates nothing, so it asks nothing.
 			const session = start(['lab', '--demo']);
-			await session.waitFor('Create it and run the lab? [y/N]', 20_000);
-			session.keys('y', 'Enter');
 			// The second up's hold: idle, hold, down and hold behind it on the chart, the baseline the phase's mark.
 			await session.waitFor(/lab 7\/7 hold 12 #2 · 12\/12 Running/, 90_000);
 			await session.waitFor(/marked \d\d:\d\d:\d\d, [4-8]s ago/, 20_000);
