@@ -2,6 +2,7 @@
 // pinned to the node, their YAML and the kubectl lines that do the same by hand, the rights it needs, the phases
 // it runs (idle, up, hold, down; or a sweep of levels) and the checks made before anything is created (taints,
 // room). Pure: the run id and every answer from the cluster come in as arguments.
+import {safeJson} from '../text/untrusted-text.js';
 
 /** The label every object the lab creates carries (the recommended app.kubernetes.io labels). */
 export const managedByLabel = 'app.kubernetes.io/managed-by';
@@ -152,9 +153,10 @@ function yamlScalar(value: unknown): string {
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	if (value === null || value === undefined) return 'null';
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	// Quoted when YAML would read it as something else (a number, a boolean, a null) or it holds special characters.
+	// Quoted when YAML would read it as something else (a number, a boolean, a null) or it holds special characters;
+	// a control (a typed node name's U+009B) is escaped as YAML's double quotes allow, never written raw.
 	const plain = /^[A-Za-z_./][\w./-]*$/.test(text) && !/^(?:true|false|yes|no|on|off|null|~)$/i.test(text);
-	return plain ? text : JSON.stringify(text);
+	return plain ? text : safeJson(text);
 }
 
 /** Where pasted kubectl commands go: the --kubeconfig and --context the run was given. */

@@ -75,6 +75,9 @@ describe('lab manifests', () => {
 
 	test('YAML: nested maps, lists of maps, quoted strings that would read as something else', () => {
 		assert.equal(toYaml({a: {b: ['x', {c: 1, d: 'true'}]}, e: '1m', f: []}), 'a:\n  b:\n  - x\n  - c: 1\n    d: "true"\ne: "1m"\nf: []\n');
+		// A typed node name with controls (the Node could not be read, so its own name stands for the hostname label):
+		// ESC and the C1 CSI escaped inside the double quotes, the same string when YAML reads it back.
+		assert.equal(toYaml({hostname: 'n\u001b]0;x\u0007\u009b31m'}), 'hostname: "n\\u001b]0;x\\u0007\\u009b31m"\n');
 	});
 
 	test('kubectl lines and can-i lines carry --kubeconfig and --context', () => {
