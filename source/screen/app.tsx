@@ -66,7 +66,9 @@ function useEnded(engine: NodeEngine): boolean {
 }
 
 /** What the keys toggle on the one-node screen; one state, so a key changes what belongs together at once. */
-type Toggles = Pick<DashboardProps, 'showHelp' | 'helpOffset' | 'helpSearch' | 'showAnatomy' | 'toggleConstants' | 'showRaw' | 'rawOffset'>;
+type Toggles = Required<
+	Pick<DashboardProps, 'showHelp' | 'helpOffset' | 'helpSearch' | 'showAnatomy' | 'toggleConstants' | 'showRaw' | 'rawOffset'>
+>;
 
 /** A key's change to the toggles, or undefined when the key is not one of them. */
 function toggleOf(input: string, key: Key): ((toggles: Toggles) => Toggles) | undefined {
@@ -83,7 +85,15 @@ export default function App({engine, demo, header, raw = false, markNames, onQui
 	const frame = useEngineFrames(engine, 0);
 	const view = nodeScreenView(engine, frame.state, engine.single, frame.now);
 	const {columns, rows} = useTerminalSize();
-	const [toggles, setToggles] = useState<Toggles>({showHelp: false, showAnatomy: false, toggleConstants: false, showRaw: raw});
+	const [toggles, setToggles] = useState<Toggles>({
+		showHelp: false,
+		helpOffset: 0,
+		helpSearch: null,
+		showAnatomy: false,
+		toggleConstants: false,
+		showRaw: raw,
+		rawOffset: 0,
+	});
 	const ended = useEnded(engine);
 	const context = header?.replay ? {...header, replay: replayContext(header.replay, ended)} : header;
 	const props: DashboardProps = {
@@ -103,7 +113,7 @@ export default function App({engine, demo, header, raw = false, markNames, onQui
 	const onKey = useLatestCallback((input: string, key: Key) => {
 		// While the help shows, `/` searches it; while a word is typed every key is the search's.
 		const searched = toggles.showHelp
-			? searchKeys(toggles.helpSearch ?? null, toggles.helpOffset ?? 0, {...key, input}, () =>
+			? searchKeys(toggles.helpSearch, toggles.helpOffset, {...key, input}, () =>
 					dashboardHelpRows(columns, props.figures?.node ?? props.node?.name, pasteContext(props)),
 				)
 			: undefined;
@@ -120,10 +130,10 @@ export default function App({engine, demo, header, raw = false, markNames, onQui
 
 		const move = toggles.showHelp || toggles.showRaw ? helpMoveOf(key) : undefined;
 		const toggle = toggleOf(input, key);
-		if (move && !toggles.showHelp) setToggles((t) => ({...t, rawOffset: scrollHelp(t.rawOffset ?? 0, move, dashboardRawScroll(props))}));
+		if (move && !toggles.showHelp) setToggles((t) => ({...t, rawOffset: scrollHelp(t.rawOffset, move, dashboardRawScroll(props))}));
 		else if (move) {
 			const scroll = dashboardHelpScroll(columns, Math.max(1, rows - 1), engine.single, pasteContext({context: header, node: view.node}));
-			setToggles((t) => ({...t, helpOffset: scrollHelp(t.helpOffset ?? 0, move, scroll)}));
+			setToggles((t) => ({...t, helpOffset: scrollHelp(t.helpOffset, move, scroll)}));
 		} else if (input === 'q') (onQuit ?? exit)();
 		else if (input === 'p') engine.setPaused(!engine.paused);
 		else if (input === 'b') engine.mark(engine.now());
