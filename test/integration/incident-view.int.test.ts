@@ -131,7 +131,7 @@ for (const [columns, rows, bell] of [
 				session.keys('q');
 				await session.waitFor(/write-down|PLEG relists every/, 15_000);
 				// On exit the title is pleg-top's no longer (cleared, or the one the terminal had before).
-				await waitForTitle(session, /^(?!pleg-top demo-node)/, 5000);
+				await waitForTitle(session, /^(?!pleg-top demo-node)/, 20_000);
 			},
 		);
 	});

@@ -133,8 +133,9 @@ describe('one JSON line per scrape', () => {
 		assert.equal(result.code, 0);
 		assert.equal(result.signal, null);
 		assert.equal(result.stderr, '');
-		// The next write (100 ms later) meets the closed pipe; allow for a loaded machine.
-		assert.ok(Date.now() - closedAt < 5000, `exited ${Date.now() - closedAt} ms after the pipe closed`);
+		// The next write (100 ms later) meets the closed pipe; a loaded machine is given seconds, where a process that
+		// ignored the closed pipe would run on to its 30 s kill.
+		assert.ok(Date.now() - closedAt < 10_000, `exited ${Date.now() - closedAt} ms after the pipe closed`);
 	});
 });
 
@@ -196,8 +197,9 @@ describe('kubelet states through the JSON lines', () => {
 		const cli = start('worker-1');
 		const [line] = await waitForLine(cli, () => true);
 		await stop(cli);
-		// Gauge = whole seconds, 30 s ahead of the local clock when written: 29 to 30 s ahead when read.
-		assert.ok(line!['skewSeconds'] > 28.5 && line!['skewSeconds'] <= 30, String(line!['skewSeconds']));
+		// Gauge = whole seconds, 30 s ahead of the local clock when written: 29 to 30 s ahead when read, less the
+		// answer's own time (up to 2 s given on a loaded machine).
+		assert.ok(line!['skewSeconds'] > 27 && line!['skewSeconds'] <= 30, String(line!['skewSeconds']));
 		assert.equal(line!['lastSeenAgeSeconds'], 0);
 		assert.equal(line!['verdict'], 'PLEG is healthy');
 	});

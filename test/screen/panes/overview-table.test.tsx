@@ -15,6 +15,7 @@ import {initialOverviewState, overviewReducer, type OverviewState} from '../../.
 import type {PrometheusFigures} from '../../../source/domain/fleet/prometheus-feed.js';
 import {paneRows} from '../../helpers/pane-rows.js';
 import {overviewRowOf} from '../../helpers/overview-row.js';
+import {until} from '../../helpers/until.js';
 
 const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 const width = 80;
@@ -238,15 +239,16 @@ function stillEngine(p99s: Record<string, number>) {
 	};
 }
 
-async function until(read: () => string, check: (text: string) => boolean, what: string): Promise<string> {
-	const deadline = Date.now() + 5000;
-	while (Date.now() < deadline) {
-		const text = read();
-		if (check(text)) return text;
-		await new Promise((resolve) => setTimeout(resolve, 10));
+/** The first frame `check` accepts (a wait with the suite's deadline); a timeout shows the last frame. */
+async function frameWhere(read: () => string, check: (text: string) => boolean, what: string): Promise<string> {
+	try {
+		return await until(() => {
+			const text = read();
+			return check(text) && text;
+		}, what);
+	} catch (error) {
+		assert.fail(`${(error as Error).message}; last frame:\n${read()}`);
 	}
-
-	assert.fail(`never showed ${what}; last frame:\n${read()}`);
 }
 
 describe('the overview app, keys written as one chunk', () => {
@@ -262,27 +264,27 @@ describe('the overview app, keys written as one chunk', () => {
 		);
 		const read = () => stripVTControlCharacters(app.lastFrame() ?? '');
 		try {
-			await until(read, (text) => text.includes('status↓'), 'the table');
+			await frameWhere(read, (text) => text.includes('status↓'), 'the table');
 			// p99 150 ms against a median of 10.5 ms (9, 10, 11, 12): worker-4 is slow and on top.
 			assert.match(read(), /› ! slow {7}worker-4/);
 			app.stdin.write('ss');
-			let text = await until(read, (text) => text.includes('Ready↓'), 'the Ready column sorted');
+			let text = await frameWhere(read, (text) => text.includes('Ready↓'), 'the Ready column sorted');
 			assert.match(text, /sorted by ready, not ready first/);
 			app.stdin.write('S');
-			text = await until(read, (text) => text.includes('Ready↑'), 'the Ready sort reversed');
+			text = await frameWhere(read, (text) => text.includes('Ready↑'), 'the Ready sort reversed');
 			assert.match(text, /sorted by ready, ready first/);
 			app.stdin.write('/wor\r');
-			text = await until(read, (text) => text.includes('4 of 5 nodes matching "wor"'), 'the filter kept');
+			text = await frameWhere(read, (text) => text.includes('4 of 5 nodes matching "wor"'), 'the filter kept');
 			assert.ok(!text.includes('control-p'), text);
 			// No Ready read: the ties go worst first, the slow node, then by name.
 			app.stdin.write('jj');
-			text = await until(read, (text) => /› ✓ ok {9}worker-2/.test(text), 'the third row selected');
+			text = await frameWhere(read, (text) => /› ✓ ok {9}worker-2/.test(text), 'the third row selected');
 			app.stdin.write('?');
-			text = await until(read, (text) => text.includes('filter by node name'), 'the help with the overview keys');
+			text = await frameWhere(read, (text) => text.includes('filter by node name'), 'the help with the overview keys');
 			app.stdin.write('\u001B');
-			await until(read, (text) => text.includes('Ready↑'), 'the table again');
+			await frameWhere(read, (text) => text.includes('Ready↑'), 'the table again');
 			app.stdin.write('\u001B');
-			text = await until(read, (text) => text.includes('pleg-top · 5 nodes'), 'the filter cleared');
+			text = await frameWhere(read, (text) => text.includes('pleg-top · 5 nodes'), 'the filter cleared');
 			// Back in the table: at 100 columns the relists/s column gives way so the names stay whole.
 			assert.match(text, /✓ ok {9}control-plane {2}/);
 			assert.ok(!text.includes('relists/s'), text);

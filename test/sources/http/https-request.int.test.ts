@@ -360,12 +360,14 @@ test('an abort ends the request and its connection at once', {timeout: 10_000}, 
 	const serverSawClose = new Promise<void>((resolve) => {
 		closed = resolve;
 	});
+	const controller = new AbortController();
+	// Aborted once the server holds the connection (the request is then in flight), however long that took.
 	const server = await listen((socket) => {
 		socket.resume();
 		socket.on('close', closed);
+		controller.abort(new Error('stopped by the test'));
 	});
 	cleanups.push(server.close);
-	const controller = new AbortController();
 	const pending = getText({
 		url: new URL(`http://127.0.0.1:${server.port}/`),
 		agent: keepAliveAgent(),
@@ -373,7 +375,6 @@ test('an abort ends the request and its connection at once', {timeout: 10_000}, 
 		timeoutMs: 10_000,
 		signal: controller.signal,
 	});
-	setTimeout(() => controller.abort(new Error('stopped by the test')), 50);
 	await assert.rejects(pending, /stopped by the test/);
 	await serverSawClose;
 });
