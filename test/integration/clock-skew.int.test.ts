@@ -60,8 +60,9 @@ describe('--once on a skewed node', () => {
 		assert.equal(report['healthy'], true);
 		assert.equal(report['band'], 'ok');
 		assert.equal(report['clockOffsetSource'], 'relist');
-		// Gauge ⌊t⌋ − 200 read at t (+ the answer's own time): gauge − t in (−201 − latency, −200].
-		assert.ok(report['clockOffsetSeconds'] > -201.5 && report['clockOffsetSeconds'] <= -200, String(report['clockOffsetSeconds']));
+		// Gauge ⌊t⌋ − 200 read at t (+ the answer's own time): gauge − t in (−201 − latency, −200]; a loaded machine's
+		// latency is given up to 2 s.
+		assert.ok(report['clockOffsetSeconds'] > -203 && report['clockOffsetSeconds'] <= -200, String(report['clockOffsetSeconds']));
 		// On the local clock the age would be 200 to 201 s: unhealthy. On the node's it is under 2 s.
 		assert.ok(report['lastSeenAgeSeconds'] >= 0 && report['lastSeenAgeSeconds'] < 2, String(report['lastSeenAgeSeconds']));
 	});
@@ -71,7 +72,7 @@ describe('--once on a skewed node', () => {
 		const result = await runCli(once('behind-200'), {env: cluster.env});
 		assert.equal(result.code, 0);
 		assert.match(result.stdout, /^verdict +PLEG is healthy$/m);
-		assert.match(result.stdout, /^node clock +3m2[01]s behind \(from the relist loop; ages on the node clock\)$/m);
+		assert.match(result.stdout, /^node clock +3m2[0-2]s behind \(from the relist loop; ages on the node clock\)$/m);
 	});
 
 	test('60 s ahead with a 185 s stall from the start: unhealthy on the node clock from the Date header, exit 1', async () => {
@@ -142,9 +143,9 @@ describe('the live screen', {skip: hasTmux ? false : 'tmux not installed'}, () =
 		const command = `${process.execPath} ${cliPath} behind-200 --interval 300ms; sleep 60`;
 		const session = startTmux(command, {columns: 80, rows: 24, env: {PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...cluster.env}});
 		sessions.push(session);
-		const screen = await session.waitFor(/node clock 3m2[01]s behind/, 20_000);
+		const screen = await session.waitFor(/node clock 3m2[0-2]s behind/, 20_000);
 		const [header] = screen.split('\n');
-		assert.match(header!, /^pleg-top · behind-200 · node clock 3m2[01]s behind · /);
+		assert.match(header!, /^pleg-top · behind-200 · node clock 3m2[0-2]s behind · /);
 		assert.match(screen, /✓ PLEG is healthy/);
 	});
 });

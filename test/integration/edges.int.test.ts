@@ -89,7 +89,7 @@ describe('a kubelet restart between the two scrapes', () => {
 
 		serve('restarted', stalled, restarted);
 		const text = await once('restarted');
-		assert.match(line(text.stdout, 'window') ?? '', /^\d+ms: 3 relists, mean 201ms, [\d.]+\/s$/);
+		assert.match(line(text.stdout, 'window') ?? '', /^(?:\d+ms|[\d.]+s): 3 relists, mean 201ms, [\d.]+\/s$/);
 		assert.equal(line(text.stdout, 'quantiles'), 'p50 212ms, p90 425ms, p99 492ms');
 	});
 });
@@ -108,7 +108,7 @@ describe('EventedPLEG gate on, yet fallen back to the Generic PLEG', () => {
 			pleg: 'evented, fell back to generic after 5 stream errors',
 		});
 		// 200 s: past 3 min, though within the evented 10 min.
-		assert.match(report.verdict, /^PLEG is not healthy: pleg was last seen active 3m2[01]s ago; threshold is 3m0s$/);
+		assert.match(report.verdict, /^PLEG is not healthy: pleg was last seen active 3m2[0-2]s ago; threshold is 3m0s$/);
 		assert.equal(report.healthy, false);
 		assert.equal(code, 1);
 
@@ -163,16 +163,17 @@ describe('a last-seen gauge that is not a time', () => {
 			assert.equal(report.lastSeenAgeSeconds, null);
 			// Two scrapes of the same body: the count has not moved since the first, a fraction of a second ago.
 			assert.ok(report.countUnchangedSeconds !== null && report.countUnchangedSeconds < 5);
-			assert.equal(
-				report.unavailable[0],
-				`last seen: kubelet_pleg_last_seen_seconds is ${why}, not a time; using 'count unchanged for 0s'`,
+			// In whole seconds: 0s, or more when a loaded machine took a second between the two scrapes.
+			assert.match(
+				report.unavailable[0] ?? '',
+				new RegExp(`^last seen: kubelet_pleg_last_seen_seconds is ${why}, not a time; using 'count unchanged for [0-4]s'$`),
 			);
 			assert.equal(report.healthy, true);
 			assert.equal(code, 0);
 
 			const text = await once('gauge');
 			assert.doesNotMatch(text.stdout, /NaN|Infinity|Inf\b/);
-			assert.equal(line(text.stdout, 'last seen'), 'no gauge; relist count unchanged for 0s');
+			assert.match(line(text.stdout, 'last seen') ?? '', /^no gauge; relist count unchanged for [0-4]s$/);
 			assert.equal(line(text.stdout, 'verdict'), 'PLEG is healthy');
 		});
 	}
@@ -208,8 +209,8 @@ describe('wording that blames the right thing', () => {
 		assert.equal(line(text.stdout, 'ListPodSandbox'), 'no call in the window, 1 error');
 		assert.doesNotMatch(text.stdout, /\b1 errors\b/);
 		// Ages, spans and means in one style: "1s", "3m0s", "10ms", never "1 s" or "3 minutes".
-		assert.match(line(text.stdout, 'last seen') ?? '', /^[12]s ago \(gauge \d+\)$/);
-		assert.match(line(text.stdout, 'window') ?? '', /^\d+ms: 60 relists, mean 10ms, \d+\/s$/);
+		assert.match(line(text.stdout, 'last seen') ?? '', /^[1-3]s ago \(gauge \d+\)$/);
+		assert.match(line(text.stdout, 'window') ?? '', /^(?:\d+ms|[\d.]+s): 60 relists, mean 10ms, [\d.]+\/s$/);
 		assert.equal(line(text.stdout, 'interval'), '1.02s');
 		assert.doesNotMatch(text.stdout, /\d (?:ms|s|µs)\b|minutes?|seconds?/);
 	});

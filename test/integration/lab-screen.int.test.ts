@@ -25,7 +25,9 @@ async function startLabOnScreen(size = {columns: 120, rows: 40}): Promise<{lab: 
 	});
 	const temp: TempDir = makeTempDir('pleg-top-lab-screen-');
 	const kubeconfig = temp.write('kubeconfig.yaml', kubeconfigYaml(singleContext(fake.url, {name: 'lab-user', token})));
-	const args = ['lab', 'worker-1', '--kubeconfig', kubeconfig, '--interval', '200ms', '--window', '1s', '--hold', '3s', '--pods', '3'];
+	// Each idle or hold phase lasts 10 s: the tests see a phase and then stop it, which a loaded machine may take seconds
+	// to do, and the stop must still fall in the phase seen.
+	const args = ['lab', 'worker-1', '--kubeconfig', kubeconfig, '--interval', '200ms', '--window', '1s', '--hold', '10s', '--pods', '3'];
 	const command = `sh -c '${process.execPath} ${cliPath} ${args.join(' ')}; echo "AFTER-LAB exit=$?"; sleep 120'`;
 	const session = startTmux(command, {...size, env: {HOME: temp.dir}});
 	cleanups.push(

@@ -105,14 +105,15 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		const report = JSON.parse(result.stdout) as Record<string, unknown>;
 		assert.equal(report['healthy'], false);
 		// 200 s old when written, a fraction of a second more when read.
-		assert.match(String(report['verdict']), /^PLEG is not healthy: pleg was last seen active 3m2[01]s ago; threshold is 3m0s$/);
+		assert.match(String(report['verdict']), /^PLEG is not healthy: pleg was last seen active 3m2[0-2]s ago; threshold is 3m0s$/);
 		// Unhealthy since the first scrape's gauge + 180 s. The fake writes its gauge 200 s before each answer, so the
-		// second scrape's gauge is up to 1.2 s later (whole seconds, 200 ms apart): for age − 180 s, up to 1.2 s more.
+		// second scrape's gauge is up to 1.2 s later (whole seconds, 200 ms apart, more on a loaded machine): for
+		// age − 180 s, a second or two more.
 		const age = report['lastSeenAgeSeconds'] as number;
 		const unhealthyFor = report['unhealthyForSeconds'] as number;
 		assert.equal(report['band'], 'unhealthy');
 		assert.ok(Math.abs((report['secondsToThreshold'] as number) - (180 - age)) < 0.0015);
-		assert.ok(unhealthyFor > age - 180 - 0.0015 && unhealthyFor < age - 180 + 1.5, `${unhealthyFor} for age ${age}`);
+		assert.ok(unhealthyFor > age - 180 - 0.0015 && unhealthyFor < age - 180 + 3, `${unhealthyFor} for age ${age}`);
 		// Unhealthy at both scrapes: no transition seen.
 		assert.equal(report['transitions'], 0);
 	});
@@ -126,7 +127,7 @@ describe('--once against a healthy v1.21.2 kubelet', () => {
 		assert.equal(report['band'], 'critical');
 		// 180 − age; the gauge is whole seconds written at the answer, so the age is 172 s and a fraction.
 		assert.ok(Math.abs(report['secondsToThreshold'] - (180 - report['lastSeenAgeSeconds'])) < 0.0015);
-		assert.ok(report['secondsToThreshold'] > 6 && report['secondsToThreshold'] <= 8, String(report['secondsToThreshold']));
+		assert.ok(report['secondsToThreshold'] > 5 && report['secondsToThreshold'] <= 8, String(report['secondsToThreshold']));
 		assert.equal(report['unhealthyForSeconds'], null);
 		assert.equal(report['transitions'], 0);
 		// The text report says the band and the countdown in the whole seconds shown: they add up to 180 s.

@@ -102,8 +102,9 @@ describe('npm package', () => {
 		assert.equal(result.status, 0, result.stderr);
 		assert.match(result.stdout, /^node +demo-node$/m);
 		assert.match(result.stdout, /^verdict +PLEG is healthy$/m);
-		// --window 2s: two scrapes 2 s apart (2.1 s on a loaded machine: the window is measured), the demo kubelet relists about once a second.
-		assert.match(result.stdout, /^window +2(\.\d)?s: [12] relists, mean \d+(\.\d+)?ms/m);
+		// --window 2s: two scrapes 2 s apart, more on a loaded machine (the window is measured); the demo kubelet
+		// relists about once a second, so the span holds one to three of them, depending on where it falls.
+		assert.match(result.stdout, /^window +[23](\.\d)?s: [1-3] relists, mean \d+(\.\d+)?ms/m);
 
 		const plugin = execFileSync(path.join(bin, 'kubectl-pleg_top'), ['--help'], {encoding: 'utf8'});
 		// Run by the name kubectl execs for `kubectl pleg-top`, it names itself so, and its usage lines paste as shown.

@@ -26,7 +26,7 @@ describe('hung nodes do not hold the request slots', () => {
 		await cluster.close();
 	});
 
-	test('JSON lines: all 24 healthy nodes read within 8 s while 8 hung ones are in flight (--timeout 30s)', async () => {
+	test('JSON lines: all 24 healthy nodes read while 8 hung ones are in flight (--timeout 30s), none waiting for them', async () => {
 		const cli = spawnCli(['--timeout', '30s', '--max-inflight', '8'], {env: cluster.env});
 		try {
 			const nodesSeen = (stdout: string) =>
@@ -36,7 +36,8 @@ describe('hung nodes do not hold the request slots', () => {
 						.filter((line) => line.startsWith('{'))
 						.map((line) => (JSON.parse(line) as {node: string}).node),
 				);
-			const stdout = await cli.waitForStdout((text) => healthy.every((name) => nodesSeen(text).has(name)), 8000);
+			// 15 s leaves a loaded machine its start, TLS and the node list; waiting on the hung ones would take 20 s.
+			const stdout = await cli.waitForStdout((text) => healthy.every((name) => nodesSeen(text).has(name)), 15_000);
 			// None of the hung ones has answered yet: their lines come after 20 s.
 			assert.ok(hung.every((name) => !nodesSeen(stdout).has(name)));
 			// The hung 8 stayed in flight beside the 8 slots: more than 8 at once, never more than 16.
