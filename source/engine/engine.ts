@@ -26,8 +26,11 @@ export type EngineCore<F = unknown> = {
 	notes?(): string[];
 	/** The per-node interval kept, ms on the engine's clock (a replay's: the recorded one). */
 	effectiveIntervalMs(): number;
-	/** The interval kept for one node where it differs from the fleet's (the node opened from the table), ms. */
-	intervalOf?(node: string): number;
+	/**
+	 * The interval a node opened from the table is read at, where it differs from the fleet's, ms. Known before the
+	 * node is opened, so the first frame of its screen says it.
+	 */
+	openedIntervalMs?(): number;
 	subscribe(listener: EngineListener): () => void;
 	/** The engine's clock, ms since the epoch: the local one, a replay's recorded time, or the demo kubelet's. */
 	now(): number;

@@ -11,7 +11,7 @@ import {timeOfDay} from '../domain/text/format.js';
 import {listedNames, readView, scrapeAges} from '../domain/fleet/overview-state.js';
 import {proxyFeedKind} from '../domain/fleet/proxy-feed.js';
 import {toFailure} from '../sources/to-failure.js';
-import {startScheduler, type PollOutcome, type Scheduler} from './scheduler.js';
+import {focusIntervalMs, startScheduler, type PollOutcome, type Scheduler} from './scheduler.js';
 import {createStore, globalTimers, never, seconds, systemNow, type FleetEngine, type Timers} from './engine.js';
 import {startNodeReads, type NodeReads} from './node-reads.js';
 import {startNodeWatch, type NodeLister} from './node-watch.js';
@@ -74,7 +74,7 @@ export function startProxyOverview(options: ProxyOverviewOptions): FleetEngine<F
 		cadence: () => cadenceOf(options, scheduler, listedNames(store.state).length),
 		notes: () => notesOf(scheduler, now()),
 		effectiveIntervalMs: () => scheduler.effectiveIntervalMs,
-		intervalOf: (node) => scheduler.intervalOf(node),
+		openedIntervalMs: () => focusIntervalMs(options.intervalMs, options.maxRps),
 		subscribe: store.subscribe,
 		now,
 		// The overview has no pause key: its one-node screens show the figures as they stream in.

@@ -54,8 +54,6 @@ export type Scheduler = {
 	stop(): void;
 	/** The per-node interval actually kept for the fleet (the focused node aside), ms. */
 	readonly effectiveIntervalMs: number;
-	/** The interval kept for `name`, ms: the focused node's own, else the fleet's. */
-	intervalOf(name: string): number;
 	/** The fleet's hold, while there is one. */
 	readonly hold: FleetHold | null;
 	readonly requestCount: number;
@@ -70,12 +68,14 @@ export function effectiveIntervalMs(nodes: number, intervalMs: number, maxRps: n
 	return Math.max(intervalMs, (nodes * 1000) / maxRps);
 }
 
-/**
- * The focused node's interval and the rest's: the focused one takes at most half the rate, so the fleet is never
- * starved; the others share what is left.
- */
+/** The focused node's interval: its own, at most half the rate, so the fleet is never starved, ms. */
+export function focusIntervalMs(focusMs: number, maxRps: number): number {
+	return Math.max(focusMs, 2000 / maxRps);
+}
+
+/** The focused node's interval and the rest's: the others share what the focused one leaves of the rate. */
 function focusedIntervals(nodes: number, intervalMs: number, maxRps: number, focusMs: number): {focusMs: number; restMs: number} {
-	const focus = Math.max(focusMs, 2000 / maxRps);
+	const focus = focusIntervalMs(focusMs, maxRps);
 	const left = maxRps - 1000 / focus;
 	return {focusMs: focus, restMs: effectiveIntervalMs(Math.max(0, nodes - 1), intervalMs, left)};
 }
@@ -226,7 +226,6 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 		get effectiveIntervalMs() {
 			return queue.intervalMs;
 		},
-		intervalOf: (name) => queue.intervalOf(name),
 		get hold() {
 			return hold.current;
 		},

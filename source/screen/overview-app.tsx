@@ -98,7 +98,7 @@ export function OverviewApp<F>({engine, renderEveryMs = 250, size, only, header,
 			<Dashboard
 				{...nodeScreenView(engine, state, open, at)}
 				sourceLabel={only === undefined ? `${open} · q/Esc: all nodes${header?.kube ? '' : ` · ${engine.label}`}` : engine.label}
-				intervalSeconds={(engine.intervalOf?.(open) ?? engine.effectiveIntervalMs()) / 1000}
+				intervalSeconds={(engine.openedIntervalMs?.() ?? engine.effectiveIntervalMs()) / 1000}
 				now={at}
 				width={columns}
 				height={height}

@@ -2,7 +2,7 @@
 // in-flight bound, back-off after failures, and nodes that come and go.
 import assert from 'node:assert/strict';
 import {afterEach, beforeEach, describe, mock, test} from 'node:test';
-import {effectiveIntervalMs, startScheduler} from '../../source/engine/scheduler.js';
+import {effectiveIntervalMs, focusIntervalMs, startScheduler} from '../../source/engine/scheduler.js';
 
 /** Lets settled promises run their callbacks between timer ticks. */
 async function flush(): Promise<void> {
@@ -213,6 +213,14 @@ describe('overview scheduler', () => {
 		assert.equal(starts[0], 'node-04');
 	});
 
+	test('focusIntervalMs: the opened node keeps its own interval unless that would take more than half the rate', () => {
+		assert.equal(focusIntervalMs(1000, 20), 1000);
+		assert.equal(focusIntervalMs(1000, 2), 1000);
+		// At 1 request/s, 1 s would take all of it: 2 s.
+		assert.equal(focusIntervalMs(1000, 1), 2000);
+		assert.equal(focusIntervalMs(500, 0.5), 4000);
+	});
+
 	test('a focused node every 1 s takes at most half the rate; the other 4 share the rest (each every 4 s at 2/s)', async () => {
 		const starts: Array<{node: string; at: number}> = [];
 		const scheduler = startScheduler({
@@ -229,7 +237,6 @@ describe('overview scheduler', () => {
 		assert.equal(scheduler.effectiveIntervalMs, 2500);
 		scheduler.focus('node-03', 1000);
 		// 4 others at the 1 request/s left: 4 s each.
-		assert.equal(scheduler.intervalOf('node-03'), 1000);
 		assert.equal(scheduler.effectiveIntervalMs, 4000);
 		await advance(20_000);
 		scheduler.stop();
