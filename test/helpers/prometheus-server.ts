@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import {until} from './until.js';
 
 /** /usr/bin/prometheus (Debian), else the first `prometheus` on PATH; null when there is none. */
 export function findPrometheus(): string | null {
@@ -137,24 +138,23 @@ export async function startPrometheus(
 		fs.rmSync(dir, {recursive: true, force: true});
 	};
 
-	const deadline = Date.now() + 20_000;
-	for (;;) {
-		if (child.exitCode !== null) {
-			await close();
-			throw new Error(`prometheus exited with ${child.exitCode}: ${log}`);
-		}
-
-		const ready = await fetch(`${url}/-/ready`).then(
-			(answer) => answer.ok,
-			() => false,
+	try {
+		await until(
+			async () => {
+				// An exit fails at once: no /-/ready would ever answer.
+				if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}`);
+				return fetch(`${url}/-/ready`).then(
+					(answer) => answer.ok,
+					() => false,
+				);
+			},
+			'prometheus to be ready',
+			20_000,
+			100,
 		);
-		if (ready) break;
-		if (Date.now() > deadline) {
-			await close();
-			throw new Error(`prometheus not ready within 20 s: ${log}`);
-		}
-
-		await new Promise((resolve) => setTimeout(resolve, 100));
+	} catch (error) {
+		await close();
+		throw new Error(`${(error as Error).message}: ${log}`);
 	}
 
 	return {

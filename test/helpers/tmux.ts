@@ -2,19 +2,30 @@
 // screen as a person would, with capture-pane. Polls for text instead of sleeping a fixed time.
 import {execFileSync, spawnSync} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
+import {until} from './until.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** What a wait looks for: text the screen holds, a pattern, or a check with what it checks in words. */
+export type Sought = string | RegExp | {what: string; test(text: string): boolean};
 
 export type TmuxSession = {
 	name: string;
 	screen(): string;
+	/** The terminal title the command set (tmux's #{pane_title}). */
+	title(): string;
 	keys(...keys: string[]): void;
 	resize(columns: number, rows: number): void;
-	waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
+	/** The screen once it shows `sought` (20 s by default); a timeout shows the last screen. */
+	waitFor(sought: Sought, timeoutMs?: number): Promise<string>;
+	/** The title once it is as `sought` (a string: the whole title); a timeout shows the last title. */
+	waitForTitle(sought: Sought, timeoutMs?: number): Promise<string>;
 	/** True while the command is still running in the pane. */
 	alive(): boolean;
 	/** The command's exit status once it has ended (remain-on-exit keeps the pane). */
 	exitStatus(): number | null;
+	/** The exit status once the command has ended (20 s by default); a timeout shows the last screen. */
+	waitForExit(timeoutMs?: number): Promise<number>;
 	kill(): void;
 };
 
@@ -27,6 +38,23 @@ const server = ['-L', `pleg-top-test-${process.pid}`, '-f', '/dev/null'];
 /** A tmux command on the suite's own server. */
 export function tmux(args: string[]): string {
 	return execFileSync('tmux', [...server, ...args], {encoding: 'utf8'});
+}
+
+/** Polls `read` until what it gives is as `sought` (`whole`: a string must be all of it, else inside it). */
+async function readUntil(read: () => string, sought: Sought, of: string, whole: boolean, timeoutMs: number): Promise<string> {
+	const test =
+		typeof sought === 'string' ? (text: string) => (whole ? text === sought : text.includes(sought)) : (text: string) => sought.test(text);
+	const what = typeof sought === 'object' && !(sought instanceof RegExp) ? sought.what : `${of} to show ${String(sought)}`;
+	let last = '';
+	return until(
+		() => {
+			last = read();
+			return test(last) && last;
+		},
+		() => `${what}; last ${of}:\n${last}`,
+		timeoutMs,
+		100,
+	);
 }
 
 export function startTmux(command: string, options: {columns: number; rows: number; env?: Record<string, string>}): TmuxSession {
@@ -56,23 +84,22 @@ export function startTmux(command: string, options: {columns: number; rows: numb
 		resize: (columns, rows) => {
 			tmux(['resize-window', '-t', name, '-x', String(columns), '-y', String(rows)]);
 		},
-		async waitFor(pattern, timeoutMs = 10_000) {
-			const deadline = Date.now() + timeoutMs;
-			let last = '';
-			while (Date.now() < deadline) {
-				last = session.screen();
-				if (typeof pattern === 'string' ? last.includes(pattern) : pattern.test(last)) return last;
-				await new Promise((resolve) => setTimeout(resolve, 100));
-			}
-
-			throw new Error(`screen never showed ${String(pattern)}; last screen:\n${last}`);
-		},
+		title: () => tmux(['display-message', '-p', '-t', name, '#{pane_title}']).trim(),
+		waitFor: async (sought, timeoutMs = 20_000) => readUntil(() => session.screen(), sought, 'screen', false, timeoutMs),
+		waitForTitle: async (sought, timeoutMs = 20_000) => readUntil(() => session.title(), sought, 'title', true, timeoutMs),
 		alive: () => tmux(['display-message', '-p', '-t', name, '#{pane_dead}']).trim() === '0',
 		exitStatus() {
 			const status = tmux(['display-message', '-p', '-t', name, '#{pane_dead}:#{pane_dead_status}']).trim();
 			const [dead, code] = status.split(':');
 			return dead === '1' ? Number(code) : null;
 		},
+		waitForExit: async (timeoutMs = 20_000) =>
+			until(
+				() => session.exitStatus() ?? undefined,
+				() => `the command to end; last screen:\n${session.screen()}`,
+				timeoutMs,
+				100,
+			),
 		kill() {
 			spawnSync('tmux', [...server, 'kill-session', '-t', name]);
 		},

@@ -8,6 +8,7 @@ import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 type Line = Record<string, any>;
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-demo-clock-'));
@@ -84,16 +85,18 @@ describe("demo at --demo-speed 60: figures in the simulated kubelet's time", () 
 			});
 			sessions.push(session);
 			const frames: string[] = [await session.waitFor(/relists \d+ in .* · rate/, 20_000)];
-			const capture = async (until: RegExp, timeoutMs: number) => {
-				const deadline = Date.now() + timeoutMs;
-				while (Date.now() < deadline) {
-					const screen = session.screen();
-					frames.push(screen);
-					if (until.test(screen)) return screen;
-					await new Promise((resolve) => setTimeout(resolve, 100));
-				}
-
-				throw new Error(`screen never showed ${String(until)}; last screen:\n${frames.at(-1)}`);
+			// Every frame polled is kept: the rates and the "since" are checked on all of them, not only the last.
+			const capture = async (pattern: RegExp, timeoutMs: number) => {
+				return until(
+					() => {
+						const screen = session.screen();
+						frames.push(screen);
+						return pattern.test(screen) && screen;
+					},
+					() => `the screen to show ${String(pattern)}; last screen:\n${frames.at(-1)}`,
+					timeoutMs,
+					100,
+				);
 			};
 
 			await capture(/Ready=True KubeletReady since/, 10_000);

@@ -8,6 +8,7 @@ import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath} from '../helpers/run-cli.js';
 import {hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-demo-keys-'));
@@ -35,13 +36,16 @@ function startDemo(columns: number, rows: number): {session: TmuxSession; exit: 
 	return {
 		session,
 		async exit() {
-			const deadline = Date.now() + 15_000;
-			while (!existsSync(file) || readFileSync(file, 'utf8') === '') {
-				if (Date.now() > deadline) throw new Error('pleg-top did not end');
-				await new Promise((resolve) => setTimeout(resolve, 100));
-			}
-
-			return readFileSync(file, 'utf8').trim();
+			return until(
+				() => {
+					// Empty until the shell's echo has written it.
+					const code = existsSync(file) ? readFileSync(file, 'utf8') : '';
+					return code !== '' && code.trim();
+				},
+				() => `pleg-top to end; screen:\n${session.screen()}`,
+				20_000,
+				100,
+			);
 		},
 	};
 }

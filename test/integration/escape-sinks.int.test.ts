@@ -164,13 +164,6 @@ describe('the live screen in a real terminal', {skip: hasTmux ? false : 'tmux no
 		return session;
 	}
 
-	const paneTitle = (session: TmuxSession) => tmux(['display-message', '-p', '-t', session.name, '#{pane_title}']).trim();
-	/** The pane's title once it matches `pattern` (the title is written with a frame, which may come after the one waited for). */
-	const titleMatching = async (session: TmuxSession, pattern: RegExp, ms = 15_000) => {
-		const deadline = Date.now() + ms;
-		while (!pattern.test(paneTitle(session)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-		return paneTitle(session);
-	};
 	/** The pane and its scrollback: a raw payload would have been read by the terminal, so only the visible form can show. */
 	const history = (session: TmuxSession) => tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', session.name]);
 
@@ -186,19 +179,19 @@ describe('the live screen in a real terminal', {skip: hasTmux ? false : 'tmux no
 			screen,
 			/^ {2}Evil\^\[\]0;pwn\^G \^\[… +\d+s ago +×2 +msg \^\[\]0;pwn\^G \^\[\]52;c;cm0gLXJmIC8=\^G \^\[\[2J \\u009b31m hidden\^Mshown abc\^H\^H\^Hxyz/m,
 		);
-		assert.match(await titleMatching(session, /^pleg-top worker-1: /), /^pleg-top worker-1: /);
+		assert.match(await session.waitForTitle(/^pleg-top worker-1: /), /^pleg-top worker-1: /);
 
 		cluster.fake.setFault({type: 'status', code: 500, message: `etcd ${p}`}, {route: 'metrics'});
 		screen = await session.waitFor(/etcd \^\[\]0;pwn\^G/, 15_000);
 		assert.match(screen, /STALE/);
 		// Unknown is said once two scrapes in a row failed (one alone is debounced): the title is pleg-top's words, never the payload's.
-		assert.match(await titleMatching(session, /: unknown$/), /^pleg-top worker-1: unknown$/);
+		assert.match(await session.waitForTitle(/: unknown$/), /^pleg-top worker-1: unknown$/);
 		cluster.fake.clearFaults();
 		await session.waitFor(/✓ PLEG is healthy/, 15_000);
 
 		session.keys('q');
 		await session.waitFor('AFTER-PLEG-TOP exit=0', 15_000);
-		assert.doesNotMatch(paneTitle(session), /pwn/);
+		assert.doesNotMatch(session.title(), /pwn/);
 		assert.doesNotMatch(history(session), /pwn\n|^shown/m);
 		const written = fs.readFileSync(stderr, 'utf8');
 		assertClean(written, 'the write-down on stderr');
@@ -212,7 +205,7 @@ describe('the live screen in a real terminal', {skip: hasTmux ? false : 'tmux no
 		const session = startLive(['--interval', '200ms', '--window', '1s']);
 		const screen = await session.waitFor(visibleName(''), 30_000);
 		assert.match(screen, /worker-1/);
-		assert.match(paneTitle(session), /^(?!.*pwn)/);
+		assert.match(session.title(), /^(?!.*pwn)/);
 		session.keys('q');
 		await session.waitFor('AFTER-PLEG-TOP exit=0', 15_000);
 	});

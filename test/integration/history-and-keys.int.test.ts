@@ -28,19 +28,6 @@ function startDemo(args: string[], columns: number, rows: number): TmuxSession {
 	return session;
 }
 
-/** Polls the screen until `check` accepts it. */
-async function waitUntil(session: TmuxSession, check: (screen: string) => boolean, timeoutMs: number): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	let screen = session.screen();
-	while (!check(screen)) {
-		if (Date.now() > deadline) throw new Error(`timed out; last screen:\n${screen}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		screen = session.screen();
-	}
-
-	return screen;
-}
-
 /** The age row's axis, "max 3m12s", in seconds; 0 before there is one. */
 function ageAxis(screen: string): number {
 	const match = /^age +\S.* max (?:(\d+)m)?(\d+)s$/m.exec(screen);
@@ -101,7 +88,7 @@ describe('the demo in tmux: history chart, folded pane, keys', () => {
 		await session.waitFor(/^history · last 17m10s, 10 s\/col/m, 20_000);
 		session.keys('s');
 		// Past the threshold on pleg-top's own chart (the node's Ready message may say so a moment earlier).
-		await waitUntil(session, (screen) => ageAxis(screen) > 185, 30_000);
+		await session.waitFor({what: 'an age axis past 3m5s', test: (screen) => ageAxis(screen) > 185}, 30_000);
 		session.keys('r');
 		const recovered = await session.waitFor(/✓ PLEG is healthy/, 30_000);
 		// The age peaked past the threshold: the chart's highest bucket keeps it though the age is back to seconds.
@@ -115,9 +102,11 @@ describe('the demo in tmux: history chart, folded pane, keys', () => {
 		// source pane needs: on a loaded machine they can still show when the first 80×24 frame is drawn.
 		const folded = /^kubelet source v1\.\d+\.\d+ · threshold 3m0s · .*k details$/m;
 		// The chart's age row comes once those rows have gone and left it room: wait for it too.
-		const small = await waitUntil(
-			session,
-			(screen) => /^history · last 10m30s, 10 s\/col/m.test(screen) && folded.test(screen) && ageAxis(screen) > 0,
+		const small = await session.waitFor(
+			{
+				what: 'the 80×24 chart of 10m30s with its age row and the folded source pane',
+				test: (screen) => /^history · last 10m30s, 10 s\/col/m.test(screen) && folded.test(screen) && ageAxis(screen) > 0,
+			},
 			30_000,
 		);
 		assert.ok(ageAxisSeconds(small) > 180, small);

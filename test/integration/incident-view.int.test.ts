@@ -52,18 +52,6 @@ function display(session: TmuxSession, format: string): string {
 	return tmux(['display-message', '-p', '-t', session.name, format]).trim();
 }
 
-async function waitForTitle(session: TmuxSession, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	let title = display(session, '#{pane_title}');
-	while (!pattern.test(title)) {
-		if (Date.now() > deadline) throw new Error(`the title never matched ${String(pattern)}; last: ${title}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		title = display(session, '#{pane_title}');
-	}
-
-	return title;
-}
-
 /** "1m2s" or "58s" → seconds. */
 function seconds(text: string): number {
 	const match = /^(?:(\d+)m)?(\d+)s$/.exec(text);
@@ -94,7 +82,7 @@ for (const [columns, rows, bell] of [
 			async () => {
 				const session = startDemo(bell ? [] : ['--no-bell'], columns, rows);
 				await session.waitFor('✓ PLEG is healthy', 15_000);
-				assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top demo-node: healthy');
+				assert.equal(await session.waitForTitle(/: healthy$/), 'pleg-top demo-node: healthy');
 				session.keys('s');
 
 				// Healthy past half the threshold: the countdown and the age it comes from add up to the 3-minute threshold.
@@ -104,7 +92,7 @@ for (const [columns, rows, bell] of [
 				assert.ok(seconds(age!) >= 90, critical);
 				assert.match(critical, /^!! last seen .* · critical ≥ 90s$/m);
 				// The warning before it is too late: the title says critical and the bell rings on entering it.
-				await waitForTitle(session, /^pleg-top demo-node: critical, NotReady in (?:\d+m)?\d+s$/);
+				await session.waitForTitle(/^pleg-top demo-node: critical, NotReady in (?:\d+m)?\d+s$/);
 				assert.equal(display(session, '#{window_bell_flag}'), bell ? '1' : '0');
 
 				// Past it: the kubelet's words, then for how long since when. Unhealthy since the gauge + 180 s, so the span
@@ -117,21 +105,21 @@ for (const [columns, rows, bell] of [
 				const now = clock(headerClock.exec(unhealthy)![1]!);
 				// Both clocks are whole seconds of the same instant: the difference is the span or one more.
 				assert.ok([0, 1].includes(now - clock(since!) - seconds(forText!)), unhealthy);
-				const title = await waitForTitle(session, /^pleg-top demo-node: UNHEALTHY (?:\d+m)?\d+s$/);
+				const title = await session.waitForTitle(/^pleg-top demo-node: UNHEALTHY (?:\d+m)?\d+s$/);
 				assert.ok(seconds(title.replace(/^.* UNHEALTHY /, '')) >= 1, title);
 				assert.equal(display(session, '#{window_bell_flag}'), bell ? '1' : '0');
 				// The title follows the span while it lasts.
-				await waitForTitle(session, new RegExp(`^pleg-top demo-node: UNHEALTHY (?!${title.replace(/^.* UNHEALTHY /, '')}$)`));
+				await session.waitForTitle(new RegExp(`^pleg-top demo-node: UNHEALTHY (?!${title.replace(/^.* UNHEALTHY /, '')}$)`));
 
 				session.keys('r');
 				// On the verdict's row: the span and the flaps fit beside it at both sizes.
 				await session.waitFor(/^✓ PLEG is healthy · recovered (?:\d+m)?\d+s ago after (?:\d+m)?\d+s unhealthy · flaps 1/m, 20_000);
-				assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top demo-node: healthy');
+				assert.equal(await session.waitForTitle(/: healthy$/), 'pleg-top demo-node: healthy');
 
 				session.keys('q');
 				await session.waitFor(/write-down|PLEG relists every/, 15_000);
 				// On exit the title is pleg-top's no longer (cleared, or the one the terminal had before).
-				await waitForTitle(session, /^(?!pleg-top demo-node)/, 20_000);
+				await session.waitForTitle(/^(?!pleg-top demo-node)/, 20_000);
 			},
 		);
 	});
@@ -150,19 +138,19 @@ describe('the header says where the figures come from', () => {
 		assert.equal(header.split('worker-1').length - 1, 1, header);
 
 		// One failed scrape between good ones is a blip: the title stays, no bell.
-		assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top worker-1: healthy');
+		assert.equal(await session.waitForTitle(/: healthy$/), 'pleg-top worker-1: healthy');
 		const metricsRequests = () => cluster.fake.requests.filter((request) => request.path.endsWith('/nodes/worker-1/proxy/metrics')).length;
 		const before = metricsRequests();
 		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics', node: 'worker-1'}, 1);
 		await until(() => metricsRequests() >= before + 3, 'three more reads of the metrics', 15_000);
-		assert.equal(display(session, '#{pane_title}'), 'pleg-top worker-1: healthy');
+		assert.equal(session.title(), 'pleg-top worker-1: healthy');
 		assert.equal(display(session, '#{window_bell_flag}'), '0');
 		// The scrapes keep failing: unknown in the title, with the bell; good again: healthy, no second bell needed.
 		cluster.fake.setFault({type: 'status', code: 503}, {route: 'metrics', node: 'worker-1'});
-		assert.equal(await waitForTitle(session, /: unknown$/), 'pleg-top worker-1: unknown');
+		assert.equal(await session.waitForTitle(/: unknown$/), 'pleg-top worker-1: unknown');
 		assert.equal(display(session, '#{window_bell_flag}'), '1');
 		cluster.fake.clearFaults();
-		assert.equal(await waitForTitle(session, /: healthy$/), 'pleg-top worker-1: healthy');
+		assert.equal(await session.waitForTitle(/: healthy$/), 'pleg-top worker-1: healthy');
 		session.keys('q');
 	});
 

@@ -9,6 +9,7 @@ import {startFakeApiServer, type FakeApiServer} from '../helpers/fake-api-server
 import {createFakeLabCluster, type FakeLabCluster, type FakeLabOptions} from '../helpers/fake-lab-cluster.js';
 import {kubeconfigYaml, makeTempDir, singleContext, type TempDir} from '../helpers/kubeconfig-files.js';
 import {spawnCli, type CliProcess} from '../helpers/run-cli.js';
+import {until} from '../helpers/until.js';
 
 const token = 'pleg-top-lab-token-0a1b2c3d4e5f';
 const fast = ['--interval', '200ms', '--window', '1s', '--hold', '1s'];
@@ -57,11 +58,11 @@ function run(lab: Lab, args: string[]): CliProcess {
 
 /** Resolves once stderr matches (polled: the lab says its phases on stderr). */
 async function waitForStderr(cli: CliProcess, pattern: RegExp, timeoutMs = 45_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!pattern.test(cli.stderr)) {
-		if (Date.now() > deadline) throw new Error(`stderr never matched ${String(pattern)}:\n${cli.stderr}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
+	await until(
+		() => pattern.test(cli.stderr),
+		() => `stderr to match ${String(pattern)}; stderr:\n${cli.stderr}`,
+		timeoutMs,
+	);
 }
 
 describe('pleg-top lab NODE', () => {

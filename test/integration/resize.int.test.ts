@@ -31,19 +31,6 @@ function start(columns: number, rows: number): TmuxSession {
 	return session;
 }
 
-/** Polls until `check` holds for the screen; fails with the last screen. */
-async function until(session: TmuxSession, what: string, check: (screen: string) => boolean, timeoutMs = 10_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	let screen = '';
-	while (Date.now() < deadline) {
-		screen = session.screen();
-		if (check(screen)) return screen;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-
-	throw new Error(`${what}; last screen:\n${screen}`);
-}
-
 /** The rows of the screen, trailing blank rows dropped. */
 function rowsOf(screen: string): string[] {
 	return screen.replace(/\n+$/, '').split('\n');
@@ -62,16 +49,19 @@ describe('the live screen when the terminal changes', {skip}, () => {
 		// -d: the new pane (a shell doing nothing) does not take the focus, so the session's screen stays pleg-top's.
 		tmux(['split-window', '-d', '-h', '-t', session.name, 'sleep 600']);
 		assert.equal(tmux(['display-message', '-p', '-t', `${session.name}.0`, '#{pane_width}']).trim(), '80');
-		const narrow = await until(session, 'the first row never became the header again after the split', (screen) => {
-			const rows = rowsOf(screen);
-			// The 80-column layout puts the kubelet-source pane under the figures, at the left edge: the old frame
-			// cut to 80 columns alone does not pass for the new one.
-			return (
-				header.test(rows[0]!) &&
-				rows.every((row) => [...row].length <= 80) &&
-				rows.some((row) => row.startsWith('kubelet source')) &&
-				/relists \d+ in .* · rate/.test(screen)
-			);
+		const narrow = await session.waitFor({
+			what: 'the header on the first row again after the split',
+			test: (screen) => {
+				const rows = rowsOf(screen);
+				// The 80-column layout puts the kubelet-source pane under the figures, at the left edge: the old frame
+				// cut to 80 columns alone does not pass for the new one.
+				return (
+					header.test(rows[0]!) &&
+					rows.every((row) => [...row].length <= 80) &&
+					rows.some((row) => row.startsWith('kubelet source')) &&
+					/relists \d+ in .* · rate/.test(screen)
+				);
+			},
 		});
 		// Each part of the frame once: no re-wrapped copy of the 160-column frame left above or below it.
 		assert.equal(count(narrow, /pleg-top · demo-node/), 1, narrow);
@@ -82,9 +72,12 @@ describe('the live screen when the terminal changes', {skip}, () => {
 
 		// And back: the split closes, the pane is 160 wide again, the frame is whole once more.
 		tmux(['kill-pane', '-t', `${session.name}.1`]);
-		const again = await until(session, 'the frame never came back whole at 160 columns', (screen) => {
-			const rows = rowsOf(screen);
-			return header.test(rows[0]!) && rows.some((row) => [...row].length > 80) && /relists \d+ in .* · rate/.test(screen);
+		const again = await session.waitFor({
+			what: 'the frame whole again at 160 columns',
+			test: (screen) => {
+				const rows = rowsOf(screen);
+				return header.test(rows[0]!) && rows.some((row) => [...row].length > 80) && /relists \d+ in .* · rate/.test(screen);
+			},
 		});
 		assert.equal(count(again, /pleg-top · demo-node/), 1, again);
 		assert.equal(count(again, /^relist duration · window/), 1, again);
@@ -104,11 +97,10 @@ describe('the live screen when the terminal changes', {skip}, () => {
 		session.keys('C-l');
 		// The redraw clears the screen and writes the frame top to bottom; tmux may be captured between the two, so
 		// the frame counts as redrawn once its last row, the status row, is back too.
-		const redrawn = await until(
-			session,
-			'Ctrl-L did not redraw the screen',
-			(screen) => !screen.includes('SCRIBBLED') && header.test(rowsOf(screen)[0]!) && screen.includes('PAUSED (p resumes)'),
-		);
+		const redrawn = await session.waitFor({
+			what: 'Ctrl-L to redraw the screen',
+			test: (screen) => !screen.includes('SCRIBBLED') && header.test(rowsOf(screen)[0]!) && screen.includes('PAUSED (p resumes)'),
+		});
 		// The same paused frame as before the scribble, whole.
 		assert.equal(redrawn, paused);
 		session.keys('q');

@@ -9,6 +9,7 @@ import {join} from 'node:path';
 import {after, describe, test} from 'node:test';
 import {cliPath, runCli} from '../helpers/run-cli.js';
 import {tmux, hasTmux, startTmux, type TmuxSession} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
 const home = mkdtempSync(join(tmpdir(), 'pleg-top-terminal-kinds-'));
@@ -36,13 +37,16 @@ function start(args: string, env: Record<string, string>): {session: TmuxSession
 	return {
 		session,
 		async exit() {
-			const deadline = Date.now() + 20_000;
-			while (!existsSync(file) || readFileSync(file, 'utf8') === '') {
-				if (Date.now() > deadline) throw new Error(`pleg-top did not end; screen:\n${session.screen()}`);
-				await new Promise((resolve) => setTimeout(resolve, 100));
-			}
-
-			return Number(readFileSync(file, 'utf8'));
+			return until(
+				() => {
+					// Empty until the shell's echo has written it.
+					const code = existsSync(file) ? readFileSync(file, 'utf8') : '';
+					return code !== '' && Number(code);
+				},
+				() => `pleg-top to end; screen:\n${session.screen()}`,
+				20_000,
+				100,
+			);
 		},
 	};
 }

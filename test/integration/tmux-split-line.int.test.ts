@@ -9,6 +9,7 @@ import {dirname, join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {cliPath, runCli} from '../helpers/run-cli.js';
 import {hasTmux} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 import {dumpThenMinuteLater, startCluster, type Cluster} from './cluster.js';
 
 const skip = hasTmux ? false : 'tmux not installed';
@@ -34,15 +35,16 @@ after(async () => {
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
 
 async function paneShows(pattern: RegExp, timeoutMs: number): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
 	let last = '';
-	while (Date.now() < deadline) {
-		last = tmux('capture-pane', '-p', '-t', `${session}.1`);
-		if (pattern.test(last)) return last;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-
-	throw new Error(`the pane never showed ${String(pattern)}; last:\n${last}`);
+	return until(
+		() => {
+			last = tmux('capture-pane', '-p', '-t', `${session}.1`);
+			return pattern.test(last) && last;
+		},
+		() => `the pane to show ${String(pattern)}; last:\n${last}`,
+		timeoutMs,
+		100,
+	);
 }
 
 test("the help's tmux line from a shell that exported KUBECONFIG after tmux started: the pane shows the node", {skip}, async () => {

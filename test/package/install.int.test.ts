@@ -8,6 +8,7 @@ import {copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSyn
 import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {hasTmux} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 import {startFakeCluster, type FakeCluster} from './fake-cluster.js';
 import {readme, root, section, shellBlocks} from './readme-commands.js';
 
@@ -61,25 +62,28 @@ function startServer(socket: string, env: Record<string, string>, cwd: string) {
 		keys: (pane: string, ...keys: string[]) => void run('send-keys', '-t', pane, ...keys),
 		/** Waits for the pane's screen (with `history`, its scrollback too: what a program printed after leaving the alternate screen). */
 		async waitFor(pane: string, pattern: RegExp, options: {history?: boolean} = {}): Promise<string> {
-			const deadline = Date.now() + 30_000;
 			let last = '';
-			while (Date.now() < deadline) {
-				last = run('capture-pane', '-p', '-J', ...(options.history ? ['-S', '-'] : []), '-t', pane);
-				if (pattern.test(last)) return last;
-				await new Promise((resolve) => setTimeout(resolve, 100));
-			}
-
-			throw new Error(`pane ${pane} never showed ${String(pattern)}; last screen:\n${last}`);
+			return until(
+				() => {
+					last = run('capture-pane', '-p', '-J', ...(options.history ? ['-S', '-'] : []), '-t', pane);
+					return pattern.test(last) && last;
+				},
+				() => `pane ${pane} to show ${String(pattern)}; last screen:\n${last}`,
+				30_000,
+				100,
+			);
 		},
 		async waitForPanes(count: number, timeoutMs = 10_000): Promise<string[]> {
-			const deadline = Date.now() + timeoutMs;
-			while (Date.now() < deadline) {
-				const now = panes();
-				if (now.length === count) return now;
-				await new Promise((resolve) => setTimeout(resolve, 100));
-			}
-
-			throw new Error(`the window never had ${count} panes: ${panes().join(' ')}`);
+			let last: string[] = [];
+			return until(
+				() => {
+					last = panes();
+					return last.length === count && last;
+				},
+				() => `the window to have ${count} panes; it has: ${last.join(' ')}`,
+				timeoutMs,
+				100,
+			);
 		},
 		kill: () => spawnSync('tmux', ['-S', socket, 'kill-server']),
 	};

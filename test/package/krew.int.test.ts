@@ -141,9 +141,7 @@ describe('the release: krew manifest and standalone executables', () => {
 				await session.waitFor(/PLEG is healthy/, 30_000);
 				assert.match(session.screen(), /demo-node/);
 				session.keys('q');
-				const deadline = Date.now() + 30_000;
-				while (session.exitStatus() === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-				assert.equal(session.exitStatus(), 0);
+				assert.equal(await session.waitForExit(30_000), 0);
 			} finally {
 				session.kill();
 			}

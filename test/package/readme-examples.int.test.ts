@@ -17,6 +17,7 @@ import {testTls} from '../helpers/fake-api-server.js';
 import {startFakeKubelet, type FakeKubelet} from '../helpers/fake-kubelet.js';
 import {createFakeLabCluster, type FakeLabCluster} from '../helpers/fake-lab-cluster.js';
 import {cliPath} from '../helpers/run-cli.js';
+import {until} from '../helpers/until.js';
 import {fakeClusterToken, startFakeCluster, type FakeCluster} from './fake-cluster.js';
 import {documentation, inlineSpans, shellBlocks, simpleCommands} from './readme-commands.js';
 
@@ -185,27 +186,28 @@ describe("the README's pleg-top commands, run as written", () => {
 				resolve();
 			}),
 		);
-		const deadline = Date.now() + 30_000;
 		try {
-			while (Date.now() < deadline) {
-				// A recording line is at work once two scrapes are in its file (a --replay after it needs them).
-				if (record !== null) {
-					if (lineCount(record) >= recordedBefore + 2) return 'recorded two scrapes';
-				} else {
-					if (args[0] === 'lab' && /\[1\/\d+\] idle/.test(stderr)) return 'began the lab';
-					if (metricsRead() > readBefore) return 'read metrics';
-					if (/^\{.*\}$/m.test(stdout)) return 'wrote a JSON line';
-				}
+			return await until(
+				() => {
+					// A recording line is at work once two scrapes are in its file (a --replay after it needs them).
+					if (record !== null) {
+						if (lineCount(record) >= recordedBefore + 2) return 'recorded two scrapes';
+					} else {
+						if (args[0] === 'lab' && /\[1\/\d+\] idle/.test(stderr)) return 'began the lab';
+						if (metricsRead() > readBefore) return 'read metrics';
+						if (/^\{.*\}$/m.test(stdout)) return 'wrote a JSON line';
+					}
 
-				if (code !== undefined) {
 					if (code === 0) return 'exited 0';
-					assert.fail(`pleg-top ${args.join(' ')} exited ${code}:\n${stderr}${stdout}`);
-				}
-
-				await new Promise((resolve) => setTimeout(resolve, 50));
-			}
-
-			return assert.fail(`pleg-top ${args.join(' ')} did not get to work within 30 s:\n${stderr}${stdout}`);
+					if (code !== undefined) assert.fail(`pleg-top ${args.join(' ')} exited ${code}`);
+					return undefined;
+				},
+				`pleg-top ${args.join(' ')} to get to work`,
+				30_000,
+			);
+		} catch (error) {
+			// Both ways of failing (an early exit, the deadline) show what pleg-top printed.
+			return assert.fail(`${(error as Error).message}:\n${stderr}${stdout}`);
 		} finally {
 			if (code === undefined) child.kill('SIGTERM');
 			await exited;

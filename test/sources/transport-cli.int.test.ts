@@ -9,6 +9,7 @@ import {startFakeKubelet, type FakeKubelet} from '../helpers/fake-kubelet.js';
 import {assertNoSecretsIn, integrationSecrets} from '../helpers/no-secrets.js';
 import {capturedOutput, cliPath, runCli, spawnCli, type CliProcess} from '../helpers/run-cli.js';
 import {hasTmux, startTmux} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 import {readDump} from '../domain/dump.js';
 import {startCluster, testToken, withLastSeen, type Cluster} from '../integration/cluster.js';
 
@@ -52,12 +53,19 @@ const metricsPath = '/api/v1/nodes/worker-1/proxy/metrics';
 const metricsRequests = () => cluster.fake.requests.filter((request) => request.path === metricsPath);
 
 /** Waits for `condition` while `cli` runs; an early exit or the deadline fails with what pleg-top printed. */
-async function until(cli: CliProcess, condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		const why = cli.child.exitCode !== null ? `pleg-top exited (${cli.child.exitCode})` : Date.now() > deadline ? 'timed out' : null;
-		if (why) assert.fail(`${why} before ${what}\nstdout:\n${cli.stdout}\nstderr:\n${cli.stderr}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+async function untilWhileRunning(cli: CliProcess, condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+	try {
+		await until(
+			() => {
+				if (condition()) return true;
+				if (cli.child.exitCode !== null) assert.fail(`pleg-top exited (${cli.child.exitCode}) before ${what}`);
+				return false;
+			},
+			what,
+			timeoutMs,
+		);
+	} catch (error) {
+		assert.fail(`${(error as Error).message}\nstdout:\n${cli.stdout}\nstderr:\n${cli.stderr}`);
 	}
 }
 
@@ -75,7 +83,7 @@ describe('429 with Retry-After', () => {
 			const cli = spawnCli(['--node', 'worker-1', '--interval', '1s', '--window', '2s'], {env: cluster.env, timeoutMs: 35_000});
 			running.push(cli);
 			// Two answers of 429, then the third request is served normally.
-			await until(cli, () => metricsRequests().length >= before + 3, 'three metrics requests');
+			await untilWhileRunning(cli, () => metricsRequests().length >= before + 3, 'three metrics requests');
 			const [first, second, third] = metricsRequests().slice(before);
 			assert.deepEqual([first!.status, second!.status, third!.status], [429, 429, 200]);
 			// Each wait is at least the 3 s asked for, measured between arrivals at the server (10 ms spared for timer rounding).

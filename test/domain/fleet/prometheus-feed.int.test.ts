@@ -21,6 +21,7 @@ import {OverviewApp} from '../../../source/screen/overview-app.js';
 import {sortedRows} from '../../../source/screen/overview-rows.js';
 import {nodeView} from '../../../source/domain/fleet/overview-state.js';
 import {findPrometheus, startPrometheus, type RunningPrometheus} from '../../helpers/prometheus-server.js';
+import {until} from '../../helpers/until.js';
 
 const binary = findPrometheus();
 const skip = binary === null ? 'prometheus binary not found: apt-get install prometheus' : false;
@@ -339,12 +340,17 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 				React.createElement(OverviewApp<unknown>, {engine: oneEngine, only: 'idle-a', renderEveryMs: 20, size: {columns: 120, rows: 30}}),
 			);
 			try {
-				const deadline = Date.now() + 10_000;
-				while (!stripVTControlCharacters(app.lastFrame() ?? '').includes('PLEG is healthy') && Date.now() < deadline) {
-					await new Promise((resolve) => setTimeout(resolve, 20));
-				}
+				const read = () => stripVTControlCharacters(app.lastFrame() ?? '');
+				const frame = await until(
+					() => {
+						const text = read();
+						return text.includes('PLEG is healthy') && text;
+					},
+					() => `the screen to say PLEG is healthy; last frame:\n${read()}`,
+					20_000,
+					20,
+				);
 
-				const frame = stripVTControlCharacters(app.lastFrame() ?? '');
 				// The node named once: the source's label without it.
 				assert.match(frame.split('\n')[0]!, new RegExp(`^pleg-top · idle-a · kubelet v1.28.4 · via Prometheus ${prometheus.url}`));
 				assert.match(frame, /PLEG is healthy/);

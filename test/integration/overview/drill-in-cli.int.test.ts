@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';
 import {SimulatedKubelet} from '../../../source/demo/simulated-kubelet.js';
 import {cliPath} from '../../helpers/run-cli.js';
-import {tmux, hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
+import {hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
 import {startFakeApiServer, testTls, type FakeApiServer} from '../../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, type TempDir} from '../../helpers/kubeconfig-files.js';
 import {until} from '../../helpers/until.js';
@@ -99,16 +99,10 @@ describe('a node opened from the table, through the CLI', () => {
 				rows: 40,
 				env: {HOME: temp.dir, TZ: 'UTC', PATH: process.env['PATH'] ?? '/usr/bin:/bin'},
 			});
-			const paneTitle = () => tmux(['display-message', '-p', '-t', session!.name, '#{pane_title}']).trim();
-			const titleBecomes = async (title: string) => {
-				const deadline = Date.now() + 20_000;
-				while (paneTitle() !== title && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-				assert.equal(paneTitle(), title);
-			};
 
 			// The error row first (it ranks above ok), selected.
 			let screen = await session.waitFor(/› \? kubelet unreachable {2}sick-1 /, 20_000);
-			await titleBecomes('pleg-top: 1 error');
+			await session.waitForTitle('pleg-top: 1 error');
 			// The table reads no node's Events.
 			assert.equal(eventReads('sick-1') + eventReads('healthy-1'), 0);
 
@@ -128,17 +122,17 @@ describe('a node opened from the table, through the CLI', () => {
 			assert.match(screen, new RegExp(`^  kubectl --kubeconfig '${kubeconfig}' --context prod describe node sick-1$`, 'm'));
 			assert.match(screen, /✗ the API server cannot reach the kubelet on node "sick-1"/);
 			assert.match(screen, /q back {2}\? help/);
-			await titleBecomes('pleg-top sick-1: unknown');
+			await session.waitForTitle('pleg-top sick-1: unknown');
 			assert.equal(eventReads('healthy-1'), 0);
 
 			session.keys('q');
 			screen = await session.waitFor('↑↓ select');
-			await titleBecomes('pleg-top: 1 error');
+			await session.waitForTitle('pleg-top: 1 error');
 
 			// The healthy node: its help lists the next steps, each kubectl line carrying the file and the context used.
 			session.keys('j', 'Enter');
 			screen = await session.waitFor(/^pleg-top · healthy-1 · prod \(cluster fake\) /m);
-			await titleBecomes('pleg-top healthy-1: healthy');
+			await session.waitForTitle('pleg-top healthy-1: healthy');
 			session.keys('?');
 			screen = await session.waitFor('next steps');
 			assert.match(screen, new RegExp(`kubectl --kubeconfig '${kubeconfig}' --context prod describe node healthy-1`));
@@ -150,9 +144,7 @@ describe('a node opened from the table, through the CLI', () => {
 			session.keys('q');
 			await session.waitFor('↑↓ select');
 			session.keys('q');
-			const deadline = Date.now() + 10_000;
-			while (session.alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-			assert.equal(session.exitStatus(), 0);
+			assert.equal(await session.waitForExit(), 0);
 		},
 	);
 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';
 import {runCli} from '../../helpers/run-cli.js';
+import {until} from '../../helpers/until.js';
 import {startFakeCluster, type FakeCluster} from '../../package/fake-cluster.js';
 
 describe('the fake cluster: Ready follows the kubelet', () => {
@@ -22,13 +23,16 @@ describe('the fake cluster: Ready follows the kubelet', () => {
 		const env = {HOME: cluster.temp.dir, KUBECONFIG: cluster.kubeconfig};
 		type Line = {node: string; status: string; readyCondition: {status: string; reason: string; message: string} | null};
 		let nodes: Line[] = [];
-		const deadline = Date.now() + 90_000;
 		// Read until the stalled node is past the threshold at its read (exit 1), then its Ready condition is the kubelet's.
-		while (Date.now() < deadline) {
-			const result = await runCli(['--once', '--window', '1s', '-o', 'json'], {env});
-			nodes = (JSON.parse(result.stdout) as {nodes: Line[]}).nodes;
-			if (nodes.find((node) => node.node === 'gpu-node-a')?.readyCondition?.status === 'False') break;
-		}
+		await until(
+			async () => {
+				const result = await runCli(['--once', '--window', '1s', '-o', 'json'], {env});
+				nodes = (JSON.parse(result.stdout) as {nodes: Line[]}).nodes;
+				return nodes.find((node) => node.node === 'gpu-node-a')?.readyCondition?.status === 'False';
+			},
+			() => `gpu-node-a to turn Ready=False; last read: ${JSON.stringify(nodes)}`,
+			90_000,
+		);
 
 		const byName = new Map(nodes.map((node) => [node.node, node]));
 		const gpu = byName.get('gpu-node-a')!;

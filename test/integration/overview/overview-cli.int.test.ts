@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, test} from 'node:test';
 import {cliPath, runCli} from '../../helpers/run-cli.js';
-import {tmux, hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
+import {hasTmux, startTmux, type TmuxSession} from '../../helpers/tmux.js';
 import {startFakeApiServer, type FakeApiServer} from '../../helpers/fake-api-server.js';
 import {kubeconfigYaml, makeTempDir, singleContext, type TempDir} from '../../helpers/kubeconfig-files.js';
 
@@ -118,10 +118,7 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 			assert.match(screen, /✗ 0 unhealthy · \? 1 error · ! 0 warn · ! 1 slow · ✓ 3 ok/);
 			assert.match(screen, /status↓/);
 			// The terminal title (tmux's #{pane_title}) says the fleet's trouble: the one unreadable node.
-			const paneTitle = () => tmux(['display-message', '-p', '-t', session!.name, '#{pane_title}']).trim();
-			const deadline0 = Date.now() + 5000;
-			while (paneTitle() !== 'pleg-top: 1 error' && Date.now() < deadline0) await new Promise((resolve) => setTimeout(resolve, 100));
-			assert.equal(paneTitle(), 'pleg-top: 1 error');
+			await session.waitForTitle('pleg-top: 1 error');
 
 			session.keys('s');
 			screen = await session.waitFor('node↑');
@@ -154,9 +151,7 @@ describe('the overview through the CLI: five nodes, one forbidden, one slow', ()
 			screen = await session.waitFor('↑↓ select');
 			assert.ok(session.alive());
 			session.keys('q');
-			const deadline = Date.now() + 10_000;
-			while (session.alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-			assert.equal(session.exitStatus(), 0);
+			assert.equal(await session.waitForExit(), 0);
 		},
 	);
 });

@@ -241,14 +241,13 @@ function stillEngine(p99s: Record<string, number>) {
 
 /** The first frame `check` accepts (a wait with the suite's deadline); a timeout shows the last frame. */
 async function frameWhere(read: () => string, check: (text: string) => boolean, what: string): Promise<string> {
-	try {
-		return await until(() => {
+	return until(
+		() => {
 			const text = read();
 			return check(text) && text;
-		}, what);
-	} catch (error) {
-		assert.fail(`${(error as Error).message}; last frame:\n${read()}`);
-	}
+		},
+		() => `${what}; last frame:\n${read()}`,
+	);
 }
 
 describe('the overview app, keys written as one chunk', () => {
