@@ -1,7 +1,7 @@
 // Builds the one file pleg-top ships: dist/cli.js, an ES module bundle of source/main.ts and everything it
 // imports. Run as `npm run build`. Changes to dependencies are patches under patches/ (applied by patch-package when
 // `npm ci` or `npm install` runs `prepare`), so the bundle takes every package as installed.
-import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
@@ -45,9 +45,19 @@ export function asciiOnly(code) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	rmSync(path.join(root, 'dist'), {recursive: true, force: true});
 	const options = bundleOptions();
-	mkdirSync(path.dirname(options.outfile), {recursive: true});
+	const dist = path.dirname(options.outfile);
+	mkdirSync(dist, {recursive: true});
 	const {outputFiles} = await build({...options, write: false});
-	for (const file of outputFiles) writeFileSync(file.path, asciiOnly(file.text), {mode: 0o755});
+	// Each file written aside and renamed over the old one: a pleg-top started meanwhile (a test, a tmux pane) reads
+	// the old bundle or the new one, never a missing or half-written file.
+	for (const file of outputFiles) {
+		const aside = `${file.path}.${process.pid}.tmp`;
+		writeFileSync(aside, asciiOnly(file.text), {mode: 0o755});
+		renameSync(aside, file.path);
+	}
+
+	// What an older build left beside it goes.
+	const built = new Set(outputFiles.map((file) => path.basename(file.path)));
+	for (const name of readdirSync(dist)) if (!built.has(name)) rmSync(path.join(dist, name), {recursive: true, force: true});
 }

@@ -63,7 +63,6 @@ describe('the release: krew manifest and standalone executables', () => {
 		temp = makeTempDir('pleg-top-krew-');
 		release = path.join(temp.dir, 'release');
 		mkdirSync(release);
-		npm(['run', 'build'], root);
 		npm(['pack', '--ignore-scripts', '--pack-destination', release], root);
 		execFileSync(process.execPath, [path.join(root, 'scripts', 'sea.mjs'), '--out', release], {encoding: 'utf8'});
 		const text = execFileSync(
