@@ -47,11 +47,6 @@ export type PrometheusSourceOptions = PrometheusAccess & {
 	windowSeconds: number;
 };
 
-/** A job's figures are read with a job matcher only when there is another job to keep apart (or --job asked). */
-function jobToMatch(jobs: ScrapeJobs): string | null {
-	return jobs.asked || jobs.others.length > 0 ? jobs.chosen : null;
-}
-
 /** The jobs of a jobsQuery answer, most series first (ties by name); --job's `asked` chosen whatever they are. */
 export function chooseJob(samples: ReadonlyArray<{metric: Record<string, string>; value: number}>, asked: string | null): ScrapeJobs {
 	const jobs = samples
@@ -300,7 +295,9 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 				const seen = found.chosen === null && jobs?.chosen != null ? {chosen: jobs.chosen, others: [], asked: false} : found;
 				const merger = figuresMerger(at, windowSeconds, only, kept);
 				const [figures, absent] = await Promise.all([
-					readFigures(api, queriesFor(jobToMatch(seen)), time, signal, merger),
+					// The chosen job's matcher even when it is the only job with series now: a rate reads a range, and a
+					// job whose series went stale a moment ago still has samples in it, which would be summed in.
+					readFigures(api, queriesFor(seen.chosen), time, signal, merger),
 					only === null && seen.chosen !== null ? readAbsent(api, seen.chosen, time, signal, lastScrapes) : new Map<string, NodeAbsence>(),
 				]);
 				kept.names = merger.fresh;

@@ -7,7 +7,7 @@ import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {SourceFailure} from '../../../source/sources/failure.js';
 import {createPrometheusSource} from '../../../source/sources/prometheus/source.js';
-import {plegQueries, promDuration} from '../../../source/sources/prometheus/queries.js';
+import {jobsQuery, plegQueries, promDuration} from '../../../source/sources/prometheus/queries.js';
 import {readVector} from '../../../source/sources/prometheus/envelope.js';
 import {failureOf} from '../../helpers/fake-kubelet.js';
 import {allPayloads, allPayloadsVisible} from '../../helpers/escape-payloads.js';
@@ -67,6 +67,8 @@ describe('Prometheus source failures', () => {
 	let url: string;
 	let temp: TempDir;
 	const empty = JSON.stringify({status: 'success', data: {resultType: 'vector', result: []}});
+	/** The PromQL /one-job was asked, in order. */
+	const oneJobAsked: string[] = [];
 
 	before(async () => {
 		temp = makeTempDir();
@@ -76,6 +78,17 @@ describe('Prometheus source failures', () => {
 				response
 					.writeHead(200, {'Content-Type': 'application/json'})
 					.end(JSON.stringify({...JSON.parse(empty), padding: 'x'.repeat(2048)}));
+				return;
+			}
+
+			if (request.url?.startsWith('/one-job/api/v1/query')) {
+				// One scrape job holds PLEG series now; nothing else is answered.
+				const promql = new URL(request.url, 'http://x').searchParams.get('query')!;
+				oneJobAsked.push(promql);
+				const result = promql === jobsQuery() ? [{metric: {job: 'kubelet'}, value: [1, '3']}] : [];
+				response
+					.writeHead(200, {'Content-Type': 'application/json'})
+					.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
 				return;
 			}
 
@@ -181,6 +194,24 @@ describe('Prometheus source failures', () => {
 			source.close?.();
 		});
 	}
+
+	test("one job with series now: its figures are still read with the job's matcher, never summed over a job gone stale", async () => {
+		const source = createPrometheusSource({
+			url: `${url}/one-job`,
+			windowSeconds: 10,
+			insecureSkipTlsVerify: false,
+			timeoutMs: 2000,
+			now: Date.now,
+		});
+		await source.fetchFigures(new AbortController().signal);
+		source.close?.();
+		// A rate reads the last 10 s: a second job's series that went stale within them would still be summed in.
+		for (const promql of Object.values(plegQueries(10, null, 'kubelet'))) assert.ok(oneJobAsked.includes(promql), promql);
+		assert.ok(
+			oneJobAsked.every((promql) => promql === jobsQuery() || promql.includes('job="kubelet"')),
+			oneJobAsked.join('\n'),
+		);
+	});
 
 	test('node names and kubelet versions from the labels come out visible: ESC ] 0 ;, U+009B and the rest', async () => {
 		const source = createPrometheusSource({
