@@ -7,7 +7,7 @@ import {until} from './until.js';
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
 /** What a wait looks for: text the screen holds, a pattern, or a check with what it checks in words. */
-export type Sought = string | RegExp | {what: string; test(text: string): boolean};
+type Sought = string | RegExp | {what: string; test(text: string): boolean};
 
 export type TmuxSession = {
 	name: string;
