@@ -56,9 +56,13 @@ export function plegQueries(windowSeconds: number, node: string | null = null, j
 	};
 }
 
-/** The scrape jobs that hold kubelet PLEG series now, each with its count of series (of `node`, when given). */
-export function jobsQuery(node: string | null = null): string {
-	return `count by (job) (${overNode(node)('', `${duration}_count`, '')})`;
+/**
+ * The scrape jobs that hold kubelet PLEG series now, each with its count of series (of `node`, when given); and
+ * `kept`, the job read so far, with 0 when Prometheus still has targets of it (`up`) but no PLEG series.
+ */
+export function jobsQuery(node: string | null = null, kept: string | null = null): string {
+	const withSeries = `count by (job) (${overNode(node)('', `${duration}_count`, '')})`;
+	return kept === null ? withSeries : `${withSeries} or (count by (job) (up{${jobMatcher(kept).replace(/,$/, '')}}) * 0)`;
 }
 
 /** The label that says how Prometheus knows a node it has no PLEG series of (absentQuery). */

@@ -47,13 +47,28 @@ export type PrometheusSourceOptions = PrometheusAccess & {
 	windowSeconds: number;
 };
 
-/** The jobs of a jobsQuery answer, most series first (ties by name); --job's `asked` chosen whatever they are. */
-export function chooseJob(samples: ReadonlyArray<{metric: Record<string, string>; value: number}>, asked: string | null): ScrapeJobs {
+/**
+ * The jobs of a jobsQuery answer, most series first (ties by name); --job's `asked` chosen whatever they are. The job
+ * read so far (`kept`) stays chosen while the answer still holds it, with series or only targets: when every kubelet
+ * of a job stops, another job's series outlive its own by a scrape or two, and switching to that job would drop
+ * the nodes it does not scrape.
+ */
+export function chooseJob(
+	samples: ReadonlyArray<{metric: Record<string, string>; value: number}>,
+	asked: string | null,
+	kept: string | null = null,
+): ScrapeJobs {
 	const jobs = samples
 		.filter((sample) => sample.metric['job'] !== undefined)
 		.sort((a, b) => b.value - a.value || a.metric['job']!.localeCompare(b.metric['job']!)) // filtered above
 		.map((sample) => sample.metric['job']!); // filtered above
 	if (asked !== null) return {chosen: asked, others: jobs.filter((job) => job !== asked), asked: true};
+	if (kept !== null && jobs.includes(kept)) {
+		// A job with targets but no series (0) is no other job to name.
+		const withSeries = new Set(samples.filter((sample) => sample.value > 0).map((sample) => sample.metric['job']));
+		return {chosen: kept, others: jobs.filter((job) => job !== kept && withSeries.has(job)), asked: false};
+	}
+
 	return {chosen: jobs[0] ?? null, others: jobs.slice(1), asked: false};
 }
 
@@ -290,7 +305,8 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Figure
 			const at = now();
 			const time = (at / 1000).toFixed(3);
 			try {
-				const found = chooseJob(await smallQuery(api, jobsQuery(only), time, signal), options.job ?? null);
+				const keptJob = options.job === undefined ? (jobs?.chosen ?? null) : null;
+				const found = chooseJob(await smallQuery(api, jobsQuery(only, keptJob), time, signal), options.job ?? null, keptJob);
 				// When every kubelet of the job stopped answering, no job has series: the one read before still knows them.
 				const seen = found.chosen === null && jobs?.chosen != null ? {chosen: jobs.chosen, others: [], asked: false} : found;
 				const merger = figuresMerger(at, windowSeconds, only, kept);

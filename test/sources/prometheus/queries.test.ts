@@ -32,6 +32,11 @@ describe('Prometheus queries of one job', () => {
 
 	test('the jobs, the absent nodes and their last good scrape are each one query', () => {
 		assert.equal(jobsQuery(), 'count by (job) ((kubelet_pleg_relist_duration_seconds_count))');
+		// The job read so far counts 0 while Prometheus still has targets of it.
+		assert.equal(
+			jobsQuery(null, 'kubelet'),
+			'count by (job) ((kubelet_pleg_relist_duration_seconds_count)) or (count by (job) (up{job="kubelet"}) * 0)',
+		);
 		const absent = absentQuery('kubelet');
 		assert.match(absent, /min by \(node, instance\) \(up\{job="kubelet"\}\)/);
 		assert.match(absent, /kubelet_pleg_relist_duration_seconds_count\{job!="kubelet"\}/);
@@ -51,6 +56,23 @@ describe('which job is read', () => {
 			others: ['kubelet-copy'],
 			asked: false,
 		});
+	});
+
+	test('the job read so far stays while Prometheus still has it, with series or only targets; gone, the counts choose', () => {
+		// Every kubelet of "kubelet" stopped: its series went stale a scrape before the copy's, its targets say up=0.
+		assert.deepEqual(chooseJob([sample('kubelet-copy', 3), sample('kubelet', 0)], null, 'kubelet'), {
+			chosen: 'kubelet',
+			others: ['kubelet-copy'],
+			asked: false,
+		});
+		assert.deepEqual(chooseJob([sample('kubelet', 0)], null, 'kubelet'), {chosen: 'kubelet', others: [], asked: false});
+		assert.deepEqual(chooseJob([sample('kubelet-copy', 3), sample('kubelet', 10)], null, 'kubelet-copy'), {
+			chosen: 'kubelet-copy',
+			others: ['kubelet'],
+			asked: false,
+		});
+		// No target of it left (a job renamed in Prometheus's config): the one with most series.
+		assert.deepEqual(chooseJob([sample('b', 3), sample('c', 5)], null, 'a'), {chosen: 'c', others: ['b'], asked: false});
 	});
 
 	test('--job is read whatever the counts, even with no series', () => {

@@ -7,7 +7,7 @@ import type net from 'node:net';
 import {after, before, describe, test} from 'node:test';
 import {SourceFailure} from '../../../source/sources/failure.js';
 import {createPrometheusSource} from '../../../source/sources/prometheus/source.js';
-import {jobsQuery, plegQueries, promDuration} from '../../../source/sources/prometheus/queries.js';
+import {absentQuery, jobsQuery, plegQueries, promDuration} from '../../../source/sources/prometheus/queries.js';
 import {readVector} from '../../../source/sources/prometheus/envelope.js';
 import {failureOf} from '../../helpers/fake-kubelet.js';
 import {allPayloads, allPayloadsVisible} from '../../helpers/escape-payloads.js';
@@ -69,6 +69,8 @@ describe('Prometheus source failures', () => {
 	const empty = JSON.stringify({status: 'success', data: {resultType: 'vector', result: []}});
 	/** The PromQL /one-job was asked, in order. */
 	const oneJobAsked: string[] = [];
+	/** The PromQL /stopped-job was asked, in order. */
+	const stoppedJobAsked: string[] = [];
 
 	before(async () => {
 		temp = makeTempDir();
@@ -86,6 +88,23 @@ describe('Prometheus source failures', () => {
 				const promql = new URL(request.url, 'http://x').searchParams.get('query')!;
 				oneJobAsked.push(promql);
 				const result = promql === jobsQuery() ? [{metric: {job: 'kubelet'}, value: [1, '3']}] : [];
+				response
+					.writeHead(200, {'Content-Type': 'application/json'})
+					.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
+				return;
+			}
+
+			if (request.url?.startsWith('/stopped-job/api/v1/query')) {
+				// First "kubelet" has 10 kubelets' series and "kubelet-copy" 3; then every kubelet stopped, and the
+				// copy's series outlive "kubelet"'s by a scrape, while "kubelet"'s targets are still there (up=0).
+				const promql = new URL(request.url, 'http://x').searchParams.get('query')!;
+				stoppedJobAsked.push(promql);
+				const job = (name: string, count: number) => ({metric: {job: name}, value: [1, String(count)]});
+				const answers = new Map([
+					[jobsQuery(), [job('kubelet', 10), job('kubelet-copy', 3)]],
+					[jobsQuery(null, 'kubelet'), [job('kubelet-copy', 3), job('kubelet', 0)]],
+				]);
+				const result = answers.get(promql) ?? [];
 				response
 					.writeHead(200, {'Content-Type': 'application/json'})
 					.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
@@ -210,6 +229,29 @@ describe('Prometheus source failures', () => {
 		assert.ok(
 			oneJobAsked.every((promql) => promql === jobsQuery() || promql.includes('job="kubelet"')),
 			oneJobAsked.join('\n'),
+		);
+	});
+
+	test('every kubelet of the job read stops: it stays the job read while its targets are there, so no node is dropped', async () => {
+		const source = createPrometheusSource({
+			url: `${url}/stopped-job`,
+			windowSeconds: 10,
+			insecureSkipTlsVerify: false,
+			timeoutMs: 2000,
+			now: Date.now,
+		});
+		await source.fetchFigures(new AbortController().signal);
+		const second = stoppedJobAsked.length;
+		await source.fetchFigures(new AbortController().signal);
+		source.close?.();
+		const asked = stoppedJobAsked.slice(second);
+		// Switching to kubelet-copy would list its 3 nodes and drop the other 7.
+		assert.equal(asked[0], jobsQuery(null, 'kubelet'));
+		for (const promql of [...Object.values(plegQueries(10, null, 'kubelet')), absentQuery('kubelet')])
+			assert.ok(asked.includes(promql), promql);
+		assert.ok(
+			asked.every((promql) => !promql.includes('job="kubelet-copy"')),
+			asked.join('\n'),
 		);
 	});
 
