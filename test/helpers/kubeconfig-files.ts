@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {testTls} from './fake-api-server.js';
+import {until} from './until.js';
 
 export type TempDir = {
 	dir: string;
@@ -252,17 +253,16 @@ export function pluginRuns(runsFile: string): number[] {
 	return fs.existsSync(runsFile) ? [...fs.readFileSync(runsFile, 'utf8').matchAll(/^run (\d+)$/gm)].map((match) => Number(match[1])) : [];
 }
 
-/** Waits (up to about 2 s) for process `pid` to be gone; true once it is. A SIGKILLed child goes when it is reaped. */
-export async function processGone(pid: number): Promise<boolean> {
-	const alive = () => {
+/** Waits for process `pid` to be gone (a SIGKILLed child goes when it is reaped); fails if it is still there after 20 s. */
+export async function processGone(pid: number): Promise<void> {
+	const gone = () => {
 		try {
 			process.kill(pid, 0);
-			return true;
-		} catch {
 			return false;
+		} catch {
+			return true;
 		}
 	};
 
-	for (let tries = 0; alive() && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
-	return !alive();
+	await until(gone, `process ${pid} to be gone`);
 }

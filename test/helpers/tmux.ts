@@ -40,6 +40,22 @@ export function tmux(args: string[]): string {
 	return execFileSync('tmux', [...server, ...args], {encoding: 'utf8'});
 }
 
+/**
+ * tmux new-session, asked again when the server was on its way out as it was asked: the server ends with its last
+ * session, and a test that kills one session and starts the next can meet it exiting.
+ */
+function newSession(args: string[]): void {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			tmux(args);
+			return;
+		} catch (error) {
+			if (attempt >= 5 || !String(error).includes('server exited unexpectedly')) throw error;
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200 * attempt);
+		}
+	}
+}
+
 /** Polls `read` until what it gives is as `sought` (`whole`: a string must be all of it, else inside it). */
 async function readUntil(read: () => string, sought: Sought, of: string, whole: boolean, timeoutMs: number): Promise<string> {
 	const test =
@@ -63,7 +79,7 @@ export function startTmux(command: string, options: {columns: number; rows: numb
 	const environment = Object.entries({TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: '', LC_CTYPE: '', ...options.env}).map(
 		([k, v]) => `${k}=${JSON.stringify(v)}`,
 	);
-	tmux([
+	newSession([
 		'new-session',
 		'-d',
 		'-s',

@@ -96,14 +96,16 @@ describe('Prometheus source against a real Prometheus', {skip}, () => {
 		// Wait for W + 2 s of one-second scrapes, at least 3 samples of every node in the window: on a loaded machine a
 		// scrape that outlives its 1 s timeout is skipped, so the count of samples is not promised, only the span.
 		const scraping = Date.now();
-		const deadline = scraping + 40_000;
-		for (;;) {
-			const counts = await prometheus.query(`count_over_time(kubelet_pleg_relist_duration_seconds_count[${windowSeconds}s])`);
-			const spanned = Date.now() - scraping >= (windowSeconds + 2) * 1000;
-			if (spanned && counts.result.length === nodes.length && counts.result.every((sample) => Number(sample.value![1]) >= 3)) break;
-			if (Date.now() > deadline) assert.fail(`Prometheus did not collect 3 samples of every node in time: ${prometheus.log()}`);
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
+		await until(
+			async () => {
+				const counts = await prometheus.query(`count_over_time(kubelet_pleg_relist_duration_seconds_count[${windowSeconds}s])`);
+				const spanned = Date.now() - scraping >= (windowSeconds + 2) * 1000;
+				return spanned && counts.result.length === nodes.length && counts.result.every((sample) => Number(sample.value![1]) >= 3);
+			},
+			() => `Prometheus to collect 3 samples of every node: ${prometheus.log()}`,
+			40_000,
+			500,
+		);
 
 		// Evaluate a little in the past, so the newest scrape is surely stored, and everything at the same instant.
 		at = Math.floor(Date.now() / 1000) * 1000 - 1500;

@@ -38,21 +38,6 @@ function kubelet(ageAtFirstRead = 0): (request: number) => string {
 
 const notReady = {status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m20s ago'} as const;
 
-/**
- * startTmux, asked again when the tmux server was on its way out (the last session of another test just ended) as
- * the session was made.
- */
-async function tmux(command: string, options: Parameters<typeof startTmux>[1]): Promise<TmuxSession> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return startTmux(command, options);
-		} catch (error) {
-			if (attempt >= 5 || !String(error).includes('server exited unexpectedly')) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-		}
-	}
-}
-
 type Cluster = {fake: FakeApiServer; temp: TempDir; env: Record<string, string>};
 
 async function startCluster(nodes: FakeNode[]): Promise<Cluster> {
@@ -120,7 +105,7 @@ describe('GKE names at 80, 100 and 120 columns; a countdown that runs out', () =
 	test('every row keeps the end that tells it apart', {skip}, async () => {
 		// Each node read every 30 s: the countdown of m2n4 runs out 10 s after its first read, 20 s before its second.
 		const command = `${process.execPath} ${cliPath} --interval 30s --window 60s`;
-		for (const [index, columns] of widths.entries()) sessions.push(await tmux(command, {columns, rows: 14, env: clusters[index]!.env}));
+		for (const [index, columns] of widths.entries()) sessions.push(startTmux(command, {columns, rows: 14, env: clusters[index]!.env}));
 		const screens = await Promise.all(
 			sessions.map(async (session) => session.waitFor(/✗ unhealthy[\s\S]*!! critical[\s\S]*!! critical[\s\S]*✓ ok/, 30_000)),
 		);
@@ -187,7 +172,7 @@ describe('AKS names at 80, 100 and 120 columns', () => {
 
 	test('the critical row is told from the others by its end', {skip}, async () => {
 		const command = `${process.execPath} ${cliPath} --interval 2s --window 4s`;
-		for (const columns of widths) sessions.push(await tmux(command, {columns, rows: 12, env: cluster.env}));
+		for (const columns of widths) sessions.push(startTmux(command, {columns, rows: 12, env: cluster.env}));
 		const screens = await Promise.all(sessions.map(async (session) => session.waitFor(/!! critical[\s\S]*✓ ok[\s\S]*✓ ok/, 30_000)));
 		// 33 characters, the first 32 shared: in 29 at 80 columns (14 + … + 14), 20 at 100 (9 + … + 10), 28 at 120
 		// (13 + … + 14), the cut each time in the middle and inside the shared part.
@@ -230,7 +215,7 @@ describe('a 253-character node name', () => {
 	});
 
 	test('its row and the opened node header show both ends of it', {skip}, async () => {
-		session = await tmux(`${process.execPath} ${cliPath} --interval 1s`, {columns: 100, rows: 24, env: cluster.env});
+		session = startTmux(`${process.execPath} ${cliPath} --interval 1s`, {columns: 100, rows: 24, env: cluster.env});
 		// The name column holds 20 characters here: 9 + … + 10. Below worker-2 ("2" before "s").
 		await session.waitFor(/^ {2}✓ ok {9}worker-st…he-end-253 /m, 30_000);
 		session.keys('Down');
