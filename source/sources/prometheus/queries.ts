@@ -8,9 +8,14 @@ const duration = 'kubelet_pleg_relist_duration_seconds';
 const interval = 'kubelet_pleg_relist_interval_seconds';
 const by = 'by (node, instance)';
 
-/** `job="NAME",` for a selector's matchers: one job's series only; '' for every job. */
+/** `job="NAME"`: one job's series only. */
+function jobLabel(job: string): string {
+	return `job=${JSON.stringify(job)}`;
+}
+
+/** `job="NAME",` to lead a selector's matchers; '' for every job. */
 function jobMatcher(job: string | null): string {
-	return job === null ? '' : `job=${JSON.stringify(job)},`;
+	return job === null ? '' : `${jobLabel(job)},`;
 }
 
 /**
@@ -62,7 +67,7 @@ export function plegQueries(windowSeconds: number, node: string | null = null, j
  */
 export function jobsQuery(node: string | null = null, kept: string | null = null): string {
 	const withSeries = `count by (job) (${overNode(node)('', `${duration}_count`, '')})`;
-	return kept === null ? withSeries : `${withSeries} or (count by (job) (up{${jobMatcher(kept).replace(/,$/, '')}}) * 0)`;
+	return kept === null ? withSeries : `${withSeries} or (count by (job) (up{${jobLabel(kept)}}) * 0)`;
 }
 
 /** The label that says how Prometheus knows a node it has no PLEG series of (absentQuery). */
@@ -75,7 +80,7 @@ export const knownByLabel = 'pleg_top_known_by';
  * knownByLabel. Empty while every known node has series in `job`: a tiny answer.
  */
 export function absentQuery(job: string): string {
-	const matchers = jobMatcher(job).replace(/,$/, '');
+	const matchers = jobLabel(job);
 	const live = `(kubelet_pleg_last_seen_seconds{${matchers}} or ${duration}_count{${matchers}})`;
 	const known = (expression: string, by: string) => `label_replace(${expression}, "${knownByLabel}", "${by}", "", "")`;
 	const targets = known(`min by (node, instance) (up{${matchers}})`, 'up');
