@@ -67,10 +67,27 @@ describe('Prometheus source failures', () => {
 	let url: string;
 	let temp: TempDir;
 	const empty = JSON.stringify({status: 'success', data: {resultType: 'vector', result: []}});
-	/** The PromQL /one-job was asked, in order. */
-	const oneJobAsked: string[] = [];
-	/** The PromQL /stopped-job was asked, in order. */
-	const stoppedJobAsked: string[] = [];
+	const job = (name: string, count: number) => ({metric: {job: name}, value: [1, String(count)]});
+	/**
+	 * Scrape-job stand-ins, by route: the answer to each jobs query (anything else is answered empty) and the PromQL
+	 * asked, in order. /one-job: one job holds PLEG series now. /stopped-job: first "kubelet" has 10 kubelets' series
+	 * and "kubelet-copy" 3; then every kubelet stopped, the copy's series outlive "kubelet"'s by a scrape, and
+	 * "kubelet"'s targets are still there (up=0).
+	 */
+	const jobRoutes = {
+		'one-job': {answers: new Map([[jobsQuery(), [job('kubelet', 3)]]]), asked: [] as string[]},
+		'stopped-job': {
+			answers: new Map([
+				[jobsQuery(), [job('kubelet', 10), job('kubelet-copy', 3)]],
+				[jobsQuery(null, 'kubelet'), [job('kubelet-copy', 3), job('kubelet', 0)]],
+			]),
+			asked: [] as string[],
+		},
+	};
+
+	/** The source of the stand-in's route `path`, read 10 s windows at a time. */
+	const sourceAt = (path: string) =>
+		createPrometheusSource({url: `${url}/${path}`, windowSeconds: 10, insecureSkipTlsVerify: false, timeoutMs: 2000, now: Date.now});
 
 	before(async () => {
 		temp = makeTempDir();
@@ -83,28 +100,12 @@ describe('Prometheus source failures', () => {
 				return;
 			}
 
-			if (request.url?.startsWith('/one-job/api/v1/query')) {
-				// One scrape job holds PLEG series now; nothing else is answered.
-				const promql = new URL(request.url, 'http://x').searchParams.get('query')!;
-				oneJobAsked.push(promql);
-				const result = promql === jobsQuery() ? [{metric: {job: 'kubelet'}, value: [1, '3']}] : [];
-				response
-					.writeHead(200, {'Content-Type': 'application/json'})
-					.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
-				return;
-			}
-
-			if (request.url?.startsWith('/stopped-job/api/v1/query')) {
-				// First "kubelet" has 10 kubelets' series and "kubelet-copy" 3; then every kubelet stopped, and the
-				// copy's series outlive "kubelet"'s by a scrape, while "kubelet"'s targets are still there (up=0).
-				const promql = new URL(request.url, 'http://x').searchParams.get('query')!;
-				stoppedJobAsked.push(promql);
-				const job = (name: string, count: number) => ({metric: {job: name}, value: [1, String(count)]});
-				const answers = new Map([
-					[jobsQuery(), [job('kubelet', 10), job('kubelet-copy', 3)]],
-					[jobsQuery(null, 'kubelet'), [job('kubelet-copy', 3), job('kubelet', 0)]],
-				]);
-				const result = answers.get(promql) ?? [];
+			const jobRoute = /^\/(one-job|stopped-job)\/api\/v1\/query\?/.exec(request.url ?? '');
+			if (jobRoute) {
+				const route = jobRoutes[jobRoute[1] as keyof typeof jobRoutes];
+				const promql = new URL(request.url!, 'http://x').searchParams.get('query')!;
+				route.asked.push(promql);
+				const result = route.answers.get(promql) ?? [];
 				response
 					.writeHead(200, {'Content-Type': 'application/json'})
 					.end(JSON.stringify({status: 'success', data: {resultType: 'vector', result}}));
@@ -113,10 +114,11 @@ describe('Prometheus source failures', () => {
 
 			if (request.url?.startsWith('/hostile/api/v1/query')) {
 				// A plain node first, as Prometheus writes it, then one whose labels carry every escape payload: the
-				// one-pass reading starts, finds the second sample is not plain, and the answer is read again whole.
+				// one-pass reading starts, finds the second sample is not plain, and the answer is read again whole. The
+				// same answer to the jobs query names two jobs, the second one hostile.
 				const result = [
-					{metric: {node: 'plain', git_version: 'v1.30.1'}, value: [1, '0.5']},
-					{metric: {node: `worker${allPayloads}`, git_version: `v1.30.1${allPayloads}`}, value: [1, '0.25']},
+					{metric: {node: 'plain', git_version: 'v1.30.1', job: 'kubelet'}, value: [1, '0.5']},
+					{metric: {node: `worker${allPayloads}`, git_version: `v1.30.1${allPayloads}`, job: `copy${allPayloads}`}, value: [1, '0.25']},
 				];
 				response
 					.writeHead(200, {'Content-Type': 'application/json'})
@@ -191,13 +193,7 @@ describe('Prometheus source failures', () => {
 
 	for (const route of ['mixed', 'gzip']) {
 		test(`${route}: every figure of every node from its own query, read in place or decoded, the same`, async () => {
-			const source = createPrometheusSource({
-				url: `${url}/${route}`,
-				windowSeconds: 10,
-				insecureSkipTlsVerify: false,
-				timeoutMs: 2000,
-				now: Date.now,
-			});
+			const source = sourceAt(route);
 			const {figures} = await source.fetchFigures(new AbortController().signal);
 			assert.deepEqual([...figures.keys()], ['a', 'b', 'c']);
 			for (const [n, node] of ['a', 'b', 'c'].entries()) {
@@ -215,36 +211,25 @@ describe('Prometheus source failures', () => {
 	}
 
 	test("one job with series now: its figures are still read with the job's matcher, never summed over a job gone stale", async () => {
-		const source = createPrometheusSource({
-			url: `${url}/one-job`,
-			windowSeconds: 10,
-			insecureSkipTlsVerify: false,
-			timeoutMs: 2000,
-			now: Date.now,
-		});
+		const source = sourceAt('one-job');
 		await source.fetchFigures(new AbortController().signal);
 		source.close?.();
+		const {asked} = jobRoutes['one-job'];
 		// A rate reads the last 10 s: a second job's series that went stale within them would still be summed in.
-		for (const promql of Object.values(plegQueries(10, null, 'kubelet'))) assert.ok(oneJobAsked.includes(promql), promql);
+		for (const promql of Object.values(plegQueries(10, null, 'kubelet'))) assert.ok(asked.includes(promql), promql);
 		assert.ok(
-			oneJobAsked.every((promql) => promql === jobsQuery() || promql.includes('job="kubelet"')),
-			oneJobAsked.join('\n'),
+			asked.every((promql) => promql === jobsQuery() || promql.includes('job="kubelet"')),
+			asked.join('\n'),
 		);
 	});
 
 	test('every kubelet of the job read stops: it stays the job read while its targets are there, so no node is dropped', async () => {
-		const source = createPrometheusSource({
-			url: `${url}/stopped-job`,
-			windowSeconds: 10,
-			insecureSkipTlsVerify: false,
-			timeoutMs: 2000,
-			now: Date.now,
-		});
+		const source = sourceAt('stopped-job');
 		await source.fetchFigures(new AbortController().signal);
-		const second = stoppedJobAsked.length;
+		const second = jobRoutes['stopped-job'].asked.length;
 		await source.fetchFigures(new AbortController().signal);
 		source.close?.();
-		const asked = stoppedJobAsked.slice(second);
+		const asked = jobRoutes['stopped-job'].asked.slice(second);
 		// Switching to kubelet-copy would list its 3 nodes and drop the other 7.
 		assert.equal(asked[0], jobsQuery(null, 'kubelet'));
 		for (const promql of [...Object.values(plegQueries(10, null, 'kubelet')), absentQuery('kubelet')])
@@ -255,22 +240,18 @@ describe('Prometheus source failures', () => {
 		);
 	});
 
-	test('node names and kubelet versions from the labels come out visible: ESC ] 0 ;, U+009B and the rest', async () => {
-		const source = createPrometheusSource({
-			url: `${url}/hostile`,
-			windowSeconds: 10,
-			insecureSkipTlsVerify: false,
-			timeoutMs: 2000,
-			now: Date.now,
-		});
+	test('node names, kubelet versions and job names from the labels come out visible: ESC ] 0 ;, U+009B and the rest', async () => {
+		const source = sourceAt('hostile');
 		const {figures} = await source.fetchFigures(new AbortController().signal);
 		assert.deepEqual([...figures.keys()], ['plain', `worker${allPayloadsVisible}`]);
 		const hostile = figures.get(`worker${allPayloadsVisible}`)!;
 		assert.equal(hostile.kubeletVersion, `v1.30.1${allPayloadsVisible}`);
 		assert.equal(hostile.meanSeconds, 0.25);
 		assert.equal(figures.get('plain')!.meanSeconds, 0.5);
+		// The header's source label names the other job seen, as JSON's otherJobs does.
+		assert.equal(source.label, `all nodes via Prometheus ${url}/hostile · job kubelet (also seen: copy${allPayloadsVisible})`);
 		// No control byte of any payload is left in the strings the screen, the title and JSON are built from.
-		assert.doesNotMatch([...figures.keys(), hostile.kubeletVersion].join(''), /[\u0000-\u001f\u007f-\u009f\u202e]/);
+		assert.doesNotMatch([...figures.keys(), hostile.kubeletVersion, source.label].join(''), /[\u0000-\u001f\u007f-\u009f\u202e]/);
 		source.close?.();
 	});
 
