@@ -243,10 +243,15 @@ describe('live screen in a real terminal', () => {
 			await waitFor(session, healthy);
 			session.keys('p');
 			const paused = await waitFor(session, /PAUSED \(p resumes\)/);
-			// A request sent just before p was pressed may still arrive: count from a moment later (long enough for a
-			// loaded machine's request to reach the server).
-			await new Promise((resolve) => setTimeout(resolve, 1500));
 			const mine = () => cluster.fake.requests.filter((request) => request.path.startsWith('/api/v1/nodes/worker-2'));
+			// A request sent just before p was pressed may still arrive: count from once none has come for a second
+			// (while reading at 200 ms, a second without one never comes).
+			let count = -1;
+			let countedAt = 0;
+			await until(() => {
+				if (mine().length !== count) [count, countedAt] = [mine().length, Date.now()];
+				return Date.now() - countedAt >= 1000;
+			}, 'a second without a request after p');
 			const before = mine().length;
 			const frozen = session.screen();
 			// Longer than the 10 s between two reads of the Node object.

@@ -9,6 +9,7 @@ import {createRandom} from '../../source/demo/simulated-random.js';
 import {startPoller} from '../../source/engine/poller.js';
 import type {Fault} from '../helpers/fake-api-server.js';
 import {singleContext} from '../helpers/kubeconfig-files.js';
+import {until} from '../helpers/until.js';
 import {startCluster, testToken, tokenUser, v121After} from './cluster.js';
 
 /** Polls in all, the first `warmUp` of them before the first measurement. */
@@ -26,16 +27,15 @@ function resources(): Record<string, number> {
 const listeners = () => process.eventNames().reduce((sum, name) => sum + process.listenerCount(name), 0);
 
 /**
- * The handles once closed sockets and timers are gone: they go on later ticks, so this waits (up to 10 s, for a
- * loaded machine) until they match `expected`, and returns what is left either way for the test to compare.
+ * The handles once closed sockets and timers are gone: they go on later ticks, so this waits until they match
+ * `expected` (a handle left fails the child, naming what is left) and returns them for the test to compare.
  */
 async function settled(expected: Record<string, number>): Promise<{resources: Record<string, number>; listeners: number}> {
 	const sorted = (counts: Record<string, number>) => JSON.stringify(Object.entries(counts).sort());
-	const deadline = Date.now() + 10_000;
-	while (sorted(resources()) !== sorted(expected) && Date.now() < deadline) {
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-
+	await until(
+		() => sorted(resources()) === sorted(expected),
+		() => `the handles to be ${sorted(expected)}; left: ${sorted(resources())}`,
+	);
 	return {resources: resources(), listeners: listeners()};
 }
 const heapMiB = () => {
